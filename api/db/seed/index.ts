@@ -1,0 +1,22 @@
+import type { DB } from "..";
+import { prng } from "../../lib/prng";
+import type { SeedContext } from "./context";
+import { seedCore } from "./core";
+
+/** Every area's seed, in order. One line per area; each takes the same context. */
+const seeds: ((ctx: SeedContext) => void)[] = [seedCore];
+
+export function todayUtc(now = new Date()) {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** Seeds the demo data once: a database that already has clients is left alone. */
+export function seedIfEmpty(db: DB, opts: { today?: Date; staffEmailDomain: string }) {
+  const { n } = db.prepare("SELECT count(*) AS n FROM clients").get() as { n: number };
+  if (n > 0) return false;
+  const ctx: SeedContext = { db, today: opts.today ?? todayUtc(), rand: prng(20240816), staffEmailDomain: opts.staffEmailDomain };
+  db.transaction(() => {
+    for (const seed of seeds) seed(ctx);
+  })();
+  return true;
+}

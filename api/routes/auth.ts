@@ -1,0 +1,289 @@
+import { Router, type Response } from "express";
+import { z } from "zod";
+import { hashPassword, randomCode, randomToken, sha256, verifyPassword } from "../lib/crypto";
+import {
+  type ApiDeps,
+  type Auth,
+  type UserRow,
+  HttpError,
+  SESSION_COOKIE,
+  SESSION_DAYS,
+  badRequest,
+  getAuth,
+  loadAuth,
+  parse,
+  readSessionCookie,
+  requireAuth,
+  route,
+  validationError,
+} from "../lib/http";
+import { sendMail } from "../simulators/mailer";
+
+const CODE_MINUTES = 10;
+const CODE_MAX_ATTEMPTS = 5;
+const LINK_MINUTES = 15;
+const RESET_MINUTES = 60;
+const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+const nowIso = () => new Date().toISOString();
+
+const email = z.string().trim().min(1, "Email is required").email("Invalid email address");
+
+/** The user as GET /user answers it: the effective client is the impersonated one while impersonating. */
+export function userJson(deps: ApiDeps, auth: Pick<Auth, "user" | "session" | "clientId" | "isStaff" | "isAdmin">) {
+  const client = auth.clientId
+    ? (deps.db.prepare("SELECT id, name, client_type FROM clients WHERE id = ?").get(auth.clientId) as
+        | { id: number; name: string; client_type: string }
+        | undefined)
+    : undefined;
+  return {
+    id: auth.user.id,
+    email: auth.user.email,
+    first_name: auth.user.first_name,
+    last_name: auth.user.last_name,
+    client_id: client?.id ?? null,
+    client: client ?? null,
+    is_impersonating: auth.isStaff && auth.session.impersonated_client_id !== null,
+    can_impersonate: auth.isStaff,
+    is_client_admin: auth.isAdmin,
+    is_demo_mode: auth.session.is_demo_mode === 1,
+  };
+}
+
+function findUser(deps: ApiDeps, address: string) {
+  return deps.db.prepare("SELECT * FROM users WHERE email = ?").get(address.trim()) as UserRow | undefined;
+}
+
+/** Starts a new upstream session for the user and answers the user with its cookie. */
+function startSession(deps: ApiDeps, res: Response, user: UserRow, extra: Record<string, unknown> = {}) {
+  const token = randomToken();
+  deps.db
+    .prepare("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+    .run(sha256(token), user.id, nowIso(), new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString());
+  const auth = loadAuth(deps.db, token)!;
+  res.setHeader("Set-Cookie", `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`);
+  res.json({ ...userJson(deps, auth), ...extra });
+}
+
+const unauthorized = (message: string) => new HttpError(401, { message });
+
+/** Consumes a single-use hashed token of the given kind, or answers 400 with the reason. */
+function takeToken(deps: ApiDeps, kind: "login_link" | "password_reset", token: string, consume: boolean) {
+  const row = deps.db.prepare("SELECT * FROM auth_tokens WHERE token_hash = ? AND kind = ?").get(sha256(token), kind) as
+    | { id: number; user_id: number; next: string | null; expires_at: string; used_at: string | null }
+    | undefined;
+  if (!row || row.used_at) return { error: "This link is invalid or has already been used." } as const;
+  if (row.expires_at <= nowIso()) return { error: "This link has expired. Please request a new one." } as const;
+  if (consume) deps.db.prepare("UPDATE auth_tokens SET used_at = ? WHERE id = ?").run(nowIso(), row.id);
+  return { row } as const;
+}
+
+function issueToken(deps: ApiDeps, kind: "login_link" | "password_reset", userId: number, minutes: number, next?: string) {
+  const token = randomToken();
+  deps.db
+    .prepare("INSERT INTO auth_tokens (kind, token_hash, user_id, next, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .run(kind, sha256(token), userId, next ?? null, nowIso(), minutesFromNow(minutes));
+  return token;
+}
+
+export function authRoutes(deps: ApiDeps) {
+  const r = Router();
+  const { db } = deps;
+
+  r.get(
+    "/users/:email/login-options",
+    route((req, res) => {
+      const user = findUser(deps, req.params.email);
+      if (!user) throw new HttpError(404, { message: "No account found for this email address" });
+      const client = user.client_id
+        ? (db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as { client_type: string })
+        : null;
+      if (client?.client_type === "LARGE_COMMERCIAL") return res.json({ items: [], error: "mycor" });
+      if (client?.client_type === "RESI") return res.json({ items: [], error: "resi" });
+      const items = [...(user.password_hash ? ["password"] : []), "login_link", "login_code"];
+      res.json({ items, error: null });
+    }),
+  );
+
+  r.post(
+    "/auth/login",
+    route((req, res) => {
+      const body = parse(z.object({ email, password: z.string().min(1, "Password is required") }), req.body);
+      const user = findUser(deps, body.email);
+      if (!user || !verifyPassword(body.password, user.password_hash)) throw unauthorized("Invalid email or password");
+      startSession(deps, res, user);
+    }),
+  );
+
+  r.post(
+    "/auth/login-code/request",
+    route((req, res) => {
+      const body = parse(z.object({ email }), req.body);
+      const user = findUser(deps, body.email);
+      if (user) {
+        const code = randomCode();
+        db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(nowIso(), user.id);
+        db.prepare("INSERT INTO login_codes (user_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)").run(
+          user.id,
+          sha256(code),
+          nowIso(),
+          minutesFromNow(CODE_MINUTES),
+        );
+        sendMail(deps, {
+          to: user.email,
+          subject: "Your login code",
+          text: `Your login code is ${code}. It expires in ${CODE_MINUTES} minutes.`,
+          code,
+        });
+      }
+      res.status(204).end();
+    }),
+  );
+
+  r.post(
+    "/auth/login-code",
+    route((req, res) => {
+      const body = parse(z.object({ email, code: z.string().trim().length(6, "Code must be 6 digits") }), req.body);
+      const user = findUser(deps, body.email);
+      if (!user) throw unauthorized("Invalid code");
+      const row = db
+        .prepare("SELECT * FROM login_codes WHERE user_id = ? AND used_at IS NULL ORDER BY id DESC LIMIT 1")
+        .get(user.id) as { id: number; code_hash: string; attempts: number; expires_at: string } | undefined;
+      if (!row || row.expires_at <= nowIso() || row.attempts >= CODE_MAX_ATTEMPTS) throw unauthorized("Invalid code");
+      if (row.code_hash !== sha256(body.code)) {
+        db.prepare("UPDATE login_codes SET attempts = attempts + 1 WHERE id = ?").run(row.id);
+        throw unauthorized("Invalid code");
+      }
+      db.prepare("UPDATE login_codes SET used_at = ? WHERE id = ?").run(nowIso(), row.id);
+      startSession(deps, res, user);
+    }),
+  );
+
+  r.post(
+    "/auth/login-link/request",
+    route((req, res) => {
+      const body = parse(z.object({ email, next: z.string().max(2000).optional() }), req.body);
+      const user = findUser(deps, body.email);
+      if (user) {
+        const token = issueToken(deps, "login_link", user.id, LINK_MINUTES, body.next);
+        const url = new URL("/login/link", deps.config.webBaseUrl);
+        url.searchParams.set("token", token);
+        if (body.next) url.searchParams.set("next", body.next);
+        sendMail(deps, {
+          to: user.email,
+          subject: "Your login link",
+          text: `Use this link to log in. It expires in ${LINK_MINUTES} minutes and works once:\n${url.href}`,
+          links: [url.href],
+        });
+      }
+      res.status(204).end();
+    }),
+  );
+
+  r.post(
+    "/auth/login-link",
+    route((req, res) => {
+      const body = parse(z.object({ token: z.string().min(1, "Token is required").max(200) }), req.body);
+      const taken = takeToken(deps, "login_link", body.token, true);
+      if ("error" in taken) throw unauthorized("Invalid token");
+      const user = db.prepare("SELECT * FROM users WHERE id = ?").get(taken.row.user_id) as UserRow;
+      startSession(deps, res, user, { next: taken.row.next });
+    }),
+  );
+
+  r.post(
+    "/auth/password-reset/request",
+    route((req, res) => {
+      const body = parse(z.object({ email }), req.body);
+      const user = findUser(deps, body.email);
+      if (user) {
+        const token = issueToken(deps, "password_reset", user.id, RESET_MINUTES);
+        const url = new URL("/reset-password", deps.config.webBaseUrl);
+        url.searchParams.set("token", token);
+        sendMail(deps, {
+          to: user.email,
+          subject: user.password_hash ? "Reset your password" : "Set your password",
+          text: `Use this link to set a new password. It expires in ${RESET_MINUTES} minutes:\n${url.href}`,
+          links: [url.href],
+        });
+      }
+      res.status(204).end();
+    }),
+  );
+
+  r.get(
+    "/user/password/token/validate",
+    route((req, res) => {
+      const { token } = parse(z.object({ token: z.string().min(1, "Token is required").max(200) }), req.query, "query");
+      const taken = takeToken(deps, "password_reset", token, false);
+      if ("error" in taken) throw badRequest(taken.error);
+      res.json({ valid: true });
+    }),
+  );
+
+  r.post(
+    "/user/password/reset",
+    route((req, res) => {
+      const body = parse(
+        z.object({
+          token: z.string().min(1, "Token is required").max(200),
+          password: z.string().min(8, "Password must contain at least 8 characters").max(200),
+          confirm_password: z.string(),
+        }),
+        req.body,
+      );
+      if (body.password !== body.confirm_password) {
+        throw validationError({ body: [{ location: "confirm_password", message: "Passwords must match" }] });
+      }
+      const taken = takeToken(deps, "password_reset", body.token, true);
+      if ("error" in taken) throw badRequest(taken.error);
+      db.transaction(() => {
+        db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hashPassword(body.password), taken.row.user_id);
+        db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(nowIso(), taken.row.user_id);
+      })();
+      res.json({ message: "Password successfully changed" });
+    }),
+  );
+
+  r.post(
+    "/auth/logout",
+    route((req, res) => {
+      const token = readSessionCookie(req);
+      if (token) db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(nowIso(), sha256(token));
+      res.setHeader("Set-Cookie", `${SESSION_COOKIE}=; HttpOnly; Path=/; SameSite=Lax; Max-Age=0`);
+      res.status(204).end();
+    }),
+  );
+
+  r.get(
+    "/user",
+    requireAuth(deps),
+    route((_req, res) => {
+      res.json(userJson(deps, getAuth(res)));
+    }),
+  );
+
+  r.get(
+    "/dev/outbox",
+    route((req, res) => {
+      if (!deps.config.demoData) throw new HttpError(404, { message: "Not Found" });
+      const { email: to } = parse(z.object({ email: z.string().optional() }), req.query, "query");
+      const rows = (
+        to
+          ? db.prepare("SELECT * FROM outbox WHERE to_email = ? ORDER BY id DESC LIMIT 50").all(to.toLowerCase())
+          : db.prepare("SELECT * FROM outbox ORDER BY id DESC LIMIT 50").all()
+      ) as { to_email: string; subject: string; text: string; links_json: string; code: string | null; sent_at: string }[];
+      res.json({
+        items: rows.map((m) => ({
+          to: m.to_email,
+          subject: m.subject,
+          text: m.text,
+          links: JSON.parse(m.links_json),
+          code: m.code,
+          sent_at: m.sent_at,
+        })),
+      });
+    }),
+  );
+
+  return r;
+}

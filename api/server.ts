@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { createApiApp } from "./app";
+import { openDb, type DB } from "./db";
+import { seedIfEmpty } from "./db/seed";
+import type { ApiConfig, ApiDeps } from "./lib/http";
+import { startSimulators } from "./simulators";
+
+export type StartApiOptions = Partial<ApiConfig> & {
+  port: number;
+  host?: string;
+  /** A file path, or ":memory:". */
+  dbFile: string;
+  seed?: boolean;
+  log?: ApiDeps["log"];
+};
+
+export type RunningApi = { server: http.Server; db: DB; url: string; deps: ApiDeps; close: () => Promise<void> };
+
+export function apiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<ApiConfig, "webBaseUrl"> {
+  return {
+    latencyMs: Number(env.API_LATENCY_MS ?? 0) || 0,
+    demoData: env.API_DEMO_DATA !== "false",
+    staffEmailDomain: env.STAFF_EMAIL_DOMAIN || "energyops.test",
+    thermostatActionDelayMs: Number(env.THERMOSTAT_ACTION_DELAY_MS ?? 20000),
+    quiet: env.NODE_ENV === "test" || env.LOG_LEVEL === "silent",
+  };
+}
+
+export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiDeps {
+  const base = apiConfigFromEnv();
+  const config: ApiConfig = {
+    ...base,
+    webBaseUrl: "http://localhost:3000",
+    ...Object.fromEntries(Object.entries(opts).filter(([k, v]) => v !== undefined && k !== "log")),
+  } as ApiConfig;
+  const log =
+    opts.log ??
+    ((msg: string, data?: Record<string, unknown>) => {
+      if (!config.quiet) console.log(JSON.stringify({ level: "info", service: "api", msg, ...data }));
+    });
+  return { db, config, log };
+}
+
+/** Opens and seeds the database, then listens. */
+export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
+  if (opts.dbFile !== ":memory:") fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
+  const db = openDb(opts.dbFile);
+  const deps = createDeps(db, opts);
+  if (opts.seed !== false && deps.config.demoData) {
+    if (seedIfEmpty(db, { staffEmailDomain: deps.config.staffEmailDomain })) deps.log("seeded demo data");
+  }
+  const stopSimulators = startSimulators(deps);
+  const server = http.createServer(createApiApp(deps));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : opts.port;
+  const url = `http://${opts.host ?? "127.0.0.1"}:${port}/api`;
+  return {
+    server,
+    db,
+    url,
+    deps,
+    close: () =>
+      new Promise<void>((resolve) => {
+        stopSimulators();
+        server.closeAllConnections?.();
+        server.close(() => {
+          db.close();
+          resolve();
+        });
+      }),
+  };
+}

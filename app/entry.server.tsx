@@ -1,0 +1,76 @@
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { getSessionUser } from "./server/session.server";
+import { upstreamTimings } from "./server/upstream.server";
+import { NonceContext, StaffErrorContext } from "./ui/nonce";
+
+const ABORT_DELAY = 10_000;
+
+export const streamTimeout = ABORT_DELAY;
+
+/** Server-Timing: total upstream time and each upstream call (benchmarks read it). */
+export function serverTimingHeader(request: Request) {
+  const list = upstreamTimings(request);
+  if (!list.length) return null;
+  const total = list.reduce((s, t) => Math.max(s, t.ms), 0);
+  return [`upstream;dur=${total.toFixed(1)}`, ...list.map((t, i) => `u${i};desc="${t.label.replace(/"/g, "")}";dur=${t.ms.toFixed(1)}`)].join(", ");
+}
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const nonce = loadContext.cspNonce ?? "";
+  let staffStack: string | null = null;
+  if (loadContext.serverError instanceof Error) {
+    const user = await getSessionUser(request).catch(() => null);
+    if (user?.isStaff) staffStack = loadContext.serverError.stack ?? String(loadContext.serverError);
+  }
+  const timing = serverTimingHeader(request);
+  if (timing) responseHeaders.set("Server-Timing", timing);
+  const bot = isbot(request.headers.get("user-agent") ?? "");
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <StaffErrorContext.Provider value={staffStack}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </StaffErrorContext.Provider>
+      </NonceContext.Provider>,
+      {
+        nonce,
+        [bot ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY + 1000);
+  });
+}
+
+/** Logs real server errors once (not 404s or aborted requests) and keeps the error for staff's view. */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  if (context && typeof context === "object") (context as AppLoadContext).serverError = error;
+  if (error instanceof Response && error.status === 404) return;
+  console.error(error instanceof Error ? error.stack : error);
+};

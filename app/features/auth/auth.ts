@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/** Every message of spec part 1 §2, §5 and §8 for sign-in, word for word. */
+export const AUTH_MESSAGES = {
+  invalidEmail: "Please enter a valid email address",
+  wrongPassword: "Your email or password is incorrect",
+  unknownEmail: "We could not find an account for that email address",
+  resi: "Login has not yet been enabled for this account",
+  somethingWrong: "Something went wrong",
+  linkSent: "A login link will be sent if there is an account connected to this email address",
+  codeSent: "We've sent a 6-digit code to your email. Please enter it to log in.",
+  resetSent: "Check your email for a link to reset your password.",
+  codeRequestFailed: "Oops! Something went wrong.",
+  resetRequestFailed: "Unexpected error. Please try again.",
+  invalidToken: "Invalid token. Please try again.",
+  passwordMin: "Password must contain at least 8 characters",
+  passwordsMatch: "Passwords must match",
+  passwordChanged: "Password successfully changed",
+  resetFailed: "We couldn't change your password. Please try again or request a new link.",
+} as const;
+
+export const emailSchema = z.object({
+  email: z
+    .string({ required_error: AUTH_MESSAGES.invalidEmail })
+    .trim()
+    .max(254, AUTH_MESSAGES.invalidEmail)
+    .email(AUTH_MESSAGES.invalidEmail),
+});
+
+export const passwordLoginSchema = emailSchema.extend({
+  password: z.string({ required_error: "Password is required" }).min(1, "Password is required").max(200),
+});
+
+export const codeLoginSchema = emailSchema.extend({
+  code: z
+    .string({ required_error: "Enter the 6-digit code" })
+    .trim()
+    .length(6, "Enter the 6-digit code"),
+});
+
+export const resetPasswordSchema = z
+  .object({
+    password: z.string({ required_error: AUTH_MESSAGES.passwordMin }).min(8, AUTH_MESSAGES.passwordMin).max(200),
+    confirmPassword: z.string({ required_error: AUTH_MESSAGES.passwordsMatch }),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: AUTH_MESSAGES.passwordsMatch, path: ["confirmPassword"] });
+
+export type LoginOption = "password" | "login_link" | "login_code";
+
+export type LoginOptionsOutcome =
+  | { kind: "options"; options: LoginOption[] }
+  | { kind: "mycor" }
+  | { kind: "resi" }
+  | { kind: "unknown" }
+  | { kind: "failed" };
+
+/** The login-options lookup is retried up to 3 times, except when the answer is mycor or resi. */
+export const LOGIN_OPTIONS_RETRIES = 3;
+
+export type LoginIntent = "password" | "link" | "request-code" | "code" | "reset";
+export const LOGIN_INTENTS: LoginIntent[] = ["password", "link", "request-code", "code", "reset"];

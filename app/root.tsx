@@ -1,0 +1,116 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useContext, useEffect, type ReactNode } from "react";
+import { supportEmail } from "./server/config.server";
+import { commitSession, getSession } from "./server/session.server";
+import styles from "./styles/app.css";
+import { PublicPage } from "./ui/brand";
+import { StaffErrorContext, useNonce } from "./ui/nonce";
+import { Toasts } from "./ui/toasts";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: "EnergyOps" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  const toast = session.get("toast") ?? null;
+  const user = session.get("user");
+  const body = {
+    toast,
+    supportEmail: supportEmail(request),
+    isStaff: Boolean(user?.isStaff),
+  };
+  // Reading a flash consumes it: write the session back only when there was one.
+  return toast ? data(body, { headers: { "Set-Cookie": await commitSession(session) } }) : body;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const loaderData = useRouteLoaderData<typeof loader>("root");
+  useEffect(() => {
+    // Lets tests (and CSS) know the page is interactive.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return (
+    <>
+      <Outlet />
+      <Toasts toasts={loaderData?.toast ? [loaderData.toast] : []} />
+    </>
+  );
+}
+
+/** The global fallback (spec part 1 §2): the support address for everyone, the stack trace for staff only. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const staffStack = useContext(StaffErrorContext);
+  const support = rootData?.supportEmail ?? "support@energyops.test";
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <PublicPage>
+        <div className="card error-page" role="alert">
+          <h1>Forbidden</h1>
+          <p>You do not have access to this page.</p>
+          <a className="btn" href="/">
+            Go to the dashboard
+          </a>
+        </div>
+      </PublicPage>
+    );
+  }
+  const clientStack = rootData?.isStaff && error instanceof Error && error.stack && !/Unexpected Server Error/.test(error.message) ? error.stack : null;
+  const stack = staffStack ?? clientStack;
+  return (
+    <PublicPage>
+      <div className="card error-page" role="alert">
+        <h1>We&apos;re sorry. An error has occurred.</h1>
+        <p>
+          Please try again. If the problem continues, contact us at <a href={`mailto:${support}`}>{support}</a>.
+        </p>
+        <a className="btn" href="/">
+          Go to the dashboard
+        </a>
+        {stack ? (
+          <details open>
+            <summary>Stack trace (staff only)</summary>
+            <pre data-testid="stack-trace">{stack}</pre>
+          </details>
+        ) : null}
+      </div>
+    </PublicPage>
+  );
+}

@@ -1,0 +1,26 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { logoutUpstream } from "~/features/auth/auth.server";
+import { getConfig } from "~/server/config.server";
+import { requireUser } from "~/server/guards.server";
+import { destroySession, getSession } from "~/server/session.server";
+import { getApi } from "~/server/upstream.server";
+
+/** The root redirect by client type (spec part 1 §2). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  switch (user.client?.clientType) {
+    case "SMB":
+      throw redirect("/locations");
+    case "RESI":
+      throw redirect(getConfig().RESIDENTIAL_SITE_URL);
+    case "LARGE_COMMERCIAL": {
+      const session = await getSession(request);
+      await logoutUpstream(await getApi(request)).catch(() => undefined);
+      throw redirect("/mycor", { headers: { "Set-Cookie": await destroySession(session) } });
+    }
+    default:
+      // Staff without a client to look at start by choosing one.
+      if (user.isStaff) throw redirect("/impersonate");
+      throw redirect("/login", { headers: { "Set-Cookie": await destroySession(await getSession(request)) } });
+  }
+}

@@ -1,0 +1,91 @@
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AUTH_MESSAGES } from "~/features/auth/auth";
+import { isApiError } from "~/server/api-error";
+import { authenticator } from "~/server/auth.server";
+import { completeLogin } from "~/server/login.server";
+import { retryAfterText } from "~/server/rate-limit.server";
+import { safeRedirect } from "~/server/safe-redirect";
+import { PublicPage } from "~/ui/brand";
+import { Countdown, refreshMeta } from "~/ui/countdown";
+import { Alert } from "~/ui/states";
+
+const REDIRECT_SECONDS = 5;
+
+/**
+ * Token login. Mail systems' link scanners open links, so a GET only shows a Continue button; the POST
+ * consumes the token and creates the session.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  const next = safeRedirect(url.searchParams.get("next"));
+  return data({ token: token.slice(0, 200), next, failed: token.length === 0 }, { headers: noStore });
+}
+
+const noStore = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+
+export const headers: HeadersFunction = () => noStore;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  const next = safeRedirect(String(form.get("next") ?? ""));
+  if (context.signInLimited) {
+    const s = context.signInLimited.retryAfterSeconds;
+    return data({ failed: true, limited: retryAfterText(s) }, { status: 429, headers: { "Retry-After": String(s), ...noStore } });
+  }
+  if (!String(form.get("token") ?? "")) return data({ failed: true, limited: null }, { status: 400, headers: noStore });
+  try {
+    const result = await authenticator.authenticate("login-link", request);
+    return await completeLogin(request, result, form.get("next") ? next : (result.next ?? "/"));
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data({ failed: true, limited: null }, { status: 401, headers: noStore });
+  }
+}
+
+export const meta: MetaFunction<typeof loader, Record<string, unknown>> = ({ data: d }) => {
+  const tags: ReturnType<MetaFunction> = [{ title: "Log in · EnergyOps" }, { name: "referrer", content: "no-referrer" }];
+  return d?.failed ? [...tags, refreshMeta(REDIRECT_SECONDS, "/")] : tags;
+};
+
+export default function TokenLogin() {
+  const { token, next, failed: noToken } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const failed = noToken || Boolean(actionData?.failed && !actionData.limited);
+  return (
+    <PublicPage>
+      <div className="card stack">
+        <h1>Log in</h1>
+        {actionData?.limited ? <Alert tone="error">{actionData.limited}</Alert> : null}
+        {failed ? (
+          <>
+            {/* Without JavaScript, a refresh meta tag sends the browser home after 5 seconds. */}
+            {actionData?.failed ? <meta httpEquiv="refresh" content={`${REDIRECT_SECONDS};url=/`} /> : null}
+            <Alert tone="error">{AUTH_MESSAGES.invalidToken}</Alert>
+            <Countdown seconds={REDIRECT_SECONDS} to="/">
+              {(left) => (
+                <>
+                  Returning to the home page in <span className="countdown">{left}</span> seconds.
+                </>
+              )}
+            </Countdown>
+            <a href="/" className="btn btn-secondary">
+              Go now
+            </a>
+          </>
+        ) : (
+          <Form method="post" className="stack">
+            <p>Continue to log in to your account.</p>
+            <input type="hidden" name="token" value={token} />
+            <input type="hidden" name="next" value={next} />
+            <button type="submit" className="btn btn-block" disabled={navigation.state !== "idle"} autoFocus>
+              Continue
+            </button>
+          </Form>
+        )}
+      </div>
+    </PublicPage>
+  );
+}

@@ -1,0 +1,281 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AUTH_MESSAGES, codeLoginSchema, emailSchema, LOGIN_INTENTS, passwordLoginSchema, type LoginIntent } from "~/features/auth/auth";
+import { getLoginOptions, requestLoginCode, requestLoginLink, requestPasswordReset } from "~/features/auth/auth.server";
+import { isApiError } from "~/server/api-error";
+import { authenticator } from "~/server/auth.server";
+import { completeLogin } from "~/server/login.server";
+import { retryAfterText, signInAccountLimiter } from "~/server/rate-limit.server";
+import { safeRedirect } from "~/server/safe-redirect";
+import { getSessionUser, toastHeaders } from "~/server/session.server";
+import { getPublicApi } from "~/server/upstream.server";
+import { PublicPage } from "~/ui/brand";
+import { Field } from "~/ui/field";
+import { Alert } from "~/ui/states";
+import { useHydrated } from "~/ui/use-hydrated";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const next = safeRedirect(url.searchParams.get("next"));
+  const user = await getSessionUser(request);
+  const rawEmail = url.searchParams.get("email");
+  if (user && rawEmail === null) throw redirect(next);
+  if (rawEmail === null) return { step: "email" as const, next, email: "", emailError: null, options: [] };
+  const parsed = emailSchema.safeParse({ email: rawEmail });
+  if (!parsed.success) {
+    return { step: "email" as const, next, email: rawEmail.slice(0, 254), emailError: AUTH_MESSAGES.invalidEmail, options: [] };
+  }
+  const email = parsed.data.email;
+  const outcome = await getLoginOptions(getPublicApi(request), email);
+  switch (outcome.kind) {
+    case "mycor":
+      throw redirect("/mycor");
+    case "resi":
+      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.resi, options: [] };
+    case "unknown":
+      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.unknownEmail, options: [] };
+    case "failed":
+      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.somethingWrong, options: [] };
+    case "options":
+      return { step: "options" as const, next, email, emailError: null, options: outcome.options };
+  }
+}
+
+type ActionResult = {
+  intent: LoginIntent;
+  message?: string;
+  formError?: string;
+  codeRequested?: boolean;
+  lastResult?: ReturnType<ReturnType<typeof parseWithZod>["reply"]>;
+};
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  const intent = String(form.get("intent") ?? "") as LoginIntent;
+  if (!LOGIN_INTENTS.includes(intent)) throw data({ message: "Unknown intent" }, { status: 400 });
+  const next = safeRedirect(String(form.get("next") ?? ""));
+  const emailCheck = emailSchema.safeParse({ email: form.get("email") });
+  if (!emailCheck.success) {
+    return data<ActionResult>({ intent, formError: AUTH_MESSAGES.invalidEmail }, { status: 400 });
+  }
+  const email = emailCheck.data.email;
+
+  let limited = context.signInLimited ?? null;
+  if (!limited) {
+    const hit = await signInAccountLimiter().hit(email);
+    if (hit.limited) limited = hit;
+  }
+  if (limited) {
+    return data<ActionResult>(
+      { intent, formError: retryAfterText(limited.retryAfterSeconds) },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
+  }
+
+  const api = getPublicApi(request);
+  switch (intent) {
+    case "password": {
+      const submission = parseWithZod(form, { schema: passwordLoginSchema });
+      if (submission.status !== "success") {
+        return data<ActionResult>({ intent, lastResult: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+      }
+      try {
+        const result = await authenticator.authenticate("password", request);
+        await signInAccountLimiter().reset(email);
+        return await completeLogin(request, result, next);
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        return data<ActionResult>(
+          { intent, lastResult: submission.reply({ formErrors: [AUTH_MESSAGES.wrongPassword], hideFields: ["password"] }) },
+          { status: 401 },
+        );
+      }
+    }
+    case "code": {
+      const submission = parseWithZod(form, { schema: codeLoginSchema });
+      if (submission.status !== "success") {
+        return data<ActionResult>({ intent, codeRequested: true, lastResult: submission.reply() }, { status: 400 });
+      }
+      try {
+        const result = await authenticator.authenticate("login-code", request);
+        await signInAccountLimiter().reset(email);
+        return await completeLogin(request, result, next);
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        // Spec part 1 §8: a failed code login is silently ignored (no message); the code stays on screen.
+        return data<ActionResult>({ intent, codeRequested: true, lastResult: submission.reply() }, { status: 401 });
+      }
+    }
+    case "link": {
+      // The answer never says whether the account exists.
+      await requestLoginLink(api, email, next).catch((e) => {
+        if (!isApiError(e)) throw e;
+      });
+      return { intent, message: AUTH_MESSAGES.linkSent } satisfies ActionResult;
+    }
+    case "request-code": {
+      try {
+        await requestLoginCode(api, email);
+        return { intent, codeRequested: true, message: AUTH_MESSAGES.codeSent } satisfies ActionResult;
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        const message = error.kind === "http" || error.kind === "validation" ? error.message : AUTH_MESSAGES.codeRequestFailed;
+        return data<ActionResult>({ intent }, { status: 502, headers: await toastHeaders(request, { kind: "error", message }) });
+      }
+    }
+    case "reset": {
+      try {
+        await requestPasswordReset(api, email);
+        return { intent, message: AUTH_MESSAGES.resetSent } satisfies ActionResult;
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        return data<ActionResult>({ intent, formError: AUTH_MESSAGES.resetRequestFailed }, { status: 502 });
+      }
+    }
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: "Log in · EnergyOps" }];
+
+export default function Login() {
+  const loaderData = useLoaderData<typeof loader>();
+  return (
+    <PublicPage>
+      <div className="card">
+        <h1>Log in</h1>
+        {loaderData.step === "email" ? <EmailStep /> : <OptionsStep />}
+      </div>
+      <p className="muted" style={{ marginTop: "1rem", fontSize: "0.9rem" }}>
+        <Link to="/privacy-policy">Privacy policy</Link> · <Link to="/free-bill-health-check">Free bill health check</Link>
+      </p>
+    </PublicPage>
+  );
+}
+
+function EmailStep() {
+  const { email, emailError, next } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const [form, fields] = useForm({
+    id: "login-email",
+    defaultValue: { email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const errors = fields.email.errors ?? (emailError ? [emailError] : undefined);
+  const valid = emailSchema.safeParse({ email: fields.email.value ?? "" }).success;
+  return (
+    <Form method="get" {...getFormProps(form)} noValidate={hydrated} aria-describedby={emailError ? "login-email-error" : undefined}>
+      {next !== "/" ? <input type="hidden" name="next" value={next} /> : null}
+      <Field
+        label="Email"
+        {...getInputProps(fields.email, { type: "email" })}
+        id="email"
+        autoComplete="username"
+        required
+        errors={errors}
+        autoFocus
+      />
+      <button type="submit" className="btn btn-block" disabled={hydrated && !valid}>
+        Continue
+      </button>
+    </Form>
+  );
+}
+
+function OptionsStep() {
+  const { email, options, next } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const hasPassword = options.includes("password");
+  const codeRequested = Boolean(actionData && "codeRequested" in actionData && actionData.codeRequested);
+  const anotherUser = `/login${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`;
+
+  const [pwForm, pwFields] = useForm({
+    id: "login-password",
+    lastResult: actionData?.intent === "password" ? actionData.lastResult : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordLoginSchema }),
+    shouldValidate: "onBlur",
+  });
+  const [codeForm, codeFields] = useForm({
+    id: "login-code",
+    lastResult: actionData?.intent === "code" ? actionData.lastResult : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeLoginSchema }),
+    shouldValidate: "onBlur",
+  });
+
+  return (
+    <div className="stack">
+      <p>
+        Logging in as <strong data-testid="login-email">{email}</strong>
+      </p>
+      {actionData && "message" in actionData && actionData.message ? <Alert tone="success">{actionData.message}</Alert> : null}
+      {actionData && "formError" in actionData && actionData.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
+
+      {hasPassword ? (
+        <Form method="post" {...getFormProps(pwForm)}>
+          <input type="hidden" name="email" value={email} />
+          <input type="hidden" name="next" value={next} />
+          <Field
+            label="Password"
+            {...getInputProps(pwFields.password, { type: "password" })}
+            id="password"
+            autoComplete="current-password"
+            required
+            errors={pwFields.password.errors ?? pwForm.errors}
+          />
+          <button type="submit" name="intent" value="password" className="btn btn-block" disabled={busy}>
+            Log in
+          </button>
+        </Form>
+      ) : null}
+
+      {options.includes("login_code") ? (
+        codeRequested ? (
+          <Form method="post" {...getFormProps(codeForm)}>
+            <input type="hidden" name="email" value={email} />
+            <input type="hidden" name="next" value={next} />
+            <Field
+              label="6-digit code"
+              {...getInputProps(codeFields.code, { type: "text" })}
+              id="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              required
+              errors={codeFields.code.errors}
+            />
+            <button type="submit" name="intent" value="code" className="btn btn-block" disabled={busy}>
+              Log in with code
+            </button>
+          </Form>
+        ) : null
+      ) : null}
+
+      <Form method="post" className="stack">
+        <input type="hidden" name="email" value={email} />
+        <input type="hidden" name="next" value={next} />
+        {options.includes("login_link") ? (
+          <button type="submit" name="intent" value="link" className="btn btn-secondary btn-block" disabled={busy}>
+            Email me a login link
+          </button>
+        ) : null}
+        {options.includes("login_code") ? (
+          <button type="submit" name="intent" value="request-code" className="btn btn-secondary btn-block" disabled={busy}>
+            {codeRequested ? "Send a new code" : "Email me a 6-digit code"}
+          </button>
+        ) : null}
+        <div className="row">
+          <button type="submit" name="intent" value="reset" className="link-button" disabled={busy}>
+            {hasPassword ? "Reset password" : "Set password"}
+          </button>
+          <span className="spacer" />
+          <Link to={anotherUser}>Log in as another user</Link>
+        </div>
+      </Form>
+    </div>
+  );
+}

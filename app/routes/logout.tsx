@@ -1,0 +1,18 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { logoutUpstream } from "~/features/auth/auth.server";
+import { destroySession, getSession } from "~/server/session.server";
+import { getApi } from "~/server/upstream.server";
+
+/** POST only: ends the upstream session, then destroys the cookie session. */
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await getSession(request);
+  if (session.get("apiSession")) {
+    const api = await getApi(request);
+    await logoutUpstream(api).catch(() => undefined);
+  }
+  return redirect("/login", { headers: { "Set-Cookie": await destroySession(session) } });
+}
+
+export function loader() {
+  return redirect("/");
+}

@@ -1,0 +1,39 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { getConfig } from "~/server/config.server";
+import { PublicPage } from "~/ui/brand";
+import { Countdown, refreshMeta } from "~/ui/countdown";
+
+const SECONDS = 5;
+
+export function loader(_: LoaderFunctionArgs) {
+  return { target: getConfig().MIGRATED_APP_URL };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: "Your account has moved · EnergyOps" },
+  ...(data ? [refreshMeta(SECONDS, data.target)] : []),
+];
+
+/** The migration notice: a visible 5-second countdown, then the migrated application. */
+export default function Mycor() {
+  const { target } = useLoaderData<typeof loader>();
+  return (
+    <PublicPage>
+      <div className="card stack">
+        <h1>Your account has moved</h1>
+        <p>Your organization now uses our new commercial platform. Please sign in there with your usual email address.</p>
+        <Countdown seconds={SECONDS} to={target}>
+          {(left) => (
+            <>
+              Taking you there in <span className="countdown">{left}</span> seconds.
+            </>
+          )}
+        </Countdown>
+        <a className="btn" href={target}>
+          Go now
+        </a>
+      </div>
+    </PublicPage>
+  );
+}

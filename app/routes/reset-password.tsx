@@ -1,0 +1,116 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AUTH_MESSAGES, resetPasswordSchema } from "~/features/auth/auth";
+import { resetPassword, validateResetToken } from "~/features/auth/auth.server";
+import { isApiError } from "~/server/api-error";
+import { retryAfterText } from "~/server/rate-limit.server";
+import { getPublicApi } from "~/server/upstream.server";
+import { PublicPage } from "~/ui/brand";
+import { Field } from "~/ui/field";
+import { Alert } from "~/ui/states";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  if (!token) throw redirect("/");
+  try {
+    await validateResetToken(getPublicApi(request), token.slice(0, 200));
+    return data({ token, tokenError: null as string | null }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data({ token, tokenError: error.message }, { headers: { "Cache-Control": "no-store" } });
+  }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const token = String(form.get("token") ?? "");
+  if (!token) throw redirect("/");
+  const submission = parseWithZod(form, { schema: resetPasswordSchema });
+  if (submission.status !== "success") {
+    return data({ lastResult: submission.reply({ hideFields: ["password", "confirmPassword"] }), done: false }, { status: 400 });
+  }
+  if (context.signInLimited) {
+    const s = context.signInLimited.retryAfterSeconds;
+    return data(
+      { lastResult: submission.reply({ formErrors: [retryAfterText(s)], hideFields: ["password", "confirmPassword"] }), done: false },
+      { status: 429, headers: { "Retry-After": String(s) } },
+    );
+  }
+  try {
+    await resetPassword(getPublicApi(request), token, submission.value.password, submission.value.confirmPassword);
+    return { lastResult: null, done: true };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const fieldErrors = error.kind === "validation" ? error.fieldErrors : {};
+    if (Object.keys(fieldErrors).length > 0) {
+      return data({ lastResult: submission.reply({ fieldErrors, hideFields: ["password", "confirmPassword"] }), done: false }, { status: 400 });
+    }
+    return data(
+      { lastResult: submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields: ["password", "confirmPassword"] }), done: false },
+      { status: 400 },
+    );
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: "Set a new password · EnergyOps" }, { name: "referrer", content: "no-referrer" }];
+
+export default function ResetPassword() {
+  const { token, tokenError } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult: actionData?.lastResult ?? undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
+  return (
+    <PublicPage>
+      <div className="card stack">
+        <h1>Set a new password</h1>
+        {tokenError ? (
+          <>
+            <Alert tone="error">{tokenError}</Alert>
+            <Link to="/login" className="btn btn-secondary">
+              Back to login
+            </Link>
+          </>
+        ) : actionData?.done ? (
+          <>
+            <Alert tone="success">{AUTH_MESSAGES.passwordChanged}</Alert>
+            <Link to="/login" className="btn">
+              Log in
+            </Link>
+          </>
+        ) : (
+          <Form method="post" {...getFormProps(form)}>
+            {form.errors?.length ? <Alert tone="error">{form.errors.join(" ")}</Alert> : null}
+            <input type="hidden" name="token" value={token} />
+            <input type="text" name="username" autoComplete="username" hidden readOnly value="" />
+            <Field
+              label="New password"
+              {...getInputProps(fields.password, { type: "password" })}
+              id="password"
+              autoComplete="new-password"
+              errors={fields.password.errors}
+              hint="At least 8 characters."
+            />
+            <Field
+              label="Confirm password"
+              {...getInputProps(fields.confirmPassword, { type: "password" })}
+              id="confirmPassword"
+              autoComplete="new-password"
+              errors={fields.confirmPassword.errors}
+            />
+            <button type="submit" className="btn btn-block" disabled={navigation.state !== "idle"}>
+              Set password
+            </button>
+          </Form>
+        )}
+      </div>
+    </PublicPage>
+  );
+}

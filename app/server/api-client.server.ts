@@ -1,0 +1,149 @@
+import type { z } from "zod";
+import { ApiError, errorFromResponse } from "./api-error";
+import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
+
+export type ApiClientOptions = {
+  baseUrl: string;
+  /** The upstream session cookie value (`api_session`). */
+  apiSession?: string;
+  /** The incoming request's abort signal: a closed browser cancels the upstream call. */
+  signal?: AbortSignal;
+  timeoutMs: number;
+  /** Called on a 401; it should throw (a redirect to login). If it returns, an ApiError is thrown. */
+  onUnauthorized?: () => Promise<void> | void;
+  /** Applied to every converted JSON answer (demo-mode anonymisation). */
+  transform?: (body: unknown) => unknown;
+  /** Records each call's duration (Server-Timing). */
+  onTiming?: (label: string, ms: number) => void;
+  fetchImpl?: typeof fetch;
+};
+
+type Options<S extends z.ZodTypeAny | undefined> = {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  schema?: S;
+};
+type Result<S> = S extends z.ZodTypeAny ? z.infer<S> : unknown;
+
+/**
+ * The one upstream client (ARCHITECTURE.md): every convention of spec part 1 §7 and part 2 §7.
+ * GET sends only non-empty query parameters in snake_case; other methods send JSON in snake_case;
+ * answers come back in camelCase unless `x-no-convert: true`; 204 gives null; every failure is an ApiError.
+ */
+export function createApiClient(opts: ApiClientOptions) {
+  const doFetch = opts.fetchImpl ?? fetch;
+
+  async function send(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown) {
+    const url = `${opts.baseUrl.replace(/\/$/, "")}${path.startsWith("/") ? path : `/${path}`}${method === "GET" ? toQueryString(query) : ""}`;
+    const headers: Record<string, string> = { accept: "application/json", "cache-control": "no-store" };
+    if (opts.apiSession) headers.cookie = `api_session=${opts.apiSession}`;
+    const init: RequestInit = { method, headers, redirect: "manual" };
+    if (method !== "GET" && method !== "HEAD" && body !== undefined) {
+      headers["content-type"] = "application/json";
+      init.body = JSON.stringify(keysToSnake(body));
+    }
+    const timeout = AbortSignal.timeout(opts.timeoutMs);
+    init.signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const started = performance.now();
+    try {
+      return await doFetch(url, init);
+    } catch (error) {
+      if (timeout.aborted) throw new ApiError("The server took too long to answer", "timeout", 504);
+      if (opts.signal?.aborted) throw new ApiError("Request aborted", "aborted", 499);
+      throw new ApiError("Could not reach the server", "network", 502);
+      void error;
+    } finally {
+      opts.onTiming?.(`${method} ${path.split("?")[0]}`, performance.now() - started);
+    }
+  }
+
+  async function readText(res: Response) {
+    try {
+      return await res.text();
+    } catch {
+      throw new ApiError("Could not reach the server", "network", 502);
+    }
+  }
+
+  async function request<S extends z.ZodTypeAny | undefined = undefined>(
+    method: string,
+    path: string,
+    options: Options<S> = {},
+  ): Promise<Result<S>> {
+    const res = await send(method, path, options.query, options.body);
+    if (!res.ok) {
+      const text = await readText(res);
+      if (res.status === 401) {
+        await opts.onUnauthorized?.();
+        throw new ApiError("Your session has expired", "unauthorized", 401);
+      }
+      throw errorFromResponse(res.status, text, toCamel);
+    }
+    if (res.status === 204) return null as Result<S>;
+    const text = await readText(res);
+    if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
+    const noConvert = res.headers.get("x-no-convert") === "true";
+    const isJson = (res.headers.get("content-type") ?? "").includes("json");
+    if (noConvert && !isJson) return text as Result<S>;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ApiError("Could not parse API response", "unparseable", res.status);
+    }
+    if (parsed && typeof parsed === "object" && "errMsg" in parsed && typeof parsed.errMsg === "string") {
+      throw new ApiError(parsed.errMsg, "errmsg", res.status);
+    }
+    let data = noConvert ? parsed : keysToCamel(parsed);
+    if (opts.transform) data = opts.transform(data);
+    if (options.schema) {
+      const result = options.schema.safeParse(data);
+      if (!result.success) {
+        throw new ApiError("The server answered in an unexpected format", "contract", 502);
+      }
+      return result.data;
+    }
+    return data as Result<S>;
+  }
+
+  return {
+    get: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Omit<Options<S>, "body">) => request("GET", path, o),
+    post: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("POST", path, o),
+    put: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("PUT", path, o),
+    patch: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("PATCH", path, o),
+    delete: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("DELETE", path, o),
+    /** The raw upstream Response (file downloads). Errors still become ApiErrors. */
+    async raw(path: string) {
+      const res = await send("GET", path);
+      if (res.status === 401) {
+        await opts.onUnauthorized?.();
+        throw new ApiError("Your session has expired", "unauthorized", 401);
+      }
+      if (!res.ok) throw errorFromResponse(res.status, await readText(res), toCamel);
+      return res;
+    },
+    /** Reads a Set-Cookie api_session from an answer (login endpoints). */
+    async withSessionCookie<S extends z.ZodTypeAny | undefined = undefined>(method: string, path: string, o?: Options<S>) {
+      const res = await send(method, path, o?.query, o?.body);
+      const text = await readText(res);
+      if (!res.ok) throw errorFromResponse(res.status, text, toCamel);
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith("api_session="));
+      const apiSession = cookie?.split(";")[0].slice("api_session=".length);
+      if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
+      let data: unknown;
+      try {
+        data = keysToCamel(JSON.parse(text));
+      } catch {
+        throw new ApiError("Could not parse API response", "unparseable", res.status);
+      }
+      if (o?.schema) {
+        const parsed = o.schema.safeParse(data);
+        if (!parsed.success) throw new ApiError("The server answered in an unexpected format", "contract", 502);
+        data = parsed.data;
+      }
+      return { data: data as Result<S>, apiSession };
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

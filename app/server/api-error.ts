@@ -1,0 +1,86 @@
+/** Every upstream failure, typed (spec part 1 §8, part 2 §8). `message` follows the error catalogue. */
+export type ApiErrorKind =
+  | "forbidden"
+  | "unauthorized"
+  | "http"
+  | "validation"
+  | "empty-response"
+  | "errmsg"
+  | "empty-body"
+  | "unparseable"
+  | "contract"
+  | "timeout"
+  | "network"
+  | "aborted";
+
+export class ApiError extends Error {
+  readonly name = "ApiError";
+  constructor(
+    message: string,
+    readonly kind: ApiErrorKind,
+    readonly status: number,
+    /** Validation errors by field location (camelCase), for showing next to the form field. */
+    readonly fieldErrors: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+type Param = { location?: unknown; message?: unknown };
+
+/** Turns a non-success answer's status and body text into the ApiError the catalogue names. */
+export function errorFromResponse(status: number, text: string, camel: (k: string) => string = (k) => k): ApiError {
+  if (status === 403) return new ApiError("Forbidden", "forbidden", 403);
+  if (!text.trim()) return new ApiError(`empty response ${status}`, "empty-response", status);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new ApiError("Could not parse API Error Message", "unparseable", status);
+  }
+  if (!body || typeof body !== "object") return new ApiError("Could not parse API Error Message", "unparseable", status);
+  const b = body as Record<string, unknown>;
+  const lists = ["body_params", "path_params", "query_params", "bodyParams", "pathParams", "queryParams"].filter((k) => k in b);
+  if (lists.length > 0) {
+    try {
+      const params: Param[] = lists.flatMap((k) => {
+        const list = b[k];
+        if (!Array.isArray(list)) throw new Error("not a list");
+        return list as Param[];
+      });
+      const fieldErrors: Record<string, string[]> = {};
+      const parts = params.map((p) => {
+        if (typeof p?.location !== "string" || typeof p?.message !== "string") throw new Error("bad param");
+        const field = camel(p.location);
+        (fieldErrors[field] ??= []).push(p.message);
+        return `${p.location}: ${p.message}`;
+      });
+      if (parts.length === 0 && typeof b.message === "string") {
+        return new ApiError(b.message, status === 401 ? "unauthorized" : "http", status);
+      }
+      return new ApiError(parts.join(", "), "validation", status, fieldErrors);
+    } catch {
+      return new ApiError("Could not read error body params", "unparseable", status);
+    }
+  }
+  if (typeof b.message === "string") return new ApiError(b.message, status === 401 ? "unauthorized" : "http", status);
+  if (typeof b.detail === "string") return new ApiError(b.detail, status === 401 ? "unauthorized" : "http", status);
+  return new ApiError("Could not parse API Error Message", "unparseable", status);
+}
+
+export type Settled<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+
+/**
+ * Awaits an upstream call and keeps an ApiError as a value (for a screen's error state).
+ * Anything else (a thrown redirect on 401, a bug) still throws.
+ */
+export async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, data: await promise };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error };
+    throw error;
+  }
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+const url = z.string().url();
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** The upstream /api base, e.g. http://127.0.0.1:3001/api. Unset: server.ts starts the embedded api. */
+  API_URL: url.optional(),
+  API_PORT: port.default(3001),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  RESIDENTIAL_SITE_URL: url.default("https://home.energyops.test/"),
+  MIGRATED_APP_URL: url.default("https://mycor.energyops.test/"),
+  VENDOR_AUTH_URL: url.default("https://vendor-auth.energyops.test/authorize"),
+  ENERGY_ADVISOR_URL: url.default("https://meet.energyops.test/energy-advisor"),
+  HELP_URL: url.default("https://help.energyops.test/"),
+  SUPPORT_EMAIL: z.string().email().optional(),
+  STAFF_EMAIL_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "must be a domain like energyops.test")
+    .default("energyops.test"),
+  REDIS_URL: url.optional(),
+  /** Number of trusted proxy hops in front of the server (0: the socket address is the client). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  DATA_DIR: z.string().min(1).default("data"),
+  LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
+  LOGIN_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
+  /** Utility-data provider widget: the built-in server-rendered form, or the provider's own embed. */
+  UTILITY_CONNECT_WIDGET: z.enum(["builtin", "provider"]).default("builtin"),
+  PROVIDER_WIDGET_SCRIPT_URL: url.optional(),
+  PROVIDER_WIDGET_KEY: z.string().optional(),
+  SERVER_TIMING: bool.default("true"),
+});
+
+export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; sessionSecretGenerated: boolean };
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value throws a ConfigError naming each variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const cfg = result.data;
+  if (!cfg.SESSION_SECRET) {
+    if (cfg.NODE_ENV === "production") {
+      throw new ConfigError("Invalid environment configuration:\n  SESSION_SECRET: required in production");
+    }
+    return { ...cfg, SESSION_SECRET: randomBytes(32).toString("hex"), sessionSecretGenerated: true };
+  }
+  return { ...cfg, SESSION_SECRET: cfg.SESSION_SECRET, sessionSecretGenerated: false };
+}
+
+let cached: Config | undefined;
+
+export function getConfig(): Config {
+  if (!cached) {
+    cached = parseConfig(process.env);
+    // Keep one secret per process even if another module instance parses the environment again.
+    if (cached.sessionSecretGenerated) process.env.SESSION_SECRET = cached.SESSION_SECRET;
+  }
+  return cached;
+}
+
+export function apiBaseUrl(cfg: Config = getConfig()) {
+  return cfg.API_URL ?? `http://127.0.0.1:${cfg.API_PORT}/api`;
+}
+
+/** The support address shown to users: SUPPORT_EMAIL, or support@{host} of the request. */
+export function supportEmail(request: Request, cfg: Config = getConfig()) {
+  if (cfg.SUPPORT_EMAIL) return cfg.SUPPORT_EMAIL;
+  const host = new URL(request.url).hostname.replace(/^www\./, "");
+  return `support@${host}`;
+}
+
+export function isStaffEmail(email: string, cfg: Config = getConfig()) {
+  return email.toLowerCase().endsWith(`@${cfg.STAFF_EMAIL_DOMAIN.toLowerCase()}`);
+}

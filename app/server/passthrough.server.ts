@@ -1,0 +1,76 @@
+import { Readable } from "node:stream";
+import type { RequestHandler } from "express";
+import { isApiError } from "./api-error";
+import { apiBaseUrl, getConfig } from "./config.server";
+import { createApiClient } from "./api-client.server";
+import { loginRedirectUrl } from "./safe-redirect";
+import { sessionStorage } from "./session.server";
+
+/** The only upstream paths the browser may open directly: file downloads. */
+const ALLOWED: RegExp[] = [/^\/bill-statement\/\d{1,12}\/download$/, /^\/client\/\d{1,12}\/bill-statements\/export-csv$/];
+
+const PASS_HEADERS = ["content-type", "content-disposition", "content-length", "last-modified"];
+
+export type DemoFileResolver = (upstreamPath: string) => string | null;
+
+/**
+ * `/api/*` passthrough (GET only): streams an allowed upstream download through with the user's upstream
+ * session. Anything else is refused. In demo mode `demoFile` may swap a real file for a sample.
+ */
+export function apiPassthrough(opts: { demoFile?: DemoFileResolver } = {}): RequestHandler {
+  return async (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("Allow", "GET");
+      res.status(405).type("text/plain").send("Method Not Allowed");
+      return;
+    }
+    const upstreamPath = req.path;
+    if (!ALLOWED.some((re) => re.test(upstreamPath))) {
+      res.status(404).type("text/plain").send("Not Found");
+      return;
+    }
+    const session = await sessionStorage().getSession(req.headers.cookie);
+    const user = session.get("user");
+    const apiSession = session.get("apiSession");
+    const fullUrl = `${req.protocol}://${req.get("host")}${req.originalUrl}`;
+    if (!user || !apiSession) {
+      res.redirect(302, loginRedirectUrl(fullUrl));
+      return;
+    }
+    if (user.isDemoMode && opts.demoFile) {
+      const file = opts.demoFile(upstreamPath);
+      if (file) {
+        res.setHeader("Cache-Control", "private, no-store");
+        res.download(file);
+        return;
+      }
+    }
+    const controller = new AbortController();
+    res.on("close", () => controller.abort());
+    const cfg = getConfig();
+    const client = createApiClient({ baseUrl: apiBaseUrl(cfg), apiSession, timeoutMs: cfg.UPSTREAM_TIMEOUT_MS, signal: controller.signal });
+    try {
+      const upstream = await client.raw(upstreamPath);
+      res.status(upstream.status);
+      for (const h of PASS_HEADERS) {
+        const v = upstream.headers.get(h);
+        if (v) res.setHeader(h, v);
+      }
+      res.setHeader("Cache-Control", "private, no-store");
+      if (!upstream.body || req.method === "HEAD") {
+        res.end();
+        return;
+      }
+      Readable.fromWeb(upstream.body as never)
+        .on("error", () => res.destroy())
+        .pipe(res);
+    } catch (error) {
+      if (isApiError(error) && error.status === 401) {
+        res.redirect(302, loginRedirectUrl(fullUrl));
+        return;
+      }
+      const status = isApiError(error) && error.status >= 400 && error.status < 600 ? error.status : 502;
+      if (!res.headersSent) res.status(status === 404 ? 404 : status).type("text/plain").send(status === 404 ? "Not Found" : "The file could not be downloaded. Please try again.");
+    }
+  };
+}

@@ -1,0 +1,58 @@
+import { redirect } from "@remix-run/node";
+import { createApiClient, type ApiClient } from "./api-client.server";
+import { apiBaseUrl, getConfig } from "./config.server";
+import { loginRedirectUrl } from "./safe-redirect";
+import { destroySession, getSession } from "./session.server";
+
+type Transform = (body: unknown, request: Request) => unknown;
+const transforms: Transform[] = [];
+
+/** Registers a server-side transform of every upstream answer for this user (demo-mode anonymisation). */
+export function registerUpstreamTransform(t: Transform) {
+  transforms.push(t);
+}
+
+const timings = new WeakMap<Request, { label: string; ms: number }[]>();
+
+/** Upstream call durations for a request, for the Server-Timing header. */
+export const upstreamTimings = (request: Request) => timings.get(request) ?? [];
+
+function recordTiming(request: Request) {
+  return (label: string, ms: number) => {
+    const list = timings.get(request) ?? [];
+    list.push({ label, ms });
+    timings.set(request, list);
+  };
+}
+
+/**
+ * The api client for the signed-in user of this request: the upstream session cookie, the request's abort
+ * signal plus the upstream timeout, and a 401 that clears the session and sends the user to login.
+ */
+export async function getApi(request: Request): Promise<ApiClient> {
+  const session = await getSession(request);
+  const cfg = getConfig();
+  return createApiClient({
+    baseUrl: apiBaseUrl(cfg),
+    apiSession: session.get("apiSession"),
+    signal: request.signal,
+    timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
+    onTiming: recordTiming(request),
+    transform: transforms.length ? (body) => transforms.reduce((b, t) => t(b, request), body) : undefined,
+    onUnauthorized: async () => {
+      const cookie = await destroySession(session);
+      throw redirect(loginRedirectUrl(request.url), { headers: { "Set-Cookie": cookie } });
+    },
+  });
+}
+
+/** The api client without a user session (login, token and public pages). */
+export function getPublicApi(request?: Request): ApiClient {
+  const cfg = getConfig();
+  return createApiClient({
+    baseUrl: apiBaseUrl(cfg),
+    signal: request?.signal,
+    timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
+    onTiming: request ? recordTiming(request) : undefined,
+  });
+}

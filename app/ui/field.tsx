@@ -1,0 +1,54 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+
+type Common = { label: ReactNode; errors?: string[] | null; hint?: ReactNode; id: string };
+
+/** A labelled input with its error list tied by aria-describedby (and aria-invalid when in error). */
+export function Field({ label, errors, hint, id, className, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const invalid = Boolean(errors?.length);
+  const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} className={`input ${className ?? ""}`} aria-invalid={invalid || undefined} aria-describedby={describedBy} {...input} />
+      {hint ? (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  errors,
+  hint,
+  id,
+  children,
+  ...select
+}: Common & SelectHTMLAttributes<HTMLSelectElement> & { children: ReactNode }) {
+  const errorId = `${id}-error`;
+  const invalid = Boolean(errors?.length);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} className="select" aria-invalid={invalid || undefined} aria-describedby={invalid ? errorId : undefined} {...select}>
+        {children}
+      </select>
+      {hint ? <p className="field-hint">{hint}</p> : null}
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+export function FieldErrors({ id, errors }: { id: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <p className="field-error" id={id}>
+      {errors.join(" ")}
+    </p>
+  );
+}

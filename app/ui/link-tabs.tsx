@@ -1,0 +1,41 @@
+import { Link, useNavigate } from "@remix-run/react";
+import * as Tabs from "@radix-ui/react-tabs";
+import type { ReactNode } from "react";
+
+export type LinkTab = { value: string; label: ReactNode; href: string; count?: number };
+
+/**
+ * Radix Tabs whose triggers are links: without JavaScript each tab is a link that sets a query parameter and
+ * the server renders that panel; with it, Radix handles keyboard use and the URL stays in sync.
+ */
+export function LinkTabs({ tabs, value, label, children }: { tabs: LinkTab[]; value: string; label: string; children: ReactNode }) {
+  const navigate = useNavigate();
+  return (
+    <Tabs.Root
+      value={value}
+      activationMode="manual"
+      onValueChange={(v) => {
+        const tab = tabs.find((t) => t.value === v);
+        if (tab) navigate(tab.href, { replace: true, preventScrollReset: true });
+      }}
+    >
+      <Tabs.List className="tabs-list" aria-label={label}>
+        {tabs.map((t) => (
+          <Tabs.Trigger key={t.value} value={t.value} asChild>
+            <Link to={t.href} replace preventScrollReset className="tabs-trigger">
+              {t.label}
+              {t.count !== undefined ? (
+                <span className="count-badge" aria-label={`${t.count} devices`}>
+                  {t.count}
+                </span>
+              ) : null}
+            </Link>
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      <Tabs.Content value={value} tabIndex={-1}>
+        {children}
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}

@@ -1,0 +1,20 @@
+import { useId, type ReactNode } from "react";
+
+/**
+ * A tooltip that works without JavaScript: shown on hover and on keyboard focus of its trigger,
+ * and read by screen readers through aria-describedby.
+ */
+export function Tooltip({ content, children, label }: { content: ReactNode; children: ReactNode; label?: string }) {
+  const id = useId();
+  return (
+    <span className="tip">
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <span tabIndex={0} aria-describedby={id} aria-label={label} className="tip-trigger">
+        {children}
+      </span>
+      <span role="tooltip" id={id} className="tip-content">
+        {content}
+      </span>
+    </span>
+  );
+}

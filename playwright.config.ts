@@ -1,0 +1,63 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Every flow runs twice: JavaScript on (`js`) and off (`nojs`). Each project has its own server and its own
+ * freshly seeded database, so the two runs never see each other's changes.
+ */
+const base = Number(process.env.E2E_PORT ?? 3200);
+export const PORTS = {
+  js: { web: base, api: base + 1 },
+  nojs: { web: base + 10, api: base + 11 },
+};
+
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+
+const serverEnv = (p: { web: number; api: number }) => ({
+  PORT: String(p.web),
+  API_PORT: String(p.api),
+  HOST: "127.0.0.1",
+  DATA_DIR: `.e2e-data/${p.web}`,
+  NODE_ENV: "production",
+  SESSION_SECRET: "e2e-session-secret-0123456789abcdef0123456789",
+  LOG_LEVEL: "silent",
+  QUIET_BANNER: "true",
+  PUBLIC_URL: `http://127.0.0.1:${p.web}`,
+  THERMOSTAT_ACTION_DELAY_MS: "2500",
+  LOGIN_RATE_LIMIT_PER_ACCOUNT: "200",
+  LOGIN_RATE_LIMIT_PER_IP: "5000",
+  UPSTREAM_TIMEOUT_MS: "8000",
+});
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  use: { trace: "retain-on-failure", screenshot: "only-on-failure" },
+  projects: [
+    { name: "js", use: { baseURL: `http://127.0.0.1:${PORTS.js.web}`, javaScriptEnabled: true, launchOptions } },
+    { name: "nojs", use: { baseURL: `http://127.0.0.1:${PORTS.nojs.web}`, javaScriptEnabled: false, launchOptions } },
+  ],
+  webServer: [PORTS.js, PORTS.nojs].map((p) => ({
+    command: `rm -rf .e2e-data/${p.web} && node dist/server.js`,
+    url: `http://127.0.0.1:${p.web}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: serverEnv(p),
+  })),
+});

@@ -1,0 +1,18 @@
+/// <reference types="@remix-run/dev" />
+/// <reference types="@remix-run/node" />
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+  interface AppLoadContext {
+    /** Per-request CSP nonce, set by server.ts. */
+    cspNonce: string;
+    /** Set by server.ts when the per-IP sign-in limit is exceeded: the action answers 429. */
+    signInLimited?: { retryAfterSeconds: number };
+    /** The error a loader or action threw during this request (for staff's stack trace). */
+    serverError?: unknown;
+  }
+}
+
+export {};

@@ -1,0 +1,182 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import { rateLimit } from "express-rate-limit";
+import helmet from "helmet";
+import pino from "pino";
+import { ConfigError, getConfig } from "./app/server/config.server";
+import { isCrossSiteRequest } from "./app/server/csrf";
+import { apiPassthrough } from "./app/server/passthrough.server";
+import { makeRateLimitStore } from "./app/server/rate-limit.server";
+
+let config: ReturnType<typeof getConfig>;
+try {
+  config = getConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const production = config.NODE_ENV === "production";
+const logger = pino(
+  { level: config.LOG_LEVEL ?? (config.NODE_ENV === "test" ? "silent" : "info"), base: undefined },
+  pino.destination({ sync: false }),
+);
+if (config.sessionSecretGenerated) {
+  logger.warn("SESSION_SECRET is not set: using a random secret for this process (sessions end on restart).");
+}
+
+// The embedded reference api, when no upstream is configured.
+let closeApi: (() => Promise<void>) | undefined;
+if (!config.API_URL) {
+  const { startApi } = await import("./api/server");
+  const api = await startApi({
+    port: config.API_PORT,
+    host: "127.0.0.1",
+    dbFile: path.join(config.DATA_DIR, "api.sqlite"),
+    webBaseUrl: process.env.PUBLIC_URL || `http://localhost:${config.PORT}`,
+    staffEmailDomain: config.STAFF_EMAIL_DOMAIN,
+    log: (msg, data) => logger.info({ service: "api", ...data }, msg),
+  });
+  process.env.API_URL = api.url;
+  closeApi = api.close;
+}
+
+const BUILD_PATH = path.resolve("build/index.js");
+const loadBuild = async () => (await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild;
+const build = await loadBuild();
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", config.TRUST_PROXY);
+
+// One access-log line per request: method, path (never the query: it may hold tokens), status, duration.
+app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+  });
+  next();
+});
+
+app.get("/healthz", (_req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  res.json({ status: "ok" });
+});
+
+app.use((_req, res, next) => {
+  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  next();
+});
+
+const providerScript = config.UTILITY_CONNECT_WIDGET === "provider" && config.PROVIDER_WIDGET_SCRIPT_URL ? new URL(config.PROVIDER_WIDGET_SCRIPT_URL).origin : null;
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, ...(providerScript ? [providerScript] : [])],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...(production ? [] : ["ws:"]), ...(providerScript ? [providerScript] : [])],
+        frameSrc: providerScript ? [providerScript] : ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: production ? { maxAge: 31536000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  }),
+);
+app.use(compression());
+
+// Fingerprinted build assets: cached for a year; everything else in public/ for an hour.
+app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+app.use(express.static("public", { maxAge: "1h" }));
+
+// CSRF: every state-changing request from another site is refused (on top of SameSite=Lax cookies).
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+  const headers = { get: (name: string) => req.get(name) ?? null };
+  if (isCrossSiteRequest(headers, req.get("host") ?? null)) {
+    res.status(403).type("text/plain").send("Forbidden");
+    return;
+  }
+  next();
+});
+
+// Sign-in actions: a generous per-IP limit (offices share an IP); the strict per-account limit is in the action.
+const signInPaths = ["/login", "/login.data", "/login/link", "/login/link.data", "/reset-password", "/reset-password.data"];
+const perIp = rateLimit({
+  windowMs: config.LOGIN_RATE_LIMIT_WINDOW_MS,
+  limit: config.LOGIN_RATE_LIMIT_PER_IP,
+  standardHeaders: "draft-7",
+  legacyHeaders: false,
+  store: makeRateLimitStore("signin-ip"),
+  handler: (_req, res, next, options) => {
+    const reset = (_req as express.Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+    const retryAfterSeconds = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));
+    res.locals.signInLimited = { retryAfterSeconds };
+    next();
+  },
+});
+app.post(signInPaths, perIp);
+
+app.use("/api", apiPassthrough({ demoFile: (p) => (/^\/bill-statement\/\d+\/download$/.test(p) ? path.resolve("public/sample-bill.pdf") : null) }));
+
+app.all(
+  "*",
+  createRequestHandler({
+    build,
+    mode: config.NODE_ENV,
+    getLoadContext: (_req, res) => ({
+      cspNonce: res.locals.cspNonce as string,
+      signInLimited: res.locals.signInLimited as { retryAfterSeconds: number } | undefined,
+    }),
+  }),
+);
+
+const server = app.listen(config.PORT, config.HOST, () => {
+  const url = `http://localhost:${config.PORT}`;
+  logger.info({ url }, "web server listening");
+  if (process.env.QUIET_BANNER !== "true" && config.NODE_ENV !== "test") {
+    const demo = closeApi
+      ? `\n  Demo logins (password demo-pass-2024):\n    dana@harborcoffee.test (client admin)   sam@harborcoffee.test (code or link only)\n    alex@mapledental.test   riley@greenwayhomes.test (resi)   jordan@metrotowers.test (migrated)\n    morgan@${config.STAFF_EMAIL_DOMAIN} (staff)\n  Emails the demo sends (login codes, links): ${process.env.API_URL}/dev/outbox\n`
+      : "";
+    console.log(`\n  EnergyOps is running at ${url}\n${demo}`);
+  }
+  if (config.NODE_ENV === "development") broadcastDevReady(build);
+});
+server.keepAliveTimeout = 65_000;
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal }, "shutting down");
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  server.close(async () => {
+    await closeApi?.();
+    logger.flush();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("unhandledRejection", (reason) => logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection"));
+

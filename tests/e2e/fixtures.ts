@@ -1,0 +1,65 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type Page, type TestInfo } from "@playwright/test";
+import { PORTS } from "../../playwright.config";
+
+export const PASSWORD = "demo-pass-2024";
+export const USERS = {
+  dana: "dana@harborcoffee.test",
+  sam: "sam@harborcoffee.test",
+  alex: "alex@mapledental.test",
+  riley: "riley@greenwayhomes.test",
+  jordan: "jordan@metrotowers.test",
+  morgan: "morgan@energyops.test",
+} as const;
+
+type ProjectName = keyof typeof PORTS;
+const projectOf = (info: TestInfo) => (info.project.name === "nojs" ? "nojs" : "js") as ProjectName;
+
+/** The base URL of this project's embedded api (for the outbox and for test setup). */
+export const apiUrl = (info: TestInfo) => `http://127.0.0.1:${PORTS[projectOf(info)].api}/api`;
+export const isJs = (info: TestInfo) => projectOf(info) === "js";
+
+type Mail = { to: string; subject: string; text: string; links: string[]; code: string | null; sent_at: string };
+
+/** The newest email to an address that arrived after `since` (polls the mail simulator's outbox). */
+export async function waitForMail(info: TestInfo, to: string, since: Date, match?: RegExp): Promise<Mail> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(to)}`);
+    const { items } = (await res.json()) as { items: Mail[] };
+    const mail = items.find((m) => new Date(m.sent_at) >= since && (!match || match.test(m.subject)));
+    if (mail) return mail;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+/** Signs in through the real login form post (fast path for tests whose subject is not sign-in). */
+export async function loginAs(page: Page, email: string, password = PASSWORD) {
+  const res = await page.request.post(`/login?email=${encodeURIComponent(email)}`, {
+    form: { intent: "password", email, password, next: "/" },
+    maxRedirects: 0,
+  });
+  expect(res.status(), `login as ${email}`).toBe(302);
+}
+
+/** Proves the nojs project really runs without JavaScript. */
+export async function expectJsState(page: Page, info: TestInfo) {
+  const hasRemix = await page.evaluate(() => typeof (window as unknown as { __remixContext?: unknown }).__remixContext !== "undefined");
+  expect(hasRemix).toBe(isJs(info));
+}
+
+/** axe with the WCAG 2.0/2.1/2.2 A and AA rules: no serious or critical violation. */
+export async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+/** Waits until the page is hydrated (js) or simply loaded (nojs). */
+export async function ready(page: Page, info: TestInfo) {
+  if (isJs(info)) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+export const test = base;
+export { expect };
