@@ -71,10 +71,10 @@ function takeToken(deps: ApiDeps, kind: "login_link" | "password_reset", token: 
   const row = deps.db.prepare("SELECT * FROM auth_tokens WHERE token_hash = ? AND kind = ?").get(sha256(token), kind) as
     | { id: number; user_id: number; next: string | null; expires_at: string; used_at: string | null }
     | undefined;
-  if (!row || row.used_at) return { error: "This link is invalid or has already been used." } as const;
-  if (row.expires_at <= nowIso()) return { error: "This link has expired. Please request a new one." } as const;
+  if (!row || row.used_at) return { error: "This link is invalid or has already been used.", row: null };
+  if (row.expires_at <= nowIso()) return { error: "This link has expired. Please request a new one.", row: null };
   if (consume) deps.db.prepare("UPDATE auth_tokens SET used_at = ? WHERE id = ?").run(nowIso(), row.id);
-  return { row } as const;
+  return { error: null, row };
 }
 
 function issueToken(deps: ApiDeps, kind: "login_link" | "password_reset", userId: number, minutes: number, next?: string) {
@@ -184,7 +184,7 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const body = parse(z.object({ token: z.string().min(1, "Token is required").max(200) }), req.body);
       const taken = takeToken(deps, "login_link", body.token, true);
-      if ("error" in taken) throw unauthorized("Invalid token");
+      if (!taken.row) throw unauthorized("Invalid token");
       const user = db.prepare("SELECT * FROM users WHERE id = ?").get(taken.row.user_id) as UserRow;
       startSession(deps, res, user, { next: taken.row.next });
     }),
@@ -215,7 +215,7 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const { token } = parse(z.object({ token: z.string().min(1, "Token is required").max(200) }), req.query, "query");
       const taken = takeToken(deps, "password_reset", token, false);
-      if ("error" in taken) throw badRequest(taken.error);
+      if (!taken.row) throw badRequest(taken.error);
       res.json({ valid: true });
     }),
   );
@@ -235,7 +235,7 @@ export function authRoutes(deps: ApiDeps) {
         throw validationError({ body: [{ location: "confirm_password", message: "Passwords must match" }] });
       }
       const taken = takeToken(deps, "password_reset", body.token, true);
-      if ("error" in taken) throw badRequest(taken.error);
+      if (!taken.row) throw badRequest(taken.error);
       db.transaction(() => {
         db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hashPassword(body.password), taken.row.user_id);
         db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(nowIso(), taken.row.user_id);

@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AUTH_MESSAGES, codeLoginSchema, emailSchema, LOGIN_INTENTS, passwordLoginSchema, type LoginIntent } from "~/features/auth/auth";
+import { AUTH_MESSAGES, codeLoginSchema, emailSchema, LOGIN_INTENTS, passwordLoginSchema, type LoginIntent, type LoginOption } from "~/features/auth/auth";
 import { getLoginOptions, requestLoginCode, requestLoginLink, requestPasswordReset } from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/server/auth.server";
@@ -22,10 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
   const rawEmail = url.searchParams.get("email");
   if (user && rawEmail === null) throw redirect(next);
-  if (rawEmail === null) return { step: "email" as const, next, email: "", emailError: null, options: [] };
+  if (rawEmail === null) return { step: "email" as const, next, email: "", emailError: null, options: [] as LoginOption[] };
   const parsed = emailSchema.safeParse({ email: rawEmail });
   if (!parsed.success) {
-    return { step: "email" as const, next, email: rawEmail.slice(0, 254), emailError: AUTH_MESSAGES.invalidEmail, options: [] };
+    return { step: "email" as const, next, email: rawEmail.slice(0, 254), emailError: AUTH_MESSAGES.invalidEmail, options: [] as LoginOption[] };
   }
   const email = parsed.data.email;
   const outcome = await getLoginOptions(getPublicApi(request), email);
@@ -33,11 +33,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     case "mycor":
       throw redirect("/mycor");
     case "resi":
-      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.resi, options: [] };
+      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.resi, options: [] as LoginOption[] };
     case "unknown":
-      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.unknownEmail, options: [] };
+      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.unknownEmail, options: [] as LoginOption[] };
     case "failed":
-      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.somethingWrong, options: [] };
+      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.somethingWrong, options: [] as LoginOption[] };
     case "options":
       return { step: "options" as const, next, email, emailError: null, options: outcome.options };
   }
@@ -48,7 +48,7 @@ type ActionResult = {
   message?: string;
   formError?: string;
   codeRequested?: boolean;
-  lastResult?: ReturnType<ReturnType<typeof parseWithZod>["reply"]>;
+  lastResult?: SubmissionResult<string[]>;
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {

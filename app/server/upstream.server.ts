@@ -2,9 +2,9 @@ import { redirect } from "@remix-run/node";
 import { createApiClient, type ApiClient } from "./api-client.server";
 import { apiBaseUrl, getConfig } from "./config.server";
 import { loginRedirectUrl } from "./safe-redirect";
-import { destroySession, getSession } from "./session.server";
+import { destroySession, getSession, type SessionUser } from "./session.server";
 
-type Transform = (body: unknown, request: Request) => unknown;
+type Transform = (body: unknown, user: SessionUser | undefined) => unknown;
 const transforms: Transform[] = [];
 
 /** Registers a server-side transform of every upstream answer for this user (demo-mode anonymisation). */
@@ -38,7 +38,7 @@ export async function getApi(request: Request): Promise<ApiClient> {
     signal: request.signal,
     timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
     onTiming: recordTiming(request),
-    transform: transforms.length ? (body) => transforms.reduce((b, t) => t(b, request), body) : undefined,
+    transform: transforms.length ? (body) => transforms.reduce((b, t) => t(b, session.get("user")), body) : undefined,
     onUnauthorized: async () => {
       const cookie = await destroySession(session);
       throw redirect(loginRedirectUrl(request.url), { headers: { "Set-Cookie": cookie } });

@@ -1,6 +1,7 @@
 import { m001_core } from "./001_core";
+import { m002_shared } from "./002_shared";
 
 export type Migration = { id: string; sql: string };
 
 /** Every migration of the reference api; ids sort in the order they apply. One line per area. */
-export const migrations: Migration[] = [m001_core];
+export const migrations: Migration[] = [m001_core, m002_shared];

@@ -2,9 +2,10 @@ import type { DB } from "..";
 import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
 import { seedCore } from "./core";
+import { seedDevices } from "./devices";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
-const seeds: ((ctx: SeedContext) => void)[] = [seedCore];
+const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices];
 
 export function todayUtc(now = new Date()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
