@@ -115,6 +115,9 @@ app.use((req, res, next) => {
     res.status(403).type("text/plain").send("Forbidden");
     return;
   }
+  // A no-referrer page makes the browser send `Origin: null` on same-origin posts; Sec-Fetch-Site has
+  // already proven it same-origin, so drop the opaque origin that Remix's own check would refuse.
+  if (req.headers.origin === "null" && req.get("sec-fetch-site") === "same-origin") delete req.headers.origin;
   next();
 });
 

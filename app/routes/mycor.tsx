@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { getConfig } from "~/server/config.server";
 import { PublicPage } from "~/ui/brand";
-import { Countdown, refreshMeta } from "~/ui/countdown";
+import { Countdown, NoScriptRefresh } from "~/ui/countdown";
 
 const SECONDS = 5;
 
@@ -10,10 +10,7 @@ export function loader(_: LoaderFunctionArgs) {
   return { target: getConfig().MIGRATED_APP_URL };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: "Your account has moved · EnergyOps" },
-  ...(data ? [refreshMeta(SECONDS, data.target)] : []),
-];
+export const meta: MetaFunction<typeof loader> = () => [{ title: "Your account has moved · EnergyOps" }];
 
 /** The migration notice: a visible 5-second countdown, then the migrated application. */
 export default function Mycor() {
@@ -21,6 +18,7 @@ export default function Mycor() {
   return (
     <PublicPage>
       <div className="card stack">
+        <NoScriptRefresh seconds={SECONDS} to={target} />
         <h1>Your account has moved</h1>
         <p>Your organization now uses our new commercial platform. Please sign in there with your usual email address.</p>
         <Countdown seconds={SECONDS} to={target}>

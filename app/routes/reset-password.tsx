@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { AUTH_MESSAGES, resetPasswordSchema } from "~/features/auth/auth";
 import { resetPassword, validateResetToken } from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
@@ -54,6 +54,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/** After a successful reset the token is spent: keep showing the success instead of re-checking it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult && typeof actionResult === "object" && "done" in actionResult && actionResult.done ? false : defaultShouldRevalidate;
+
 export const meta: MetaFunction = () => [{ title: "Set a new password · EnergyOps" }, { name: "referrer", content: "no-referrer" }];
 
 export default function ResetPassword() {
@@ -71,18 +75,18 @@ export default function ResetPassword() {
     <PublicPage>
       <div className="card stack">
         <h1>Set a new password</h1>
-        {tokenError ? (
-          <>
-            <Alert tone="error">{tokenError}</Alert>
-            <Link to="/login" className="btn btn-secondary">
-              Back to login
-            </Link>
-          </>
-        ) : actionData?.done ? (
+        {actionData?.done ? (
           <>
             <Alert tone="success">{AUTH_MESSAGES.passwordChanged}</Alert>
             <Link to="/login" className="btn">
               Log in
+            </Link>
+          </>
+        ) : tokenError ? (
+          <>
+            <Alert tone="error">{tokenError}</Alert>
+            <Link to="/login" className="btn btn-secondary">
+              Back to login
             </Link>
           </>
         ) : (

@@ -25,5 +25,14 @@ export function Countdown({ seconds, to, children }: { seconds: number; to: stri
   );
 }
 
-/** A meta tag descriptor for Remix `meta`: refresh to `to` after `seconds` (works without JavaScript). */
-export const refreshMeta = (seconds: number, to: string) => ({ httpEquiv: "refresh", content: `${seconds};url=${to}` });
+/**
+ * The timed redirect for browsers without JavaScript: a refresh meta tag inside <noscript>, so a browser that
+ * runs scripts (and shows the Countdown) never gets an unannounced refresh.
+ */
+export function NoScriptRefresh({ seconds, to }: { seconds: number; to: string }) {
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content={`${seconds};url=${to}`} />
+    </noscript>
+  );
+}

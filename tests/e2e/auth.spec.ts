@@ -56,7 +56,7 @@ test.describe("sign in", () => {
 
   test("login link read from the outbox, with next kept", async ({ page }, info) => {
     const since = new Date();
-    await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("/settings")}`);
+    await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("/privacy-policy")}`);
     await ready(page, info);
     await page.getByRole("button", { name: "Email me a login link" }).click();
     await expect(page.getByText("A login link will be sent if there is an account connected to this email address")).toBeVisible();
@@ -66,7 +66,7 @@ test.describe("sign in", () => {
     // A GET never consumes the token: the page only offers Continue.
     await expect(page.getByRole("button", { name: "Continue" })).toBeVisible();
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page).toHaveURL(/\/settings/);
+    await expect(page).toHaveURL(/\/privacy-policy$/);
   });
 
   test("an invalid token shows the message and returns home after 5 seconds", async ({ page }, info) => {
@@ -97,6 +97,8 @@ test.describe("sign in", () => {
     await page.getByLabel("Confirm password").fill(`${PASSWORD}x`);
     await page.getByRole("button", { name: "Set password" }).click();
     await expect(page.getByText("Passwords must match")).toBeVisible();
+    // Password fields are never sent back after a failed submission: type both again.
+    await page.getByLabel("New password").fill(PASSWORD);
     await page.getByLabel("Confirm password").fill(PASSWORD);
     await page.getByRole("button", { name: "Set password" }).click();
     await expect(page.getByText("Password successfully changed")).toBeVisible();

@@ -7,7 +7,7 @@ import { completeLogin } from "~/server/login.server";
 import { retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";
-import { Countdown, refreshMeta } from "~/ui/countdown";
+import { Countdown, NoScriptRefresh } from "~/ui/countdown";
 import { Alert } from "~/ui/states";
 
 const REDIRECT_SECONDS = 5;
@@ -44,10 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction<typeof loader, Record<string, unknown>> = ({ data: d }) => {
-  const tags: ReturnType<MetaFunction> = [{ title: "Log in · EnergyOps" }, { name: "referrer", content: "no-referrer" }];
-  return d?.failed ? [...tags, refreshMeta(REDIRECT_SECONDS, "/")] : tags;
-};
+export const meta: MetaFunction = () => [{ title: "Log in · EnergyOps" }, { name: "referrer", content: "no-referrer" }];
 
 export default function TokenLogin() {
   const { token, next, failed: noToken } = useLoaderData<typeof loader>();
@@ -61,8 +58,7 @@ export default function TokenLogin() {
         {actionData?.limited ? <Alert tone="error">{actionData.limited}</Alert> : null}
         {failed ? (
           <>
-            {/* Without JavaScript, a refresh meta tag sends the browser home after 5 seconds. */}
-            {actionData?.failed ? <meta httpEquiv="refresh" content={`${REDIRECT_SECONDS};url=/`} /> : null}
+            <NoScriptRefresh seconds={REDIRECT_SECONDS} to="/" />
             <Alert tone="error">{AUTH_MESSAGES.invalidToken}</Alert>
             <Countdown seconds={REDIRECT_SECONDS} to="/">
               {(left) => (
