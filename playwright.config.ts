@@ -47,7 +47,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: { trace: "retain-on-failure", screenshot: "only-on-failure" },
   projects: [
     { name: "js", use: { baseURL: `http://127.0.0.1:${PORTS.js.web}`, javaScriptEnabled: true, launchOptions } },

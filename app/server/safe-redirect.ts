@@ -1,3 +1,11 @@
+function hasControlOrBackslash(value: string) {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x5c) return true;
+  }
+  return false;
+}
+
 /**
  * Only a same-origin path starting with exactly one `/` is a safe `next`; anything else becomes the fallback.
  * Rejects `//x`, `/\x`, absolute URLs, `javascript:`, control characters and their percent-encoded forms.
@@ -17,8 +25,7 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   for (const candidate of [to, decoded]) {
     if (!candidate.startsWith("/")) return fallback;
     if (candidate.startsWith("//") || candidate.startsWith("/\\")) return fallback;
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f\\]/.test(candidate)) return fallback;
+    if (hasControlOrBackslash(candidate)) return fallback;
   }
   try {
     const base = "http://safe.invalid";

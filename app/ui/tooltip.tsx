@@ -8,10 +8,9 @@ export function Tooltip({ content, children, label }: { content: ReactNode; chil
   const id = useId();
   return (
     <span className="tip">
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-      <span tabIndex={0} aria-describedby={id} aria-label={label} className="tip-trigger">
+      <button type="button" aria-describedby={id} aria-label={label} className="tip-trigger">
         {children}
-      </span>
+      </button>
       <span role="tooltip" id={id} className="tip-content">
         {content}
       </span>

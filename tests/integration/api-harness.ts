@@ -1,0 +1,34 @@
+import { startApi, type RunningApi } from "../../api/server";
+
+/** A real reference api on a random loopback port with a fresh in-memory, seeded database. */
+export async function startTestApi(opts: { thermostatActionDelayMs?: number } = {}): Promise<RunningApi> {
+  return startApi({ port: 0, dbFile: ":memory:", quiet: true, webBaseUrl: "http://web.test", ...opts });
+}
+
+export async function call(api: RunningApi, method: string, path: string, opts: { body?: unknown; cookie?: string } = {}) {
+  const res = await fetch(`${api.url}${path}`, {
+    method,
+    headers: { ...(opts.body !== undefined ? { "content-type": "application/json" } : {}), ...(opts.cookie ? { cookie: opts.cookie } : {}) },
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+  });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, json: json as Record<string, unknown> & { items?: unknown[] }, res };
+}
+
+/** Signs in with a password and returns the `api_session` cookie pair. */
+export async function loginCookie(api: RunningApi, email: string, password = "demo-pass-2024") {
+  const r = await call(api, "POST", "/auth/login", { body: { email, password } });
+  if (r.status !== 200) throw new Error(`login failed for ${email}: ${r.status}`);
+  return r.res.headers.get("set-cookie")!.split(";")[0];
+}
+
+export async function latestMail(api: RunningApi, email: string) {
+  const r = await call(api, "GET", `/dev/outbox?email=${encodeURIComponent(email)}`);
+  return (r.json.items as { subject: string; links: string[]; code: string | null }[])[0];
+}

@@ -1,0 +1,172 @@
+import { describe, expect, it, vi } from "vitest";
+import { createApiClient } from "~/server/api-client.server";
+import { ApiError, errorFromResponse, settle } from "~/server/api-error";
+import { toCamel } from "~/server/casing";
+
+type Call = { url: string; init: RequestInit };
+
+function fakeFetch(respond: (call: Call) => Response | Promise<Response>) {
+  const calls: Call[] = [];
+  const impl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+    const call = { url: String(url), init: init ?? {} };
+    calls.push(call);
+    return respond(call);
+  });
+  return { impl: impl as unknown as typeof fetch, calls };
+}
+
+const json = (body: unknown, init: ResponseInit = {}) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" }, ...init });
+
+function client(respond: (call: Call) => Response | Promise<Response>, extra: Partial<Parameters<typeof createApiClient>[0]> = {}) {
+  const f = fakeFetch(respond);
+  return { api: createApiClient({ baseUrl: "http://up/api", apiSession: "tok", timeoutMs: 500, fetchImpl: f.impl, ...extra }), calls: f.calls };
+}
+
+async function failure(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    return e as ApiError;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("api client conventions", () => {
+  it("GET: base path, session cookie, non-empty snake_case query, camelCase answer", async () => {
+    const { api, calls } = client(() => json({ items: [{ building_id: 1, address: { address_line1: "x" } }] }));
+    const res = await api.get("/buildings", { query: { pageSize: 75, locationSearch: "", page: undefined } });
+    expect(calls[0].url).toBe("http://up/api/buildings?page_size=75");
+    expect((calls[0].init.headers as Record<string, string>).cookie).toBe("api_session=tok");
+    expect(calls[0].init.method).toBe("GET");
+    expect(res).toEqual({ items: [{ buildingId: 1, address: { addressLine1: "x" } }] });
+  });
+
+  it("non-GET sends JSON in snake_case", async () => {
+    const { api, calls } = client(() => json({ ok_value: 1 }));
+    await api.post("/thermostats/1/settings", { body: { coolSetpointF: 74, mode: "cool" } });
+    expect(calls[0].init.body).toBe(JSON.stringify({ cool_setpoint_f: 74, mode: "cool" }));
+    expect((calls[0].init.headers as Record<string, string>)["content-type"]).toBe("application/json");
+  });
+
+  it("204 gives null", async () => {
+    const { api } = client(() => new Response(null, { status: 204 }));
+    expect(await api.put("/user_building_access", { body: {} })).toBeNull();
+  });
+
+  it("x-no-convert keeps the answer as is (CSV text, or JSON keys untouched)", async () => {
+    const csv = client(() => new Response("a_b,c\n1,2\n", { headers: { "x-no-convert": "true", "content-type": "text/csv" } }));
+    expect(await csv.api.get("/client/1/bill-statements/export-csv")).toBe("a_b,c\n1,2\n");
+    const raw = client(() => json({ snake_key: 1 }, { headers: { "x-no-convert": "true", "content-type": "application/json" } }));
+    expect(await raw.api.get("/x")).toEqual({ snake_key: 1 });
+  });
+
+  it("validates answers against a schema", async () => {
+    const { z } = await import("zod");
+    const { api } = client(() => json({ wrong: true }));
+    const e = await failure(api.get("/x", { schema: z.object({ items: z.array(z.number()) }) }));
+    expect(e.kind).toBe("contract");
+  });
+});
+
+describe("error catalogue", () => {
+  it("403 is Forbidden", async () => {
+    const { api } = client(() => json({ message: "nope" }, { status: 403 }));
+    const e = await failure(api.get("/x"));
+    expect(e).toBeInstanceOf(ApiError);
+    expect([e.message, e.status, e.kind]).toEqual(["Forbidden", 403, "forbidden"]);
+  });
+
+  it("JSON error body message", async () => {
+    const { api } = client(() => json({ message: "Object Not Found Matching Id" }, { status: 404 }));
+    const e = await failure(api.get("/x"));
+    expect([e.message, e.status]).toEqual(["Object Not Found Matching Id", 404]);
+  });
+
+  it("empty error body is 'empty response' plus the status", async () => {
+    const { api } = client(() => new Response("", { status: 500 }));
+    expect((await failure(api.get("/x"))).message).toBe("empty response 500");
+  });
+
+  it("errMsg in a success body is an error", async () => {
+    const { api } = client(() => json({ errMsg: "Vendor refused" }));
+    const e = await failure(api.get("/x"));
+    expect([e.message, e.kind]).toEqual(["Vendor refused", "errmsg"]);
+  });
+
+  it("an empty success body is 'Got empty body'", async () => {
+    const { api } = client(() => new Response("", { status: 200 }));
+    expect((await failure(api.get("/x"))).message).toBe("Got empty body");
+  });
+
+  it("validation bodies are joined as 'location: message' with field errors", () => {
+    const e = errorFromResponse(
+      422,
+      JSON.stringify({
+        message: "Validation error",
+        body_params: [{ location: "cool_setpoint_f", message: "must be at most 90" }],
+        path_params: [{ location: "thermostat_id", message: "not a number" }],
+        query_params: [],
+      }),
+      toCamel,
+    );
+    expect(e.message).toBe("cool_setpoint_f: must be at most 90, thermostat_id: not a number");
+    expect(e.fieldErrors).toEqual({ coolSetpointF: ["must be at most 90"], thermostatId: ["not a number"] });
+    expect(e.kind).toBe("validation");
+  });
+
+  it("unparseable bodies", () => {
+    expect(errorFromResponse(500, "<html>oops</html>").message).toBe("Could not parse API Error Message");
+    expect(errorFromResponse(500, JSON.stringify({ nothing: 1 })).message).toBe("Could not parse API Error Message");
+    expect(errorFromResponse(422, JSON.stringify({ body_params: "nope" })).message).toBe("Could not read error body params");
+    expect(errorFromResponse(422, JSON.stringify({ body_params: [{ where: 1 }] })).message).toBe("Could not read error body params");
+  });
+
+  it("a hung upstream times out", async () => {
+    const { api } = client(
+      (call) =>
+        new Promise<Response>((_, reject) => {
+          call.init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        }),
+      { timeoutMs: 50 },
+    );
+    const e = await failure(api.get("/slow"));
+    expect([e.kind, e.status]).toEqual(["timeout", 504]);
+  });
+
+  it("the incoming request's abort cancels the upstream call", async () => {
+    const controller = new AbortController();
+    const { api } = client(
+      (call) =>
+        new Promise<Response>((_, reject) => {
+          call.init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        }),
+      { timeoutMs: 5000, signal: controller.signal },
+    );
+    const p = failure(api.get("/slow"));
+    controller.abort();
+    expect((await p).kind).toBe("aborted");
+  });
+
+  it("a connection failure is a network error", async () => {
+    const { api } = client(() => Promise.reject(new TypeError("fetch failed")));
+    expect((await failure(api.get("/x"))).kind).toBe("network");
+  });
+
+  it("401 calls onUnauthorized, whose thrown redirect propagates", async () => {
+    const redirect = new Response(null, { status: 302, headers: { location: "/login" } });
+    const { api } = client(() => json({ message: "Not authenticated" }, { status: 401 }), {
+      onUnauthorized: async () => {
+        throw redirect;
+      },
+    });
+    await expect(api.get("/x")).rejects.toBe(redirect);
+  });
+
+  it("settle keeps ApiErrors as values and rethrows anything else", async () => {
+    const r = await settle(Promise.reject(new ApiError("x", "http", 500)));
+    expect(r.ok).toBe(false);
+    await expect(settle(Promise.reject(new Response(null, { status: 302 })))).rejects.toBeInstanceOf(Response);
+    expect(await settle(Promise.resolve(1))).toEqual({ ok: true, data: 1 });
+  });
+});

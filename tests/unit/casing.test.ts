@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { keysToCamel, keysToSnake, toCamel, toQueryString, toSnake } from "~/server/casing";
+
+describe("casing", () => {
+  it("converts names both ways", () => {
+    expect(toSnake("coolSetpointF")).toBe("cool_setpoint_f");
+    expect(toSnake("arcadiaCredentialsExist")).toBe("arcadia_credentials_exist");
+    expect(toSnake("already_snake")).toBe("already_snake");
+    expect(toCamel("cool_setpoint_f")).toBe("coolSetpointF");
+    expect(toCamel("address_line1")).toBe("addressLine1");
+    expect(toCamel("x-no-convert")).toBe("xNoConvert");
+  });
+
+  it("converts nested keys but never values", () => {
+    const wire = { building_id: 1, address: { address_line1: "1 Main St" }, items: [{ is_reachable: true, device_name: "snake_value" }] };
+    const camel = keysToCamel(wire);
+    expect(camel).toEqual({ buildingId: 1, address: { addressLine1: "1 Main St" }, items: [{ isReachable: true, deviceName: "snake_value" }] });
+    expect(keysToSnake(camel)).toEqual(wire);
+  });
+
+  it("keeps null, dates and primitives", () => {
+    expect(keysToCamel(null)).toBeNull();
+    expect(keysToCamel("a_b")).toBe("a_b");
+    const d = new Date(0);
+    expect(keysToSnake({ someDate: d })).toEqual({ some_date: d });
+  });
+
+  it("sends only non-empty query parameters, snake_case, arrays repeated", () => {
+    expect(toQueryString({ startDate: "2026-01-01", locationSearch: "", page: 0, empty: null, missing: undefined })).toBe(
+      "?start_date=2026-01-01&page=0",
+    );
+    expect(toQueryString({ sortBy: ["end_time:DESC", "building_address:DESC"] })).toBe(
+      "?sort_by=end_time%3ADESC&sort_by=building_address%3ADESC",
+    );
+    expect(toQueryString({})).toBe("");
+    expect(toQueryString(undefined)).toBe("");
+  });
+});
