@@ -93,7 +93,8 @@ app.use(
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'"],
+        // A sign-in form's redirect chain may end on the residential site (root redirect by client type).
+        formAction: ["'self'", new URL(config.RESIDENTIAL_SITE_URL).origin],
       },
     },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
