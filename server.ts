@@ -97,11 +97,17 @@ app.use(
         formAction: ["'self'", new URL(config.RESIDENTIAL_SITE_URL).origin],
       },
     },
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    referrerPolicy: false,
     strictTransportSecurity: production ? { maxAge: 31536000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   }),
 );
+// Token pages (login link, password reset) never leak their URL through a Referer.
+const NO_REFERRER = new Set(["/login/link", "/reset-password"]);
+app.use((req, res, next) => {
+  res.setHeader("Referrer-Policy", NO_REFERRER.has(req.path) ? "no-referrer" : "strict-origin-when-cross-origin");
+  next();
+});
 app.use(compression());
 
 // Fingerprinted build assets: cached for a year; everything else in public/ for an hour.

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AUTH_MESSAGES, codeLoginSchema, emailSchema, LOGIN_INTENTS, passwordLoginSchema, type LoginIntent, type LoginOption } from "~/features/auth/auth";
 import { getLoginOptions, requestLoginCode, requestLoginLink, requestPasswordReset } from "~/features/auth/auth.server";
@@ -136,6 +137,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
 }
+
+export const headers = forwardRetryAfter;
 
 export const meta: MetaFunction = () => [{ title: "Log in · EnergyOps" }];
 

@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { AUTH_MESSAGES } from "~/features/auth/auth";
 import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/server/auth.server";
+import { forwardRetryAfter } from "~/server/headers";
 import { completeLogin } from "~/server/login.server";
 import { retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
@@ -23,9 +24,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ token: token.slice(0, 200), next, failed: token.length === 0 }, { headers: noStore });
 }
 
-const noStore = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+const noStore = { "Cache-Control": "no-store" };
 
-export const headers: HeadersFunction = () => noStore;
+export const headers: HeadersFunction = (args) => {
+  const h = new Headers(forwardRetryAfter(args));
+  h.set("Cache-Control", "no-store");
+  return h;
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.clone().formData();

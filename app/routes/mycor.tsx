@@ -18,7 +18,6 @@ export default function Mycor() {
   return (
     <PublicPage>
       <div className="card stack">
-        <NoScriptRefresh seconds={SECONDS} to={target} />
         <h1>Your account has moved</h1>
         <p>Your organization now uses our new commercial platform. Please sign in there with your usual email address.</p>
         <Countdown seconds={SECONDS} to={target}>
@@ -31,6 +30,7 @@ export default function Mycor() {
         <a className="btn" href={target}>
           Go now
         </a>
+        <NoScriptRefresh seconds={SECONDS} to={target} />
       </div>
     </PublicPage>
   );

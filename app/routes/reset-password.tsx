@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { AUTH_MESSAGES, resetPasswordSchema } from "~/features/auth/auth";
 import { resetPassword, validateResetToken } from "~/features/auth/auth.server";
@@ -53,6 +54,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
 }
+
+export const headers = forwardRetryAfter;
 
 /** After a successful reset the token is spent: keep showing the success instead of re-checking it. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>

@@ -21,6 +21,8 @@ export async function getLoginOptions(api: ApiClient, email: string): Promise<Lo
       if (!(error instanceof ApiError)) throw error;
       if (error.status === 404) return { kind: "unknown" };
       if (error.kind === "aborted") throw error;
+      // A timeout has spent the whole time budget of the page: retry only failures that answer fast.
+      if (error.kind === "timeout") return { kind: "failed" };
       if (attempt === LOGIN_OPTIONS_RETRIES) return { kind: "failed" };
     }
   }

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getPage, startStack, webLogin, type Stack } from "../support/stack";
+import { ACTIONS, GET_ROUTES } from "../support/routes";
+
+let stack: Stack;
+let strict: Stack;
+let proxied: Stack;
+const DANA = "dana@harborcoffee.test";
+const counts = { checks: 0 };
+const check = () => counts.checks++;
+
+beforeAll(async () => {
+  [stack, strict, proxied] = await Promise.all([
+    startStack(),
+    startStack({ LOGIN_RATE_LIMIT_PER_ACCOUNT: "3", LOGIN_RATE_LIMIT_PER_IP: "6", LOGIN_RATE_LIMIT_WINDOW_MS: "60000" }),
+    startStack({ LOGIN_RATE_LIMIT_PER_ACCOUNT: "1000", LOGIN_RATE_LIMIT_PER_IP: "3", LOGIN_RATE_LIMIT_WINDOW_MS: "60000", TRUST_PROXY: "1" }),
+  ]);
+});
+afterAll(async () => {
+  console.log(`security: ${counts.checks} checks passed`);
+  await Promise.all([stack?.stop(), strict?.stop(), proxied?.stop()]);
+});
+
+const postLogin = (s: Stack, email: string, password: string, headers: Record<string, string> = {}) =>
+  fetch(`${s.url}/login?email=${encodeURIComponent(email)}`, {
+    method: "POST",
+    body: new URLSearchParams({ intent: "password", email, password, next: "/" }),
+    redirect: "manual",
+    headers,
+  });
+
+describe("session cookie", () => {
+  it("is __Host- prefixed, Secure, HttpOnly, SameSite=Lax and signed in production", async () => {
+    const res = await postLogin(stack, DANA, "demo-pass-2024");
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!;
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/; Path=\//);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect(cookie).not.toMatch(/Domain=/);
+    check();
+  });
+
+  it("a tampered cookie is no session", async () => {
+    const cookie = await webLogin(stack.url, DANA);
+    const tampered = cookie.replace(/.(?=\.[^.]*$)/, (c) => (c === "a" ? "b" : "a"));
+    const res = await getPage(stack.url, "/locations", tampered);
+    expect(res.status).toBe(302);
+    expect(res.location).toMatch(/^\/login/);
+    check();
+  });
+
+  it("every login makes a new session and logout kills the old cookie upstream too", async () => {
+    const a = await webLogin(stack.url, DANA);
+    const b = await webLogin(stack.url, DANA);
+    expect(a).not.toBe(b);
+    const out = await fetch(`${stack.url}/logout`, { method: "POST", headers: { cookie: a }, redirect: "manual" });
+    expect(out.status).toBe(302);
+    expect(out.headers.getSetCookie().join(";")).toMatch(/__Host-session=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/);
+    // The old cookie, replayed, no longer works: its upstream session was revoked.
+    const replay = await getPage(stack.url, "/locations", a);
+    expect(replay.status).toBe(302);
+    expect(replay.location).toMatch(/^\/login\?next=/);
+    expect((await getPage(stack.url, "/locations", b)).status).toBe(200);
+    check();
+  });
+
+  it("logout is POST only", async () => {
+    const cookie = await webLogin(stack.url, DANA);
+    const res = await getPage(stack.url, "/logout", cookie);
+    expect(res.status).toBe(302);
+    expect((await getPage(stack.url, "/locations", cookie)).status).toBe(200);
+    check();
+  });
+});
+
+describe("rate limits", () => {
+  it("per account, with Retry-After and a message saying when to try again", async () => {
+    const email = "alex@mapledental.test";
+    for (let i = 0; i < 3; i++) expect((await postLogin(strict, email, "wrong-password")).status).toBe(401);
+    const limited = await postLogin(strict, email, "wrong-password");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await limited.text()).toMatch(/Too many attempts\. Please try again in \d+ (minute|second)s?\./);
+    // Even the right password waits: the account is locked for the window.
+    expect((await postLogin(strict, email, "demo-pass-2024")).status).toBe(429);
+    check();
+  });
+
+  it("per IP, generous, and a spoofed X-Forwarded-For does not change the key without a trusted proxy", async () => {
+    let last = 0;
+    for (let i = 0; i < 7; i++) {
+      const res = await postLogin(strict, `nobody${i}@x.test`, "x", { "X-Forwarded-For": `203.0.113.${i}` });
+      last = res.status;
+    }
+    expect(last).toBe(429);
+    check();
+  });
+
+  it("with TRUST_PROXY the forwarded address is the key", async () => {
+    for (let i = 0; i < 3; i++) await postLogin(proxied, `p${i}@x.test`, "x", { "X-Forwarded-For": "198.51.100.1" });
+    expect((await postLogin(proxied, "p9@x.test", "x", { "X-Forwarded-For": "198.51.100.1" })).status).toBe(429);
+    expect((await postLogin(proxied, "p9@x.test", "x", { "X-Forwarded-For": "198.51.100.2" })).status).toBe(401);
+    check();
+  });
+});
+
+describe("CSRF", () => {
+  it.each(ACTIONS)("refuses a cross-site POST to %s", async (path) => {
+    const cookie = await webLogin(stack.url, DANA);
+    const variants: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.example" }, { Origin: "null" }];
+    for (const headers of variants) {
+      const res = await fetch(`${stack.url}${path}`, { method: "POST", headers: { cookie, ...headers }, body: new URLSearchParams({ intent: "x" }), redirect: "manual" });
+      expect(res.status).toBe(403);
+    }
+    check();
+  });
+});
+
+describe("open redirects", () => {
+  const payloads = ["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "%2F%2Fevil.example", "/%5Cevil.example", "\\\\evil.example", "http:evil.example"];
+  it.each(payloads)("next=%s after login goes to /", async (payload) => {
+    const email = DANA;
+    const res = await fetch(`${stack.url}/login?email=${encodeURIComponent(email)}`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "password", email, password: "demo-pass-2024", next: payload }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+    check();
+  });
+});
+
+describe("headers", () => {
+  it("CSP is enforced with a fresh nonce per response", async () => {
+    const a = await getPage(stack.url, "/login");
+    const b = await getPage(stack.url, "/login");
+    const csp = a.headers.get("content-security-policy")!;
+    for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"]) expect(csp).toContain(d);
+    const nonceA = /'nonce-([^']+)'/.exec(csp)![1];
+    const nonceB = /'nonce-([^']+)'/.exec(b.headers.get("content-security-policy")!)![1];
+    expect(nonceA).not.toBe(nonceB);
+    // Every inline script carries the response's nonce.
+    const scripts = [...a.body.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonceA}"`);
+    expect(a.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+    expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    check();
+  });
+
+  it("token pages are not cached and send no referrer", async () => {
+    const res = await getPage(stack.url, "/login/link?token=abc");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    check();
+  });
+});
+
+describe("GET never mutates upstream", () => {
+  it("a crawl of every GET route makes no mutating upstream call", async () => {
+    const cookie = await webLogin(stack.url, DANA);
+    stack.proxy.calls.length = 0;
+    for (const route of GET_ROUTES) {
+      if (route.mutatesByDesign) continue;
+      await getPage(stack.url, route.path, route.public ? undefined : cookie);
+    }
+    const mutating = stack.proxy.calls.filter((c) => c.method !== "GET" && c.method !== "HEAD");
+    expect(mutating).toEqual([]);
+    expect(stack.proxy.calls.length).toBeGreaterThan(0);
+    check();
+  });
+});
+
+describe("no stack traces or internals for ordinary users", () => {
+  it("upstream failures show the spec's message, not details", async () => {
+    const cookie = await webLogin(stack.url, DANA);
+    stack.proxy.fail(/^\/buildings$/, "500");
+    const res = await getPage(stack.url, "/locations", cookie);
+    stack.proxy.clear();
+    expect(res.body).not.toMatch(/Internal Server Error \(injected\)|node_modules|\/work\/|at \w+ \(/);
+    check();
+  });
+});
