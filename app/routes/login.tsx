@@ -1,9 +1,12 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { useRef, useState } from "react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AUTH_MESSAGES, codeLoginSchema, emailSchema, LOGIN_INTENTS, passwordLoginSchema, type LoginIntent, type LoginOption } from "~/features/auth/auth";
+import { codeLoginSchema, emailSchema, LOGIN_INTENTS, passwordLoginSchema, type LoginIntent, type LoginOption } from "~/features/auth/auth";
+import { AUTH_MESSAGES, looksLikeEmail } from "~/features/auth/messages";
+import { useFocusInvalid } from "~/ui/use-focus-invalid";
 import { getLoginOptions, requestLoginCode, requestLoginLink, requestPasswordReset } from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/server/auth.server";
@@ -157,25 +160,33 @@ export default function Login() {
   );
 }
 
+/** Field errors of a Conform reply (`submission.reply()`), by field name; "" holds the form's own errors. */
+function replyErrors(result: SubmissionResult<string[]> | undefined) {
+  const e = (result?.error ?? {}) as Record<string, string[] | null | undefined>;
+  return (name: string) => e[name] ?? undefined;
+}
+
 function EmailStep() {
   const { email, emailError, next } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
-  const [form, fields] = useForm({
-    id: "login-email",
-    defaultValue: { email },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
-  const errors = fields.email.errors ?? (emailError ? [emailError] : undefined);
-  const valid = emailSchema.safeParse({ email: fields.email.value ?? "" }).success;
+  const [value, setValue] = useState(email);
+  const [touched, setTouched] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, emailError);
+  const valid = looksLikeEmail(value);
+  const clientError = hydrated && touched && !valid ? AUTH_MESSAGES.invalidEmail : null;
+  const errors = clientError ? [clientError] : emailError && value === email ? [emailError] : undefined;
   return (
-    <Form method="get" {...getFormProps(form)} noValidate={hydrated} aria-describedby={emailError ? "login-email-error" : undefined}>
+    <Form method="get" ref={formRef} noValidate={hydrated}>
       {next !== "/" ? <input type="hidden" name="next" value={next} /> : null}
       <Field
         label="Email"
-        {...getInputProps(fields.email, { type: "email" })}
         id="email"
+        name="email"
+        type="email"
+        value={value}
+        onChange={(e) => setValue(e.currentTarget.value)}
+        onBlur={() => setTouched(true)}
         autoComplete="username"
         required
         errors={errors}
@@ -196,19 +207,13 @@ function OptionsStep() {
   const hasPassword = options.includes("password");
   const codeRequested = Boolean(actionData && "codeRequested" in actionData && actionData.codeRequested);
   const anotherUser = `/login${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`;
-
-  const [pwForm, pwFields] = useForm({
-    id: "login-password",
-    lastResult: actionData?.intent === "password" ? actionData.lastResult : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordLoginSchema }),
-    shouldValidate: "onBlur",
-  });
-  const [codeForm, codeFields] = useForm({
-    id: "login-code",
-    lastResult: actionData?.intent === "code" ? actionData.lastResult : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeLoginSchema }),
-    shouldValidate: "onBlur",
-  });
+  const pwErrors = replyErrors(actionData?.intent === "password" ? actionData.lastResult : undefined);
+  const codeErrors = replyErrors(actionData?.intent === "code" ? actionData.lastResult : undefined);
+  const pwRef = useRef<HTMLFormElement>(null);
+  const codeRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(pwRef, actionData?.intent === "password" ? actionData : null);
+  useFocusInvalid(codeRef, actionData?.intent === "code" ? actionData : null);
+  const codeValue = actionData?.intent === "code" ? String((actionData.lastResult?.initialValue as { code?: string } | undefined)?.code ?? "") : "";
 
   return (
     <div className="stack">
@@ -219,16 +224,17 @@ function OptionsStep() {
       {actionData && "formError" in actionData && actionData.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
 
       {hasPassword ? (
-        <Form method="post" {...getFormProps(pwForm)}>
+        <Form method="post" ref={pwRef} noValidate>
           <input type="hidden" name="email" value={email} />
           <input type="hidden" name="next" value={next} />
           <Field
             label="Password"
-            {...getInputProps(pwFields.password, { type: "password" })}
             id="password"
+            name="password"
+            type="password"
             autoComplete="current-password"
             required
-            errors={pwFields.password.errors ?? pwForm.errors}
+            errors={pwErrors("password") ?? pwErrors("")}
           />
           <button type="submit" name="intent" value="password" className="btn btn-block" disabled={busy}>
             Log in
@@ -236,26 +242,27 @@ function OptionsStep() {
         </Form>
       ) : null}
 
-      {options.includes("login_code") ? (
-        codeRequested ? (
-          <Form method="post" {...getFormProps(codeForm)}>
-            <input type="hidden" name="email" value={email} />
-            <input type="hidden" name="next" value={next} />
-            <Field
-              label="6-digit code"
-              {...getInputProps(codeFields.code, { type: "text" })}
-              id="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              required
-              errors={codeFields.code.errors}
-            />
-            <button type="submit" name="intent" value="code" className="btn btn-block" disabled={busy}>
-              Log in with code
-            </button>
-          </Form>
-        ) : null
+      {options.includes("login_code") && codeRequested ? (
+        <Form method="post" ref={codeRef} noValidate>
+          <input type="hidden" name="email" value={email} />
+          <input type="hidden" name="next" value={next} />
+          <Field
+            label="6-digit code"
+            id="code"
+            name="code"
+            type="text"
+            defaultValue={codeValue}
+            key={codeValue}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            required
+            errors={codeErrors("code")}
+          />
+          <button type="submit" name="intent" value="code" className="btn btn-block" disabled={busy}>
+            Log in with code
+          </button>
+        </Form>
       ) : null}
 
       <Form method="post" className="stack">

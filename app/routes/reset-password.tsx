@@ -1,9 +1,11 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
-import { AUTH_MESSAGES, resetPasswordSchema } from "~/features/auth/auth";
+import { resetPasswordSchema } from "~/features/auth/auth";
+import { AUTH_MESSAGES } from "~/features/auth/messages";
+import { useFocusInvalid } from "~/ui/use-focus-invalid";
+import { useRef } from "react";
 import { resetPassword, validateResetToken } from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
 import { retryAfterText } from "~/server/rate-limit.server";
@@ -67,13 +69,10 @@ export default function ResetPassword() {
   const { token, tokenError } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "reset-password",
-    lastResult: actionData?.lastResult ?? undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-  });
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, actionData);
+  const errors = (actionData?.lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
+  const formErrors = errors[""] ?? null;
   return (
     <PublicPage>
       <div className="card stack">
@@ -93,24 +92,28 @@ export default function ResetPassword() {
             </Link>
           </>
         ) : (
-          <Form method="post" {...getFormProps(form)}>
-            {form.errors?.length ? <Alert tone="error">{form.errors.join(" ")}</Alert> : null}
+          <Form method="post" ref={formRef} noValidate>
+            {formErrors?.length ? <Alert tone="error">{formErrors.join(" ")}</Alert> : null}
             <input type="hidden" name="token" value={token} />
             <input type="text" name="username" autoComplete="username" hidden readOnly value="" />
             <Field
               label="New password"
-              {...getInputProps(fields.password, { type: "password" })}
               id="password"
+              name="password"
+              type="password"
               autoComplete="new-password"
-              errors={fields.password.errors}
+              required
+              errors={errors.password ?? undefined}
               hint="At least 8 characters."
             />
             <Field
               label="Confirm password"
-              {...getInputProps(fields.confirmPassword, { type: "password" })}
               id="confirmPassword"
+              name="confirmPassword"
+              type="password"
               autoComplete="new-password"
-              errors={fields.confirmPassword.errors}
+              required
+              errors={errors.confirmPassword ?? undefined}
             />
             <button type="submit" className="btn btn-block" disabled={navigation.state !== "idle"}>
               Set password

@@ -1,23 +1,8 @@
 import { z } from "zod";
 
-/** Every message of spec part 1 §2, §5 and §8 for sign-in, word for word. */
-export const AUTH_MESSAGES = {
-  invalidEmail: "Please enter a valid email address",
-  wrongPassword: "Your email or password is incorrect",
-  unknownEmail: "We could not find an account for that email address",
-  resi: "Login has not yet been enabled for this account",
-  somethingWrong: "Something went wrong",
-  linkSent: "A login link will be sent if there is an account connected to this email address",
-  codeSent: "We've sent a 6-digit code to your email. Please enter it to log in.",
-  resetSent: "Check your email for a link to reset your password.",
-  codeRequestFailed: "Oops! Something went wrong.",
-  resetRequestFailed: "Unexpected error. Please try again.",
-  invalidToken: "Invalid token. Please try again.",
-  passwordMin: "Password must contain at least 8 characters",
-  passwordsMatch: "Passwords must match",
-  passwordChanged: "Password successfully changed",
-  resetFailed: "We couldn't change your password. Please try again or request a new link.",
-} as const;
+import { AUTH_MESSAGES } from "./messages";
+
+export { AUTH_MESSAGES };
 
 export const emailSchema = z.object({
   email: z

@@ -1,0 +1,25 @@
+/** Every message of spec part 1 §2, §5 and §8 for sign-in, word for word (no dependencies: browser-safe). */
+export const AUTH_MESSAGES = {
+  invalidEmail: "Please enter a valid email address",
+  wrongPassword: "Your email or password is incorrect",
+  unknownEmail: "We could not find an account for that email address",
+  resi: "Login has not yet been enabled for this account",
+  somethingWrong: "Something went wrong",
+  linkSent: "A login link will be sent if there is an account connected to this email address",
+  codeSent: "We've sent a 6-digit code to your email. Please enter it to log in.",
+  resetSent: "Check your email for a link to reset your password.",
+  codeRequestFailed: "Oops! Something went wrong.",
+  resetRequestFailed: "Unexpected error. Please try again.",
+  invalidToken: "Invalid token. Please try again.",
+  passwordMin: "Password must contain at least 8 characters",
+  passwordsMatch: "Passwords must match",
+  passwordChanged: "Password successfully changed",
+  resetFailed: "We couldn't change your password. Please try again or request a new link.",
+} as const;
+
+/**
+ * The standard email pattern, for the browser (Continue is enabled only when it matches). The server checks
+ * the same field with Zod's email rule; this pattern accepts the same everyday addresses.
+ */
+const EMAIL = /^(?!\.)(?!.*\.\.)([A-Z0-9_'+\-.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9-]*\.)+[A-Z]{2,}$/i;
+export const looksLikeEmail = (value: string) => value.length <= 254 && EMAIL.test(value.trim());

@@ -1,0 +1,254 @@
+/**
+ * `npm run bench`: round trips per page, throughput, JavaScript weight and slow-network LCP/CLS.
+ * Prints tables a person can compare run to run. Nothing here asserts: benchmarks report.
+ * Usage: npm run bench [-- roundtrips|throughput|weight|lcp]   (default: all; run `npm run build` first)
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+import { chromium } from "@playwright/test";
+import { BENCH_PAGES } from "./pages";
+
+const which = process.argv[2] ?? "all";
+const DANA = "dana@harborcoffee.test";
+
+async function freePort() {
+  return new Promise<number>((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The production server with the embedded api (fresh database), optionally with an upstream latency. */
+async function startServer(latencyMs: number) {
+  const port = await freePort();
+  const apiPort = await freePort();
+  const dataDir = fs.mkdtempSync("/tmp/bench-data-");
+  const child: ChildProcess = spawn(process.execPath, [path.resolve("dist/server.js")], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      API_PORT: String(apiPort),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
+      LOG_LEVEL: "silent",
+      QUIET_BANNER: "true",
+      API_LATENCY_MS: String(latencyMs),
+      LOGIN_RATE_LIMIT_PER_ACCOUNT: "100000",
+      LOGIN_RATE_LIMIT_PER_IP: "100000",
+    },
+    stdio: "ignore",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const login = await fetch(`${url}/login?email=${encodeURIComponent(DANA)}`, {
+    method: "POST",
+    body: new URLSearchParams({ intent: "password", email: DANA, password: "demo-pass-2024", next: "/" }),
+    redirect: "manual",
+  });
+  const cookie = login.headers.getSetCookie().find((c) => c.includes("session="))!.split(";")[0];
+  return {
+    url,
+    cookie,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs a browser context in through the login form post (the browser stores the __Host- cookie itself). */
+async function signIn(ctx: import("@playwright/test").BrowserContext, url: string) {
+  const res = await ctx.request.post(`${url}/login?email=${encodeURIComponent(DANA)}`, {
+    form: { intent: "password", email: DANA, password: "demo-pass-2024", next: "/" },
+    maxRedirects: 0,
+  });
+  if (res.status() !== 302) throw new Error(`bench sign-in failed: ${res.status()}`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const table = (rows: (string | number)[][]) => {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => "| " + r.map((c, i) => String(c).padEnd(widths[i])).join(" | ") + " |").join("\n");
+};
+
+async function roundTrips() {
+  const LATENCY = 200;
+  const s = await startServer(LATENCY);
+  const rows: (string | number)[][] = [["page", "server ms (Server-Timing)", "outside ms", "round trips"]];
+  try {
+    for (const p of BENCH_PAGES.filter((p) => p.rt)) {
+      const server: number[] = [];
+      const outside: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        const res = await fetch(`${s.url}${p.path}`, { headers: p.auth ? { cookie: s.cookie } : {}, redirect: "manual" });
+        await res.text();
+        outside.push(performance.now() - t);
+        const total = /total;dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "");
+        server.push(total ? Number(total[1]) : NaN);
+      }
+      const srv = median(server);
+      rows.push([p.name, srv.toFixed(0), median(outside).toFixed(0), (srv / LATENCY).toFixed(2)]);
+    }
+  } finally {
+    await s.stop();
+  }
+  console.log(`\n## Upstream round trips per page (API_LATENCY_MS=${LATENCY}; median of 3)\n`);
+  console.log(table(rows));
+}
+
+async function throughput() {
+  const s = await startServer(0);
+  const rows: (string | number)[][] = [["page", "requests/s", "p50 ms", "p99 ms", "errors", "non-2xx"]];
+  try {
+    for (const p of BENCH_PAGES.filter((p) => p.throughput)) {
+      const result = await autocannon({
+        url: `${s.url}${p.path}`,
+        connections: 32,
+        duration: Number(process.env.BENCH_DURATION ?? 20),
+        headers: p.auth ? { cookie: s.cookie } : {},
+      });
+      rows.push([p.name, result.requests.average.toFixed(0), result.latency.p50, result.latency.p99, result.errors, result.non2xx]);
+    }
+  } finally {
+    await s.stop();
+  }
+  console.log("\n## Throughput (autocannon, 32 connections, latency 0)\n");
+  console.log(table(rows));
+}
+
+/** Gzip bytes of the JavaScript each route loads on a cold visit, from the build manifest. */
+function weightFromManifest() {
+  const dir = "public/build";
+  const file = fs.readdirSync(dir).find((f) => /^manifest-.*\.js$/.test(f))!;
+  const src = fs.readFileSync(path.join(dir, file), "utf8");
+  const manifest = JSON.parse(src.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, "")) as {
+    entry: { module: string; imports: string[] };
+    routes: Record<string, { id: string; parentId?: string; module: string; imports?: string[] }>;
+  };
+  const gz = (url: string) => zlib.gzipSync(fs.readFileSync(path.join("public", url))).length;
+  const chain = (id: string): string[] => {
+    const r = manifest.routes[id];
+    return r ? [...(r.parentId ? chain(r.parentId) : []), id] : [];
+  };
+  return (routeIds: string[]) => {
+    const files = new Set<string>([`/build/${file}`, manifest.entry.module, ...manifest.entry.imports]);
+    for (const id of routeIds.flatMap(chain)) {
+      const r = manifest.routes[id];
+      files.add(r.module);
+      for (const i of r.imports ?? []) files.add(i);
+    }
+    return [...files].reduce((sum, f) => sum + gz(f), 0);
+  };
+}
+
+async function weight() {
+  const forRoutes = weightFromManifest();
+  const s = await startServer(0);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const rows: (string | number)[][] = [["page", "manifest KiB gz", "Chromium KiB (transferred)", "target KiB"]];
+  try {
+    for (const p of BENCH_PAGES) {
+      const ctx = await browser.newContext();
+      if (p.auth) await signIn(ctx, s.url);
+      const page = await ctx.newPage();
+      let bytes = 0;
+      const routeIds = new Set<string>();
+      page.on("response", async (r) => {
+        if (r.url().endsWith(".js")) {
+          const sizes = await r.request().sizes().catch(() => null);
+          bytes += sizes?.responseBodySize ?? 0;
+        }
+      });
+      await page.goto(`${s.url}${p.path}`, { waitUntil: "networkidle" });
+      const ids = await page.evaluate(() => Object.keys((window as unknown as { __remixRouteModules?: object }).__remixRouteModules ?? {}));
+      ids.forEach((id) => routeIds.add(id));
+      const target = p.chart ? 200 : p.name.startsWith("login") || p.emailLink ? 100 : 200;
+      rows.push([p.name, (forRoutes([...routeIds]) / 1024).toFixed(1), (bytes / 1024).toFixed(1), target]);
+      await ctx.close();
+    }
+  } finally {
+    await browser.close();
+    await s.stop();
+  }
+  console.log("\n## JavaScript per route on a cold visit (gzip)\n");
+  console.log(table(rows));
+}
+
+async function lcp() {
+  const s = await startServer(0);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const rows: (string | number)[][] = [["page", "LCP ms (median of 5)", "CLS (max of 5)"]];
+  try {
+    for (const p of BENCH_PAGES.filter((p) => p.lcp)) {
+      const lcps: number[] = [];
+      const clss: number[] = [];
+      for (let run = 0; run < 5; run++) {
+        const ctx = await browser.newContext();
+        if (p.auth) await signIn(ctx, s.url);
+        const page = await ctx.newPage();
+        const cdp = await ctx.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+        // Lighthouse's slow 4G: 562.5 ms RTT, 1.44 Mbps down, 675 kbps up, 4x CPU slowdown.
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 562.5,
+          downloadThroughput: (1.44 * 1024 * 1024) / 8,
+          uploadThroughput: (675 * 1024) / 8,
+        });
+        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+        await page.addInitScript(() => {
+          const w = window as unknown as { __lcp: number; __cls: number };
+          w.__lcp = 0;
+          w.__cls = 0;
+          new PerformanceObserver((l) => l.getEntries().forEach((e) => (w.__lcp = e.startTime))).observe({ type: "largest-contentful-paint", buffered: true });
+          new PerformanceObserver((l) =>
+            l.getEntries().forEach((e) => {
+              const shift = e as PerformanceEntry & { value: number; hadRecentInput: boolean };
+              if (!shift.hadRecentInput) w.__cls += shift.value;
+            }),
+          ).observe({ type: "layout-shift", buffered: true });
+        });
+        await page.goto(`${s.url}${p.path}`, { waitUntil: "load", timeout: 60_000 });
+        await page.waitForTimeout(500);
+        const m = await page.evaluate(() => ({ lcp: (window as unknown as { __lcp: number }).__lcp, cls: (window as unknown as { __cls: number }).__cls }));
+        lcps.push(m.lcp);
+        clss.push(m.cls);
+        await ctx.close();
+      }
+      rows.push([p.name, median(lcps).toFixed(0), Math.max(...clss).toFixed(3)]);
+    }
+  } finally {
+    await browser.close();
+    await s.stop();
+  }
+  console.log("\n## Slow 4G (562.5 ms RTT, 1.44 Mbps, 4x CPU), cold cache\n");
+  console.log(table(rows));
+}
+
+if (!fs.existsSync("dist/server.js")) {
+  console.error("Run `npm run build` first.");
+  process.exit(1);
+}
+if (which === "all" || which === "roundtrips") await roundTrips();
+if (which === "all" || which === "weight") await weight();
+if (which === "all" || which === "lcp") await lcp();
+if (which === "all" || which === "throughput") await throughput();
