@@ -6,27 +6,33 @@ export { AUTH_MESSAGES };
 
 export const emailSchema = z.object({
   email: z
-    .string({ required_error: AUTH_MESSAGES.invalidEmail })
+    .string({ required_error: AUTH_MESSAGES.invalidEmail, invalid_type_error: AUTH_MESSAGES.invalidEmail })
     .trim()
     .max(254, AUTH_MESSAGES.invalidEmail)
     .email(AUTH_MESSAGES.invalidEmail),
 });
 
 export const passwordLoginSchema = emailSchema.extend({
-  password: z.string({ required_error: "Password is required" }).min(1, "Password is required").max(200),
+  password: z
+    .string({ required_error: "Password is required", invalid_type_error: AUTH_MESSAGES.wrongPassword })
+    .min(1, "Password is required")
+    .max(200, AUTH_MESSAGES.wrongPassword),
 });
 
 export const codeLoginSchema = emailSchema.extend({
   code: z
-    .string({ required_error: "Enter the 6-digit code" })
+    .string({ required_error: "Enter the 6-digit code", invalid_type_error: "Enter the 6-digit code" })
     .trim()
     .length(6, "Enter the 6-digit code"),
 });
 
 export const resetPasswordSchema = z
   .object({
-    password: z.string({ required_error: AUTH_MESSAGES.passwordMin }).min(8, AUTH_MESSAGES.passwordMin).max(200),
-    confirmPassword: z.string({ required_error: AUTH_MESSAGES.passwordsMatch }),
+    password: z
+      .string({ required_error: AUTH_MESSAGES.passwordMin, invalid_type_error: AUTH_MESSAGES.passwordMin })
+      .min(8, AUTH_MESSAGES.passwordMin)
+      .max(200, "Password must contain at most 200 characters"),
+    confirmPassword: z.string({ required_error: AUTH_MESSAGES.passwordsMatch, invalid_type_error: AUTH_MESSAGES.passwordsMatch }),
   })
   .refine((v) => v.password === v.confirmPassword, { message: AUTH_MESSAGES.passwordsMatch, path: ["confirmPassword"] });
 
