@@ -2,8 +2,11 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react
 
 type Common = { label: ReactNode; errors?: string[] | null; hint?: ReactNode; id: string };
 
-/** A labelled input with its error list tied by aria-describedby (and aria-invalid when in error). */
-export function Field({ label, errors, hint, id, className, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+/**
+ * A labelled input with its error list tied by aria-describedby (and aria-invalid when in error). An invalid
+ * field renders `autofocus`, so after a failed submission without JavaScript the first invalid field has focus.
+ */
+export function Field({ label, errors, hint, id, className, autoFocus, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const invalid = Boolean(errors?.length);
@@ -11,7 +14,14 @@ export function Field({ label, errors, hint, id, className, ...input }: Common &
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} className={`input ${className ?? ""}`} aria-invalid={invalid || undefined} aria-describedby={describedBy} {...input} />
+      <input
+        id={id}
+        className={`input ${className ?? ""}`}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        autoFocus={autoFocus || invalid}
+        {...input}
+      />
       {hint ? (
         <p className="field-hint" id={hintId}>
           {hint}
@@ -35,7 +45,7 @@ export function SelectField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} className="select" aria-invalid={invalid || undefined} aria-describedby={invalid ? errorId : undefined} {...select}>
+      <select id={id} className="select" aria-invalid={invalid || undefined} aria-describedby={invalid ? errorId : undefined} autoFocus={select.autoFocus || invalid} {...select}>
         {children}
       </select>
       {hint ? <p className="field-hint">{hint}</p> : null}
