@@ -38,6 +38,7 @@ const serverEnv = (p: { web: number; api: number }) => ({
   LOGIN_RATE_LIMIT_PER_ACCOUNT: "200",
   LOGIN_RATE_LIMIT_PER_IP: "5000",
   UPSTREAM_TIMEOUT_MS: "8000",
+  ENABLE_TEST_HOOKS: "true",
 });
 
 export default defineConfig({
