@@ -159,6 +159,21 @@ describe("headers", () => {
   });
 });
 
+describe("/api passthrough", () => {
+  it("serves only allowed downloads, GET only, with the user's session", async () => {
+    const cookie = await webLogin(stack.url, DANA);
+    const post = await fetch(`${stack.url}/api/client/1/bill-statements/export-csv`, { method: "POST", headers: { cookie }, redirect: "manual" });
+    expect(post.status).toBe(405);
+    for (const p of ["/api/buildings", "/api/user", "/api/dev/outbox", "/api/bill-statement/1/../../user", "/api/client/1/bill-statements/export-csv/extra"]) {
+      expect((await getPage(stack.url, p, cookie)).status).toBe(404);
+    }
+    const anonymous = await getPage(stack.url, "/api/client/1/bill-statements/export-csv");
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toMatch(/^\/login\?next=/);
+    check();
+  });
+});
+
 describe("GET never mutates upstream", () => {
   it("a crawl of every GET route makes no mutating upstream call", async () => {
     const cookie = await webLogin(stack.url, DANA);
