@@ -3,7 +3,11 @@ import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-
 import { anonymiseUser } from "~/features/demo-mode/demo-mode";
 import { demoModeRegistered } from "~/features/demo-mode/demo-mode.server";
 import { locationLabel, onboardingIncomplete, shellNav, sortLocations } from "~/features/locations/locations";
-import { getOnboardingSteps, getUsageAvailable, listAllBuildings } from "~/features/locations/locations.server";
+import {
+  getOnboardingSteps,
+  getUsageAvailable,
+  listAllBuildings,
+} from "~/features/locations/locations.server";
 import styles from "~/features/shell/shell.css";
 import { settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
@@ -36,9 +40,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       isImpersonating: user.isImpersonating,
       clientName: user.client?.name ?? null,
     },
+    hasClient: user.clientId !== null,
     locations: list.map((b) => ({ id: b.id, label: locationLabel(b, user.isStaff) })),
     current: current ? { id: current.id, label: locationLabel(current, user.isStaff) } : null,
-    nav: shellNav({ locationId: current?.id ?? null, usageAvailable: Boolean(usage?.ok && usage.data), clientId: user.clientId }),
+    nav:
+      user.clientId === null
+        ? []
+        : shellNav({
+            locationId: current?.id ?? null,
+            usageAvailable: Boolean(usage?.ok && usage.data),
+            clientId: user.clientId,
+          }),
     showOnboarding: Boolean(steps?.ok && onboardingIncomplete(steps.data)),
     helpUrl: getConfig().HELP_URL,
     here: `${url.pathname}${url.search}`,
@@ -46,34 +58,44 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function AppShell() {
-  const { user, locations, current, nav, showOnboarding, helpUrl, here, demoModeActive } = useLoaderData<typeof loader>();
+  const { user, hasClient, locations, current, nav, showOnboarding, helpUrl, here, demoModeActive } =
+    useLoaderData<typeof loader>();
   const location = useLocation();
   return (
     <div className="shell">
       <aside className="sidebar" aria-label="Main">
         <div className="sidebar-top">
           <Brand />
-          <details className="location-select" key={location.pathname + location.search} data-testid="location-select">
-            <summary className="btn btn-secondary btn-block">
-              <span className="visually-hidden">Location: </span>
-              <span className="location-select-label">{current ? current.label : "All locations"}</span>
-              <span aria-hidden="true">▾</span>
-            </summary>
-            <ul className="location-menu" aria-label="Locations">
-              <li>
-                <Link to="/locations" className="location-menu-all">
-                  See all locations
-                </Link>
-              </li>
-              {locations.map((l) => (
-                <li key={l.id}>
-                  <Link to={`/locations/${l.id}/control`} aria-current={current?.id === l.id ? "page" : undefined}>
-                    {l.label}
+          {hasClient ? (
+            <details
+              className="location-select"
+              key={location.pathname + location.search}
+              data-testid="location-select"
+            >
+              <summary className="btn btn-secondary btn-block">
+                <span className="visually-hidden">Location: </span>
+                <span className="location-select-label">{current ? current.label : "All locations"}</span>
+                <span aria-hidden="true">▾</span>
+              </summary>
+              <ul className="location-menu" aria-label="Locations">
+                <li>
+                  <Link to="/locations" className="location-menu-all">
+                    See all locations
                   </Link>
                 </li>
-              ))}
-            </ul>
-          </details>
+                {locations.map((l) => (
+                  <li key={l.id}>
+                    <Link
+                      to={`/locations/${l.id}/control`}
+                      aria-current={current?.id === l.id ? "page" : undefined}
+                    >
+                      {l.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
         </div>
         <nav aria-label="Sections" className="nav">
           {showOnboarding ? (
@@ -115,7 +137,12 @@ export default function AppShell() {
             </span>
             <Form method="post" action="/impersonate" className="impersonation-actions">
               <input type="hidden" name="redirectTo" value={here} />
-              <button type="submit" name="intent" value={demoModeActive ? "demo-off" : "demo-on"} className="btn btn-small btn-secondary">
+              <button
+                type="submit"
+                name="intent"
+                value={demoModeActive ? "demo-off" : "demo-on"}
+                className="btn btn-small btn-secondary"
+              >
                 {demoModeActive ? "Turn off demo mode" : "Turn on demo mode"}
               </button>
               <button type="submit" name="intent" value="stop" className="btn btn-small">
