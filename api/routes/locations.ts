@@ -27,7 +27,13 @@ export const HIGH_DEMAND_RATIO = 1.3;
 
 export type DeviceStatus = "IN_DISPATCH_EVENT" | "DEVICE_ISSUES" | "OPERATING" | "NO_DEVICES";
 
-type ThermostatRow = { id: number; building_id: number; device_name: string; is_reachable: number; status: number };
+type ThermostatRow = {
+  id: number;
+  building_id: number;
+  device_name: string;
+  is_reachable: number;
+  status: number;
+};
 
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",");
 
@@ -43,7 +49,9 @@ export function energyAdvisorBuildings(deps: ApiDeps, buildings: BuildingRow[], 
   const nowIso = now.toISOString();
 
   const thermostats = db
-    .prepare(`SELECT id, building_id, device_name, is_reachable, status FROM thermostats WHERE building_id IN (${inIds}) ORDER BY id`)
+    .prepare(
+      `SELECT id, building_id, device_name, is_reachable, status FROM thermostats WHERE building_id IN (${inIds}) ORDER BY id`,
+    )
     .all(...ids) as ThermostatRow[];
   const issueIds = new Set(
     (
@@ -130,8 +138,21 @@ export function energyAdvisorBuildings(deps: ApiDeps, buildings: BuildingRow[], 
       thermostats: own.map((t) => ({
         id: t.id,
         device_name: t.device_name,
-        state: inDispatch.has(t.id) ? "in_dispatch_event" : t.is_reachable === 0 ? "unreachable" : issueIds.has(t.id) ? "issue" : "operating",
-        action: t.status === -2 ? "link" : t.is_reachable === 0 ? "reconnect" : issueIds.has(t.id) ? "review_issue" : null,
+        state: inDispatch.has(t.id)
+          ? "in_dispatch_event"
+          : t.is_reachable === 0
+            ? "unreachable"
+            : issueIds.has(t.id)
+              ? "issue"
+              : "operating",
+        action:
+          t.status === -2
+            ? "link"
+            : t.is_reachable === 0
+              ? "reconnect"
+              : issueIds.has(t.id)
+                ? "review_issue"
+                : null,
       })),
     };
   });
@@ -202,7 +223,13 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
     for (const r of rows) {
       const b = byId.get(r.building_id)!;
       const shown = demoBuilding(
-        { id: b.id, name: b.name, address: [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`].filter(Boolean).join(", ") },
+        {
+          id: b.id,
+          name: b.name,
+          address: [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`]
+            .filter(Boolean)
+            .join(", "),
+        },
         demo,
       );
       lines.push(
@@ -246,7 +273,10 @@ const clientsQuery = pageQuery.extend({ search: z.string().trim().max(100).optio
 export function locationsRoutes(deps: ApiDeps) {
   const { db } = deps;
   const r = Router();
-  r.use(["/client", "/device-vendor-service-alert", "/clients", "/impersonation", "/demo-mode"], requireAuth(deps));
+  r.use(
+    ["/client", "/device-vendor-service-alert", "/clients", "/impersonation", "/demo-mode"],
+    requireAuth(deps),
+  );
 
   r.get(
     "/client/:clientId/energy-advisor-buildings",
@@ -272,9 +302,9 @@ export function locationsRoutes(deps: ApiDeps) {
   r.get(
     "/device-vendor-service-alert",
     route((_req, res) => {
-      const row = db.prepare("SELECT message FROM vendor_service_alerts WHERE show_alert = 1 ORDER BY id DESC LIMIT 1").get() as
-        | { message: string }
-        | undefined;
+      const row = db
+        .prepare("SELECT message FROM vendor_service_alerts WHERE show_alert = 1 ORDER BY id DESC LIMIT 1")
+        .get() as { message: string } | undefined;
       res.json({ show_alert: Boolean(row), message: row?.message ?? null });
     }),
   );
@@ -286,7 +316,11 @@ export function locationsRoutes(deps: ApiDeps) {
       const { page, size, search } = parse(clientsQuery, req.query, "query");
       const rows = (
         search
-          ? db.prepare("SELECT id, name, client_type FROM clients WHERE name LIKE ? ESCAPE '\\' ORDER BY name, id").all(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+          ? db
+              .prepare(
+                "SELECT id, name, client_type FROM clients WHERE name LIKE ? ESCAPE '\\' ORDER BY name, id",
+              )
+              .all(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
           : db.prepare("SELECT id, name, client_type FROM clients ORDER BY name, id").all()
       ) as { id: number; name: string; client_type: string }[];
       res.json(paged(rows, page, size));
@@ -304,14 +338,16 @@ export function locationsRoutes(deps: ApiDeps) {
       const now = new Date().toISOString();
       db.transaction(() => {
         // A staff member impersonates one client at a time: switching ends the previous audit entry.
-        db.prepare("UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL").run(now, auth.user.id);
-        db.prepare("INSERT INTO impersonation_audit (staff_user_id, client_id, reason, started_at) VALUES (?, ?, ?, ?)").run(
-          auth.user.id,
+        db.prepare(
+          "UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL",
+        ).run(now, auth.user.id);
+        db.prepare(
+          "INSERT INTO impersonation_audit (staff_user_id, client_id, reason, started_at) VALUES (?, ?, ?, ?)",
+        ).run(auth.user.id, body.client_id, body.reason, now);
+        db.prepare("UPDATE sessions SET impersonated_client_id = ?, is_demo_mode = 0 WHERE id = ?").run(
           body.client_id,
-          body.reason,
-          now,
+          auth.session.id,
         );
-        db.prepare("UPDATE sessions SET impersonated_client_id = ?, is_demo_mode = 0 WHERE id = ?").run(body.client_id, auth.session.id);
       })();
       res.json(userJson(deps, reload(req)));
     }),
@@ -324,8 +360,12 @@ export function locationsRoutes(deps: ApiDeps) {
       requireStaffAuth(auth);
       const now = new Date().toISOString();
       db.transaction(() => {
-        db.prepare("UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL").run(now, auth.user.id);
-        db.prepare("UPDATE sessions SET impersonated_client_id = NULL, is_demo_mode = 0 WHERE id = ?").run(auth.session.id);
+        db.prepare(
+          "UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL",
+        ).run(now, auth.user.id);
+        db.prepare("UPDATE sessions SET impersonated_client_id = NULL, is_demo_mode = 0 WHERE id = ?").run(
+          auth.session.id,
+        );
       })();
       res.json(userJson(deps, reload(req)));
     }),
@@ -344,7 +384,10 @@ export function locationsRoutes(deps: ApiDeps) {
       const auth = getAuth(res);
       if (!auth.isStaff || auth.session.impersonated_client_id === null) throw forbidden();
       const { is_demo_mode } = parse(z.object({ is_demo_mode: z.boolean() }), req.body);
-      db.prepare("UPDATE sessions SET is_demo_mode = ? WHERE id = ?").run(is_demo_mode ? 1 : 0, auth.session.id);
+      db.prepare("UPDATE sessions SET is_demo_mode = ? WHERE id = ?").run(
+        is_demo_mode ? 1 : 0,
+        auth.session.id,
+      );
       res.json({ is_demo_mode });
     }),
   );

@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { setDemoMode } from "~/features/demo-mode/demo-mode.server";
 import {
@@ -18,7 +25,11 @@ import { Alert, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-const CLIENT_TYPE_LABEL: Record<string, string> = { SMB: "Small Comm", RESI: "Residential", LARGE_COMMERCIAL: "Large Commercial" };
+const CLIENT_TYPE_LABEL: Record<string, string> = {
+  SMB: "Small Comm",
+  RESI: "Residential",
+  LARGE_COMMERCIAL: "Large Commercial",
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request);
@@ -36,7 +47,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type ActionData = { errors: Partial<Record<"clientId" | "reason" | "form", string>>; values: { clientId: string; reason: string } };
+type ActionData = {
+  errors: Partial<Record<"clientId" | "reason" | "form", string>>;
+  values: { clientId: string; reason: string };
+};
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
@@ -45,16 +59,23 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = await getApi(request);
   switch (intent) {
     case "start": {
-      const values = { clientId: String(form.get("clientId") ?? ""), reason: String(form.get("reason") ?? "") };
+      const values = {
+        clientId: String(form.get("clientId") ?? ""),
+        reason: String(form.get("reason") ?? ""),
+      };
       const parsed = impersonationSchema.safeParse(values);
       if (!parsed.success) {
         const errors: ActionData["errors"] = {};
-        for (const issue of parsed.error.issues) errors[issue.path[0] as "clientId" | "reason"] ??= issue.message;
+        for (const issue of parsed.error.issues)
+          errors[issue.path[0] as "clientId" | "reason"] ??= issue.message;
         return data<ActionData>({ errors, values }, { status: 400 });
       }
       try {
         const user = await startImpersonation(api, parsed.data.clientId, parsed.data.reason);
-        const cookie = await refreshSessionUser(request, api, { kind: "success", message: `You are now impersonating ${user.client?.name ?? "the client"}.` });
+        const cookie = await refreshSessionUser(request, api, {
+          kind: "success",
+          message: `You are now impersonating ${user.client?.name ?? "the client"}`,
+        });
         return redirect("/", { headers: { "Set-Cookie": cookie } });
       } catch (error) {
         if (!isApiError(error)) throw error;
@@ -69,13 +90,17 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "stop": {
       await stopImpersonation(api);
-      const cookie = await refreshSessionUser(request, api, { kind: "success", message: "You stopped impersonating." });
+      const cookie = await refreshSessionUser(request, api, {
+        kind: "success",
+        message: "You stopped impersonating.",
+      });
       return redirect("/impersonate", { headers: { "Set-Cookie": cookie } });
     }
     case "demo-on":
     case "demo-off": {
       const result = await settle(setDemoMode(api, intent === "demo-on"));
-      if (!result.ok) throw data({ message: result.error.message }, { status: result.error.status === 403 ? 403 : 502 });
+      if (!result.ok)
+        throw data({ message: result.error.message }, { status: result.error.status === 403 ? 403 : 502 });
       const cookie = await refreshSessionUser(request, api);
       return redirect(safeRedirect(form.get("redirectTo"), "/"), { headers: { "Set-Cookie": cookie } });
     }
@@ -92,7 +117,10 @@ export default function Impersonate() {
   const navigation = useNavigation();
   const { search } = useLocation();
   const errors = actionData && "errors" in actionData ? actionData.errors : {};
-  const values = actionData && "values" in actionData ? actionData.values : { clientId: selected ? String(selected) : "", reason: "" };
+  const values =
+    actionData && "values" in actionData
+      ? actionData.values
+      : { clientId: selected ? String(selected) : "", reason: "" };
   const pageHref = (p: number) => {
     const params = new URLSearchParams(search);
     params.set("page", String(p));
@@ -105,11 +133,17 @@ export default function Impersonate() {
         <section className="card stack" aria-labelledby="current-title">
           <h2 id="current-title">Current session</h2>
           <p>
-            You are impersonating <strong>{impersonating.name}</strong>. Demo mode is {impersonating.demo ? "on" : "off"}.
+            You are impersonating <strong>{impersonating.name}</strong>. Demo mode is{" "}
+            {impersonating.demo ? "on" : "off"}.
           </p>
           <Form method="post" className="row">
             <input type="hidden" name="redirectTo" value="/impersonate" />
-            <button type="submit" name="intent" value={impersonating.demo ? "demo-off" : "demo-on"} className="btn btn-secondary">
+            <button
+              type="submit"
+              name="intent"
+              value={impersonating.demo ? "demo-off" : "demo-on"}
+              className="btn btn-secondary"
+            >
               {impersonating.demo ? "Turn off demo mode" : "Turn on demo mode"}
             </button>
             <button type="submit" name="intent" value="stop" className="btn">
@@ -136,12 +170,22 @@ export default function Impersonate() {
         ) : (
           <Form method="post" className="stack" noValidate>
             {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
-            <fieldset className="client-list" aria-describedby={errors.clientId ? "clientId-error" : undefined} aria-invalid={errors.clientId ? true : undefined}>
+            <fieldset
+              className="client-list"
+              aria-describedby={errors.clientId ? "clientId-error" : undefined}
+              aria-invalid={errors.clientId ? true : undefined}
+            >
               <legend>Client</legend>
               {clients.items.length === 0 ? <p className="muted">No clients match your search.</p> : null}
               {clients.items.map((c) => (
                 <label key={c.id} className="client-option">
-                  <input type="radio" name="clientId" value={c.id} defaultChecked={values.clientId === String(c.id)} required />
+                  <input
+                    type="radio"
+                    name="clientId"
+                    value={c.id}
+                    defaultChecked={values.clientId === String(c.id)}
+                    required
+                  />
                   <span>{c.name}</span>
                   <span className="muted small">{CLIENT_TYPE_LABEL[c.clientType] ?? c.clientType}</span>
                 </label>
@@ -184,7 +228,13 @@ export default function Impersonate() {
               ) : null}
             </div>
             <div>
-              <button type="submit" name="intent" value="start" className="btn" disabled={navigation.state === "submitting"}>
+              <button
+                type="submit"
+                name="intent"
+                value="start"
+                className="btn"
+                disabled={navigation.state === "submitting"}
+              >
                 Start impersonating
               </button>
             </div>

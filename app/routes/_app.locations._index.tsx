@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { connectionStatus } from "~/features/locations/account-status";
 import {
@@ -13,7 +20,11 @@ import {
   thermostatChip,
   type SortKey,
 } from "~/features/locations/locations";
-import { getEnergyAdvisorBuildings, getVendorAlert, listAllBuildings } from "~/features/locations/locations.server";
+import {
+  getEnergyAdvisorBuildings,
+  getVendorAlert,
+  listAllBuildings,
+} from "~/features/locations/locations.server";
 import styles from "~/features/locations/locations.css";
 import { settle } from "~/server/api-error";
 import { getConfig, supportEmail } from "~/server/config.server";
@@ -27,7 +38,12 @@ import { Tooltip } from "~/ui/tooltip";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-const NO_DEVICES = { deviceStatus: "NO_DEVICES", numThermostats: 0, unreachableThermostatsIds: [], issueThermostatsIds: [] };
+const NO_DEVICES = {
+  deviceStatus: "NO_DEVICES",
+  numThermostats: 0,
+  unreachableThermostatsIds: [],
+  issueThermostatsIds: [],
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
@@ -40,9 +56,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
     settle(getVendorAlert(api)),
   ]);
   const vendorAlert =
-    alert.ok && alert.data.showAlert && alert.data.message && !session.get("vendorAlertDismissed") ? alert.data.message : null;
-  const base = { state, vendorAlert, energyAdvisorUrl: getConfig().ENERGY_ADVISOR_URL, supportEmail: supportEmail(request) };
-  if (!buildings.ok || !advisor.ok) return { ...base, error: true as const, total: 0, rows: [], issues: [], highDemand: [] };
+    alert.ok && alert.data.showAlert && alert.data.message && !session.get("vendorAlertDismissed")
+      ? alert.data.message
+      : null;
+  const base = {
+    state,
+    vendorAlert,
+    energyAdvisorUrl: getConfig().ENERGY_ADVISOR_URL,
+    supportEmail: supportEmail(request),
+  };
+  if (!buildings.ok || !advisor.ok)
+    return { ...base, error: true as const, total: 0, rows: [], issues: [], highDemand: [] };
 
   const byId = new Map(advisor.data.map((a) => [a.building.id, a]));
   const today = new Date();
@@ -58,7 +82,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       accounts: a?.accounts ?? [],
     };
   });
-  const toLink = (r: (typeof all)[number]) => ({ id: r.building.id, label: locationLabel(r.building, user.isStaff) });
+  const toLink = (r: (typeof all)[number]) => ({
+    id: r.building.id,
+    label: locationLabel(r.building, user.isStaff),
+  });
   const ordered = tableRows(all, { sort: "location", dir: "asc", q: "" }, user.isStaff);
   return {
     ...base,
@@ -72,10 +99,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
       nickname: r.building.nickname && !user.isStaff ? r.building.nickname : null,
       address: formatAddress(r.building.address),
       chip: r.chip,
-      lastBill: r.lastBillDate ? { date: formatBillDate(r.lastBillDate), old: isBillOld(r.lastBillDate, today) } : null,
+      lastBill: r.lastBillDate
+        ? { date: formatBillDate(r.lastBillDate), old: isBillOld(r.lastBillDate, today) }
+        : null,
       accounts:
         state.expanded === r.building.id
-          ? r.accounts.map((acc) => ({ id: acc.id, number: acc.number, utility: acc.utilityDisplayName ?? null, status: connectionStatus(acc.arcadiaAccountStatus, acc.arcadiaAccountStatusDetail) }))
+          ? r.accounts.map((acc) => ({
+              id: acc.id,
+              number: acc.number,
+              utility: acc.utilityDisplayName ?? null,
+              status: connectionStatus(acc.arcadiaAccountStatus, acc.arcadiaAccountStatusDetail),
+            }))
           : null,
     })),
   };
@@ -84,11 +118,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireSmb(request);
   const form = await request.formData();
-  if (form.get("intent") !== "dismiss-vendor-alert") return data({ message: "Unknown action" }, { status: 400 });
+  if (form.get("intent") !== "dismiss-vendor-alert")
+    return data({ message: "Unknown action" }, { status: 400 });
   const session = await getSession(request);
   session.set("vendorAlertDismissed", true);
   const to = safeRedirect(form.get("redirectTo"), "/locations");
-  return redirect(to.startsWith("/locations") ? to : "/locations", { headers: { "Set-Cookie": await commitSession(session) } });
+  return redirect(to.startsWith("/locations") ? to : "/locations", {
+    headers: { "Set-Cookie": await commitSession(session) },
+  });
 }
 
 export const meta: MetaFunction = () => [{ title: "Locations · EnergyOps" }];
@@ -100,7 +137,8 @@ const COLUMNS: { key: SortKey; label: string }[] = [
 ];
 
 export default function Locations() {
-  const { error, rows, total, issues, highDemand, vendorAlert, energyAdvisorUrl, supportEmail, state } = useLoaderData<typeof loader>();
+  const { error, rows, total, issues, highDemand, vendorAlert, energyAdvisorUrl, supportEmail, state } =
+    useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   const href = (changes: Record<string, string | null>) => {
     const p = new URLSearchParams(search);
@@ -119,7 +157,12 @@ export default function Locations() {
           <p>{vendorAlert}</p>
           <Form method="post" preventScrollReset>
             <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
-            <button type="submit" name="intent" value="dismiss-vendor-alert" className="btn btn-ghost btn-small">
+            <button
+              type="submit"
+              name="intent"
+              value="dismiss-vendor-alert"
+              className="btn btn-ghost btn-small"
+            >
               Dismiss
             </button>
           </Form>
@@ -129,15 +172,27 @@ export default function Locations() {
       <div className="locations-cards">
         <section className="card" aria-labelledby="advisor-title">
           <h2 id="advisor-title">Meet your energy advisor</h2>
-          <p className="muted">Book a call to review your bills, usage and thermostat schedules with an energy advisor.</p>
+          <p className="muted">
+            Book a call to review your bills, usage and thermostat schedules with an energy advisor.
+          </p>
           <a className="btn" href={energyAdvisorUrl} target="_blank" rel="noreferrer">
             Schedule a meeting
           </a>
         </section>
         {!error ? (
           <>
-            <SummaryCard id="issues" title="Locations with thermostat issues" items={issues} to={(id) => `/locations/${id}/control`} />
-            <SummaryCard id="demand" title="Locations with a high demand ratio" items={highDemand} to={(id) => `/locations/${id}/usage`} />
+            <SummaryCard
+              id="issues"
+              title="Locations with thermostat issues"
+              items={issues}
+              to={(id) => `/locations/${id}/control`}
+            />
+            <SummaryCard
+              id="demand"
+              title="Locations with a high demand ratio"
+              items={highDemand}
+              to={(id) => `/locations/${id}/usage`}
+            />
           </>
         ) : null}
       </div>
@@ -159,7 +214,15 @@ export default function Locations() {
             <label htmlFor="location-search" className="visually-hidden">
               Search locations
             </label>
-            <input id="location-search" className="input" type="search" name="q" defaultValue={state.q} placeholder="Search locations" key={state.q} />
+            <input
+              id="location-search"
+              className="input"
+              type="search"
+              name="q"
+              defaultValue={state.q}
+              placeholder="Search locations"
+              key={state.q}
+            />
             {state.sort !== "location" ? <input type="hidden" name="sort" value={state.sort} /> : null}
             {state.dir !== "asc" ? <input type="hidden" name="dir" value={state.dir} /> : null}
             <button type="submit" className="btn btn-secondary">
@@ -177,13 +240,29 @@ export default function Locations() {
                     const active = state.sort === c.key;
                     const next = active && state.dir === "asc" ? "desc" : "asc";
                     return (
-                      <th key={c.key} scope="col" aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}>
-                        <Link to={href({ sort: c.key === "location" && next === "asc" ? null : c.key, dir: next === "asc" ? null : "desc", expanded: null })} className="sort-link" preventScrollReset>
+                      <th
+                        key={c.key}
+                        scope="col"
+                        aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}
+                      >
+                        <Link
+                          to={href({
+                            sort: c.key === "location" && next === "asc" ? null : c.key,
+                            dir: next === "asc" ? null : "desc",
+                            expanded: null,
+                          })}
+                          className="sort-link"
+                          preventScrollReset
+                        >
                           {c.label}
                           <span aria-hidden="true" className="sort-mark">
                             {active ? (state.dir === "asc" ? "▲" : "▼") : "↕"}
                           </span>
-                          <span className="visually-hidden">{active ? `, sorted ${state.dir === "asc" ? "ascending" : "descending"}` : ", sort"}</span>
+                          <span className="visually-hidden">
+                            {active
+                              ? `, sorted ${state.dir === "asc" ? "ascending" : "descending"}`
+                              : ", sort"}
+                          </span>
                         </Link>
                       </th>
                     );
@@ -204,7 +283,11 @@ export default function Locations() {
                 {rows.map((r) => {
                   const open = r.accounts !== null;
                   return [
-                    <tr key={r.id} data-testid={`location-row-${r.id}`} className={open ? "row-open" : undefined}>
+                    <tr
+                      key={r.id}
+                      data-testid={`location-row-${r.id}`}
+                      className={open ? "row-open" : undefined}
+                    >
                       <td className="col-expander">
                         <Link
                           to={href({ expanded: open ? null : String(r.id) })}
@@ -311,7 +394,17 @@ export default function Locations() {
   );
 }
 
-function SummaryCard({ id, title, items, to }: { id: string; title: string; items: { id: number; label: string }[]; to: (id: number) => string }) {
+function SummaryCard({
+  id,
+  title,
+  items,
+  to,
+}: {
+  id: string;
+  title: string;
+  items: { id: number; label: string }[];
+  to: (id: number) => string;
+}) {
   return (
     <section className="card summary-card" aria-labelledby={`${id}-title`} data-testid={`summary-${id}`}>
       <h2 id={`${id}-title`}>{title}</h2>

@@ -1,5 +1,14 @@
 import fs from "node:fs";
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  ready,
+  test,
+  USERS,
+} from "./fixtures";
 
 const CSV_HEADER =
   "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Demand (kW),Total Charges ($),Electric Charges ($),Supplier";
@@ -12,11 +21,20 @@ test.describe("locations dashboard", () => {
     await expectJsState(page, info);
     await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
     await expect(page.getByTestId("vendor-alert")).toContainText("scheduled maintenance");
-    await expect(page.getByRole("link", { name: "Schedule a meeting" })).toHaveAttribute("href", "https://meet.energyops.test/energy-advisor");
-    await expect(page.getByTestId("summary-issues").getByRole("heading")).toHaveText("Locations with thermostat issues");
-    await expect(page.getByTestId("summary-demand").getByRole("heading")).toHaveText("Locations with a high demand ratio");
+    await expect(page.getByRole("link", { name: "Schedule a meeting" })).toHaveAttribute(
+      "href",
+      "https://meet.energyops.test/energy-advisor",
+    );
+    await expect(page.getByTestId("summary-issues").getByRole("heading")).toHaveText(
+      "Locations with thermostat issues",
+    );
+    await expect(page.getByTestId("summary-demand").getByRole("heading")).toHaveText(
+      "Locations with a high demand ratio",
+    );
     // Offline devices are device problems: 102 (all offline), 103, 105 and 101's unlinked thermostat.
-    await expect(page.getByTestId("summary-issues").getByRole("link", { name: "Harbor Coffee Capitol Hill" })).toBeVisible();
+    await expect(
+      page.getByTestId("summary-issues").getByRole("link", { name: "Harbor Coffee Capitol Hill" }),
+    ).toBeVisible();
     await expect(page.locator("tbody tr[data-testid^=location-row-]")).toHaveCount(14);
     const chip = (id: number) => page.getByTestId(`location-row-${id}`).locator(".pill");
     await expect(chip(101)).toHaveText("Ongoing Dispatch Event");
@@ -45,8 +63,13 @@ test.describe("locations dashboard", () => {
     await page.getByRole("link", { name: /^Location/ }).click();
     await expect(page).toHaveURL(/dir=desc/);
     await expect(page).toHaveURL(/q=seattle/);
-    await expect.poll(names).toEqual(["Harbor Coffee Ballard", "Harbor Coffee Pike Place", "Harbor Coffee Capitol Hill"]);
-    await expect(page.getByRole("columnheader", { name: /Location/ })).toHaveAttribute("aria-sort", "descending");
+    await expect
+      .poll(names)
+      .toEqual(["Harbor Coffee Ballard", "Harbor Coffee Pike Place", "Harbor Coffee Capitol Hill"]);
+    await expect(page.getByRole("columnheader", { name: /Location/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
 
     await page.goto("/locations?sort=thermostats");
     expect((await names())[0]).toBe("Harbor Coffee Pike Place");
@@ -70,7 +93,9 @@ test.describe("locations dashboard", () => {
     const failing = accounts.getByRole("row", { name: /0391-77120-4/ });
     await expect(failing).toContainText("Invalid Credentials");
     await failing.locator(".tip-trigger").focus();
-    await expect(failing.getByRole("tooltip")).toHaveText("The credentials used were invalid. Please reconnect.");
+    await expect(failing.getByRole("tooltip")).toHaveText(
+      "The credentials used were invalid. Please reconnect.",
+    );
     await page.getByRole("link", { name: "Hide accounts of Harbor Coffee Wicker Park" }).click();
     await expect(page.getByTestId("accounts-106")).toHaveCount(0);
 
@@ -78,13 +103,24 @@ test.describe("locations dashboard", () => {
     await page.goto("/locations?expanded=113");
     await expect(page.getByTestId("accounts-113")).toContainText("Inactive");
     await page.getByTestId("accounts-113").locator(".tip-trigger").first().hover();
-    await expect(page.getByTestId("accounts-113").getByRole("tooltip")).toHaveText("This account shows no recent bill data.");
+    await expect(page.getByTestId("accounts-113").getByRole("tooltip")).toHaveText(
+      "This account shows no recent bill data.",
+    );
 
     const row = page.getByTestId("location-row-104");
     await row.getByText("⋯").click();
-    await expect(row.getByRole("link", { name: "Control Room" })).toHaveAttribute("href", "/locations/104/control");
-    await expect(row.getByRole("link", { name: "View spending" })).toHaveAttribute("href", "/locations/104/spending");
-    await expect(row.getByRole("link", { name: "View usage" })).toHaveAttribute("href", "/locations/104/usage");
+    await expect(row.getByRole("link", { name: "Control Room" })).toHaveAttribute(
+      "href",
+      "/locations/104/control",
+    );
+    await expect(row.getByRole("link", { name: "View spending" })).toHaveAttribute(
+      "href",
+      "/locations/104/spending",
+    );
+    await expect(row.getByRole("link", { name: "View usage" })).toHaveAttribute(
+      "href",
+      "/locations/104/usage",
+    );
   });
 
   test("dismisses the vendor alert for the rest of the session", async ({ page }, info) => {

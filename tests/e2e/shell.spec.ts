@@ -1,7 +1,9 @@
 import { expect, expectJsState, loginAs, ready, test, USERS } from "./fixtures";
 
 test.describe("the authenticated shell", () => {
-  test("the location selector opens without a script and lists names by street number", async ({ page }, info) => {
+  test("the location selector opens without a script and lists names by street number", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/locations?q=loop");
     await ready(page, info);
@@ -14,21 +16,36 @@ test.describe("the authenticated shell", () => {
     expect(await menu.evaluate((el) => getComputedStyle(el).maxHeight)).toBe("426px");
     const entries = await menu.getByRole("link").allTextContents();
     expect(entries[0]).toBe("See all locations");
-    expect(entries.slice(1, 4)).toEqual(["Harbor Coffee Park Slope", "Harbor Coffee Loop", "Harbor Coffee Chelsea"]);
+    expect(entries.slice(1, 4)).toEqual([
+      "Harbor Coffee Park Slope",
+      "Harbor Coffee Loop",
+      "Harbor Coffee Chelsea",
+    ]);
     expect(entries).toHaveLength(15);
-    await expect(menu.getByRole("link", { name: "Harbor Coffee Pike Place" })).toHaveAttribute("href", "/locations/101/control");
+    await expect(menu.getByRole("link", { name: "Harbor Coffee Pike Place" })).toHaveAttribute(
+      "href",
+      "/locations/101/control",
+    );
     await menu.getByRole("link", { name: "See all locations" }).click();
     await expect(page).toHaveURL(/\/locations$/);
     await expect(page.locator("tbody tr[data-testid^=location-row-]")).toHaveCount(14);
   });
 
-  test("navigation without a location: accounts, grid services, the CSV and the foot", async ({ page }, info) => {
+  test("navigation without a location: accounts, grid services, the CSV and the foot", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/locations");
     await ready(page, info);
     const sections = page.getByRole("navigation", { name: "Sections" });
-    await expect(sections.getByRole("link", { name: "Connect Utility Accounts" })).toHaveAttribute("href", "/accounts");
-    await expect(sections.getByRole("link", { name: "Grid Services" })).toHaveAttribute("href", "/grid-services");
+    await expect(sections.getByRole("link", { name: "Connect Utility Accounts" })).toHaveAttribute(
+      "href",
+      "/accounts",
+    );
+    await expect(sections.getByRole("link", { name: "Grid Services" })).toHaveAttribute(
+      "href",
+      "/grid-services",
+    );
     await expect(sections.getByRole("link", { name: "Download Bill Statements Summary" })).toHaveAttribute(
       "href",
       "/api/client/1/bill-statements/export-csv",

@@ -13,7 +13,9 @@ async function impersonate(page: Page, client: string, reason: string) {
 /** Every real name, nickname, code and street of Harbor Coffee Co. */
 const REAL = [
   "Harbor",
-  ...HARBOR_BUILDING_ROWS.flatMap(([, name, nickname, code, line1]) => [name, nickname, code, line1].filter((v): v is string => Boolean(v))),
+  ...HARBOR_BUILDING_ROWS.flatMap(([, name, nickname, code, line1]) =>
+    [name, nickname, code, line1].filter((v): v is string => Boolean(v)),
+  ),
   "Seattle",
   "Chicago",
   "Boston",
@@ -25,11 +27,16 @@ test.describe("staff: impersonation and demo mode", () => {
     const res = await page.goto("/impersonate");
     expect(res!.status()).toBe(403);
     await expect(page.getByRole("heading", { name: "Forbidden" })).toBeVisible();
-    const post = await page.request.post("/impersonate", { form: { intent: "start", clientId: "2", reason: "Nope nope" }, maxRedirects: 0 });
+    const post = await page.request.post("/impersonate", {
+      form: { intent: "start", clientId: "2", reason: "Nope nope" },
+      maxRedirects: 0,
+    });
     expect(post.status()).toBe(403);
   });
 
-  test("staff start impersonating with a reason, see the banner everywhere, and stop", async ({ page }, info) => {
+  test("staff start impersonating with a reason, see the banner everywhere, and stop", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.morgan);
     await page.goto("/");
     await expect(page).toHaveURL(/\/impersonate$/);
@@ -89,8 +96,13 @@ test.describe("staff: impersonation and demo mode", () => {
     const csv = fs.readFileSync((await download.path())!, "utf8");
     for (const real of REAL) expect(csv).not.toContain(real);
 
-    await page.getByTestId("impersonation-banner").getByRole("button", { name: "Turn off demo mode" }).click();
-    await expect(page.getByTestId("impersonation-banner")).toContainText("You are impersonating Harbor Coffee Co.");
+    await page
+      .getByTestId("impersonation-banner")
+      .getByRole("button", { name: "Turn off demo mode" })
+      .click();
+    await expect(page.getByTestId("impersonation-banner")).toContainText(
+      "You are impersonating Harbor Coffee Co.",
+    );
     await page.getByTestId("impersonation-banner").getByRole("button", { name: "Stop" }).click();
     await expect(page.getByTestId("impersonation-banner")).toHaveCount(0);
   });

@@ -25,12 +25,22 @@ async function call(cookie: string, method: string, path: string, body?: unknown
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : null };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    json: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : null,
+  };
 }
 
 type Item = {
   building: { id: number };
-  device_summary: { device_status: string; num_thermostats: number; unreachable_thermostats_ids: number[]; issue_thermostats_ids: number[] };
+  device_summary: {
+    device_status: string;
+    num_thermostats: number;
+    unreachable_thermostats_ids: number[];
+    issue_thermostats_ids: number[];
+  };
   peak_demand_ratio: { ratio: number | null; has_high_demand_ratio: boolean };
   last_bill_date: string | null;
   last_bill_total_cents: number | null;
@@ -38,7 +48,13 @@ type Item = {
 };
 
 beforeAll(async () => {
-  api = await startApi({ port: 0, dbFile: ":memory:", quiet: true, demoData: true, staffEmailDomain: "energyops.test" });
+  api = await startApi({
+    port: 0,
+    dbFile: ":memory:",
+    quiet: true,
+    demoData: true,
+    staffEmailDomain: "energyops.test",
+  });
   const { db } = api;
   // Issues: what the thermostats area seeds, inserted here so this branch can test the rules on its own.
   const issue = db.prepare(
@@ -62,7 +78,16 @@ beforeAll(async () => {
     bill.run(104, 1005, date, start, date, m === 0 ? 80 : 50, 20000 + m, 18000);
     bill.run(110, 1013, date, start, date, 40 + (m % 2), 9000, 8000);
   }
-  bill.run(113, 1018, isoDate(addDays(today, -60)), isoDate(addDays(today, -90)), isoDate(addDays(today, -60)), 30, 4321, 4000);
+  bill.run(
+    113,
+    1018,
+    isoDate(addDays(today, -60)),
+    isoDate(addDays(today, -90)),
+    isoDate(addDays(today, -60)),
+    30,
+    4321,
+    4000,
+  );
 });
 
 afterAll(async () => {
@@ -79,8 +104,17 @@ describe("GET /client/{clientId}/energy-advisor-buildings", () => {
     const by = (id: number) => items.find((i) => i.building.id === id)!;
 
     expect(by(101).device_summary.device_status).toBe("IN_DISPATCH_EVENT");
-    expect(by(102).device_summary).toMatchObject({ device_status: "DEVICE_ISSUES", num_thermostats: 2, unreachable_thermostats_ids: [1005, 1006], issue_thermostats_ids: [] });
-    expect(by(103).device_summary).toMatchObject({ num_thermostats: 3, unreachable_thermostats_ids: [1007], issue_thermostats_ids: [1007] });
+    expect(by(102).device_summary).toMatchObject({
+      device_status: "DEVICE_ISSUES",
+      num_thermostats: 2,
+      unreachable_thermostats_ids: [1005, 1006],
+      issue_thermostats_ids: [],
+    });
+    expect(by(103).device_summary).toMatchObject({
+      num_thermostats: 3,
+      unreachable_thermostats_ids: [1007],
+      issue_thermostats_ids: [1007],
+    });
     expect(by(104).device_summary).toMatchObject({ device_status: "OPERATING", num_thermostats: 3 });
     expect(by(105).device_summary).toMatchObject({
       device_status: "DEVICE_ISSUES",
@@ -102,7 +136,11 @@ describe("GET /client/{clientId}/energy-advisor-buildings", () => {
   });
 
   it("shows a partial-access user only their locations, and another client's id is 404", async () => {
-    const sam = await call(await login("dana@harborcoffee.test"), "GET", `/client/${CLIENT.maple}/energy-advisor-buildings`);
+    const sam = await call(
+      await login("dana@harborcoffee.test"),
+      "GET",
+      `/client/${CLIENT.maple}/energy-advisor-buildings`,
+    );
     expect(sam.status).toBe(404);
     // sam has no password: sign in as alex instead for the other client.
     const alex = await login("alex@mapledental.test");
@@ -120,14 +158,22 @@ describe("CSV export and vendor alert", () => {
     expect(res.headers.get("x-no-convert")).toBe("true");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename=/);
     const lines = res.text.trim().split("\r\n");
-    expect(lines[0]).toBe("Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Demand (kW),Total Charges ($),Electric Charges ($),Supplier");
+    expect(lines[0]).toBe(
+      "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Demand (kW),Total Charges ($),Electric Charges ($),Supplier",
+    );
     expect(lines).toHaveLength(1 + 27);
-    expect(lines[1]).toContain(`Harbor Coffee Mission,"2200 Mission St, San Francisco, CA 94110",7731905516-4,Pacific Gas and Electric (PG&E)`);
+    expect(lines[1]).toContain(
+      `Harbor Coffee Mission,"2200 Mission St, San Francisco, CA 94110",7731905516-4,Pacific Gas and Electric (PG&E)`,
+    );
     expect(lines[1]).toContain(",80,200.00,180.00,");
   });
 
   it("answers the header row alone when there are no bills", async () => {
-    const res = await call(await login("alex@mapledental.test"), "GET", `/client/${CLIENT.maple}/bill-statements/export-csv`);
+    const res = await call(
+      await login("alex@mapledental.test"),
+      "GET",
+      `/client/${CLIENT.maple}/bill-statements/export-csv`,
+    );
     expect(res.text.trim().split("\r\n")).toHaveLength(1);
   });
 
@@ -142,14 +188,22 @@ describe("staff: clients, impersonation and demo mode", () => {
   it("refuses the staff endpoints to a client user", async () => {
     const dana = await login("dana@harborcoffee.test");
     expect((await call(dana, "GET", "/clients")).status).toBe(403);
-    expect((await call(dana, "POST", "/impersonation", { client_id: CLIENT.maple, reason: "Support ticket" })).status).toBe(403);
+    expect(
+      (await call(dana, "POST", "/impersonation", { client_id: CLIENT.maple, reason: "Support ticket" }))
+        .status,
+    ).toBe(403);
     expect((await call(dana, "PUT", "/demo-mode", { is_demo_mode: true })).status).toBe(403);
   });
 
   it("searches clients, impersonates with an audited reason, toggles demo mode and stops", async () => {
     const morgan = await login("morgan@energyops.test");
     const list = await call(morgan, "GET", "/clients?search=harbor&page=1&size=10");
-    expect(list.json).toMatchObject({ total: 1, page: 1, size: 10, items: [{ id: CLIENT.harbor, name: "Harbor Coffee Co.", client_type: "SMB" }] });
+    expect(list.json).toMatchObject({
+      total: 1,
+      page: 1,
+      size: 10,
+      items: [{ id: CLIENT.harbor, name: "Harbor Coffee Co.", client_type: "SMB" }],
+    });
 
     const noReason = await call(morgan, "POST", "/impersonation", { client_id: CLIENT.harbor, reason: "" });
     expect(noReason.status).toBe(422);
@@ -157,22 +211,37 @@ describe("staff: clients, impersonation and demo mode", () => {
 
     expect((await call(morgan, "PUT", "/demo-mode", { is_demo_mode: true })).status).toBe(403);
 
-    const started = await call(morgan, "POST", "/impersonation", { client_id: CLIENT.harbor, reason: "Ticket 4411: bill question" });
+    const started = await call(morgan, "POST", "/impersonation", {
+      client_id: CLIENT.harbor,
+      reason: "Ticket 4411: bill question",
+    });
     expect(started.status).toBe(200);
-    expect(started.json).toMatchObject({ is_impersonating: true, client_id: CLIENT.harbor, client: { name: "Harbor Coffee Co." } });
-    const audit = api.db.prepare("SELECT * FROM impersonation_audit WHERE staff_user_id = ? ORDER BY id DESC").get(USER.morgan) as {
+    expect(started.json).toMatchObject({
+      is_impersonating: true,
+      client_id: CLIENT.harbor,
+      client: { name: "Harbor Coffee Co." },
+    });
+    const audit = api.db
+      .prepare("SELECT * FROM impersonation_audit WHERE staff_user_id = ? ORDER BY id DESC")
+      .get(USER.morgan) as {
       client_id: number;
       reason: string;
       started_at: string;
       ended_at: string | null;
     };
-    expect(audit).toMatchObject({ client_id: CLIENT.harbor, reason: "Ticket 4411: bill question", ended_at: null });
+    expect(audit).toMatchObject({
+      client_id: CLIENT.harbor,
+      reason: "Ticket 4411: bill question",
+      ended_at: null,
+    });
     expect(Date.now() - Date.parse(audit.started_at)).toBeLessThan(60_000);
 
     const buildings = await call(morgan, "GET", `/client/${CLIENT.harbor}/energy-advisor-buildings`);
     expect(buildings.json.items).toHaveLength(14);
 
-    expect((await call(morgan, "PUT", "/demo-mode", { is_demo_mode: true })).json).toEqual({ is_demo_mode: true });
+    expect((await call(morgan, "PUT", "/demo-mode", { is_demo_mode: true })).json).toEqual({
+      is_demo_mode: true,
+    });
     expect((await call(morgan, "GET", "/demo-mode")).json).toEqual({ is_demo_mode: true });
     expect((await call(morgan, "GET", "/user")).json.is_demo_mode).toBe(true);
     const csv = await call(morgan, "GET", `/client/${CLIENT.harbor}/bill-statements/export-csv`);
@@ -181,7 +250,9 @@ describe("staff: clients, impersonation and demo mode", () => {
 
     const stopped = await call(morgan, "DELETE", "/impersonation");
     expect(stopped.json).toMatchObject({ is_impersonating: false, client_id: null, is_demo_mode: false });
-    const ended = api.db.prepare("SELECT ended_at FROM impersonation_audit WHERE staff_user_id = ? ORDER BY id DESC").get(USER.morgan) as {
+    const ended = api.db
+      .prepare("SELECT ended_at FROM impersonation_audit WHERE staff_user_id = ? ORDER BY id DESC")
+      .get(USER.morgan) as {
       ended_at: string | null;
     };
     expect(ended.ended_at).not.toBeNull();

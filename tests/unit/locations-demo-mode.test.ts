@@ -20,22 +20,53 @@ describe("demo-mode anonymisation", () => {
             name: "Harbor Coffee Pike Place",
             nickname: "Flagship",
             code: "HCC-007",
-            address: { addressLine1: "1912 Pike Pl", addressLine2: null, city: "Seattle", state: "WA", zipcode: "98101" },
+            address: {
+              addressLine1: "1912 Pike Pl",
+              addressLine2: null,
+              city: "Seattle",
+              state: "WA",
+              zipcode: "98101",
+            },
             timezone: "America/Los_Angeles",
           },
           accounts: [{ id: 1, number: "4410", buildingId: 101 }],
           deviceSummary: { numThermostats: 3 },
         },
       ],
-      bills: [{ buildingId: 104, buildingName: "Harbor Coffee Mission", buildingAddress: "2200 Mission St, San Francisco, CA" }],
-      flat: [{ building_id: 103, address_line1: "5300 Ballard Ave", city: "Seattle", state: "WA", zipcode: "98107" }],
+      bills: [
+        {
+          buildingId: 104,
+          buildingName: "Harbor Coffee Mission",
+          buildingAddress: "2200 Mission St, San Francisco, CA",
+        },
+      ],
+      flat: [
+        {
+          building_id: 103,
+          address_line1: "5300 Ballard Ave",
+          city: "Seattle",
+          state: "WA",
+          zipcode: "98107",
+        },
+      ],
       client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
-      members: [{ userBuildingsWithName: [{ userId: 2, buildingId: 102, hasAccess: true, buildingName: "Harbor Coffee Capitol Hill" }] }],
+      members: [
+        {
+          userBuildingsWithName: [
+            { userId: 2, buildingId: 102, hasAccess: true, buildingName: "Harbor Coffee Capitol Hill" },
+          ],
+        },
+      ],
       thermostat: { id: 1001, deviceName: "Front Counter", buildingId: 101 },
     };
     const out = anonymise(body);
     expect(JSON.stringify(out)).not.toMatch(REAL);
-    expect(out.items[0].building).toMatchObject({ id: 101, name: "Demo Location 101", nickname: "Demo Location 101", code: "DEMO-101" });
+    expect(out.items[0].building).toMatchObject({
+      id: 101,
+      name: "Demo Location 101",
+      nickname: "Demo Location 101",
+      code: "DEMO-101",
+    });
     expect(out.items[0].building.address).toEqual({ ...demoAddress(101) });
     expect(out.items[0].building.timezone).toBe("America/Los_Angeles");
     expect(out.bills[0].buildingName).toBe("Demo Location 104");
@@ -49,9 +80,19 @@ describe("demo-mode anonymisation", () => {
   });
 
   it("keeps a null nickname null and leaves the user object to the session", () => {
-    const out = anonymise({ id: 7, name: "Real", nickname: null, address: { addressLine1: "1 Real St", city: "X", state: "Y", zipcode: "1" } });
+    const out = anonymise({
+      id: 7,
+      name: "Real",
+      nickname: null,
+      address: { addressLine1: "1 Real St", city: "X", state: "Y", zipcode: "1" },
+    });
     expect(out.nickname).toBeNull();
-    const user = anonymise({ id: 6, canImpersonate: true, firstName: "Morgan", client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" } });
+    const user = anonymise({
+      id: 6,
+      canImpersonate: true,
+      firstName: "Morgan",
+      client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
+    });
     expect(user.firstName).toBe("Morgan");
     expect(user.client.name).toBe("Harbor Coffee Co.");
   });

@@ -60,7 +60,12 @@ const b = (id: number, name: string, code: string, line1: string): Building => (
 });
 
 describe("sorting locations", () => {
-  const list = [b(1, "Pike", "HCC-007", "1912 Pike Pl"), b(2, "Pine", "HCC-002", "415 E Pine St"), b(3, "Alpha", "HCC-011", "415 A St"), b(4, "NoNum", "X", "Pier 39")];
+  const list = [
+    b(1, "Pike", "HCC-007", "1912 Pike Pl"),
+    b(2, "Pine", "HCC-002", "415 E Pine St"),
+    b(3, "Alpha", "HCC-011", "415 A St"),
+    b(4, "NoNum", "X", "Pier 39"),
+  ];
   it("reads street and code numbers", () => {
     expect(streetNumber("5300 Ballard Ave")).toBe(5300);
     expect(streetNumber("Pier 39")).toBe(Infinity);
@@ -78,25 +83,72 @@ describe("sorting locations", () => {
     }));
     const state = parseTableState(new URLSearchParams("sort=lastBill&dir=desc"));
     expect(tableRows(rows, state, false).map((r) => r.building.id)).toEqual([3, 2, 1, 4]);
-    expect(tableRows(rows, parseTableState(new URLSearchParams("q=pine")), false).map((r) => r.building.id)).toEqual([2]);
+    expect(
+      tableRows(rows, parseTableState(new URLSearchParams("q=pine")), false).map((r) => r.building.id),
+    ).toEqual([2]);
     expect(tableRows(rows, parseTableState(new URLSearchParams("q=hcc-011")), false)).toEqual([]);
-    expect(tableRows(rows, parseTableState(new URLSearchParams("q=hcc-011")), true).map((r) => r.building.id)).toEqual([3]);
-    expect(tableRows(rows, parseTableState(new URLSearchParams("sort=thermostats")), false)[0].building.id).toBe(1);
-    expect(parseTableState(new URLSearchParams("sort=evil&dir=x&expanded=-3"))).toEqual({ sort: "location", dir: "asc", q: "", expanded: null });
+    expect(
+      tableRows(rows, parseTableState(new URLSearchParams("q=hcc-011")), true).map((r) => r.building.id),
+    ).toEqual([3]);
+    expect(
+      tableRows(rows, parseTableState(new URLSearchParams("sort=thermostats")), false)[0].building.id,
+    ).toBe(1);
+    expect(parseTableState(new URLSearchParams("sort=evil&dir=x&expanded=-3"))).toEqual({
+      sort: "location",
+      dir: "asc",
+      q: "",
+      expanded: null,
+    });
   });
 });
 
 describe("connection status (spec part 1 §4)", () => {
   it.each([
     ["CONNECTION_SUCCESS", "DATA_ACCESSIBLE", "Connected", "success", null],
-    ["NEW_ACCOUNT", "EMAIL_APPROVAL", "Email Approval Required", "info", "Please approve data sharing via connection email"],
+    [
+      "NEW_ACCOUNT",
+      "EMAIL_APPROVAL",
+      "Email Approval Required",
+      "info",
+      "Please approve data sharing via connection email",
+    ],
     ["CONNECTION_IN_PROGRESS", null, "Processing", "info", "The connection is in progress."],
-    ["DATA_ACCESS_FAILURE", "CREDENTIAL_ISSUE", "Invalid Credentials", "error", "The credentials used were invalid. Please reconnect."],
-    ["DATA_ACCESS_FAILURE", "UNSUCCESSFUL_EMAIL_APPROVAL", "Connection Failed", "error", "The email approval required for connection timed out. Please reconnect."],
-    ["DATA_ACCESS_FAILURE", "USER_REVOKED_ACCESS", "Connection Failed", "error", "The data sharing connection was revoked. Please reconnect."],
+    [
+      "DATA_ACCESS_FAILURE",
+      "CREDENTIAL_ISSUE",
+      "Invalid Credentials",
+      "error",
+      "The credentials used were invalid. Please reconnect.",
+    ],
+    [
+      "DATA_ACCESS_FAILURE",
+      "UNSUCCESSFUL_EMAIL_APPROVAL",
+      "Connection Failed",
+      "error",
+      "The email approval required for connection timed out. Please reconnect.",
+    ],
+    [
+      "DATA_ACCESS_FAILURE",
+      "USER_REVOKED_ACCESS",
+      "Connection Failed",
+      "error",
+      "The data sharing connection was revoked. Please reconnect.",
+    ],
     ["DATA_ACCESS_FAILURE", "NO_DATA_AVAILABLE", "Connection Failed", "error", null],
-    ["INACTIVE", "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE", "Inactive", "info", "This account shows no recent bill data."],
-    ["INACTIVE", "NO_BILLS_DISCOVERED_AFTER_FINAL_BILL_NOTICE", "Closed", "info", "Final bill received for this account."],
+    [
+      "INACTIVE",
+      "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE",
+      "Inactive",
+      "info",
+      "This account shows no recent bill data.",
+    ],
+    [
+      "INACTIVE",
+      "NO_BILLS_DISCOVERED_AFTER_FINAL_BILL_NOTICE",
+      "Closed",
+      "info",
+      "Final bill received for this account.",
+    ],
     ["INACTIVE", "ISSUE_UNDER_REVIEW", "Not Connected", "info", null],
   ])("%s / %s → %s", (status, detail, label, badge, tooltip) => {
     expect(connectionStatus(status, detail)).toEqual({ label, badge, tooltip });
@@ -118,7 +170,9 @@ describe("the shell's navigation by context", () => {
     ]);
   });
   it("offers accounts and grid services without one, and no CSV without a client", () => {
-    expect(shellNav({ locationId: null, usageAvailable: false, clientId: null }).map((l) => l.label)).toEqual(["Connect Utility Accounts", "Grid Services"]);
+    expect(shellNav({ locationId: null, usageAvailable: false, clientId: null }).map((l) => l.label)).toEqual(
+      ["Connect Utility Accounts", "Grid Services"],
+    );
   });
   it("shows set-up while any onboarding step is not complete", () => {
     expect(onboardingIncomplete([{ status: "complete" }, { status: "in_progress" }])).toBe(true);

@@ -12,4 +12,5 @@ export const demoModeRegistered = true;
 const demoSchema = z.object({ isDemoMode: z.boolean() });
 
 export const getDemoMode = (api: ApiClient) => api.get("/demo-mode", { schema: demoSchema });
-export const setDemoMode = (api: ApiClient, on: boolean) => api.put("/demo-mode", { body: { isDemoMode: on }, schema: demoSchema });
+export const setDemoMode = (api: ApiClient, on: boolean) =>
+  api.put("/demo-mode", { body: { isDemoMode: on }, schema: demoSchema });

@@ -18,7 +18,8 @@ export const DEMO_ADDRESSES = [
 
 export const demoName = (buildingId: number) => `Demo Location ${buildingId}`;
 export const demoCode = (buildingId: number) => `DEMO-${buildingId}`;
-export const demoAddress = (buildingId: number) => DEMO_ADDRESSES[Math.abs(Math.trunc(buildingId)) % DEMO_ADDRESSES.length];
+export const demoAddress = (buildingId: number) =>
+  DEMO_ADDRESSES[Math.abs(Math.trunc(buildingId)) % DEMO_ADDRESSES.length];
 export const demoAddressLine = (buildingId: number) => {
   const a = demoAddress(buildingId);
   return `${a.addressLine1}, ${a.city}, ${a.state} ${a.zipcode}`;
@@ -26,7 +27,12 @@ export const demoAddressLine = (buildingId: number) => {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null);
+const num = (v: unknown) =>
+  typeof v === "number" && Number.isFinite(v)
+    ? v
+    : typeof v === "string" && /^\d+$/.test(v)
+      ? Number(v)
+      : null;
 
 /** Reads a key in camelCase or snake_case (answers with x-no-convert stay snake_case). */
 function pick(o: Obj, camel: string): [string, unknown] | null {
@@ -58,19 +64,22 @@ function replaceAddressObject(addr: Obj, buildingId: number): Obj {
  */
 const isUserObject = (o: Obj) => "canImpersonate" in o || "can_impersonate" in o;
 const isClientObject = (o: Obj) => ("clientType" in o || "client_type" in o) && typeof o.name === "string";
-const isBuildingObject = (o: Obj) => num(o.id) !== null && (isObj(pick(o, "address")?.[1]) || pick(o, "addressLine1") !== null);
+const isBuildingObject = (o: Obj) =>
+  num(o.id) !== null && (isObj(pick(o, "address")?.[1]) || pick(o, "addressLine1") !== null);
 
 function walk(value: unknown, buildingId: number | null): unknown {
   if (Array.isArray(value)) return value.map((v) => walk(v, buildingId));
   if (!isObj(value)) return value;
   if (isUserObject(value)) return value;
-  const own = num(pick(value, "buildingId")?.[1]) ?? (isBuildingObject(value) ? num(value.id) : null) ?? buildingId;
+  const own =
+    num(pick(value, "buildingId")?.[1]) ?? (isBuildingObject(value) ? num(value.id) : null) ?? buildingId;
   const out: Obj = {};
   const building = isBuildingObject(value);
   for (const [key, v] of Object.entries(value)) out[key] = walk(v, own);
 
   if (isClientObject(value)) out.name = DEMO_CLIENT_NAME;
-  for (const key of ["clientName", "client_name"]) if (typeof value[key] === "string") out[key] = DEMO_CLIENT_NAME;
+  for (const key of ["clientName", "client_name"])
+    if (typeof value[key] === "string") out[key] = DEMO_CLIENT_NAME;
 
   if (own !== null) {
     if (building) {
@@ -102,7 +111,9 @@ export function anonymise<T>(body: T): T {
 }
 
 /** The session user's client name, anonymised while demo mode is on. */
-export function anonymiseUser<U extends { isDemoMode: boolean; client: { name: string } | null }>(user: U): U {
+export function anonymiseUser<U extends { isDemoMode: boolean; client: { name: string } | null }>(
+  user: U,
+): U {
   if (!user.isDemoMode || !user.client) return user;
   return { ...user, client: { ...user.client, name: DEMO_CLIENT_NAME } };
 }

@@ -6,8 +6,17 @@ import { commitSession, getSession, type Toast } from "~/server/session.server";
 
 export const CLIENTS_PAGE_SIZE = 20;
 
-const clientSchema = z.object({ id: z.number(), name: z.string(), clientType: z.enum(["SMB", "RESI", "LARGE_COMMERCIAL"]) });
-const clientsPage = z.object({ items: z.array(clientSchema), total: z.number(), page: z.number(), size: z.number() });
+const clientSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  clientType: z.enum(["SMB", "RESI", "LARGE_COMMERCIAL"]),
+});
+const clientsPage = z.object({
+  items: z.array(clientSchema),
+  total: z.number(),
+  page: z.number(),
+  size: z.number(),
+});
 export type ClientRow = z.infer<typeof clientSchema>;
 
 export const searchClients = (api: ApiClient, search: string, page: number) =>

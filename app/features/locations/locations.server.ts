@@ -19,17 +19,27 @@ export const buildingSchema = z.object({
 });
 export type Building = z.infer<typeof buildingSchema>;
 
-const pageSchema = z.object({ items: z.array(buildingSchema), total: z.number(), page: z.number(), size: z.number() });
+const pageSchema = z.object({
+  items: z.array(buildingSchema),
+  total: z.number(),
+  page: z.number(),
+  size: z.number(),
+});
 
 export const BUILDINGS_PAGE_SIZE = 75;
 
 /** Every building of the client: the first page, then the remaining pages of 75 together. */
 export async function listAllBuildings(api: ApiClient): Promise<Building[]> {
-  const first = await api.get("/buildings", { query: { size: BUILDINGS_PAGE_SIZE, page: 1 }, schema: pageSchema });
+  const first = await api.get("/buildings", {
+    query: { size: BUILDINGS_PAGE_SIZE, page: 1 },
+    schema: pageSchema,
+  });
   const pages = Math.ceil(first.total / BUILDINGS_PAGE_SIZE);
   if (pages <= 1) return first.items;
   const rest = await Promise.all(
-    Array.from({ length: pages - 1 }, (_, i) => api.get("/buildings", { query: { size: BUILDINGS_PAGE_SIZE, page: i + 2 }, schema: pageSchema })),
+    Array.from({ length: pages - 1 }, (_, i) =>
+      api.get("/buildings", { query: { size: BUILDINGS_PAGE_SIZE, page: i + 2 }, schema: pageSchema }),
+    ),
   );
   return [first.items, ...rest.map((p) => p.items)].flat();
 }
@@ -61,20 +71,27 @@ const energyAdvisorBuildingSchema = z.object({
 export type EnergyAdvisorBuilding = z.infer<typeof energyAdvisorBuildingSchema>;
 
 export async function getEnergyAdvisorBuildings(api: ApiClient, clientId: number) {
-  const res = await api.get(`/client/${clientId}/energy-advisor-buildings`, { schema: z.object({ items: z.array(energyAdvisorBuildingSchema) }) });
+  const res = await api.get(`/client/${clientId}/energy-advisor-buildings`, {
+    schema: z.object({ items: z.array(energyAdvisorBuildingSchema) }),
+  });
   return res.items;
 }
 
 const vendorAlertSchema = z.object({ showAlert: z.boolean(), message: z.string().nullish() });
-export const getVendorAlert = (api: ApiClient) => api.get("/device-vendor-service-alert", { schema: vendorAlertSchema });
+export const getVendorAlert = (api: ApiClient) =>
+  api.get("/device-vendor-service-alert", { schema: vendorAlertSchema });
 
 /** Usage availability of a building (no retry, never stale: one call per page view). */
 export async function getUsageAvailable(api: ApiClient, buildingId: number) {
-  const res = await api.get(`/insights/${buildingId}/available-usage`, { schema: z.object({ availableUsage: z.boolean() }) });
+  const res = await api.get(`/insights/${buildingId}/available-usage`, {
+    schema: z.object({ availableUsage: z.boolean() }),
+  });
   return res.availableUsage;
 }
 
-const onboardingSchema = z.object({ steps: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string(), status: z.string() })) });
+const onboardingSchema = z.object({
+  steps: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string(), status: z.string() })),
+});
 export async function getOnboardingSteps(api: ApiClient, clientId: number) {
   return (await api.get(`/onboarding-steps/${clientId}`, { schema: onboardingSchema })).steps;
 }
