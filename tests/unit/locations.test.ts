@@ -179,3 +179,26 @@ describe("the shell's navigation by context", () => {
     expect(onboardingIncomplete([{ status: "complete" }])).toBe(false);
   });
 });
+
+describe("listAllBuildings", () => {
+  it("reads every page of 75 (the first, then the rest together)", async () => {
+    const { listAllBuildings } = await import("~/features/locations/locations.server");
+    const total = 160;
+    const calls: unknown[] = [];
+    const fake = {
+      get: async (_path: string, o: { query: { page: number; size: number } }) => {
+        calls.push(o.query);
+        const { page, size } = o.query;
+        const ids = Array.from({ length: total }, (_, i) => i + 1).slice((page - 1) * size, page * size);
+        return { items: ids.map((id) => b(id, `L${id}`, `C-${id}`, `${id} Main St`)), total, page, size };
+      },
+    };
+    const all = await listAllBuildings(fake as never);
+    expect(all).toHaveLength(160);
+    expect(calls).toEqual([
+      { size: 75, page: 1 },
+      { size: 75, page: 2 },
+      { size: 75, page: 3 },
+    ]);
+  });
+});
