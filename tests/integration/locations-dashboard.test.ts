@@ -11,6 +11,7 @@ import { startApi, type RunningApi } from "../../api/server";
 import type { SessionUser } from "~/server/session.server";
 
 let api: RunningApi;
+const ctx = { cspNonce: "" };
 const today = todayUtc();
 
 type Loader = typeof import("~/routes/_app.locations._index").loader;
@@ -106,7 +107,7 @@ describe("the locations dashboard loader", () => {
     const data = (await dashboard({
       request: get("/locations?expanded=106", cookie),
       params: {},
-      context: {},
+      context: ctx,
     })) as DashboardData;
     expect(data.error).toBe(false);
     const row = (id: number) => data.rows.find((r) => r.id === id)!;
@@ -132,13 +133,13 @@ describe("the locations dashboard loader", () => {
     const data = (await dashboard({
       request: get("/locations?sort=lastBill&dir=desc", cookie),
       params: {},
-      context: {},
+      context: ctx,
     })) as DashboardData;
     expect(data.rows.slice(0, 2).map((r) => r.id)).toEqual([104, 113]);
     const found = (await dashboard({
       request: get("/locations?q=wynkoop", cookie),
       params: {},
-      context: {},
+      context: ctx,
     })) as DashboardData;
     expect(found.rows.map((r) => r.id)).toEqual([108]);
   });
@@ -171,14 +172,14 @@ describe("impersonation and demo mode through the web actions", () => {
     const refused = await impersonateAction({
       request: post({ intent: "start", clientId: "1", reason: " " }),
       params: {},
-      context: {},
+      context: ctx,
     });
     expect(JSON.stringify(refused)).toContain("Please give a reason");
 
     const started = (await impersonateAction({
       request: post({ intent: "start", clientId: "1", reason: "Ticket 77" }),
       params: {},
-      context: {},
+      context: ctx,
     })) as Response;
     expect(started.status).toBe(302);
     cookie = nextCookie(started);
@@ -190,7 +191,7 @@ describe("impersonation and demo mode through the web actions", () => {
     const demo = (await impersonateAction({
       request: post({ intent: "demo-on", redirectTo: "/locations" }),
       params: {},
-      context: {},
+      context: ctx,
     })) as Response;
     expect(demo.headers.get("Location")).toBe("/locations");
     cookie = nextCookie(demo);
@@ -198,9 +199,9 @@ describe("impersonation and demo mode through the web actions", () => {
     const page = await dashboard({
       request: get("/locations?expanded=104", cookie),
       params: {},
-      context: {},
+      context: ctx,
     });
-    const frame = await shell({ request: get("/locations", cookie), params: {}, context: {} });
+    const frame = await shell({ request: get("/locations", cookie), params: {}, context: ctx });
     const everything = JSON.stringify([page, frame]);
     expect(everything).not.toMatch(/Harbor|Pike|Seattle|Mission St|HCC-/);
     expect(everything).toContain("Demo Client");
@@ -209,7 +210,7 @@ describe("impersonation and demo mode through the web actions", () => {
     const stopped = (await impersonateAction({
       request: post({ intent: "stop" }),
       params: {},
-      context: {},
+      context: ctx,
     })) as Response;
     expect(stopped.headers.get("Location")).toBe("/impersonate");
     const ended = api.db
