@@ -76,7 +76,10 @@ export async function action({ request }: ActionFunctionArgs) {
           kind: "success",
           message: `You are now impersonating ${user.client?.name ?? "the client"}`,
         });
-        return redirect("/", { headers: { "Set-Cookie": cookie } });
+        // Only SMB clients have the main application; for the others staff stay here, with the banner.
+        return redirect(user.client?.clientType === "SMB" ? "/locations" : "/impersonate", {
+          headers: { "Set-Cookie": cookie },
+        });
       } catch (error) {
         if (!isApiError(error)) throw error;
         const errors: ActionData["errors"] =

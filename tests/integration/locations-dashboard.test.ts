@@ -145,6 +145,40 @@ describe("the locations dashboard loader", () => {
   });
 });
 
+describe("the shell loader", () => {
+  it("offers the location pages for an own location and the general ones otherwise", async () => {
+    const cookie = await cookieFor(dana, await apiSessionFor(dana.email));
+    const withLocation = await shell({
+      request: get("/locations/104/control", cookie),
+      params: { locationId: "104" },
+      context: ctx,
+    });
+    expect(withLocation.current).toEqual({ id: 104, label: "Harbor Coffee Mission" });
+    // Usage Details needs GET /insights/{id}/available-usage (another area): until it answers, the link stays hidden.
+    expect(withLocation.nav.map((n) => n.label)).toEqual([
+      "Thermostats",
+      "Bill History",
+      "Download Bill Statements Summary",
+    ]);
+    expect(withLocation.showOnboarding).toBe(false);
+    const foreign = await shell({
+      request: get("/locations/201/control", cookie),
+      params: { locationId: "201" },
+      context: ctx,
+    });
+    expect(foreign.current).toBeNull();
+    expect(foreign.nav.map((n) => n.label)).toEqual([
+      "Connect Utility Accounts",
+      "Grid Services",
+      "Download Bill Statements Summary",
+    ]);
+    expect(foreign.locations.slice(0, 2).map((l) => l.label)).toEqual([
+      "Harbor Coffee Park Slope",
+      "Harbor Coffee Loop",
+    ]);
+  });
+});
+
 describe("impersonation and demo mode through the web actions", () => {
   it("starts with an audited reason, anonymises every answer in demo mode, and stops", async () => {
     const apiSession = await apiSessionFor("morgan@energyops.test");
