@@ -163,7 +163,7 @@ export function energyAdvisorBuildings(deps: ApiDeps, buildings: BuildingRow[], 
 const DEMO_ADDRESSES = [
   { line1: "11 Wall St", zipcode: "10005" },
   { line1: "200 Park Ave S", zipcode: "10003" },
-  { line1: "75 Ninth Ave", zipcode: "10011" },
+  { line1: "30 Rockefeller Plaza", zipcode: "10112" },
   { line1: "1 Centre St", zipcode: "10007" },
   { line1: "405 Lexington Ave", zipcode: "10174" },
 ];
