@@ -1,81 +1,119 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
-import { formatAddress, locationLabel, sortLocations } from "~/features/locations/locations";
-import { listAllBuildings } from "~/features/locations/locations.server";
+import { anonymiseUser } from "~/features/demo-mode/demo-mode";
+import { demoModeRegistered } from "~/features/demo-mode/demo-mode.server";
+import { locationLabel, onboardingIncomplete, shellNav, sortLocations } from "~/features/locations/locations";
+import {
+  getOnboardingSteps,
+  getUsageAvailable,
+  listAllBuildings,
+} from "~/features/locations/locations.server";
+import styles from "~/features/shell/shell.css";
 import { settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
 import { requireUser } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { Brand } from "~/ui/brand";
 
-/** The authenticated shell: sidebar (top bar below 595px), location selector, navigation by context. */
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+/** The authenticated shell: sidebar (top bar below 595px), location selector, navigation by context, banners. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = anonymiseUser(await requireUser(request));
   const api = await getApi(request);
-  const buildings = await settle(listAllBuildings(api));
+  const wanted = params.locationId && /^\d{1,12}$/.test(params.locationId) ? Number(params.locationId) : null;
+  const [buildings, steps, usage] = await Promise.all([
+    settle(listAllBuildings(api)),
+    user.clientId ? settle(getOnboardingSteps(api, user.clientId)) : null,
+    wanted ? settle(getUsageAvailable(api, wanted)) : null,
+  ]);
   const list = buildings.ok ? sortLocations(buildings.data, user.isStaff) : [];
-  const locationId = params.locationId ? Number(params.locationId) : null;
-  const current = list.find((b) => b.id === locationId) ?? null;
+  const current = list.find((b) => b.id === wanted) ?? null;
+  const url = new URL(request.url);
   return {
+    demoModeActive: demoModeRegistered && user.isDemoMode,
     user: {
       firstName: user.firstName,
       lastName: user.lastName,
       email: user.email,
       isStaff: user.isStaff,
-      clientId: user.clientId,
+      isImpersonating: user.isImpersonating,
       clientName: user.client?.name ?? null,
     },
-    locations: list.map((b) => ({ id: b.id, label: locationLabel(b, user.isStaff), address: formatAddress(b.address) })),
+    hasClient: user.clientId !== null,
+    locations: list.map((b) => ({ id: b.id, label: locationLabel(b, user.isStaff) })),
     current: current ? { id: current.id, label: locationLabel(current, user.isStaff) } : null,
+    nav:
+      user.clientId === null
+        ? []
+        : shellNav({
+            locationId: current?.id ?? null,
+            usageAvailable: Boolean(usage?.ok && usage.data),
+            clientId: user.clientId,
+          }),
+    showOnboarding: Boolean(steps?.ok && onboardingIncomplete(steps.data)),
     helpUrl: getConfig().HELP_URL,
+    here: `${url.pathname}${url.search}`,
   };
 }
 
 export default function AppShell() {
-  const { user, locations, current, helpUrl } = useLoaderData<typeof loader>();
+  const { user, hasClient, locations, current, nav, showOnboarding, helpUrl, here, demoModeActive } =
+    useLoaderData<typeof loader>();
   const location = useLocation();
   return (
     <div className="shell">
       <aside className="sidebar" aria-label="Main">
         <div className="sidebar-top">
           <Brand />
-          <details className="location-select" key={location.pathname}>
-            <summary className="btn btn-secondary btn-block">
-              <span className="location-select-label">{current ? current.label : "All locations"}</span>
-              <span aria-hidden="true">▾</span>
-            </summary>
-            <ul className="location-menu" aria-label="Locations">
-              <li>
-                <Link to="/locations">See all locations</Link>
-              </li>
-              {locations.map((l) => (
-                <li key={l.id}>
-                  <Link to={`/locations/${l.id}/control`} aria-current={current?.id === l.id ? "page" : undefined}>
-                    {l.label}
+          {hasClient ? (
+            <details
+              className="location-select"
+              key={location.pathname + location.search}
+              data-testid="location-select"
+            >
+              <summary className="btn btn-secondary btn-block">
+                <span className="visually-hidden">Location: </span>
+                <span className="location-select-label">{current ? current.label : "All locations"}</span>
+                <span aria-hidden="true">▾</span>
+              </summary>
+              <ul className="location-menu" aria-label="Locations">
+                <li>
+                  <Link to="/locations" className="location-menu-all">
+                    See all locations
                   </Link>
                 </li>
-              ))}
-            </ul>
-          </details>
+                {locations.map((l) => (
+                  <li key={l.id}>
+                    <Link
+                      to={`/locations/${l.id}/control`}
+                      aria-current={current?.id === l.id ? "page" : undefined}
+                    >
+                      {l.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
         </div>
         <nav aria-label="Sections" className="nav">
-          {current ? (
-            <>
-              <NavLink to={`/locations/${current.id}/control`}>Thermostats</NavLink>
-              <NavLink to={`/locations/${current.id}/spending`}>Bill History</NavLink>
-              <NavLink to={`/locations/${current.id}/usage/demand`}>Usage Details</NavLink>
-            </>
-          ) : (
-            <>
-              <NavLink to="/accounts">Connect Utility Accounts</NavLink>
-              <NavLink to="/grid-services">Grid Services</NavLink>
-            </>
-          )}
-          {user.clientId ? (
-            <a href={`/api/client/${user.clientId}/bill-statements/export-csv`} download>
-              Download Bill Statements Summary
-            </a>
+          {showOnboarding ? (
+            <NavLink to="/onboarding" className="nav-setup">
+              Set up your account
+            </NavLink>
           ) : null}
+          {nav.map((item) =>
+            item.download ? (
+              <a key={item.to} href={item.to} download>
+                {item.label}
+              </a>
+            ) : (
+              <NavLink key={item.to} to={item.to}>
+                {item.label}
+              </NavLink>
+            ),
+          )}
         </nav>
         <div className="nav nav-foot">
           <NavLink to="/settings">Manage account</NavLink>
@@ -91,6 +129,28 @@ export default function AppShell() {
         </div>
       </aside>
       <main id="main" className="content">
+        {user.isImpersonating ? (
+          <div className="impersonation-banner" role="status" data-testid="impersonation-banner">
+            <span>
+              You are impersonating <strong>{user.clientName}</strong>
+              {demoModeActive ? <span className="pill pill-info demo-pill">Demo mode</span> : null}
+            </span>
+            <Form method="post" action="/impersonate" className="impersonation-actions">
+              <input type="hidden" name="redirectTo" value={here} />
+              <button
+                type="submit"
+                name="intent"
+                value={demoModeActive ? "demo-off" : "demo-on"}
+                className="btn btn-small btn-secondary"
+              >
+                {demoModeActive ? "Turn off demo mode" : "Turn on demo mode"}
+              </button>
+              <button type="submit" name="intent" value="stop" className="btn btn-small">
+                Stop
+              </button>
+            </Form>
+          </div>
+        ) : null}
         <Outlet />
       </main>
     </div>

@@ -31,7 +31,69 @@ export async function listAllBuildings(api: ApiClient): Promise<Building[]> {
   const pages = Math.min(MAX_PAGES, Math.ceil(first.total / BUILDINGS_PAGE_SIZE));
   if (pages <= 1) return first.items;
   const rest = await Promise.all(
-    Array.from({ length: pages - 1 }, (_, i) => api.get("/buildings", { query: { size: BUILDINGS_PAGE_SIZE, page: i + 2 }, schema: pageSchema })),
+    Array.from({ length: pages - 1 }, (_, i) =>
+      api.get("/buildings", { query: { size: BUILDINGS_PAGE_SIZE, page: i + 2 }, schema: pageSchema }),
+    ),
   );
   return [first.items, ...rest.map((p) => p.items)].flat();
+}
+
+/* ---------- the dashboard's calls ---------- */
+
+const accountSchema = z.object({
+  id: z.number(),
+  number: z.string(),
+  utilityDisplayName: z.string().nullish(),
+  arcadiaAccountStatus: z.string().nullish(),
+  arcadiaAccountStatusDetail: z.string().nullish(),
+});
+export type LocationAccount = z.infer<typeof accountSchema>;
+
+const energyAdvisorBuildingSchema = z.object({
+  building: buildingSchema,
+  accounts: z.array(accountSchema),
+  deviceSummary: z.object({
+    deviceStatus: z.string(),
+    numThermostats: z.number(),
+    unreachableThermostatsIds: z.array(z.number()),
+    issueThermostatsIds: z.array(z.number()),
+  }),
+  peakDemandRatio: z.object({ hasHighDemandRatio: z.boolean(), ratio: z.number().nullish() }).nullish(),
+  lastBillDate: z.string().nullish(),
+  lastBillTotalCents: z.number().nullish(),
+});
+export type EnergyAdvisorBuilding = z.infer<typeof energyAdvisorBuildingSchema>;
+
+export async function getEnergyAdvisorBuildings(api: ApiClient, clientId: number) {
+  const res = await api.get(`/client/${clientId}/energy-advisor-buildings`, {
+    schema: z.object({ items: z.array(energyAdvisorBuildingSchema) }),
+  });
+  return res.items;
+}
+
+const vendorAlertSchema = z.object({ showAlert: z.boolean(), message: z.string().nullish() });
+export const getVendorAlert = (api: ApiClient) =>
+  api.get("/device-vendor-service-alert", { schema: vendorAlertSchema });
+
+/** Usage availability of a building (no retry, never stale: one call per page view). */
+export async function getUsageAvailable(api: ApiClient, buildingId: number) {
+  const res = await api.get(`/insights/${buildingId}/available-usage`, {
+    schema: z.object({ availableUsage: z.boolean() }),
+  });
+  return res.availableUsage;
+}
+
+const onboardingSchema = z.object({
+  steps: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string(), status: z.string() })),
+});
+export async function getOnboardingSteps(api: ApiClient, clientId: number) {
+  return (await api.get(`/onboarding-steps/${clientId}`, { schema: onboardingSchema })).steps;
+}
+
+/** The location with this id among the user's own (the api lists only what the session may see), or null. */
+export async function findLocation(api: ApiClient, locationId: string | undefined) {
+  const id = Number(locationId);
+  if (!locationId || !/^\d{1,12}$/.test(locationId) || !Number.isSafeInteger(id)) return null;
+  const all = await listAllBuildings(api);
+  return all.find((b) => b.id === id) ?? null;
 }

@@ -22,14 +22,181 @@ export function locationLabel(b: Building, isStaff: boolean) {
   return isStaff && b.code ? b.code : b.name;
 }
 
+/** The selector's order as a comparator (staff: code number; everyone else: street number, then name). */
+export function compareLocations(a: Building, b: Building, isStaff: boolean) {
+  return isStaff
+    ? codeNumber(a.code) - codeNumber(b.code) || String(a.code).localeCompare(String(b.code))
+    : streetNumber(a.address.addressLine1) - streetNumber(b.address.addressLine1) ||
+        a.name.localeCompare(b.name);
+}
+
 /**
  * The selector's order (spec part 1 §2): staff see codes sorted by code number; everyone else sees names
  * sorted by street number, then name.
  */
 export function sortLocations(list: Building[], isStaff: boolean): Building[] {
-  return [...list].sort((a, b) =>
-    isStaff
-      ? codeNumber(a.code) - codeNumber(b.code) || String(a.code).localeCompare(String(b.code))
-      : streetNumber(a.address.addressLine1) - streetNumber(b.address.addressLine1) || a.name.localeCompare(b.name),
-  );
+  return [...list].sort((a, b) => compareLocations(a, b, isStaff));
 }
+
+/* ---------- the Thermostats chip (spec part 1 §2 and §4) ---------- */
+
+export type DeviceStatus = "IN_DISPATCH_EVENT" | "DEVICE_ISSUES" | "OPERATING" | "NO_DEVICES";
+export type DeviceSummary = {
+  deviceStatus: DeviceStatus | string;
+  numThermostats: number;
+  unreachableThermostatsIds: number[];
+  issueThermostatsIds: number[];
+};
+export type ChipTone = "info" | "error" | "warning" | "success" | "grey";
+export type Chip = { label: string; tone: ChipTone; rank: number };
+
+/** Devices with a problem: the distinct union of issue and unreachable devices. */
+export const problemDeviceCount = (s: DeviceSummary) =>
+  new Set([...s.issueThermostatsIds, ...s.unreachableThermostatsIds]).size;
+
+/**
+ * The chip of the Thermostats cell: 'Ongoing Dispatch Event'; 'Offline' when every device is unreachable,
+ * 'n/m Offline' when some are and none has an issue; 'Operating'; 'n device issue(s)' over the distinct
+ * union of issue and unreachable devices; otherwise 'No Devices'. `rank` orders the column (worst first).
+ */
+export function thermostatChip(s: DeviceSummary): Chip {
+  const unreachable = new Set(s.unreachableThermostatsIds).size;
+  const issues = new Set(s.issueThermostatsIds).size;
+  if (s.deviceStatus === "IN_DISPATCH_EVENT")
+    return { label: "Ongoing Dispatch Event", tone: "info", rank: 0 };
+  if (s.numThermostats > 0 && unreachable > 0 && unreachable >= s.numThermostats)
+    return { label: "Offline", tone: "error", rank: 1 };
+  if (unreachable > 0 && issues === 0)
+    return { label: `${unreachable}/${s.numThermostats} Offline`, tone: "error", rank: 2 };
+  const problems = problemDeviceCount(s);
+  if (s.deviceStatus === "OPERATING" || (s.numThermostats > 0 && problems === 0))
+    return { label: "Operating", tone: "success", rank: 4 };
+  if (problems > 0)
+    return { label: `${problems} device ${problems === 1 ? "issue" : "issues"}`, tone: "warning", rank: 3 };
+  return { label: "No Devices", tone: "grey", rank: 5 };
+}
+
+/** A location has thermostat issues when any device has an issue or is unreachable. */
+export const hasThermostatIssues = (s: DeviceSummary) => problemDeviceCount(s) > 0;
+
+/* ---------- Last Bill ---------- */
+
+export const OLD_BILL_DAYS = 45;
+export const OLD_BILL_MESSAGE = "This bill is more than 45 days old.";
+
+/** Whole days from a `YYYY-MM-DD` bill date to today (UTC calendar days). */
+export function daysSince(date: string, today: Date) {
+  const d = Date.parse(`${date}T00:00:00Z`);
+  const t = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  return Math.round((t - d) / 86_400_000);
+}
+
+/** A bill is old when it is more than 45 days old (spec part 1 §9). */
+export const isBillOld = (date: string | null | undefined, today: Date) =>
+  Boolean(date) && daysSince(date!, today) > OLD_BILL_DAYS;
+
+/** "Sep 14, 2026" from a `YYYY-MM-DD` date (no timezone shift). */
+export function formatBillDate(date: string) {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", {
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+/* ---------- the table: search and sort (state in the URL) ---------- */
+
+export type SortKey = "location" | "thermostats" | "lastBill";
+export type SortDir = "asc" | "desc";
+export const SORT_KEYS: SortKey[] = ["location", "thermostats", "lastBill"];
+
+export function parseTableState(params: URLSearchParams) {
+  const sort = SORT_KEYS.includes(params.get("sort") as SortKey)
+    ? (params.get("sort") as SortKey)
+    : "location";
+  const dir: SortDir = params.get("dir") === "desc" ? "desc" : "asc";
+  const q = (params.get("q") ?? "").trim().slice(0, 100);
+  const expandedRaw = Number(params.get("expanded"));
+  return {
+    sort,
+    dir,
+    q,
+    expanded: Number.isSafeInteger(expandedRaw) && expandedRaw > 0 ? expandedRaw : null,
+  };
+}
+
+export type TableRow = { building: Building; chip: Chip; lastBillDate: string | null };
+
+/** Matches the search text against what the user sees of a location (name, nickname, code for staff, address). */
+export function matchesSearch(b: Building, q: string, isStaff: boolean) {
+  if (!q) return true;
+  const hay = [b.name, b.nickname, isStaff ? b.code : null, formatAddress(b.address)]
+    .filter(Boolean)
+    .join(" ")
+    .toLowerCase();
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .every((word) => hay.includes(word));
+}
+
+/** Filters and sorts the table rows. Location sorts like the selector; Thermostats by chip; Last Bill by date (none last). */
+export function tableRows<T extends TableRow>(
+  rows: T[],
+  state: { sort: SortKey; dir: SortDir; q: string },
+  isStaff: boolean,
+): T[] {
+  const sign = state.dir === "desc" ? -1 : 1;
+  const byLocation = (a: T, b: T) => compareLocations(a.building, b.building, isStaff);
+  const compare = (a: T, b: T): number => {
+    if (state.sort === "thermostats")
+      return (
+        sign *
+          (a.chip.rank - b.chip.rank || a.chip.label.localeCompare(b.chip.label, "en", { numeric: true })) ||
+        byLocation(a, b)
+      );
+    if (state.sort === "lastBill") {
+      if (!a.lastBillDate || !b.lastBillDate)
+        return (a.lastBillDate ? -1 : b.lastBillDate ? 1 : 0) || byLocation(a, b);
+      return sign * a.lastBillDate.localeCompare(b.lastBillDate) || byLocation(a, b);
+    }
+    return sign * byLocation(a, b);
+  };
+  return rows.filter((r) => matchesSearch(r.building, state.q, isStaff)).sort(compare);
+}
+
+/* ---------- the shell's navigation by context (spec part 1 §2) ---------- */
+
+export type NavLinkItem = { label: string; to: string; download?: boolean };
+
+export function shellNav(opts: {
+  locationId: number | null;
+  usageAvailable: boolean;
+  clientId: number | null;
+}): NavLinkItem[] {
+  const items: NavLinkItem[] = opts.locationId
+    ? [
+        { label: "Thermostats", to: `/locations/${opts.locationId}/control` },
+        { label: "Bill History", to: `/locations/${opts.locationId}/spending` },
+        ...(opts.usageAvailable
+          ? [{ label: "Usage Details", to: `/locations/${opts.locationId}/usage/demand` }]
+          : []),
+      ]
+    : [
+        { label: "Connect Utility Accounts", to: "/accounts" },
+        { label: "Grid Services", to: "/grid-services" },
+      ];
+  if (opts.clientId) {
+    items.push({
+      label: "Download Bill Statements Summary",
+      to: `/api/client/${opts.clientId}/bill-statements/export-csv`,
+      download: true,
+    });
+  }
+  return items;
+}
+
+/** 'Set up your account' shows while any onboarding step is not complete. */
+export const onboardingIncomplete = (steps: { status: string }[]) =>
+  steps.some((s) => s.status !== "complete");

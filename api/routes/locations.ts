@@ -1,0 +1,403 @@
+import { Router, type Request } from "express";
+import { z } from "zod";
+import {
+  type ApiDeps,
+  type Auth,
+  type BuildingRow,
+  buildingJson,
+  forbidden,
+  getAuth,
+  listVisibleBuildings,
+  loadAuth,
+  notFound,
+  pageQuery,
+  paged,
+  parse,
+  readSessionCookie,
+  requireAuth,
+  requireOwnClient,
+  requireStaffAuth,
+  route,
+} from "../lib/http";
+import { accountsOfBuilding } from "./core";
+import { userJson } from "./auth";
+
+/** Latest bill demand ÷ mean demand of the previous (up to) 12 bills of the same account at or above this is "high". */
+export const HIGH_DEMAND_RATIO = 1.3;
+
+export type DeviceStatus = "IN_DISPATCH_EVENT" | "DEVICE_ISSUES" | "OPERATING" | "NO_DEVICES";
+
+type ThermostatRow = {
+  id: number;
+  building_id: number;
+  device_name: string;
+  is_reachable: number;
+  status: number;
+};
+
+const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",");
+
+/**
+ * The energy-advisor view of buildings (spec part 1 §3), computed from the stored thermostats, issues,
+ * dispatches and bills every time (docs/api/locations.md explains each rule).
+ */
+export function energyAdvisorBuildings(deps: ApiDeps, buildings: BuildingRow[], now = new Date()) {
+  const { db } = deps;
+  if (buildings.length === 0) return [];
+  const ids = buildings.map((b) => b.id);
+  const inIds = placeholders(ids.length);
+  const nowIso = now.toISOString();
+
+  const thermostats = db
+    .prepare(
+      `SELECT id, building_id, device_name, is_reachable, status FROM thermostats WHERE building_id IN (${inIds}) ORDER BY id`,
+    )
+    .all(...ids) as ThermostatRow[];
+  const issueIds = new Set(
+    (
+      db
+        .prepare(
+          `SELECT DISTINCT i.thermostat_id AS id FROM thermostat_issues i JOIN thermostats t ON t.id = i.thermostat_id
+           WHERE t.building_id IN (${inIds}) AND i.is_dismissed = 0 AND i.current_status IN ('active','processing','failed')`,
+        )
+        .all(...ids) as { id: number }[]
+    ).map((r) => r.id),
+  );
+  const inDispatch = new Set(
+    (
+      db
+        .prepare(
+          `SELECT DISTINCT dt.thermostat_id AS id FROM dispatch_thermostats dt JOIN dispatches d ON d.id = dt.dispatch_id
+           JOIN thermostats t ON t.id = dt.thermostat_id
+           WHERE t.building_id IN (${inIds}) AND d.start_time <= ? AND d.end_time > ? AND d.status <> 'OPT_OUT'`,
+        )
+        .all(...ids, nowIso, nowIso) as { id: number }[]
+    ).map((r) => r.id),
+  );
+  const lastBills = new Map(
+    (
+      db
+        .prepare(
+          `SELECT building_id, statement_date, total_charges_cents FROM (
+             SELECT building_id, statement_date, total_charges_cents,
+               ROW_NUMBER() OVER (PARTITION BY building_id ORDER BY statement_date DESC, id DESC) AS rn
+             FROM bill_statements WHERE building_id IN (${inIds})
+           ) WHERE rn = 1`,
+        )
+        .all(...ids) as { building_id: number; statement_date: string; total_charges_cents: number }[]
+    ).map((r) => [r.building_id, r]),
+  );
+  const ratios = new Map(
+    (
+      db
+        .prepare(
+          `WITH ranked AS (
+             SELECT building_id, account_id, demand_kw,
+               ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY statement_date DESC, id DESC) AS rn
+             FROM bill_statements WHERE building_id IN (${inIds}) AND demand_kw IS NOT NULL
+           ), per_account AS (
+             SELECT building_id, MAX(CASE WHEN rn = 1 THEN demand_kw END) AS latest,
+               AVG(CASE WHEN rn BETWEEN 2 AND 13 THEN demand_kw END) AS baseline
+             FROM ranked GROUP BY building_id, account_id
+           )
+           SELECT building_id, MAX(latest / baseline) AS ratio FROM per_account WHERE baseline > 0 GROUP BY building_id`,
+        )
+        .all(...ids) as { building_id: number; ratio: number }[]
+    ).map((r) => [r.building_id, r.ratio]),
+  );
+
+  return buildings.map((b) => {
+    const own = thermostats.filter((t) => t.building_id === b.id);
+    const unreachable = own.filter((t) => t.is_reachable === 0).map((t) => t.id);
+    const issues = own.filter((t) => issueIds.has(t.id)).map((t) => t.id);
+    const dispatching = own.some((t) => inDispatch.has(t.id));
+    const deviceStatus: DeviceStatus = dispatching
+      ? "IN_DISPATCH_EVENT"
+      : unreachable.length || issues.length
+        ? "DEVICE_ISSUES"
+        : own.length
+          ? "OPERATING"
+          : "NO_DEVICES";
+    const bill = lastBills.get(b.id);
+    const ratio = ratios.get(b.id);
+    return {
+      building: buildingJson(b),
+      accounts: accountsOfBuilding(deps, b.id),
+      device_summary: {
+        device_status: deviceStatus,
+        num_thermostats: own.length,
+        unreachable_thermostats_ids: unreachable,
+        issue_thermostats_ids: issues,
+      },
+      peak_demand_ratio: {
+        ratio: ratio === undefined ? null : Math.round(ratio * 100) / 100,
+        has_high_demand_ratio: ratio !== undefined && ratio >= HIGH_DEMAND_RATIO,
+      },
+      last_bill_date: bill?.statement_date ?? null,
+      last_bill_total_cents: bill?.total_charges_cents ?? null,
+      thermostats: own.map((t) => ({
+        id: t.id,
+        device_name: t.device_name,
+        state: inDispatch.has(t.id)
+          ? "in_dispatch_event"
+          : t.is_reachable === 0
+            ? "unreachable"
+            : issueIds.has(t.id)
+              ? "issue"
+              : "operating",
+        action:
+          t.status === -2
+            ? "link"
+            : t.is_reachable === 0
+              ? "reconnect"
+              : issueIds.has(t.id)
+                ? "review_issue"
+                : null,
+      })),
+    };
+  });
+}
+
+/* ---------- demo mode in the CSV export (the same rule as app/features/demo-mode/demo-mode.ts) ---------- */
+
+const DEMO_ADDRESSES = [
+  { line1: "11 Wall St", zipcode: "10005" },
+  { line1: "200 Park Ave S", zipcode: "10003" },
+  { line1: "30 Rockefeller Plaza", zipcode: "10112" },
+  { line1: "1 Centre St", zipcode: "10007" },
+  { line1: "405 Lexington Ave", zipcode: "10174" },
+];
+
+function demoBuilding(b: { id: number; name: string; address: string }, demo: boolean) {
+  if (!demo) return b;
+  const a = DEMO_ADDRESSES[b.id % DEMO_ADDRESSES.length];
+  return { id: b.id, name: `Demo Location ${b.id}`, address: `${a.line1}, New York, NY ${a.zipcode}` };
+}
+
+const csvCell = (v: unknown) => {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+export const CSV_HEADER = [
+  "Location",
+  "Address",
+  "Account #",
+  "Utility",
+  "Statement Date",
+  "Service Start",
+  "Service End",
+  "Consumption (kWh)",
+  "Demand (kW)",
+  "Total Charges ($)",
+  "Electric Charges ($)",
+  "Supplier",
+];
+
+function exportCsv(deps: ApiDeps, auth: Auth) {
+  const buildings = listVisibleBuildings(deps.db, auth);
+  const lines = [CSV_HEADER.map(csvCell).join(",")];
+  if (buildings.length) {
+    const rows = deps.db
+      .prepare(
+        `SELECT s.*, a.number AS account_number, u.name AS utility_name FROM bill_statements s
+         JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
+         WHERE s.building_id IN (${placeholders(buildings.length)})
+         ORDER BY s.building_id, s.statement_date DESC, a.number`,
+      )
+      .all(...buildings.map((b) => b.id)) as {
+      building_id: number;
+      account_number: string;
+      utility_name: string;
+      statement_date: string;
+      service_start_date: string;
+      service_end_date: string;
+      consumption_kwh: number;
+      demand_kw: number | null;
+      total_charges_cents: number;
+      total_electric_charges_cents: number;
+      supplier: string | null;
+    }[];
+    const byId = new Map(buildings.map((b) => [b.id, b]));
+    const demo = auth.session.is_demo_mode === 1;
+    for (const r of rows) {
+      const b = byId.get(r.building_id)!;
+      const shown = demoBuilding(
+        {
+          id: b.id,
+          name: b.name,
+          address: [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`]
+            .filter(Boolean)
+            .join(", "),
+        },
+        demo,
+      );
+      lines.push(
+        [
+          shown.name,
+          shown.address,
+          r.account_number,
+          r.utility_name,
+          r.statement_date,
+          r.service_start_date,
+          r.service_end_date,
+          r.consumption_kwh,
+          r.demand_kw ?? "",
+          (r.total_charges_cents / 100).toFixed(2),
+          (r.total_electric_charges_cents / 100).toFixed(2),
+          r.supplier ?? "",
+        ]
+          .map(csvCell)
+          .join(","),
+      );
+    }
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+const impersonationBody = z.object({
+  client_id: z.coerce.number().int().positive("Choose a client"),
+  reason: z
+    .string({ required_error: "Please give a reason" })
+    .trim()
+    .min(3, "Please give a reason (at least 3 characters)")
+    .max(500, "Keep the reason under 500 characters"),
+});
+
+const clientsQuery = pageQuery.extend({ search: z.string().trim().max(100).optional() });
+
+/**
+ * The locations area: energy-advisor buildings, the vendor alert, the bill statements CSV, and the staff
+ * endpoints (clients, impersonation with its audit log, demo mode).
+ */
+export function locationsRoutes(deps: ApiDeps) {
+  const { db } = deps;
+  const r = Router();
+  r.use(
+    ["/client", "/device-vendor-service-alert", "/clients", "/impersonation", "/demo-mode"],
+    requireAuth(deps),
+  );
+
+  r.get(
+    "/client/:clientId/energy-advisor-buildings",
+    route((req, res) => {
+      const auth = getAuth(res);
+      requireOwnClient(auth, req.params.clientId);
+      res.json({ items: energyAdvisorBuildings(deps, listVisibleBuildings(db, auth)) });
+    }),
+  );
+
+  r.get(
+    "/client/:clientId/bill-statements/export-csv",
+    route((req, res) => {
+      const auth = getAuth(res);
+      const clientId = requireOwnClient(auth, req.params.clientId);
+      res.setHeader("content-type", "text/csv; charset=utf-8");
+      res.setHeader("x-no-convert", "true");
+      res.setHeader("content-disposition", `attachment; filename="bill-statements-summary-${clientId}.csv"`);
+      res.send(exportCsv(deps, auth));
+    }),
+  );
+
+  r.get(
+    "/device-vendor-service-alert",
+    route((_req, res) => {
+      const row = db
+        .prepare("SELECT message FROM vendor_service_alerts WHERE show_alert = 1 ORDER BY id DESC LIMIT 1")
+        .get() as { message: string } | undefined;
+      res.json({ show_alert: Boolean(row), message: row?.message ?? null });
+    }),
+  );
+
+  r.get(
+    "/clients",
+    route((req, res) => {
+      requireStaffAuth(getAuth(res));
+      const { page, size, search } = parse(clientsQuery, req.query, "query");
+      const rows = (
+        search
+          ? db
+              .prepare(
+                "SELECT id, name, client_type FROM clients WHERE name LIKE ? ESCAPE '\\' ORDER BY name, id",
+              )
+              .all(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+          : db.prepare("SELECT id, name, client_type FROM clients ORDER BY name, id").all()
+      ) as { id: number; name: string; client_type: string }[];
+      res.json(paged(rows, page, size));
+    }),
+  );
+
+  r.post(
+    "/impersonation",
+    route((req, res) => {
+      const auth = getAuth(res);
+      requireStaffAuth(auth);
+      const body = parse(impersonationBody, req.body);
+      const client = db.prepare("SELECT id FROM clients WHERE id = ?").get(body.client_id);
+      if (!client) throw notFound();
+      const now = new Date().toISOString();
+      db.transaction(() => {
+        // A staff member impersonates one client at a time: switching ends the previous audit entry.
+        db.prepare(
+          "UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL",
+        ).run(now, auth.user.id);
+        db.prepare(
+          "INSERT INTO impersonation_audit (staff_user_id, client_id, reason, started_at) VALUES (?, ?, ?, ?)",
+        ).run(auth.user.id, body.client_id, body.reason, now);
+        db.prepare("UPDATE sessions SET impersonated_client_id = ?, is_demo_mode = 0 WHERE id = ?").run(
+          body.client_id,
+          auth.session.id,
+        );
+      })();
+      res.json(userJson(deps, reload(req)));
+    }),
+  );
+
+  r.delete(
+    "/impersonation",
+    route((req, res) => {
+      const auth = getAuth(res);
+      requireStaffAuth(auth);
+      const now = new Date().toISOString();
+      db.transaction(() => {
+        db.prepare(
+          "UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL",
+        ).run(now, auth.user.id);
+        db.prepare("UPDATE sessions SET impersonated_client_id = NULL, is_demo_mode = 0 WHERE id = ?").run(
+          auth.session.id,
+        );
+      })();
+      res.json(userJson(deps, reload(req)));
+    }),
+  );
+
+  r.get(
+    "/demo-mode",
+    route((_req, res) => {
+      res.json({ is_demo_mode: getAuth(res).session.is_demo_mode === 1 });
+    }),
+  );
+
+  r.put(
+    "/demo-mode",
+    route((req, res) => {
+      const auth = getAuth(res);
+      if (!auth.isStaff || auth.session.impersonated_client_id === null) throw forbidden();
+      const { is_demo_mode } = parse(z.object({ is_demo_mode: z.boolean() }), req.body);
+      db.prepare("UPDATE sessions SET is_demo_mode = ? WHERE id = ?").run(
+        is_demo_mode ? 1 : 0,
+        auth.session.id,
+      );
+      res.json({ is_demo_mode });
+    }),
+  );
+
+  /** The session's auth after an update in this request. */
+  function reload(req: Request) {
+    const auth = loadAuth(db, readSessionCookie(req));
+    if (!auth) throw notFound();
+    return auth;
+  }
+
+  return r;
+}

@@ -1,0 +1,119 @@
+/**
+ * Demo mode (spec part 1 §1, §6): while impersonating staff have demo mode on, the client name becomes
+ * 'Demo Client' and every location gets a generic name and one of 5 sample New York addresses, chosen by
+ * building id so the same location always looks the same. One pure function, applied on the server to every
+ * upstream answer, so no real name or address reaches the browser. The rule is documented in
+ * docs/api/locations.md: any answer carrying a building's name or address must carry the building's id.
+ */
+
+export const DEMO_CLIENT_NAME = "Demo Client";
+
+export const DEMO_ADDRESSES = [
+  { addressLine1: "11 Wall St", addressLine2: null, city: "New York", state: "NY", zipcode: "10005" },
+  { addressLine1: "200 Park Ave S", addressLine2: null, city: "New York", state: "NY", zipcode: "10003" },
+  { addressLine1: "30 Rockefeller Plaza", addressLine2: null, city: "New York", state: "NY", zipcode: "10112" },
+  { addressLine1: "1 Centre St", addressLine2: null, city: "New York", state: "NY", zipcode: "10007" },
+  { addressLine1: "405 Lexington Ave", addressLine2: null, city: "New York", state: "NY", zipcode: "10174" },
+] as const;
+
+export const demoName = (buildingId: number) => `Demo Location ${buildingId}`;
+export const demoCode = (buildingId: number) => `DEMO-${buildingId}`;
+export const demoAddress = (buildingId: number) =>
+  DEMO_ADDRESSES[Math.abs(Math.trunc(buildingId)) % DEMO_ADDRESSES.length];
+export const demoAddressLine = (buildingId: number) => {
+  const a = demoAddress(buildingId);
+  return `${a.addressLine1}, ${a.city}, ${a.state} ${a.zipcode}`;
+};
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const num = (v: unknown) =>
+  typeof v === "number" && Number.isFinite(v)
+    ? v
+    : typeof v === "string" && /^\d+$/.test(v)
+      ? Number(v)
+      : null;
+
+/** Reads a key in camelCase or snake_case (answers with x-no-convert stay snake_case). */
+function pick(o: Obj, camel: string): [string, unknown] | null {
+  if (camel in o) return [camel, o[camel]];
+  const snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  if (snake in o) return [snake, o[snake]];
+  return null;
+}
+
+function replaceAddressObject(addr: Obj, buildingId: number): Obj {
+  const a = demoAddress(buildingId);
+  const out: Obj = { ...addr };
+  const set = (camel: string, value: unknown) => {
+    const hit = pick(addr, camel);
+    if (hit) out[hit[0]] = value;
+  };
+  set("addressLine1", a.addressLine1);
+  set("addressLine2", a.addressLine2);
+  set("city", a.city);
+  set("state", a.state);
+  set("zipcode", a.zipcode);
+  set("zip", a.zipcode);
+  return out;
+}
+
+/**
+ * The user object (GET /user) passes through untouched: the web writes it into the session with
+ * `anonymiseUser` applied while demo mode is on, and needs the real answer to restore the name when it ends.
+ */
+const isUserObject = (o: Obj) => "canImpersonate" in o || "can_impersonate" in o;
+const isClientObject = (o: Obj) => ("clientType" in o || "client_type" in o) && typeof o.name === "string";
+const isBuildingObject = (o: Obj) =>
+  num(o.id) !== null && (isObj(pick(o, "address")?.[1]) || pick(o, "addressLine1") !== null);
+
+function walk(value: unknown, buildingId: number | null): unknown {
+  if (Array.isArray(value)) return value.map((v) => walk(v, buildingId));
+  if (!isObj(value)) return value;
+  if (isUserObject(value)) return value;
+  const own =
+    num(pick(value, "buildingId")?.[1]) ?? (isBuildingObject(value) ? num(value.id) : null) ?? buildingId;
+  const out: Obj = {};
+  const building = isBuildingObject(value);
+  for (const [key, v] of Object.entries(value)) out[key] = walk(v, own);
+
+  if (isClientObject(value)) out.name = DEMO_CLIENT_NAME;
+  for (const key of ["clientName", "client_name"])
+    if (typeof value[key] === "string") out[key] = DEMO_CLIENT_NAME;
+
+  if (own !== null) {
+    if (building) {
+      out.name = demoName(own);
+      const nick = pick(value, "nickname");
+      if (nick && nick[1]) out[nick[0]] = demoName(own);
+      const code = pick(value, "code");
+      if (code && typeof code[1] === "string") out[code[0]] = demoCode(own);
+      const address = pick(value, "address");
+      if (address && isObj(address[1])) out[address[0]] = replaceAddressObject(address[1], own);
+    }
+    if (pick(value, "addressLine1")) Object.assign(out, replaceAddressObject(out, own));
+    for (const camel of ["buildingName", "locationName", "buildingNickname"]) {
+      const hit = pick(value, camel);
+      if (hit && typeof hit[1] === "string") out[hit[0]] = demoName(own);
+    }
+    for (const camel of ["buildingAddress", "locationAddress"]) {
+      const hit = pick(value, camel);
+      if (hit && typeof hit[1] === "string") out[hit[0]] = demoAddressLine(own);
+      else if (hit && isObj(hit[1])) out[hit[0]] = replaceAddressObject(hit[1], own);
+    }
+  }
+  return out;
+}
+
+/** Anonymises any upstream answer: client names, building names, nicknames, codes and addresses. */
+export function anonymise<T>(body: T): T {
+  return walk(body, null) as T;
+}
+
+/** The session user's client name, anonymised while demo mode is on. */
+export function anonymiseUser<U extends { isDemoMode: boolean; client: { name: string } | null }>(
+  user: U,
+): U {
+  if (!user.isDemoMode || !user.client) return user;
+  return { ...user, client: { ...user.client, name: DEMO_CLIENT_NAME } };
+}

@@ -1,0 +1,8 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireSmb } from "~/server/guards.server";
+
+/** /locations/{locationId} → its spending page (the layout has already checked the id). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  throw redirect(`/locations/${params.locationId}/spending`);
+}

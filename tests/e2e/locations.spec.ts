@@ -1,0 +1,173 @@
+import fs from "node:fs";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  ready,
+  test,
+  USERS,
+} from "./fixtures";
+
+const CSV_HEADER =
+  "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Demand (kW),Total Charges ($),Electric Charges ($),Supplier";
+
+test.describe("locations dashboard", () => {
+  test("shows the alert, the cards and every location with its thermostat chip", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    await expectJsState(page, info);
+    await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("vendor-alert")).toContainText("scheduled maintenance");
+    await expect(page.getByRole("link", { name: "Schedule a meeting" })).toHaveAttribute(
+      "href",
+      "https://meet.energyops.test/energy-advisor",
+    );
+    await expect(page.getByTestId("summary-issues").getByRole("heading")).toHaveText(
+      "Locations with thermostat issues",
+    );
+    await expect(page.getByTestId("summary-demand").getByRole("heading")).toHaveText(
+      "Locations with a high demand ratio",
+    );
+    // Offline devices are device problems: 102 (all offline), 103, 105 and 101's unlinked thermostat.
+    await expect(
+      page.getByTestId("summary-issues").getByRole("link", { name: "Harbor Coffee Capitol Hill" }),
+    ).toBeVisible();
+    await expect(page.locator("tbody tr[data-testid^=location-row-]")).toHaveCount(14);
+    const chip = (id: number) => page.getByTestId(`location-row-${id}`).locator(".pill");
+    await expect(chip(101)).toHaveText("Ongoing Dispatch Event");
+    await expect(chip(102)).toHaveText("Offline");
+    await expect(chip(103)).toHaveText("1/3 Offline");
+    await expect(chip(104)).toHaveText("Operating");
+    await expect(chip(107)).toHaveText("No Devices");
+    // axe needs timers, which a page without JavaScript never runs: it checks the same server HTML in the js project.
+    if (isJs(info)) await expectNoSeriousA11yViolations(page);
+  });
+
+  test("searches and sorts with the state in the URL", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const names = () => page.locator("tbody tr[data-testid^=location-row-] .location-name").allTextContents();
+    // Default: street number, then name (7 Seventh Ave first, 5300 Ballard Ave last).
+    expect((await names())[0]).toBe("Harbor Coffee Park Slope");
+    expect((await names()).at(-1)).toBe("Harbor Coffee Ballard");
+
+    await page.getByRole("searchbox", { name: "Search locations" }).fill("seattle");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/[?&]q=seattle/);
+    await expect(page.locator("tbody tr[data-testid^=location-row-]")).toHaveCount(3);
+
+    await page.getByRole("link", { name: /^Location/ }).click();
+    await expect(page).toHaveURL(/dir=desc/);
+    await expect(page).toHaveURL(/q=seattle/);
+    await expect
+      .poll(names)
+      .toEqual(["Harbor Coffee Ballard", "Harbor Coffee Pike Place", "Harbor Coffee Capitol Hill"]);
+    await expect(page.getByRole("columnheader", { name: /Location/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
+
+    await page.goto("/locations?sort=thermostats");
+    expect((await names())[0]).toBe("Harbor Coffee Pike Place");
+    await page.getByRole("link", { name: /^Thermostats/ }).click();
+    await expect(page).toHaveURL(/sort=thermostats&dir=desc|dir=desc.*sort=thermostats/);
+    await expect.poll(async () => (await names())[0]).toBe("Harbor Coffee Loop");
+  });
+
+  test("expands a row to its accounts and opens the row menu", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const expander = page.getByRole("link", { name: "Show accounts of Harbor Coffee Wicker Park" });
+    await expect(expander).toHaveAttribute("aria-expanded", "false");
+    await expander.click();
+    await expect(page).toHaveURL(/expanded=106/);
+    const accounts = page.getByTestId("accounts-106");
+    await expect(accounts.getByRole("columnheader", { name: "Account #" })).toBeVisible();
+    await expect(accounts.getByRole("columnheader", { name: "Bill Monitoring" })).toBeVisible();
+    await expect(accounts.getByRole("row", { name: /0391-77120-3/ })).toContainText("Connected");
+    const failing = accounts.getByRole("row", { name: /0391-77120-4/ });
+    await expect(failing).toContainText("Invalid Credentials");
+    await failing.locator(".tip-trigger").focus();
+    await expect(failing.getByRole("tooltip")).toHaveText(
+      "The credentials used were invalid. Please reconnect.",
+    );
+    await page.getByRole("link", { name: "Hide accounts of Harbor Coffee Wicker Park" }).click();
+    await expect(page.getByTestId("accounts-106")).toHaveCount(0);
+
+    // Every connection label of spec part 1 §4 that the seed holds at 113 and 114.
+    await page.goto("/locations?expanded=113");
+    await expect(page.getByTestId("accounts-113")).toContainText("Inactive");
+    await page.getByTestId("accounts-113").locator(".tip-trigger").first().hover();
+    await expect(page.getByTestId("accounts-113").getByRole("tooltip")).toHaveText(
+      "This account shows no recent bill data.",
+    );
+
+    const row = page.getByTestId("location-row-104");
+    await row.getByText("⋯").click();
+    await expect(row.getByRole("link", { name: "Control Room" })).toHaveAttribute(
+      "href",
+      "/locations/104/control",
+    );
+    await expect(row.getByRole("link", { name: "View spending" })).toHaveAttribute(
+      "href",
+      "/locations/104/spending",
+    );
+    await expect(row.getByRole("link", { name: "View usage" })).toHaveAttribute(
+      "href",
+      "/locations/104/usage",
+    );
+  });
+
+  test("dismisses the vendor alert for the rest of the session", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations?q=ballard");
+    await ready(page, info);
+    await page.getByTestId("vendor-alert").getByRole("button", { name: "Dismiss" }).click();
+    await expect(page.getByTestId("vendor-alert")).toHaveCount(0);
+    await expect(page).toHaveURL(/\/locations\?q=ballard$/);
+    await page.goto("/locations");
+    await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("vendor-alert")).toHaveCount(0);
+  });
+
+  test("downloads the bill statements summary as CSV", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download Bill Statements Summary" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("bill-statements-summary-1.csv");
+    const text = fs.readFileSync((await download.path())!, "utf8");
+    const lines = text.trim().split("\r\n");
+    expect(lines[0]).toBe(CSV_HEADER);
+    // With the bills area merged every row is a real statement of a Harbor location.
+    for (const line of lines.slice(1)) expect(line).toMatch(/^Harbor Coffee /);
+  });
+
+  test("sends an unknown or foreign location id back to /locations", async ({ page }) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations/201");
+    await expect(page).toHaveURL(/\/locations$/);
+    await page.goto("/locations/999999/usage");
+    await expect(page).toHaveURL(/\/locations$/);
+    await page.goto("/locations/abc");
+    await expect(page).toHaveURL(/\/locations$/);
+    await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+  });
+
+  test("shows a single-location client its one location", async ({ page }, info) => {
+    await loginAs(page, USERS.alex);
+    await page.goto("/locations");
+    await ready(page, info);
+    await expect(page.locator("tbody tr[data-testid^=location-row-]")).toHaveCount(1);
+    await expect(page.getByTestId("location-row-201")).toContainText("Maple Dental Main Office");
+    await expect(page.getByTestId("location-row-201").locator(".pill")).toHaveText("No Devices");
+  });
+});

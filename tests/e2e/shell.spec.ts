@@ -1,0 +1,81 @@
+import { expect, expectJsState, loginAs, ready, test, USERS } from "./fixtures";
+
+test.describe("the authenticated shell", () => {
+  test("the location selector opens without a script and lists names by street number", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations?q=loop");
+    await ready(page, info);
+    await expectJsState(page, info);
+    const select = page.getByTestId("location-select");
+    await expect(select.locator("summary")).toContainText("All locations");
+    await select.locator("summary").click();
+    const menu = select.getByRole("list", { name: "Locations" });
+    await expect(menu).toBeVisible();
+    expect(await menu.evaluate((el) => getComputedStyle(el).maxHeight)).toBe("426px");
+    const entries = await menu.getByRole("link").allTextContents();
+    expect(entries[0]).toBe("See all locations");
+    expect(entries.slice(1, 4)).toEqual([
+      "Harbor Coffee Park Slope",
+      "Harbor Coffee Loop",
+      "Harbor Coffee Chelsea",
+    ]);
+    expect(entries).toHaveLength(15);
+    await expect(menu.getByRole("link", { name: "Harbor Coffee Pike Place" })).toHaveAttribute(
+      "href",
+      "/locations/101/control",
+    );
+    await menu.getByRole("link", { name: "See all locations" }).click();
+    await expect(page).toHaveURL(/\/locations$/);
+    await expect(page.locator("tbody tr[data-testid^=location-row-]")).toHaveCount(14);
+  });
+
+  test("navigation without a location: accounts, grid services, the CSV and the foot", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    await expect(sections.getByRole("link", { name: "Connect Utility Accounts" })).toHaveAttribute(
+      "href",
+      "/accounts",
+    );
+    await expect(sections.getByRole("link", { name: "Grid Services" })).toHaveAttribute(
+      "href",
+      "/grid-services",
+    );
+    await expect(sections.getByRole("link", { name: "Download Bill Statements Summary" })).toHaveAttribute(
+      "href",
+      "/api/client/1/bill-statements/export-csv",
+    );
+    await expect(sections.getByRole("link", { name: "Thermostats" })).toHaveCount(0);
+    const main = page.getByRole("complementary", { name: "Main" });
+    await expect(main.getByRole("link", { name: "Manage account" })).toHaveAttribute("href", "/settings");
+    await expect(main.getByRole("link", { name: "Help" })).toBeVisible();
+    await expect(main.getByRole("button", { name: "Sign Out" })).toBeVisible();
+    await expect(main.getByRole("link", { name: "Impersonate" })).toHaveCount(0);
+    await expect(page.getByTestId("impersonation-banner")).toHaveCount(0);
+  });
+
+  test("is a 260px sidebar on wide screens and a top bar below 595px", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/locations");
+    await ready(page, info);
+    const sidebar = page.getByRole("complementary", { name: "Main" });
+    expect((await sidebar.boundingBox())!.width).toBe(260);
+    await page.setViewportSize({ width: 390, height: 800 });
+    const box = (await sidebar.boundingBox())!;
+    expect(box.width).toBe(390);
+    expect(box.height).toBeLessThan(300);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  });
+
+  test("/vendor-auth is a full-page redirect to the vendor-authorisation address", async ({ page }) => {
+    const res = await page.request.get("/vendor-auth", { maxRedirects: 0 });
+    expect(res.status()).toBe(302);
+    expect(res.headers().location).toBe("https://vendor-auth.energyops.test/authorize");
+  });
+});

@@ -1,0 +1,204 @@
+import { describe, expect, it } from "vitest";
+import { connectionStatus } from "~/features/locations/account-status";
+import {
+  codeNumber,
+  isBillOld,
+  onboardingIncomplete,
+  parseTableState,
+  shellNav,
+  sortLocations,
+  streetNumber,
+  tableRows,
+  thermostatChip,
+} from "~/features/locations/locations";
+import type { Building } from "~/features/locations/locations.server";
+
+const summary = (deviceStatus: string, num: number, unreachable: number[] = [], issues: number[] = []) => ({
+  deviceStatus,
+  numThermostats: num,
+  unreachableThermostatsIds: unreachable,
+  issueThermostatsIds: issues,
+});
+
+describe("thermostatChip (spec part 1 §2)", () => {
+  it("shows an ongoing dispatch first, whatever else is true", () => {
+    expect(thermostatChip(summary("IN_DISPATCH_EVENT", 4, [4], [1])).label).toBe("Ongoing Dispatch Event");
+  });
+  it("says Offline when every device is unreachable", () => {
+    expect(thermostatChip(summary("DEVICE_ISSUES", 2, [1, 2])).label).toBe("Offline");
+    expect(thermostatChip(summary("DEVICE_ISSUES", 2, [1, 2], [1])).label).toBe("Offline");
+  });
+  it("says n/m Offline when some are unreachable and none has an issue", () => {
+    expect(thermostatChip(summary("DEVICE_ISSUES", 3, [7])).label).toBe("1/3 Offline");
+  });
+  it("counts the distinct union of issue and unreachable devices", () => {
+    expect(thermostatChip(summary("DEVICE_ISSUES", 5, [16], [13, 14, 15])).label).toBe("4 device issues");
+    expect(thermostatChip(summary("DEVICE_ISSUES", 3, [7], [7])).label).toBe("1 device issue");
+    expect(thermostatChip(summary("DEVICE_ISSUES", 3, [], [2, 2])).label).toBe("1 device issue");
+  });
+  it("says Operating when nothing is wrong, and No Devices when there are none", () => {
+    expect(thermostatChip(summary("OPERATING", 3)).label).toBe("Operating");
+    expect(thermostatChip(summary("NO_DEVICES", 0)).label).toBe("No Devices");
+  });
+});
+
+describe("the 45-day rule", () => {
+  const today = new Date(Date.UTC(2026, 10, 21));
+  it("is old only past 45 days", () => {
+    expect(isBillOld("2026-10-07", today)).toBe(false); // 45 days
+    expect(isBillOld("2026-10-06", today)).toBe(true); // 46 days
+    expect(isBillOld(null, today)).toBe(false);
+  });
+});
+
+const b = (id: number, name: string, code: string, line1: string): Building => ({
+  id,
+  name,
+  code,
+  nickname: null,
+  address: { addressLine1: line1, addressLine2: null, city: "Seattle", state: "WA", zipcode: "98101" },
+});
+
+describe("sorting locations", () => {
+  const list = [
+    b(1, "Pike", "HCC-007", "1912 Pike Pl"),
+    b(2, "Pine", "HCC-002", "415 E Pine St"),
+    b(3, "Alpha", "HCC-011", "415 A St"),
+    b(4, "NoNum", "X", "Pier 39"),
+  ];
+  it("reads street and code numbers", () => {
+    expect(streetNumber("5300 Ballard Ave")).toBe(5300);
+    expect(streetNumber("Pier 39")).toBe(Infinity);
+    expect(codeNumber("HCC-011")).toBe(11);
+  });
+  it("sorts names by street number then name for everyone, codes by code number for staff", () => {
+    expect(sortLocations(list, false).map((l) => l.name)).toEqual(["Alpha", "Pine", "Pike", "NoNum"]);
+    expect(sortLocations(list, true).map((l) => l.code)).toEqual(["HCC-002", "HCC-007", "HCC-011", "X"]);
+  });
+  it("filters and sorts the table rows from the URL state", () => {
+    const rows = list.map((building, i) => ({
+      building,
+      chip: thermostatChip(summary(i === 0 ? "OPERATING" : "NO_DEVICES", i === 0 ? 1 : 0)),
+      lastBillDate: i === 3 ? null : `2026-0${i + 1}-01`,
+    }));
+    const state = parseTableState(new URLSearchParams("sort=lastBill&dir=desc"));
+    expect(tableRows(rows, state, false).map((r) => r.building.id)).toEqual([3, 2, 1, 4]);
+    expect(
+      tableRows(rows, parseTableState(new URLSearchParams("q=pine")), false).map((r) => r.building.id),
+    ).toEqual([2]);
+    expect(tableRows(rows, parseTableState(new URLSearchParams("q=hcc-011")), false)).toEqual([]);
+    expect(
+      tableRows(rows, parseTableState(new URLSearchParams("q=hcc-011")), true).map((r) => r.building.id),
+    ).toEqual([3]);
+    expect(
+      tableRows(rows, parseTableState(new URLSearchParams("sort=thermostats")), false)[0].building.id,
+    ).toBe(1);
+    expect(parseTableState(new URLSearchParams("sort=evil&dir=x&expanded=-3"))).toEqual({
+      sort: "location",
+      dir: "asc",
+      q: "",
+      expanded: null,
+    });
+  });
+});
+
+describe("connection status (spec part 1 §4)", () => {
+  it.each([
+    ["CONNECTION_SUCCESS", "DATA_ACCESSIBLE", "Connected", "success", null],
+    [
+      "NEW_ACCOUNT",
+      "EMAIL_APPROVAL",
+      "Email Approval Required",
+      "info",
+      "Please approve data sharing via connection email",
+    ],
+    ["CONNECTION_IN_PROGRESS", null, "Processing", "info", "The connection is in progress."],
+    [
+      "DATA_ACCESS_FAILURE",
+      "CREDENTIAL_ISSUE",
+      "Invalid Credentials",
+      "error",
+      "The credentials used were invalid. Please reconnect.",
+    ],
+    [
+      "DATA_ACCESS_FAILURE",
+      "UNSUCCESSFUL_EMAIL_APPROVAL",
+      "Connection Failed",
+      "error",
+      "The email approval required for connection timed out. Please reconnect.",
+    ],
+    [
+      "DATA_ACCESS_FAILURE",
+      "USER_REVOKED_ACCESS",
+      "Connection Failed",
+      "error",
+      "The data sharing connection was revoked. Please reconnect.",
+    ],
+    ["DATA_ACCESS_FAILURE", "NO_DATA_AVAILABLE", "Connection Failed", "error", null],
+    [
+      "INACTIVE",
+      "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE",
+      "Inactive",
+      "info",
+      "This account shows no recent bill data.",
+    ],
+    [
+      "INACTIVE",
+      "NO_BILLS_DISCOVERED_AFTER_FINAL_BILL_NOTICE",
+      "Closed",
+      "info",
+      "Final bill received for this account.",
+    ],
+    ["INACTIVE", "ISSUE_UNDER_REVIEW", "Not Connected", "info", null],
+  ])("%s / %s → %s", (status, detail, label, badge, tooltip) => {
+    expect(connectionStatus(status, detail)).toEqual({ label, badge, tooltip });
+  });
+});
+
+describe("the shell's navigation by context", () => {
+  it("offers the location pages with a location, Usage Details only when usage is available", () => {
+    expect(shellNav({ locationId: 101, usageAvailable: true, clientId: 1 }).map((l) => l.label)).toEqual([
+      "Thermostats",
+      "Bill History",
+      "Usage Details",
+      "Download Bill Statements Summary",
+    ]);
+    expect(shellNav({ locationId: 101, usageAvailable: false, clientId: 1 }).map((l) => l.to)).toEqual([
+      "/locations/101/control",
+      "/locations/101/spending",
+      "/api/client/1/bill-statements/export-csv",
+    ]);
+  });
+  it("offers accounts and grid services without one, and no CSV without a client", () => {
+    expect(shellNav({ locationId: null, usageAvailable: false, clientId: null }).map((l) => l.label)).toEqual(
+      ["Connect Utility Accounts", "Grid Services"],
+    );
+  });
+  it("shows set-up while any onboarding step is not complete", () => {
+    expect(onboardingIncomplete([{ status: "complete" }, { status: "in_progress" }])).toBe(true);
+    expect(onboardingIncomplete([{ status: "complete" }])).toBe(false);
+  });
+});
+
+describe("listAllBuildings", () => {
+  it("reads every page of 75 (the first, then the rest together)", async () => {
+    const { listAllBuildings } = await import("~/features/locations/locations.server");
+    const total = 160;
+    const calls: unknown[] = [];
+    const fake = {
+      get: async (_path: string, o: { query: { page: number; size: number } }) => {
+        calls.push(o.query);
+        const { page, size } = o.query;
+        const ids = Array.from({ length: total }, (_, i) => i + 1).slice((page - 1) * size, page * size);
+        return { items: ids.map((id) => b(id, `L${id}`, `C-${id}`, `${id} Main St`)), total, page, size };
+      },
+    };
+    const all = await listAllBuildings(fake as never);
+    expect(all).toHaveLength(160);
+    expect(calls).toEqual([
+      { size: 75, page: 1 },
+      { size: 75, page: 2 },
+      { size: 75, page: 3 },
+    ]);
+  });
+});
