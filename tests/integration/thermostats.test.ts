@@ -191,7 +191,7 @@ describe("the control room loader", () => {
 
   it("an upstream failure gives the error state, never a 500", async () => {
     const { loader } = await import("~/routes/_app.locations.$locationId.control");
-    const result = (await loader({ request: await request("/locations/101/control"), params: { locationId: "101" }, context: {} })) as {
+    const result = (await loader({ request: await request("/locations/101/control"), params: { locationId: "101" }, context: { cspNonce: "" } })) as {
       error: boolean;
       items: unknown[];
     };
@@ -200,15 +200,15 @@ describe("the control room loader", () => {
   });
   it("a building the upstream does not know sends the user to /locations", async () => {
     const { loader } = await import("~/routes/_app.locations.$locationId.control");
-    const thrown = await loader({ request: await request("/locations/999/control"), params: { locationId: "999" }, context: {} }).catch((e) => e);
+    const thrown = await loader({ request: await request("/locations/999/control"), params: { locationId: "999" }, context: { cspNonce: "" } }).catch((e) => e);
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).headers.get("location")).toBe("/locations");
   });
   it("the dismissal link page shows Submission Failed when the call fails or a parameter is missing", async () => {
     const { loader } = await import("~/routes/dismiss-thermostat-issue");
-    const failed = await loader({ request: await request("/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold"), params: {}, context: {} });
+    const failed = await loader({ request: await request("/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold"), params: {}, context: { cspNonce: "" } });
     expect(failed).toEqual({ ok: false });
-    const missing = await loader({ request: await request("/dismiss-thermostat-issue?thermostatId=1013"), params: {}, context: {} });
+    const missing = await loader({ request: await request("/dismiss-thermostat-issue?thermostatId=1013"), params: {}, context: { cspNonce: "" } });
     expect(missing).toEqual({ ok: false });
   });
 });

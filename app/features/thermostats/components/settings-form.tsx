@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher } from "@remix-run/react";
-import { useMemo } from "react";
+import { useState } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
@@ -19,7 +19,8 @@ export function SettingsForm({ item, tab, serverReply }: { item: ThermostatInfo;
   const hydrated = useHydrated();
   const fetcher = useFetcher<SettingsReply>({ key: `settings-${id}` });
   const limits = limitsOf(item);
-  const schema = useMemo(() => settingsSchema(limits), [limits.allowedModes.join(","), limits.minSetpointF, limits.maxSetpointF, limits.minAutoSpacingF]); // prettier-ignore
+  // The form remounts (its key) whenever the device changes, so the schema is built once per mount.
+  const [schema] = useState(() => settingsSchema(limits));
   const reply = fetcher.data?.thermostatId === id ? fetcher.data : serverReply;
   const [form, fields] = useForm({
     id: `settings-${id}`,
