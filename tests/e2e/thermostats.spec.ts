@@ -12,6 +12,14 @@ async function open(page: Page, info: TestInfo, path: string) {
   await ready(page, info);
 }
 
+/**
+ * axe needs timers in the page, which never fire with JavaScript disabled (its analyze() hangs in the nojs
+ * project for every page, also the foundation's): the server-rendered markup is checked in the js project.
+ */
+async function axe(page: Page, info: TestInfo) {
+  if (isJs(info)) await expectNoSeriousA11yViolations(page);
+}
+
 const toast = (page: Page, text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text });
 
 async function openSettings(card: Locator) {
@@ -41,7 +49,7 @@ test.describe("thermostat control room", () => {
     await expect(card).toContainText(/Last seen: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M ET/);
     await tabs.getByRole("tab", { name: /All devices/ }).click();
     await expect(page.getByRole("article")).toHaveCount(3);
-    await expectNoSeriousA11yViolations(page);
+    await axe(page, info);
   });
 
   test("every card status appears with its brand and mode names", async ({ page }, info) => {
@@ -94,7 +102,7 @@ test.describe("thermostat control room", () => {
     await cafe.locator("details.thermo-back > summary").click();
     await expect(cafe.getByTestId("card-back")).toContainText("resolving issue");
     await expect(cafe.getByRole("button", { name: /Resolve Issue|DISMISS/ })).toHaveCount(0);
-    await expectNoSeriousA11yViolations(page);
+    await axe(page, info);
   });
 
   test("a setting change goes through and the action completes", async ({ page }, info) => {
@@ -198,7 +206,7 @@ test.describe("empty state", () => {
       "There are no thermostats integrated for this location. This could be due to installations in progress or limitations on equipment.",
     );
     await expect(page.getByRole("tablist")).toHaveCount(0);
-    await expectNoSeriousA11yViolations(page);
+    await axe(page, info);
   });
   test("another client's location goes back to the list", async ({ page }, info) => {
     await loginAs(page, USERS.alex);
@@ -212,7 +220,7 @@ test.describe("the dismissal email link", () => {
     await loginAs(page, USERS.dana);
     await open(page, info, "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold");
     await expect(page.getByRole("heading", { name: "Thermostat feedback received" })).toBeVisible();
-    await expectNoSeriousA11yViolations(page);
+    await axe(page, info);
     await page.reload();
     await expect(page.getByRole("heading", { name: "Thermostat feedback received" })).toBeVisible();
     await page.getByRole("link", { name: "Return to Dashboard" }).click();
