@@ -122,7 +122,9 @@ export function requireThermostat(db: DB, auth: Auth, thermostatId: string | num
   const id = Number(thermostatId);
   if (!Number.isSafeInteger(id)) throw notFound();
   const row = db
-    .prepare(`SELECT t.* FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`)
+    .prepare(
+      `SELECT t.* FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`,
+    )
     .get(id, ...visibleBuildingParams(auth)) as ThermostatRow | undefined;
   if (!row) throw notFound();
   return row;
@@ -181,7 +183,9 @@ export function thermostatInfoItem(db: DB, t: ThermostatRow, now = new Date().to
        ORDER BY d.start_time DESC LIMIT 1`,
     )
     .get(t.id, now, now) as DispatchRow | undefined;
-  const issues = db.prepare("SELECT * FROM thermostat_issues WHERE thermostat_id = ? ORDER BY id").all(t.id) as IssueRow[];
+  const issues = db
+    .prepare("SELECT * FROM thermostat_issues WHERE thermostat_id = ? ORDER BY id")
+    .all(t.id) as IssueRow[];
   return {
     thermostat: {
       id: t.id,
@@ -236,7 +240,10 @@ export function settingsViolations(t: ThermostatRow, asked: z.infer<typeof setti
   const cool = asked.cool_setpoint_f ?? t.cool_setpoint_f;
   const heat = asked.heat_setpoint_f ?? t.heat_setpoint_f;
   if (mode === "auto" && cool !== null && heat !== null && cool - heat < t.min_auto_spacing_f) {
-    errors.push({ location: "cool_setpoint_f", message: `must be at least ${t.min_auto_spacing_f}°F above the heat setpoint in auto mode` });
+    errors.push({
+      location: "cool_setpoint_f",
+      message: `must be at least ${t.min_auto_spacing_f}°F above the heat setpoint in auto mode`,
+    });
   }
   return errors;
 }
@@ -244,7 +251,9 @@ export function settingsViolations(t: ThermostatRow, asked: z.infer<typeof setti
 function requireIssue(db: DB, t: ThermostatRow, issueId: string) {
   const id = Number(issueId);
   if (!Number.isSafeInteger(id)) throw notFound();
-  const issue = db.prepare("SELECT * FROM thermostat_issues WHERE id = ? AND thermostat_id = ?").get(id, t.id) as IssueRow | undefined;
+  const issue = db
+    .prepare("SELECT * FROM thermostat_issues WHERE id = ? AND thermostat_id = ?")
+    .get(id, t.id) as IssueRow | undefined;
   if (!issue) throw notFound();
   return issue;
 }
@@ -259,7 +268,9 @@ export function thermostatRoutes(deps: ApiDeps) {
     "/building/:buildingId/thermostats",
     route((req, res) => {
       const building = requireBuilding(db, getAuth(res), req.params.buildingId);
-      const rows = db.prepare("SELECT * FROM thermostats WHERE building_id = ? ORDER BY id").all(building.id) as ThermostatRow[];
+      const rows = db
+        .prepare("SELECT * FROM thermostats WHERE building_id = ? ORDER BY id")
+        .all(building.id) as ThermostatRow[];
       const now = new Date().toISOString();
       res.json({ items: rows.map((t) => thermostatInfoItem(db, t, now)) });
     }),
@@ -279,10 +290,9 @@ export function thermostatRoutes(deps: ApiDeps) {
         `UPDATE thermostat_issues SET is_dismissed = 1, current_status = 'dismissed', updated_at = ?
          WHERE thermostat_id = ? AND issue_slug = ? AND current_status IN ('active','failed')`,
       ).run(new Date().toISOString(), t.id, slug);
-      db.prepare("UPDATE thermostat_issues SET is_dismissed = 1 WHERE thermostat_id = ? AND issue_slug = ? AND current_status = 'dismissed'").run(
-        t.id,
-        slug,
-      );
+      db.prepare(
+        "UPDATE thermostat_issues SET is_dismissed = 1 WHERE thermostat_id = ? AND issue_slug = ? AND current_status = 'dismissed'",
+      ).run(t.id, slug);
       res.status(204).end();
     }),
   );
@@ -293,8 +303,16 @@ export function thermostatRoutes(deps: ApiDeps) {
       const auth = getAuth(res);
       const t = requireThermostat(db, auth, req.params.thermostatId);
       const asked = parse(settingsBody, req.body);
-      if (asked.mode === undefined && asked.cool_setpoint_f === undefined && asked.heat_setpoint_f === undefined) {
-        throw validationError({ body: [{ location: "body", message: "send at least one of mode, cool_setpoint_f, heat_setpoint_f" }] });
+      if (
+        asked.mode === undefined &&
+        asked.cool_setpoint_f === undefined &&
+        asked.heat_setpoint_f === undefined
+      ) {
+        throw validationError({
+          body: [
+            { location: "body", message: "send at least one of mode, cool_setpoint_f, heat_setpoint_f" },
+          ],
+        });
       }
       const errors = settingsViolations(t, asked);
       if (errors.length) throw validationError({ body: errors });
@@ -315,7 +333,9 @@ export function thermostatRoutes(deps: ApiDeps) {
             now.toISOString(),
             new Date(now.getTime() + deps.config.thermostatActionDelayMs).toISOString(),
           );
-        return db.prepare("SELECT * FROM thermostat_actions WHERE id = ?").get(info.lastInsertRowid) as ActionRow;
+        return db
+          .prepare("SELECT * FROM thermostat_actions WHERE id = ?")
+          .get(info.lastInsertRowid) as ActionRow;
       })();
       deps.log("thermostat action created", { thermostat_id: t.id, action_id: created.id });
       res.json(actionJson(created, t.device_name));
@@ -328,7 +348,9 @@ export function thermostatRoutes(deps: ApiDeps) {
       const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
       const id = Number(req.params.actionId);
       if (!Number.isSafeInteger(id)) throw notFound();
-      const a = db.prepare("SELECT * FROM thermostat_actions WHERE id = ? AND thermostat_id = ?").get(id, t.id) as ActionRow | undefined;
+      const a = db
+        .prepare("SELECT * FROM thermostat_actions WHERE id = ? AND thermostat_id = ?")
+        .get(id, t.id) as ActionRow | undefined;
       if (!a) throw notFound();
       res.json(actionJson(a, t.device_name));
     }),
@@ -340,7 +362,8 @@ export function thermostatRoutes(deps: ApiDeps) {
       const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
       const issue = requireIssue(db, t, req.params.issueId);
       if (t.vendor === "airzone") throw badRequest(AIRZONE_REFUSED);
-      if (!RESOLVABLE_SLUGS.includes(issue.issue_slug)) throw badRequest("This issue cannot be resolved remotely");
+      if (!RESOLVABLE_SLUGS.includes(issue.issue_slug))
+        throw badRequest("This issue cannot be resolved remotely");
       if (issue.current_status === "processing") {
         res.json(issueJson(issue));
         return;
@@ -349,7 +372,9 @@ export function thermostatRoutes(deps: ApiDeps) {
         throw new HttpError(409, { message: `This issue is ${issue.current_status}` });
       }
       const now = new Date();
-      db.prepare("UPDATE thermostat_issues SET current_status = 'processing', updated_at = ?, resolves_at = ? WHERE id = ?").run(
+      db.prepare(
+        "UPDATE thermostat_issues SET current_status = 'processing', updated_at = ?, resolves_at = ? WHERE id = ?",
+      ).run(
         now.toISOString(),
         new Date(now.getTime() + deps.config.thermostatActionDelayMs).toISOString(),
         issue.id,
@@ -368,13 +393,14 @@ export function thermostatRoutes(deps: ApiDeps) {
       if (issue.current_status === "resolved" || issue.current_status === "processing") {
         throw new HttpError(409, { message: `This issue is ${issue.current_status}` });
       }
-      const status = is_dismissed ? "dismissed" : issue.current_status === "dismissed" ? "active" : issue.current_status;
-      db.prepare("UPDATE thermostat_issues SET is_dismissed = ?, current_status = ?, updated_at = ? WHERE id = ?").run(
-        is_dismissed ? 1 : 0,
-        status,
-        new Date().toISOString(),
-        issue.id,
-      );
+      const status = is_dismissed
+        ? "dismissed"
+        : issue.current_status === "dismissed"
+          ? "active"
+          : issue.current_status;
+      db.prepare(
+        "UPDATE thermostat_issues SET is_dismissed = ?, current_status = ?, updated_at = ? WHERE id = ?",
+      ).run(is_dismissed ? 1 : 0, status, new Date().toISOString(), issue.id);
       res.json(issueJson(requireIssue(db, t, String(issue.id))));
     }),
   );

@@ -11,20 +11,32 @@ export function tickThermostats(deps: ApiDeps, now = new Date()) {
   const { db } = deps;
   const at = now.toISOString();
   const due = db
-    .prepare("SELECT * FROM thermostat_actions WHERE status = 'pending' AND completes_at IS NOT NULL AND completes_at <= ?")
+    .prepare(
+      "SELECT * FROM thermostat_actions WHERE status = 'pending' AND completes_at IS NOT NULL AND completes_at <= ?",
+    )
     .all(at) as ActionRow[];
   db.transaction(() => {
     for (const a of due) {
-      const t = db.prepare("SELECT * FROM thermostats WHERE id = ?").get(a.thermostat_id) as ThermostatRow | undefined;
+      const t = db.prepare("SELECT * FROM thermostats WHERE id = ?").get(a.thermostat_id) as
+        ThermostatRow | undefined;
       if (!t) continue;
       if (t.is_reachable === 1 && t.status !== -2) {
-        const asked = JSON.parse(a.device_specific_data_json) as { mode?: string; cool_setpoint_f?: number; heat_setpoint_f?: number };
+        const asked = JSON.parse(a.device_specific_data_json) as {
+          mode?: string;
+          cool_setpoint_f?: number;
+          heat_setpoint_f?: number;
+        };
         db.prepare(
           "UPDATE thermostats SET mode = coalesce(?, mode), cool_setpoint_f = coalesce(?, cool_setpoint_f), heat_setpoint_f = coalesce(?, heat_setpoint_f), last_seen = ? WHERE id = ?",
         ).run(asked.mode ?? null, asked.cool_setpoint_f ?? null, asked.heat_setpoint_f ?? null, at, t.id);
-        db.prepare("UPDATE thermostat_actions SET status = 'success', finished_at = ? WHERE id = ?").run(at, a.id);
+        db.prepare("UPDATE thermostat_actions SET status = 'success', finished_at = ? WHERE id = ?").run(
+          at,
+          a.id,
+        );
       } else {
-        db.prepare("UPDATE thermostat_actions SET status = 'fail', reason = ?, finished_at = ? WHERE id = ?").run(UNREACHABLE_REASON, at, a.id);
+        db.prepare(
+          "UPDATE thermostat_actions SET status = 'fail', reason = ?, finished_at = ? WHERE id = ?",
+        ).run(UNREACHABLE_REASON, at, a.id);
       }
     }
     db.prepare(

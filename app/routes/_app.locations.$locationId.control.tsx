@@ -1,5 +1,12 @@
 import { parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { SettingsReply } from "~/features/thermostats/components/settings-form";
@@ -77,7 +84,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const locationId = locationIdOf(params);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  if (!(INTENTS as readonly string[]).includes(intent)) throw data({ message: "Unknown intent" }, { status: 400 });
+  if (!(INTENTS as readonly string[]).includes(intent))
+    throw data({ message: "Unknown intent" }, { status: 400 });
   const thermostatId = Number(form.get("thermostatId"));
   if (!Number.isSafeInteger(thermostatId)) throw data({ message: "Unknown thermostat" }, { status: 400 });
   const tab = parseTab(String(form.get("tab") ?? ""));
@@ -99,7 +107,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(request, back(), { kind: "success", message: MESSAGES.dismissed });
     } catch (error) {
       if (!isApiError(error)) throw error;
-      return redirectWithToast(request, back({ card: String(thermostatId) }), { kind: "error", message: error.message });
+      return redirectWithToast(request, back({ card: String(thermostatId) }), {
+        kind: "error",
+        message: error.message,
+      });
     }
   }
 
@@ -109,29 +120,52 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = item ? parseWithZod(form, { schema: settingsSchema(limitsOf(item)) }) : null;
   if (!item || !submission) {
     return data(
-      { intent: "save", thermostatId, lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } } } satisfies SettingsReply,
-      { status: list.ok ? 404 : 502, headers: await toastHeaders(request, { kind: "error", message: MESSAGES.updateFailed }) },
+      {
+        intent: "save",
+        thermostatId,
+        lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
+      } satisfies SettingsReply,
+      {
+        status: list.ok ? 404 : 502,
+        headers: await toastHeaders(request, { kind: "error", message: MESSAGES.updateFailed }),
+      },
     );
   }
   if (submission.status !== "success") {
-    return data({ intent: "save", thermostatId, lastResult: submission.reply() } satisfies SettingsReply, { status: 400 });
+    return data({ intent: "save", thermostatId, lastResult: submission.reply() } satisfies SettingsReply, {
+      status: 400,
+    });
   }
   const changed = changedSettings(item.state, submission.value);
   if (Object.keys(changed).length === 0) {
     return data(
-      { intent: "save", thermostatId, lastResult: submission.reply({ formErrors: ["Change a setting before saving."] }) } satisfies SettingsReply,
+      {
+        intent: "save",
+        thermostatId,
+        lastResult: submission.reply({ formErrors: ["Change a setting before saving."] }),
+      } satisfies SettingsReply,
       { status: 400 },
     );
   }
   try {
     const created = await updateThermostatSettings(api, thermostatId, changed);
-    return redirectWithToast(request, back({ watch: `${thermostatId}:${created.id}` }), { kind: "success", message: MESSAGES.submitted });
+    return redirectWithToast(request, back({ watch: `${thermostatId}:${created.id}` }), {
+      kind: "success",
+      message: MESSAGES.submitted,
+    });
   } catch (error) {
     if (!isApiError(error)) throw error;
     const message = updateErrorMessage(error);
     return data(
-      { intent: "save", thermostatId, lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }) } satisfies SettingsReply,
-      { status: error.status >= 400 && error.status < 600 ? error.status : 502, headers: await toastHeaders(request, { kind: "error", message }) },
+      {
+        intent: "save",
+        thermostatId,
+        lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
+      } satisfies SettingsReply,
+      {
+        status: error.status >= 400 && error.status < 600 ? error.status : 502,
+        headers: await toastHeaders(request, { kind: "error", message }),
+      },
     );
   }
 }
@@ -192,7 +226,10 @@ export default function ThermostatsPage() {
       <h1>{MESSAGES.title}</h1>
       {page.pending && page.poll < MAX_POLLS ? (
         <noscript>
-          <meta httpEquiv="refresh" content={`${POLL_INTERVAL_MS / 1000};url=${refreshUrl(location.search, page.poll)}`} />
+          <meta
+            httpEquiv="refresh"
+            content={`${POLL_INTERVAL_MS / 1000};url=${refreshUrl(location.search, page.poll)}`}
+          />
         </noscript>
       ) : null}
       {page.error ? (
@@ -211,7 +248,12 @@ export default function ThermostatsPage() {
           value={page.tab}
           tabs={[
             { value: "all", label: "All devices", href: base, count: page.items.length },
-            { value: "issues", label: "Devices with Issues", href: `${base}?tab=issues`, count: issueItems.length },
+            {
+              value: "issues",
+              label: "Devices with Issues",
+              href: `${base}?tab=issues`,
+              count: issueItems.length,
+            },
           ]}
         >
           {shown.length === 0 ? (
@@ -225,7 +267,9 @@ export default function ThermostatsPage() {
                   tab={page.tab}
                   showVendor={page.showVendor}
                   openBack={page.openCard === item.thermostat.id}
-                  serverReply={actionData && actionData.thermostatId === item.thermostat.id ? actionData : undefined}
+                  serverReply={
+                    actionData && actionData.thermostatId === item.thermostat.id ? actionData : undefined
+                  }
                 />
               ))}
             </div>

@@ -19,7 +19,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const thermostatId = Number(url.searchParams.get("thermostatId") ?? "");
   const issueSlug = url.searchParams.get("issueSlug")?.trim() ?? "";
-  if (!url.searchParams.get("thermostatId") || !Number.isSafeInteger(thermostatId) || thermostatId <= 0 || !/^[a-z0-9_]{1,100}$/.test(issueSlug)) {
+  if (
+    !url.searchParams.get("thermostatId") ||
+    !Number.isSafeInteger(thermostatId) ||
+    thermostatId <= 0 ||
+    !/^[a-z0-9_]{1,100}$/.test(issueSlug)
+  ) {
     return { ok: false };
   }
   const result = await settle(dismissIssueBySlug(await getApi(request), thermostatId, issueSlug));

@@ -1,5 +1,15 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, PASSWORD, ready, test, USERS } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  PASSWORD,
+  ready,
+  test,
+  USERS,
+} from "./fixtures";
 
 /**
  * The thermostat control room and the dismissal email link, in both projects. Tests that change data use a
@@ -65,7 +75,8 @@ test.describe("thermostat control room", () => {
       [110, "Reading Nook", "following schedule"],
     ];
     for (const [building, name, status] of expected) {
-      if (page.url().indexOf(`/locations/${building}/`) === -1) await open(page, info, `/locations/${building}/control`);
+      if (page.url().indexOf(`/locations/${building}/`) === -1)
+        await open(page, info, `/locations/${building}/control`);
       await expect(page.getByRole("article", { name }).getByTestId("card-status"), name).toHaveText(status);
     }
     // Airzone: the manufacturer text as brand; the window-bar card auto-resolves (yellow border).
@@ -73,7 +84,13 @@ test.describe("thermostat control room", () => {
     const downstairs = page.getByRole("article", { name: "Downstairs" });
     await expect(downstairs).toContainText("Daikin");
     // Mode display names: ventilation is "fan", dehumidifier is "dry".
-    await expect(downstairs.getByLabel("Mode").locator("option")).toHaveText(["cool", "heat", "off", "fan", "dry"]);
+    await expect(downstairs.getByLabel("Mode").locator("option")).toHaveText([
+      "cool",
+      "heat",
+      "off",
+      "fan",
+      "dry",
+    ]);
     await open(page, info, "/locations/109/control");
     await expect(page.getByRole("article", { name: "Window Bar" })).toHaveAttribute("data-border", "yellow");
   });
@@ -226,14 +243,20 @@ test.describe("the dismissal email link", () => {
     await page.getByRole("link", { name: "Return to Dashboard" }).click();
     await expect(page).not.toHaveURL(/dismiss-thermostat-issue/);
     await open(page, info, "/locations/109/control");
-    await expect(page.getByRole("article", { name: "Window Bar" }).getByTestId("card-status")).toHaveText("issue dismissed");
+    await expect(page.getByRole("article", { name: "Window Bar" }).getByTestId("card-status")).toHaveText(
+      "issue dismissed",
+    );
   });
 
   test("missing parameter or failed call: Submission Failed", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await open(page, info, "/dismiss-thermostat-issue?thermostatId=1024");
     await expect(page.getByRole("heading", { name: "Submission Failed" })).toBeVisible();
-    await expect(page.getByText("Something went wrong. Our engineering team has been notified and will remedy this issue.")).toBeVisible();
+    await expect(
+      page.getByText(
+        "Something went wrong. Our engineering team has been notified and will remedy this issue.",
+      ),
+    ).toBeVisible();
     await expect(page.getByRole("link", { name: "Return to Dashboard" })).toBeVisible();
     await open(page, info, "/dismiss-thermostat-issue?thermostatId=1019&issueSlug=permanent_hold");
     await expect(page.getByRole("heading", { name: "Submission Failed" })).toBeVisible();

@@ -24,9 +24,26 @@ import {
 } from "~/features/thermostats/thermostats";
 
 let nextIssueId = 1;
-function issue(slug: string, status: ThermostatIssue["currentStatus"] = "active", extra: Partial<ThermostatIssue> = {}): ThermostatIssue {
-  const category = slug === "permanent_hold" || slug === "unchanging_schedule" ? "schedule" : slug === "one_big_gap" ? "data_gap" : "system_performance";
-  return { id: nextIssueId++, issueSlug: slug, issueCategory: category, currentStatus: status, isDismissed: status === "dismissed", buildingId: 101, ...extra };
+function issue(
+  slug: string,
+  status: ThermostatIssue["currentStatus"] = "active",
+  extra: Partial<ThermostatIssue> = {},
+): ThermostatIssue {
+  const category =
+    slug === "permanent_hold" || slug === "unchanging_schedule"
+      ? "schedule"
+      : slug === "one_big_gap"
+        ? "data_gap"
+        : "system_performance";
+  return {
+    id: nextIssueId++,
+    issueSlug: slug,
+    issueCategory: category,
+    currentStatus: status,
+    isDismissed: status === "dismissed",
+    buildingId: 101,
+    ...extra,
+  };
 }
 
 type Overrides = {
@@ -77,41 +94,57 @@ function item(o: Overrides = {}): ThermostatInfo {
         }
       : null,
     isReachable: o.reachable ?? true,
-    dispatch: o.dispatch ? { id: 1, startTime: "2026-03-03T00:00:00Z", endTime: "2026-03-04T00:00:00Z", precoolStartTime: null } : null,
+    dispatch: o.dispatch
+      ? { id: 1, startTime: "2026-03-03T00:00:00Z", endTime: "2026-03-04T00:00:00Z", precoolStartTime: null }
+      : null,
     issues: o.issues ?? [],
   };
 }
 
 describe("card display status, in priority order", () => {
   it("1. unlinked (status -2) beats everything", () => {
-    expect(cardStatus(item({ status: -2, reachable: false, dispatch: true, issues: [issue("permanent_hold")] }))).toBe("unlinked");
+    expect(
+      cardStatus(item({ status: -2, reachable: false, dispatch: true, issues: [issue("permanent_hold")] })),
+    ).toBe("unlinked");
   });
   it("2. unreachable", () => {
     expect(cardStatus(item({ reachable: false, dispatch: true }))).toBe("unreachable");
   });
   it("3. event in progress: a dispatch, or an action with a dispatch id", () => {
-    expect(cardStatus(item({ dispatch: true, hasSchedule: false, issues: [issue("permanent_hold")] }))).toBe("event");
+    expect(cardStatus(item({ dispatch: true, hasSchedule: false, issues: [issue("permanent_hold")] }))).toBe(
+      "event",
+    );
     expect(cardStatus(item({ actionDispatch: true }))).toBe("event");
   });
   it("4. schedule unavailable", () => {
-    expect(cardStatus(item({ hasSchedule: false, issues: [issue("permanent_hold", "processing")] }))).toBe("schedule-unavailable");
+    expect(cardStatus(item({ hasSchedule: false, issues: [issue("permanent_hold", "processing")] }))).toBe(
+      "schedule-unavailable",
+    );
   });
   it("5. resolving issue (processing)", () => {
     expect(cardStatus(item({ issues: [issue("permanent_hold", "processing")] }))).toBe("resolving");
   });
   it("6. issue dismissed (flag or status)", () => {
     expect(cardStatus(item({ issues: [issue("unchanging_schedule", "dismissed")] }))).toBe("dismissed");
-    expect(cardStatus(item({ issues: [issue("unchanging_schedule", "active", { isDismissed: true })] }))).toBe("dismissed");
+    expect(
+      cardStatus(item({ issues: [issue("unchanging_schedule", "active", { isDismissed: true })] })),
+    ).toBe("dismissed");
   });
   it("7. inactive schedule (permanent hold)", () => {
-    expect(cardStatus(item({ issues: [issue("permanent_hold"), issue("heat_setpoint_above_indoor_temp")] }))).toBe("inactive-schedule");
+    expect(
+      cardStatus(item({ issues: [issue("permanent_hold"), issue("heat_setpoint_above_indoor_temp")] })),
+    ).toBe("inactive-schedule");
   });
   it("8. inefficient schedule (unchanging schedule), also when failed", () => {
     expect(cardStatus(item({ issues: [issue("unchanging_schedule")] }))).toBe("inefficient-schedule");
-    expect(cardStatus(item({ issues: [issue("unchanging_schedule", "failed")] }))).toBe("inefficient-schedule");
+    expect(cardStatus(item({ issues: [issue("unchanging_schedule", "failed")] }))).toBe(
+      "inefficient-schedule",
+    );
   });
   it("9. system performance", () => {
-    expect(cardStatus(item({ issues: [issue("heat_setpoint_above_indoor_temp")] }))).toBe("system-performance");
+    expect(cardStatus(item({ issues: [issue("heat_setpoint_above_indoor_temp")] }))).toBe(
+      "system-performance",
+    );
   });
   it("10. otherwise following schedule (no issue, resolved ones, other categories)", () => {
     expect(cardStatus(item())).toBe("following-schedule");
@@ -183,7 +216,9 @@ describe("Devices with Issues membership", () => {
   it("a non-resolved schedule or system-performance issue with no dispatch", () => {
     expect(hasDeviceIssue(item({ issues: [issue("permanent_hold")] }))).toBe(true);
     expect(hasDeviceIssue(item({ issues: [issue("unchanging_schedule", "dismissed")] }))).toBe(true);
-    expect(hasDeviceIssue(item({ issues: [issue("heat_setpoint_above_indoor_temp", "processing")] }))).toBe(true);
+    expect(hasDeviceIssue(item({ issues: [issue("heat_setpoint_above_indoor_temp", "processing")] }))).toBe(
+      true,
+    );
   });
   it("not with a dispatch, only resolved issues, other categories, or no issue", () => {
     expect(hasDeviceIssue(item({ dispatch: true, issues: [issue("permanent_hold")] }))).toBe(false);
@@ -195,24 +230,45 @@ describe("Devices with Issues membership", () => {
 
 describe("Resolve Issue and DISMISS", () => {
   it("both for an active schedule issue on an Enode device", () => {
-    expect(issueActions(item({ issues: [issue("permanent_hold")] }))).toMatchObject({ canResolve: true, canDismiss: true });
+    expect(issueActions(item({ issues: [issue("permanent_hold")] }))).toMatchObject({
+      canResolve: true,
+      canDismiss: true,
+    });
   });
   it("only DISMISS for system performance", () => {
-    expect(issueActions(item({ issues: [issue("heat_setpoint_above_indoor_temp")] }))).toMatchObject({ canResolve: false, canDismiss: true });
+    expect(issueActions(item({ issues: [issue("heat_setpoint_above_indoor_temp")] }))).toMatchObject({
+      canResolve: false,
+      canDismiss: true,
+    });
   });
   it("never for Airzone devices", () => {
-    expect(issueActions(item({ vendor: "airzone", issues: [issue("permanent_hold")] }))).toMatchObject({ canResolve: false, canDismiss: false });
+    expect(issueActions(item({ vendor: "airzone", issues: [issue("permanent_hold")] }))).toMatchObject({
+      canResolve: false,
+      canDismiss: false,
+    });
   });
   it("DISMISS hidden when the issue auto-resolves", () => {
-    expect(issueActions(item({ autoresolve: true, issues: [issue("permanent_hold")] }))).toMatchObject({ canResolve: true, canDismiss: false });
+    expect(issueActions(item({ autoresolve: true, issues: [issue("permanent_hold")] }))).toMatchObject({
+      canResolve: true,
+      canDismiss: false,
+    });
   });
   it("nothing once dismissed, while processing, or without an issue", () => {
-    expect(issueActions(item({ issues: [issue("permanent_hold", "dismissed")] }))).toMatchObject({ canResolve: false, canDismiss: false });
-    expect(issueActions(item({ issues: [issue("permanent_hold", "processing")] }))).toMatchObject({ canResolve: false, canDismiss: false });
+    expect(issueActions(item({ issues: [issue("permanent_hold", "dismissed")] }))).toMatchObject({
+      canResolve: false,
+      canDismiss: false,
+    });
+    expect(issueActions(item({ issues: [issue("permanent_hold", "processing")] }))).toMatchObject({
+      canResolve: false,
+      canDismiss: false,
+    });
     expect(issueActions(item())).toMatchObject({ issue: null, canResolve: false, canDismiss: false });
   });
   it("a failed issue can be resolved again", () => {
-    expect(issueActions(item({ issues: [issue("unchanging_schedule", "failed")] }))).toMatchObject({ canResolve: true, canDismiss: true });
+    expect(issueActions(item({ issues: [issue("unchanging_schedule", "failed")] }))).toMatchObject({
+      canResolve: true,
+      canDismiss: true,
+    });
   });
 });
 
@@ -247,7 +303,12 @@ describe("brand and model", () => {
 });
 
 describe("the setting form schema", () => {
-  const limits = { allowedModes: ["auto", "cool", "heat", "off"], minSetpointF: 50, maxSetpointF: 90, minAutoSpacingF: 3 };
+  const limits = {
+    allowedModes: ["auto", "cool", "heat", "off"],
+    minSetpointF: 50,
+    maxSetpointF: 90,
+    minAutoSpacingF: 3,
+  };
   const schema = settingsSchema(limits);
   const errorsOf = (v: unknown) => {
     const r = schema.safeParse(v);
@@ -259,13 +320,23 @@ describe("the setting form schema", () => {
   });
   it("requires a mode, and one the device allows", () => {
     expect(errorsOf({ coolSetpointF: 74, heatSetpointF: 68 }).mode).toEqual(["Mode is required"]);
-    expect(errorsOf({ mode: "ventilation", coolSetpointF: 74, heatSetpointF: 68 }).mode).toEqual(["Choose a mode this thermostat supports"]);
+    expect(errorsOf({ mode: "ventilation", coolSetpointF: 74, heatSetpointF: 68 }).mode).toEqual([
+      "Choose a mode this thermostat supports",
+    ]);
   });
   it("checks the device's setpoint bounds and whole degrees", () => {
-    expect(errorsOf({ mode: "cool", coolSetpointF: 91, heatSetpointF: 68 }).coolSetpointF).toEqual(["Cool setpoint must be at most 90°F"]);
-    expect(errorsOf({ mode: "cool", coolSetpointF: 74, heatSetpointF: 49 }).heatSetpointF).toEqual(["Heat setpoint must be at least 50°F"]);
-    expect(errorsOf({ mode: "cool", coolSetpointF: 74.5, heatSetpointF: 68 }).coolSetpointF).toEqual(["Cool setpoint must be a whole number of degrees"]);
-    expect(errorsOf({ mode: "cool", heatSetpointF: 68 }).coolSetpointF).toEqual(["Cool setpoint is required"]);
+    expect(errorsOf({ mode: "cool", coolSetpointF: 91, heatSetpointF: 68 }).coolSetpointF).toEqual([
+      "Cool setpoint must be at most 90°F",
+    ]);
+    expect(errorsOf({ mode: "cool", coolSetpointF: 74, heatSetpointF: 49 }).heatSetpointF).toEqual([
+      "Heat setpoint must be at least 50°F",
+    ]);
+    expect(errorsOf({ mode: "cool", coolSetpointF: 74.5, heatSetpointF: 68 }).coolSetpointF).toEqual([
+      "Cool setpoint must be a whole number of degrees",
+    ]);
+    expect(errorsOf({ mode: "cool", heatSetpointF: 68 }).coolSetpointF).toEqual([
+      "Cool setpoint is required",
+    ]);
   });
   it("auto mode needs the cool setpoint at least the spacing above the heat setpoint", () => {
     expect(errorsOf({ mode: "auto", coolSetpointF: 70, heatSetpointF: 68 }).coolSetpointF).toEqual([
@@ -277,14 +348,30 @@ describe("the setting form schema", () => {
 
 describe("changed fields and Save", () => {
   const current = { mode: "cool", coolSetpointF: 74, heatSetpointF: 68 };
-  const limits = { allowedModes: ["auto", "cool", "heat", "off"], minSetpointF: 50, maxSetpointF: 90, minAutoSpacingF: 3 };
+  const limits = {
+    allowedModes: ["auto", "cool", "heat", "off"],
+    minSetpointF: 50,
+    maxSetpointF: 90,
+    minAutoSpacingF: 3,
+  };
   it("only the changed fields", () => {
-    expect(changedSettings(current, { mode: "cool", coolSetpointF: 76, heatSetpointF: 68 })).toEqual({ coolSetpointF: 76 });
-    expect(changedSettings(current, { mode: "heat", coolSetpointF: 74, heatSetpointF: 66 })).toEqual({ mode: "heat", heatSetpointF: 66 });
+    expect(changedSettings(current, { mode: "cool", coolSetpointF: 76, heatSetpointF: 68 })).toEqual({
+      coolSetpointF: 76,
+    });
+    expect(changedSettings(current, { mode: "heat", coolSetpointF: 74, heatSetpointF: 66 })).toEqual({
+      mode: "heat",
+      heatSetpointF: 66,
+    });
   });
   it("the whole form in auto mode", () => {
-    expect(changedSettings(current, { mode: "auto", coolSetpointF: 74, heatSetpointF: 68 })).toEqual({ mode: "auto", coolSetpointF: 74, heatSetpointF: 68 });
-    expect(changedSettings({ ...current, mode: "auto" }, { mode: "auto", coolSetpointF: 75, heatSetpointF: 68 })).toEqual({
+    expect(changedSettings(current, { mode: "auto", coolSetpointF: 74, heatSetpointF: 68 })).toEqual({
+      mode: "auto",
+      coolSetpointF: 74,
+      heatSetpointF: 68,
+    });
+    expect(
+      changedSettings({ ...current, mode: "auto" }, { mode: "auto", coolSetpointF: 75, heatSetpointF: 68 }),
+    ).toEqual({
       mode: "auto",
       coolSetpointF: 75,
       heatSetpointF: 68,
@@ -292,7 +379,9 @@ describe("changed fields and Save", () => {
   });
   it("nothing when nothing changed", () => {
     expect(changedSettings(current, { ...current })).toEqual({});
-    expect(changedSettings({ ...current, mode: "auto" }, { mode: "auto", coolSetpointF: 74, heatSetpointF: 68 })).toEqual({});
+    expect(
+      changedSettings({ ...current, mode: "auto" }, { mode: "auto", coolSetpointF: 74, heatSetpointF: 68 }),
+    ).toEqual({});
   });
   it("Save: valid and dirty only", () => {
     expect(canSave(limits, current, { mode: "cool", coolSetpointF: "74", heatSetpointF: "68" })).toBe(false);
@@ -305,11 +394,13 @@ describe("changed fields and Save", () => {
 
 describe("messages and formatting", () => {
   it("update error: the server's text when readable, otherwise the generic message", () => {
-    expect(updateErrorMessage({ kind: "validation", message: "cool_setpoint_f: must be between 50 and 90" })).toBe(
-      "cool_setpoint_f: must be between 50 and 90",
-    );
+    expect(
+      updateErrorMessage({ kind: "validation", message: "cool_setpoint_f: must be between 50 and 90" }),
+    ).toBe("cool_setpoint_f: must be between 50 and 90");
     expect(updateErrorMessage({ kind: "http", message: "Device busy" })).toBe("Device busy");
-    expect(updateErrorMessage({ kind: "network", message: "Could not reach the server" })).toBe(MESSAGES.updateFailed);
+    expect(updateErrorMessage({ kind: "network", message: "Could not reach the server" })).toBe(
+      MESSAGES.updateFailed,
+    );
     expect(updateErrorMessage({ kind: "http", message: " " })).toBe(MESSAGES.updateFailed);
     expect(updateErrorMessage(null)).toBe("Unable to update Thermostat settings");
   });
@@ -324,7 +415,9 @@ describe("messages and formatting", () => {
     expect(formatNewYork("not a date")).toBeNull();
   });
   it("receipt text and issue labels", () => {
-    expect(describeChange({ mode: "dehumidifier", coolSetpointF: 74, heatSetpointF: 68 })).toBe("mode dry, cool 74°F, heat 68°F");
+    expect(describeChange({ mode: "dehumidifier", coolSetpointF: 74, heatSetpointF: 68 })).toBe(
+      "mode dry, cool 74°F, heat 68°F",
+    );
     expect(describeChange({})).toBe("no settings");
     expect(issueLabel("heat_setpoint_above_indoor_temp")).toBe("Heat setpoint above indoor temp");
   });

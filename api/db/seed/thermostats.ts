@@ -17,14 +17,30 @@ type SeedIssue = {
 export const SEED_ISSUES: SeedIssue[] = [
   { thermostat: 1013, slug: "permanent_hold", category: "schedule", status: "active" },
   { thermostat: 1014, slug: "unchanging_schedule", category: "schedule", status: "active" },
-  { thermostat: 1015, slug: "heat_setpoint_above_indoor_temp", category: "system_performance", status: "active" },
+  {
+    thermostat: 1015,
+    slug: "heat_setpoint_above_indoor_temp",
+    category: "system_performance",
+    status: "active",
+  },
   { thermostat: 1019, slug: "permanent_hold", category: "schedule", status: "active" },
   { thermostat: 1021, slug: "permanent_hold", category: "schedule", status: "processing" },
-  { thermostat: 1022, slug: "unchanging_schedule", category: "schedule", status: "dismissed", dismissed: true },
+  {
+    thermostat: 1022,
+    slug: "unchanging_schedule",
+    category: "schedule",
+    status: "dismissed",
+    dismissed: true,
+  },
   { thermostat: 1024, slug: "permanent_hold", category: "schedule", status: "active" },
   { thermostat: 1025, slug: "unchanging_schedule", category: "schedule", status: "failed" },
   { thermostat: 1030, slug: "permanent_hold", category: "schedule", status: "dismissed", dismissed: true },
-  { thermostat: 1030, slug: "cool_setpoint_below_indoor_temp", category: "system_performance", status: "active" },
+  {
+    thermostat: 1030,
+    slug: "cool_setpoint_below_indoor_temp",
+    category: "system_performance",
+    status: "active",
+  },
   // Resolved history: never shown as a card status.
   { thermostat: 1003, slug: "permanent_hold", category: "schedule", status: "resolved" },
   { thermostat: 1010, slug: "unchanging_schedule", category: "schedule", status: "resolved" },
@@ -33,7 +49,8 @@ export const SEED_ISSUES: SeedIssue[] = [
 export function seedThermostats(ctx: SeedContext) {
   const { db, today } = ctx;
   const rand = prng(4004);
-  const at = (daysAgo: number) => new Date(today.getTime() - daysAgo * 86_400_000 + Math.floor(rand() * 8 * 3_600_000)).toISOString();
+  const at = (daysAgo: number) =>
+    new Date(today.getTime() - daysAgo * 86_400_000 + Math.floor(rand() * 8 * 3_600_000)).toISOString();
   const far = new Date(today.getTime() + 30 * 86_400_000).toISOString();
 
   const issue = db.prepare(
@@ -43,7 +60,18 @@ export function seedThermostats(ctx: SeedContext) {
   SEED_ISSUES.forEach((i, n) => {
     const created = at(3 + Math.floor(rand() * 20));
     // The seeded processing issue stays "resolving" for the demo; issues resolved from the page finish quickly.
-    issue.run(n + 1, i.thermostat, i.thermostat, i.slug, i.category, i.status, i.dismissed ? 1 : 0, created, created, i.status === "processing" ? far : null);
+    issue.run(
+      n + 1,
+      i.thermostat,
+      i.thermostat,
+      i.slug,
+      i.category,
+      i.status,
+      i.dismissed ? 1 : 0,
+      created,
+      created,
+      i.status === "processing" ? far : null,
+    );
   });
 
   const action = db.prepare(
@@ -53,10 +81,30 @@ export function seedThermostats(ctx: SeedContext) {
   const finished = (created: string) => new Date(new Date(created).getTime() + 20_000).toISOString();
   // The grid event's precool command on the first event device (an action carrying a dispatch id).
   const eventAt = new Date(today.getTime() - 86_400_000).toISOString();
-  action.run(1001, "success", JSON.stringify({ mode: "cool", cool_setpoint_f: 70 }), 1, null, null, eventAt, null, finished(eventAt));
+  action.run(
+    1001,
+    "success",
+    JSON.stringify({ mode: "cool", cool_setpoint_f: 70 }),
+    1,
+    null,
+    null,
+    eventAt,
+    null,
+    finished(eventAt),
+  );
   // A user's change that went through, and one the vendor could not deliver.
   const ok = at(2);
-  action.run(1003, "success", JSON.stringify({ cool_setpoint_f: 76 }), null, null, USER.dana, ok, null, finished(ok));
+  action.run(
+    1003,
+    "success",
+    JSON.stringify({ cool_setpoint_f: 76 }),
+    null,
+    null,
+    USER.dana,
+    ok,
+    null,
+    finished(ok),
+  );
   const failed = at(1);
   action.run(
     1016,

@@ -24,9 +24,15 @@ export const actionSchema = z.object({
   }),
   dispatchId: z.number().nullable(),
   thermostatName: z.string(),
-  reason: z.string().nullish().transform((v) => v ?? null),
+  reason: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
   createdAt: z.string(),
-  finishedAt: z.string().nullish().transform((v) => v ?? null),
+  finishedAt: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
 });
 
 const infoSchema = z.object({
@@ -37,7 +43,10 @@ const infoSchema = z.object({
     vendor: z.string(),
     status: z.number(),
     issueAutoresolve: z.boolean(),
-    vendorData: z.record(z.unknown()).nullish().transform((v) => v ?? {}),
+    vendorData: z
+      .record(z.unknown())
+      .nullish()
+      .transform((v) => v ?? {}),
   }),
   state: z.object({
     tempIndoorF: z.number().nullable(),
@@ -54,7 +63,12 @@ const infoSchema = z.object({
   thermostatAction: actionSchema.nullable(),
   isReachable: z.boolean(),
   dispatch: z
-    .object({ id: z.number(), startTime: z.string(), endTime: z.string(), precoolStartTime: z.string().nullable() })
+    .object({
+      id: z.number(),
+      startTime: z.string(),
+      endTime: z.string(),
+      precoolStartTime: z.string().nullable(),
+    })
     .nullable(),
   issues: z.array(issueSchema),
 }) satisfies z.ZodType<ThermostatInfo, z.ZodTypeDef, unknown>;
@@ -80,7 +94,10 @@ export function resolveIssue(api: ApiClient, thermostatId: number, issueId: numb
 }
 
 export function dismissIssue(api: ApiClient, thermostatId: number, issueId: number) {
-  return api.patch(`/thermostats/${thermostatId}/audit-issues/${issueId}/dismiss`, { body: { isDismissed: true }, schema: issueSchema });
+  return api.patch(`/thermostats/${thermostatId}/audit-issues/${issueId}/dismiss`, {
+    body: { isDismissed: true },
+    schema: issueSchema,
+  });
 }
 
 /** The email link's dismissal: idempotent upstream, answers 204. */

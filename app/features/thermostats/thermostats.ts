@@ -63,8 +63,10 @@ export const NEW_YORK = "America/New_York";
 
 export const MESSAGES = {
   title: "Thermostats",
-  empty: "There are no thermostats integrated for this location. This could be due to installations in progress or limitations on equipment.",
-  loadError: "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
+  empty:
+    "There are no thermostats integrated for this location. This could be due to installations in progress or limitations on equipment.",
+  loadError:
+    "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
   submitted: "Thermostat update submitted",
   updateFailed: "Unable to update Thermostat settings",
   completed: (name: string) => `Action completed for Thermostat: ${name}`,
@@ -73,7 +75,8 @@ export const MESSAGES = {
   resolving: "resolving issue",
   feedbackReceived: "Thermostat feedback received",
   submissionFailed: "Submission Failed",
-  submissionFailedBody: "Something went wrong. Our engineering team has been notified and will remedy this issue.",
+  submissionFailedBody:
+    "Something went wrong. Our engineering team has been notified and will remedy this issue.",
   returnToDashboard: "Return to Dashboard",
 } as const;
 
@@ -126,7 +129,8 @@ const ISSUE_CATEGORIES = ["schedule", "system_performance"];
 /** Issue kinds a vendor can fix remotely (decided: schedule issues); the others can only be dismissed. */
 export const RESOLVABLE_SLUGS: readonly string[] = SCHEDULE_SLUGS;
 
-export const isDismissedIssue = (i: Pick<ThermostatIssue, "isDismissed" | "currentStatus">) => i.isDismissed || i.currentStatus === "dismissed";
+export const isDismissedIssue = (i: Pick<ThermostatIssue, "isDismissed" | "currentStatus">) =>
+  i.isDismissed || i.currentStatus === "dismissed";
 const isOpen = (i: ThermostatIssue) => i.currentStatus !== "resolved";
 
 /**
@@ -135,7 +139,10 @@ const isOpen = (i: ThermostatIssue) => i.currentStatus !== "resolved";
  */
 export function pickIssue(issues: ThermostatIssue[]): ThermostatIssue | null {
   const open = issues.filter(isOpen);
-  const schedule = open.find((i) => i.issueSlug === "permanent_hold") ?? open.find((i) => i.issueSlug === "unchanging_schedule") ?? null;
+  const schedule =
+    open.find((i) => i.issueSlug === "permanent_hold") ??
+    open.find((i) => i.issueSlug === "unchanging_schedule") ??
+    null;
   const performance = open.find((i) => i.issueCategory === "system_performance") ?? null;
   if (schedule) {
     if (isDismissedIssue(schedule) && performance && !isDismissedIssue(performance)) return performance;
@@ -174,14 +181,20 @@ export const STATUS_LABELS: Record<CardStatus, string> = {
 };
 
 export const STATUS_EXPLANATIONS: Record<CardStatus, string> = {
-  unlinked: "This thermostat is no longer linked to its vendor account, so we cannot read or change it. Reconnect it in the vendor's app to restore control.",
-  unreachable: "We have not heard from this thermostat recently. Check that it has power and a working internet connection.",
-  event: "A grid services event is in progress. The thermostat follows the event's setpoints until the event ends.",
-  "schedule-unavailable": "We could not read a schedule from this thermostat, so we cannot tell whether it follows its recommended schedule.",
+  unlinked:
+    "This thermostat is no longer linked to its vendor account, so we cannot read or change it. Reconnect it in the vendor's app to restore control.",
+  unreachable:
+    "We have not heard from this thermostat recently. Check that it has power and a working internet connection.",
+  event:
+    "A grid services event is in progress. The thermostat follows the event's setpoints until the event ends.",
+  "schedule-unavailable":
+    "We could not read a schedule from this thermostat, so we cannot tell whether it follows its recommended schedule.",
   resolving: "We are putting this thermostat back on its recommended schedule. This can take a few minutes.",
   dismissed: "This issue was dismissed. We will not flag it again unless it changes.",
-  "inactive-schedule": "This thermostat is on a permanent hold: it ignores its schedule and keeps the same setpoints day and night.",
-  "inefficient-schedule": "This thermostat's schedule does not change between open and closed hours, so it heats or cools an empty building.",
+  "inactive-schedule":
+    "This thermostat is on a permanent hold: it ignores its schedule and keeps the same setpoints day and night.",
+  "inefficient-schedule":
+    "This thermostat's schedule does not change between open and closed hours, so it heats or cools an empty building.",
   "system-performance": "The heating or cooling system is not performing as expected for its setpoints.",
   "following-schedule": "This thermostat is following its recommended schedule.",
 };
@@ -222,11 +235,17 @@ export function borderColour(item: ThermostatInfo): BorderColour {
 export function hasDeviceIssue(item: ThermostatInfo): boolean {
   if (!item.isReachable || item.thermostat.status === UNLINKED_STATUS) return true;
   if (item.dispatch) return false;
-  return item.issues.some((i) => ISSUE_CATEGORIES.includes(i.issueCategory) && i.currentStatus !== "resolved");
+  return item.issues.some(
+    (i) => ISSUE_CATEGORIES.includes(i.issueCategory) && i.currentStatus !== "resolved",
+  );
 }
 
 /** Resolve Issue and DISMISS for the picked issue (§6): never for Airzone; DISMISS hidden once dismissed or auto-resolving. */
-export function issueActions(item: ThermostatInfo): { issue: ThermostatIssue | null; canResolve: boolean; canDismiss: boolean } {
+export function issueActions(item: ThermostatInfo): {
+  issue: ThermostatIssue | null;
+  canResolve: boolean;
+  canDismiss: boolean;
+} {
   const issue = pickIssue(item.issues);
   const none = { issue, canResolve: false, canDismiss: false };
   if (!issue || item.thermostat.vendor === "airzone") return none;
@@ -285,7 +304,9 @@ export function settingsSchema(limits: DeviceLimits) {
     .object({
       mode: z
         .string({ required_error: "Mode is required" })
-        .refine((m) => limits.allowedModes.includes(m), { message: "Choose a mode this thermostat supports" }),
+        .refine((m) => limits.allowedModes.includes(m), {
+          message: "Choose a mode this thermostat supports",
+        }),
       coolSetpointF: setpoint("Cool setpoint", limits.minSetpointF, limits.maxSetpointF),
       heatSetpointF: setpoint("Heat setpoint", limits.minSetpointF, limits.maxSetpointF),
     })
@@ -301,7 +322,11 @@ export function settingsSchema(limits: DeviceLimits) {
 }
 
 export type Settings = { mode: string; coolSetpointF: number; heatSetpointF: number };
-export type CurrentSettings = { mode: string | null; coolSetpointF: number | null; heatSetpointF: number | null };
+export type CurrentSettings = {
+  mode: string | null;
+  coolSetpointF: number | null;
+  heatSetpointF: number | null;
+};
 
 /**
  * What Save sends: only the changed fields, except in auto mode where the whole form goes.
@@ -318,16 +343,25 @@ export function changedSettings(current: CurrentSettings, next: Settings): Parti
 }
 
 /** Save is enabled only when the form is valid and differs from the device's current settings. */
-export function canSave(limits: DeviceLimits, current: CurrentSettings, raw: { mode?: string; coolSetpointF?: string; heatSetpointF?: string }) {
+export function canSave(
+  limits: DeviceLimits,
+  current: CurrentSettings,
+  raw: { mode?: string; coolSetpointF?: string; heatSetpointF?: string },
+) {
   const toNum = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
-  const parsed = settingsSchema(limits).safeParse({ mode: raw.mode || undefined, coolSetpointF: toNum(raw.coolSetpointF), heatSetpointF: toNum(raw.heatSetpointF) });
+  const parsed = settingsSchema(limits).safeParse({
+    mode: raw.mode || undefined,
+    coolSetpointF: toNum(raw.coolSetpointF),
+    heatSetpointF: toNum(raw.heatSetpointF),
+  });
   if (!parsed.success) return false;
   return Object.keys(changedSettings(current, parsed.data)).length > 0;
 }
 
 /** The message after a failed Save: the server's error text when it gave one, otherwise the generic one. */
 export function updateErrorMessage(error: { kind: string; message: string } | null | undefined): string {
-  if (error && ["http", "validation", "errmsg", "forbidden"].includes(error.kind) && error.message.trim()) return error.message;
+  if (error && ["http", "validation", "errmsg", "forbidden"].includes(error.kind) && error.message.trim())
+    return error.message;
   return MESSAGES.updateFailed;
 }
 
@@ -340,7 +374,11 @@ export function describeChange(data: ThermostatAction["deviceSpecificData"]): st
   return parts.length ? parts.join(", ") : "no settings";
 }
 
-export const RECEIPT_STATUS: Record<ActionStatus, string> = { pending: "pending", success: "completed", fail: "failed" };
+export const RECEIPT_STATUS: Record<ActionStatus, string> = {
+  pending: "pending",
+  success: "completed",
+  fail: "failed",
+};
 
 // ---------------------------------------------------------------- URL state
 

@@ -1,4 +1,10 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
@@ -13,7 +19,15 @@ export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: 
  * The setting form of a card (spec part 2 §2, §5): Conform + the device's Zod schema, validated as you type
  * with JavaScript and always on the server. Save is enabled only when valid and changed; Cancel resets.
  */
-export function SettingsForm({ item, tab, serverReply }: { item: ThermostatInfo; tab: string; serverReply?: SettingsReply }) {
+export function SettingsForm({
+  item,
+  tab,
+  serverReply,
+}: {
+  item: ThermostatInfo;
+  tab: string;
+  serverReply?: SettingsReply;
+}) {
   const { thermostat, state } = item;
   const id = thermostat.id;
   const hydrated = useHydrated();
@@ -35,21 +49,38 @@ export function SettingsForm({ item, tab, serverReply }: { item: ThermostatInfo;
     shouldValidate: "onInput",
     shouldRevalidate: "onInput",
   });
-  const current = { mode: state.mode, coolSetpointF: state.coolSetpointF, heatSetpointF: state.heatSetpointF };
+  const current = {
+    mode: state.mode,
+    coolSetpointF: state.coolSetpointF,
+    heatSetpointF: state.heatSetpointF,
+  };
   const valid = canSave(limits, current, {
     mode: fields.mode.value,
     coolSetpointF: fields.coolSetpointF.value,
     heatSetpointF: fields.heatSetpointF.value,
   });
   const busy = fetcher.state !== "idle";
-  const modes = state.mode && !state.allowedModes.includes(state.mode) ? [...state.allowedModes, state.mode] : state.allowedModes;
+  const modes =
+    state.mode && !state.allowedModes.includes(state.mode)
+      ? [...state.allowedModes, state.mode]
+      : state.allowedModes;
 
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="thermo-form" aria-label={`Settings of ${thermostat.deviceName}`}>
+    <fetcher.Form
+      method="post"
+      {...getFormProps(form)}
+      className="thermo-form"
+      aria-label={`Settings of ${thermostat.deviceName}`}
+    >
       <input type="hidden" name="thermostatId" value={id} />
       <input type="hidden" name="tab" value={tab} />
       {form.errors?.length ? <Alert tone="error">{form.errors.join(" ")}</Alert> : null}
-      <SelectField label="Mode" {...getSelectProps(fields.mode)} id={`${form.id}-mode`} errors={fields.mode.errors}>
+      <SelectField
+        label="Mode"
+        {...getSelectProps(fields.mode)}
+        id={`${form.id}-mode`}
+        errors={fields.mode.errors}
+      >
         {state.mode ? null : <option value="">Choose a mode</option>}
         {modes.map((m) => (
           <option key={m} value={m}>
@@ -76,7 +107,13 @@ export function SettingsForm({ item, tab, serverReply }: { item: ThermostatInfo;
         />
       </div>
       <div className="row">
-        <button type="submit" name="intent" value="save" className="btn btn-small" disabled={busy || (hydrated && !valid)}>
+        <button
+          type="submit"
+          name="intent"
+          value="save"
+          className="btn btn-small"
+          disabled={busy || (hydrated && !valid)}
+        >
           Save
         </button>
         <button type="reset" className="btn btn-secondary btn-small">

@@ -48,7 +48,12 @@ export function ThermostatCard({
   const formKey = `${thermostat.id}-${action?.id ?? 0}-${action?.status ?? "none"}-${state.mode}-${state.coolSetpointF}-${state.heatSetpointF}`;
 
   return (
-    <article className={`card thermo-card thermo-border-${colour}`} aria-labelledby={headingId} data-testid={`thermostat-${thermostat.id}`} data-border={colour}>
+    <article
+      className={`card thermo-card thermo-border-${colour}`}
+      aria-labelledby={headingId}
+      data-testid={`thermostat-${thermostat.id}`}
+      data-border={colour}
+    >
       <div className="thermo-head">
         <div>
           <h3 id={headingId} className="thermo-name">
@@ -86,9 +91,13 @@ export function ThermostatCard({
       ) : null}
       {action ? (
         <p className={`thermo-receipt thermo-receipt-${action.status}`} data-testid="receipt">
-          <span className="muted">Latest change{action.dispatchId ? " (grid event)" : ""}:</span> {describeChange(action.deviceSpecificData)},{" "}
-          <span className="muted">sent {formatNewYork(action.createdAt)}</span> · <strong>{RECEIPT_STATUS[action.status]}</strong>
-          {action.status === "fail" && action.reason ? <span className="thermo-reason"> ({action.reason})</span> : null}
+          <span className="muted">Latest change{action.dispatchId ? " (grid event)" : ""}:</span>{" "}
+          {describeChange(action.deviceSpecificData)},{" "}
+          <span className="muted">sent {formatNewYork(action.createdAt)}</span> ·{" "}
+          <strong>{RECEIPT_STATUS[action.status]}</strong>
+          {action.status === "fail" && action.reason ? (
+            <span className="thermo-reason"> ({action.reason})</span>
+          ) : null}
         </p>
       ) : null}
 
@@ -98,7 +107,8 @@ export function ThermostatCard({
           <p>{STATUS_EXPLANATIONS[status]}</p>
           {issue ? (
             <p className="muted">
-              Issue: {issueLabel(issue.issueSlug)} ({issue.currentStatus === "processing" ? "resolving issue" : issue.currentStatus})
+              Issue: {issueLabel(issue.issueSlug)} (
+              {issue.currentStatus === "processing" ? "resolving issue" : issue.currentStatus})
             </p>
           ) : null}
           {canResolve || canDismiss ? (
@@ -107,12 +117,24 @@ export function ThermostatCard({
               <input type="hidden" name="issueId" value={issue?.id} />
               <input type="hidden" name="tab" value={tab} />
               {canResolve ? (
-                <button type="submit" name="intent" value="resolve" className="btn btn-small" disabled={issueFetcher.state !== "idle"}>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="resolve"
+                  className="btn btn-small"
+                  disabled={issueFetcher.state !== "idle"}
+                >
                   Resolve Issue
                 </button>
               ) : null}
               {canDismiss ? (
-                <button type="submit" name="intent" value="dismiss" className="btn btn-secondary btn-small" disabled={issueFetcher.state !== "idle"}>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="dismiss"
+                  className="btn btn-secondary btn-small"
+                  disabled={issueFetcher.state !== "idle"}
+                >
                   DISMISS
                 </button>
               ) : null}
