@@ -182,6 +182,32 @@ test.describe("thermostat control room", () => {
     }
   });
 
+  test("auto mode spacing is checked by the shared schema, in the browser and on the server", async ({
+    page,
+  }, info) => {
+    await open(page, info, "/locations/104/control");
+    const card = page.getByTestId("thermostat-1012");
+    let settings = await openSettings(card);
+    await settings.getByLabel("Mode").selectOption("auto");
+    await settings.getByLabel("Cool setpoint (°F)").fill("70");
+    await settings.getByLabel("Heat setpoint (°F)").fill("69");
+    const message = "In auto mode the cool setpoint must be at least 3°F above the heat setpoint";
+    if (isJs(info)) {
+      await expect(settings.getByText(message)).toBeVisible();
+      await expect(settings.getByRole("button", { name: "Save" })).toBeDisabled();
+      await settings.getByRole("button", { name: "Cancel" }).click();
+    } else {
+      await settings.getByRole("button", { name: "Save" }).click();
+      settings = card.locator("details.thermo-settings");
+      await expect(settings.getByText(message)).toBeVisible();
+      // The entered values stay, marked invalid; nothing was sent to the vendor.
+      await expect(settings.getByLabel("Cool setpoint (°F)")).toHaveValue("70");
+      await expect(settings.getByLabel("Cool setpoint (°F)")).toHaveAttribute("aria-invalid", "true");
+      await expect(settings.getByLabel("Mode")).toHaveValue("auto");
+      await expect(card.getByTestId("receipt")).toHaveCount(0);
+    }
+  });
+
   test("Resolve Issue moves the issue to resolving, then resolved", async ({ page }, info) => {
     const id = pick(info, 1013, 1014);
     await open(page, info, "/locations/105/control");

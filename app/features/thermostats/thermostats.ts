@@ -302,11 +302,9 @@ function setpoint(label: string, min: number, max: number) {
 export function settingsSchema(limits: DeviceLimits) {
   return z
     .object({
-      mode: z
-        .string({ required_error: "Mode is required" })
-        .refine((m) => limits.allowedModes.includes(m), {
-          message: "Choose a mode this thermostat supports",
-        }),
+      mode: z.string({ required_error: "Mode is required" }).refine((m) => limits.allowedModes.includes(m), {
+        message: "Choose a mode this thermostat supports",
+      }),
       coolSetpointF: setpoint("Cool setpoint", limits.minSetpointF, limits.maxSetpointF),
       heatSetpointF: setpoint("Heat setpoint", limits.minSetpointF, limits.maxSetpointF),
     })

@@ -13,6 +13,19 @@ import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
 
+/** The device's settings, or while a change is pending the values it asked for (the form resets when it finishes). */
+function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
+  const asked = action?.status === "pending" ? action.deviceSpecificData : {};
+  const mode = asked.mode ?? state.mode;
+  const cool = asked.coolSetpointF ?? state.coolSetpointF;
+  const heat = asked.heatSetpointF ?? state.heatSetpointF;
+  return {
+    mode: mode ?? "",
+    coolSetpointF: cool === null ? "" : String(cool),
+    heatSetpointF: heat === null ? "" : String(heat),
+  };
+}
+
 export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: SubmissionResult<string[]> };
 
 /**
@@ -39,11 +52,7 @@ export function SettingsForm({
   const [form, fields] = useForm({
     id: `settings-${id}`,
     lastResult: fetcher.state === "idle" ? reply?.lastResult : undefined,
-    defaultValue: {
-      mode: state.mode ?? "",
-      coolSetpointF: state.coolSetpointF === null ? "" : String(state.coolSetpointF),
-      heatSetpointF: state.heatSetpointF === null ? "" : String(state.heatSetpointF),
-    },
+    defaultValue: formDefaults(item),
     constraint: getZodConstraint(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onInput",
