@@ -19,6 +19,7 @@ import {
   pickIssue,
   settingsSchema,
   updateErrorMessage,
+  vendorLabel,
   type ThermostatInfo,
   type ThermostatIssue,
 } from "~/features/thermostats/thermostats";
@@ -295,6 +296,9 @@ describe("brand and model", () => {
     const t = { vendor: "airzone", vendorData: { manufacturer: { text: "Daikin" }, model: "Aidoo Pro" } };
     expect(brandOf(t)).toBe("Daikin");
     expect(modelOf(t)).toBe("Aidoo Pro");
+  });
+  it("vendor names for staff detail", () => {
+    expect([vendorLabel("enode"), vendorLabel("airzone"), vendorLabel("other")]).toEqual(["Enode", "Airzone", "other"]);
   });
   it("nothing for missing data or another vendor", () => {
     expect(brandOf({ vendor: "enode", vendorData: {} })).toBeNull();
