@@ -3,6 +3,7 @@ import type { ApiDeps } from "../lib/http";
 import { authRoutes } from "./auth";
 import { coreRoutes } from "./core";
 import { locationsRoutes } from "./locations";
+import { thermostatRoutes } from "./thermostats";
 
 /** Every router of the reference api, mounted under /api. One line per area. */
-export const routers: ((deps: ApiDeps) => Router)[] = [authRoutes, coreRoutes, locationsRoutes];
+export const routers: ((deps: ApiDeps) => Router)[] = [authRoutes, coreRoutes, locationsRoutes, thermostatRoutes];

@@ -4,9 +4,10 @@ import type { SeedContext } from "./context";
 import { seedCore } from "./core";
 import { seedDevices } from "./devices";
 import { seedLocations } from "./locations";
+import { seedThermostats } from "./thermostats";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
-const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations];
+const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations, seedThermostats];
 
 export function todayUtc(now = new Date()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

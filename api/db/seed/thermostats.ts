@@ -1,0 +1,120 @@
+import { prng } from "../../lib/prng";
+import type { SeedContext } from "./context";
+import { USER } from "./ids";
+
+type SeedIssue = {
+  thermostat: number;
+  slug: string;
+  category: "schedule" | "system_performance";
+  status: "active" | "processing" | "failed" | "resolved" | "dismissed";
+  dismissed?: boolean;
+};
+
+/**
+ * The issues that make each thermostat's `intent` in devices.ts true (spec part 2 §4), plus actions that show
+ * every receipt (success, fail with the vendor's reason, an event action with a dispatch id).
+ */
+export const SEED_ISSUES: SeedIssue[] = [
+  { thermostat: 1013, slug: "permanent_hold", category: "schedule", status: "active" },
+  { thermostat: 1014, slug: "unchanging_schedule", category: "schedule", status: "active" },
+  {
+    thermostat: 1015,
+    slug: "heat_setpoint_above_indoor_temp",
+    category: "system_performance",
+    status: "active",
+  },
+  { thermostat: 1019, slug: "permanent_hold", category: "schedule", status: "active" },
+  { thermostat: 1021, slug: "permanent_hold", category: "schedule", status: "processing" },
+  {
+    thermostat: 1022,
+    slug: "unchanging_schedule",
+    category: "schedule",
+    status: "dismissed",
+    dismissed: true,
+  },
+  { thermostat: 1024, slug: "permanent_hold", category: "schedule", status: "active" },
+  { thermostat: 1025, slug: "unchanging_schedule", category: "schedule", status: "failed" },
+  { thermostat: 1030, slug: "permanent_hold", category: "schedule", status: "dismissed", dismissed: true },
+  {
+    thermostat: 1030,
+    slug: "cool_setpoint_below_indoor_temp",
+    category: "system_performance",
+    status: "active",
+  },
+  // Resolved history: never shown as a card status.
+  { thermostat: 1003, slug: "permanent_hold", category: "schedule", status: "resolved" },
+  { thermostat: 1010, slug: "unchanging_schedule", category: "schedule", status: "resolved" },
+];
+
+export function seedThermostats(ctx: SeedContext) {
+  const { db, today } = ctx;
+  const rand = prng(4004);
+  const at = (daysAgo: number) =>
+    new Date(today.getTime() - daysAgo * 86_400_000 + Math.floor(rand() * 8 * 3_600_000)).toISOString();
+  const far = new Date(today.getTime() + 30 * 86_400_000).toISOString();
+
+  const issue = db.prepare(
+    `INSERT INTO thermostat_issues (id, thermostat_id, building_id, issue_slug, issue_category, current_status, is_dismissed, created_at, updated_at, resolves_at)
+     VALUES (?, ?, (SELECT building_id FROM thermostats WHERE id = ?), ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  SEED_ISSUES.forEach((i, n) => {
+    const created = at(3 + Math.floor(rand() * 20));
+    // The seeded processing issue stays "resolving" for the demo; issues resolved from the page finish quickly.
+    issue.run(
+      n + 1,
+      i.thermostat,
+      i.thermostat,
+      i.slug,
+      i.category,
+      i.status,
+      i.dismissed ? 1 : 0,
+      created,
+      created,
+      i.status === "processing" ? far : null,
+    );
+  });
+
+  const action = db.prepare(
+    `INSERT INTO thermostat_actions (thermostat_id, status, device_specific_data_json, dispatch_id, reason, requested_by, created_at, completes_at, finished_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const finished = (created: string) => new Date(new Date(created).getTime() + 20_000).toISOString();
+  // The grid event's precool command on the first event device (an action carrying a dispatch id).
+  const eventAt = new Date(today.getTime() - 86_400_000).toISOString();
+  action.run(
+    1001,
+    "success",
+    JSON.stringify({ mode: "cool", cool_setpoint_f: 70 }),
+    1,
+    null,
+    null,
+    eventAt,
+    null,
+    finished(eventAt),
+  );
+  // A user's change that went through, and one the vendor could not deliver.
+  const ok = at(2);
+  action.run(
+    1003,
+    "success",
+    JSON.stringify({ cool_setpoint_f: 76 }),
+    null,
+    null,
+    USER.dana,
+    ok,
+    null,
+    finished(ok),
+  );
+  const failed = at(1);
+  action.run(
+    1016,
+    "fail",
+    JSON.stringify({ heat_setpoint_f: 67 }),
+    null,
+    "The thermostat did not respond to the vendor: it is offline or unlinked",
+    USER.dana,
+    failed,
+    null,
+    finished(failed),
+  );
+}

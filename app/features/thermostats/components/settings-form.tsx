@@ -1,0 +1,134 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type SubmissionResult,
+} from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { useFetcher } from "@remix-run/react";
+import { useState } from "react";
+import { Field, SelectField } from "~/ui/field";
+import { Alert } from "~/ui/states";
+import { useHydrated } from "~/ui/use-hydrated";
+import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
+
+/** The device's settings, or while a change is pending the values it asked for (the form resets when it finishes). */
+function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
+  const asked = action?.status === "pending" ? action.deviceSpecificData : {};
+  const mode = asked.mode ?? state.mode;
+  const cool = asked.coolSetpointF ?? state.coolSetpointF;
+  const heat = asked.heatSetpointF ?? state.heatSetpointF;
+  return {
+    mode: mode ?? "",
+    coolSetpointF: cool === null ? "" : String(cool),
+    heatSetpointF: heat === null ? "" : String(heat),
+  };
+}
+
+export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: SubmissionResult<string[]> };
+
+/**
+ * The setting form of a card (spec part 2 §2, §5): Conform + the device's Zod schema, validated as you type
+ * with JavaScript and always on the server. Save is enabled only when valid and changed; Cancel resets.
+ */
+export function SettingsForm({
+  item,
+  tab,
+  serverReply,
+}: {
+  item: ThermostatInfo;
+  tab: string;
+  serverReply?: SettingsReply;
+}) {
+  const { thermostat, state } = item;
+  const id = thermostat.id;
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<SettingsReply>({ key: `settings-${id}` });
+  const limits = limitsOf(item);
+  // The form remounts (its key) whenever the device changes, so the schema is built once per mount.
+  const [schema] = useState(() => settingsSchema(limits));
+  const reply = fetcher.data?.thermostatId === id ? fetcher.data : serverReply;
+  const [form, fields] = useForm({
+    id: `settings-${id}`,
+    lastResult: fetcher.state === "idle" ? reply?.lastResult : undefined,
+    defaultValue: formDefaults(item),
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onInput",
+    shouldRevalidate: "onInput",
+  });
+  const current = {
+    mode: state.mode,
+    coolSetpointF: state.coolSetpointF,
+    heatSetpointF: state.heatSetpointF,
+  };
+  const valid = canSave(limits, current, {
+    mode: fields.mode.value,
+    coolSetpointF: fields.coolSetpointF.value,
+    heatSetpointF: fields.heatSetpointF.value,
+  });
+  const busy = fetcher.state !== "idle";
+  const modes =
+    state.mode && !state.allowedModes.includes(state.mode)
+      ? [...state.allowedModes, state.mode]
+      : state.allowedModes;
+
+  return (
+    <fetcher.Form
+      method="post"
+      {...getFormProps(form)}
+      className="thermo-form"
+      aria-label={`Settings of ${thermostat.deviceName}`}
+    >
+      <input type="hidden" name="thermostatId" value={id} />
+      <input type="hidden" name="tab" value={tab} />
+      {form.errors?.length ? <Alert tone="error">{form.errors.join(" ")}</Alert> : null}
+      <SelectField
+        label="Mode"
+        {...getSelectProps(fields.mode)}
+        id={`${form.id}-mode`}
+        errors={fields.mode.errors}
+      >
+        {state.mode ? null : <option value="">Choose a mode</option>}
+        {modes.map((m) => (
+          <option key={m} value={m}>
+            {modeDisplayName(m)}
+          </option>
+        ))}
+      </SelectField>
+      <div className="thermo-form-row">
+        <Field
+          label="Cool setpoint (°F)"
+          {...getInputProps(fields.coolSetpointF, { type: "number" })}
+          id={`${form.id}-cool`}
+          step={1}
+          inputMode="numeric"
+          errors={fields.coolSetpointF.errors}
+        />
+        <Field
+          label="Heat setpoint (°F)"
+          {...getInputProps(fields.heatSetpointF, { type: "number" })}
+          id={`${form.id}-heat`}
+          step={1}
+          inputMode="numeric"
+          errors={fields.heatSetpointF.errors}
+        />
+      </div>
+      <div className="row">
+        <button
+          type="submit"
+          name="intent"
+          value="save"
+          className="btn btn-small"
+          disabled={busy || (hydrated && !valid)}
+        >
+          Save
+        </button>
+        <button type="reset" className="btn btn-secondary btn-small">
+          Cancel
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,164 @@
+import { useFetcher } from "@remix-run/react";
+import {
+  borderColour,
+  brandOf,
+  cardStatus,
+  describeChange,
+  formatNewYork,
+  issueActions,
+  issueLabel,
+  modelOf,
+  modeDisplayName,
+  RECEIPT_STATUS,
+  STATUS_EXPLANATIONS,
+  STATUS_LABELS,
+  vendorLabel,
+  type ThermostatInfo,
+} from "../thermostats";
+import { SettingsForm, type SettingsReply } from "./settings-form";
+
+const degrees = (v: number | null) => (v === null ? "—" : `${v}°F`);
+
+/**
+ * A device card: the front (name, brand, temperature, mode, setpoints, status, receipt of the latest change,
+ * the setting form) and the back in a <details> (works with the keyboard and without JavaScript).
+ */
+export function ThermostatCard({
+  item,
+  tab,
+  showVendor,
+  openBack,
+  serverReply,
+}: {
+  item: ThermostatInfo;
+  tab: string;
+  showVendor: boolean;
+  openBack: boolean;
+  serverReply?: SettingsReply;
+}) {
+  const { thermostat, state } = item;
+  const status = cardStatus(item);
+  const colour = borderColour(item);
+  const brand = brandOf(thermostat);
+  const { issue, canResolve, canDismiss } = issueActions(item);
+  const action = item.thermostatAction;
+  const offline = status === "unlinked" || status === "unreachable";
+  const headingId = `thermostat-${thermostat.id}-name`;
+  const issueFetcher = useFetcher({ key: `issue-${thermostat.id}` });
+  const formKey = `${thermostat.id}-${action?.id ?? 0}-${action?.status ?? "none"}-${state.mode}-${state.coolSetpointF}-${state.heatSetpointF}`;
+
+  return (
+    <article
+      className={`card thermo-card thermo-border-${colour}`}
+      aria-labelledby={headingId}
+      data-testid={`thermostat-${thermostat.id}`}
+      data-border={colour}
+    >
+      <div className="thermo-head">
+        <div>
+          <h3 id={headingId} className="thermo-name">
+            {thermostat.deviceName}
+          </h3>
+          {brand ? <p className="muted thermo-brand">{brand}</p> : null}
+        </div>
+        <span className={`thermo-status thermo-status-${colour}`} data-testid="card-status">
+          {STATUS_LABELS[status]}
+        </span>
+      </div>
+      <dl className="thermo-stats">
+        <div>
+          <dt>Indoor</dt>
+          <dd>{degrees(state.tempIndoorF)}</dd>
+        </div>
+        <div>
+          <dt>Mode</dt>
+          <dd data-testid="card-mode">{modeDisplayName(state.mode)}</dd>
+        </div>
+        <div>
+          <dt>Cool to</dt>
+          <dd data-testid="card-cool">{degrees(state.coolSetpointF)}</dd>
+        </div>
+        <div>
+          <dt>Heat to</dt>
+          <dd data-testid="card-heat">{degrees(state.heatSetpointF)}</dd>
+        </div>
+      </dl>
+      {offline ? (
+        <div className="thermo-offline">
+          <p>{STATUS_EXPLANATIONS[status]}</p>
+          <p className="muted">Last seen: {formatNewYork(state.lastSeen) ?? "never"}</p>
+        </div>
+      ) : null}
+      {action ? (
+        <p className={`thermo-receipt thermo-receipt-${action.status}`} data-testid="receipt">
+          <span className="muted">Latest change{action.dispatchId ? " (grid event)" : ""}:</span>{" "}
+          {describeChange(action.deviceSpecificData)},{" "}
+          <span className="muted">sent {formatNewYork(action.createdAt)}</span> ·{" "}
+          <strong>{RECEIPT_STATUS[action.status]}</strong>
+          {action.status === "fail" && action.reason ? (
+            <span className="thermo-reason"> ({action.reason})</span>
+          ) : null}
+        </p>
+      ) : null}
+
+      <details className="thermo-back" open={openBack || undefined}>
+        <summary>Status details</summary>
+        <div className="thermo-back-body" data-testid="card-back">
+          <p>{STATUS_EXPLANATIONS[status]}</p>
+          {issue ? (
+            <p className="muted">
+              Issue: {issueLabel(issue.issueSlug)} (
+              {issue.currentStatus === "processing" ? "resolving issue" : issue.currentStatus})
+            </p>
+          ) : null}
+          {canResolve || canDismiss ? (
+            <issueFetcher.Form method="post" className="row">
+              <input type="hidden" name="thermostatId" value={thermostat.id} />
+              <input type="hidden" name="issueId" value={issue?.id} />
+              <input type="hidden" name="tab" value={tab} />
+              {canResolve ? (
+                <button
+                  type="submit"
+                  name="intent"
+                  value="resolve"
+                  className="btn btn-small"
+                  disabled={issueFetcher.state !== "idle"}
+                >
+                  Resolve Issue
+                </button>
+              ) : null}
+              {canDismiss ? (
+                <button
+                  type="submit"
+                  name="intent"
+                  value="dismiss"
+                  className="btn btn-secondary btn-small"
+                  disabled={issueFetcher.state !== "idle"}
+                >
+                  DISMISS
+                </button>
+              ) : null}
+            </issueFetcher.Form>
+          ) : null}
+          {showVendor ? (
+            <dl className="thermo-vendor" data-testid="vendor-detail">
+              <div>
+                <dt>Vendor</dt>
+                <dd>{vendorLabel(thermostat.vendor)}</dd>
+              </div>
+              <div>
+                <dt>Device model</dt>
+                <dd>{modelOf(thermostat) ?? "Unknown"}</dd>
+              </div>
+            </dl>
+          ) : null}
+        </div>
+      </details>
+
+      <details className="thermo-settings" open={serverReply ? true : undefined}>
+        <summary>Change settings</summary>
+        <SettingsForm key={formKey} item={item} tab={tab} serverReply={serverReply} />
+      </details>
+    </article>
+  );
+}

@@ -1,0 +1,396 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+import { z } from "zod";
+
+/** Pure rules of the thermostat control room (spec part 2 §3–§6). */
+
+export type IssueStatus = "active" | "processing" | "failed" | "resolved" | "dismissed";
+export type ActionStatus = "pending" | "success" | "fail";
+
+export type ThermostatIssue = {
+  id: number;
+  issueSlug: string;
+  issueCategory: string;
+  currentStatus: IssueStatus;
+  isDismissed: boolean;
+  buildingId: number;
+};
+
+export type ThermostatAction = {
+  id: number;
+  thermostatId: number;
+  status: ActionStatus;
+  deviceSpecificData: { mode?: string | null; coolSetpointF?: number | null; heatSetpointF?: number | null };
+  dispatchId: number | null;
+  thermostatName: string;
+  reason: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+};
+
+export type ThermostatInfo = {
+  thermostat: {
+    id: number;
+    buildingId: number;
+    deviceName: string;
+    vendor: string;
+    status: number;
+    issueAutoresolve: boolean;
+    vendorData: Record<string, unknown>;
+  };
+  state: {
+    tempIndoorF: number | null;
+    mode: string | null;
+    coolSetpointF: number | null;
+    heatSetpointF: number | null;
+    allowedModes: string[];
+    lastSeen: string | null;
+    minSetpointF: number;
+    maxSetpointF: number;
+    minAutoSpacingF: number;
+    hasSchedule: boolean;
+  };
+  thermostatAction: ThermostatAction | null;
+  isReachable: boolean;
+  dispatch: { id: number; startTime: string; endTime: string; precoolStartTime: string | null } | null;
+  issues: ThermostatIssue[];
+};
+
+export const UNLINKED_STATUS = -2;
+export const POLL_INTERVAL_MS = 15_000;
+export const MAX_POLLS = 20;
+export const NEW_YORK = "America/New_York";
+
+export const MESSAGES = {
+  title: "Thermostats",
+  empty:
+    "There are no thermostats integrated for this location. This could be due to installations in progress or limitations on equipment.",
+  loadError:
+    "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
+  submitted: "Thermostat update submitted",
+  updateFailed: "Unable to update Thermostat settings",
+  completed: (name: string) => `Action completed for Thermostat: ${name}`,
+  failed: (name: string) => `Failed action for Thermostat: ${name}`,
+  dismissed: "Device issue dismissed.",
+  resolving: "resolving issue",
+  feedbackReceived: "Thermostat feedback received",
+  submissionFailed: "Submission Failed",
+  submissionFailedBody:
+    "Something went wrong. Our engineering team has been notified and will remedy this issue.",
+  returnToDashboard: "Return to Dashboard",
+} as const;
+
+// ---------------------------------------------------------------- modes
+
+export const MODE_NAMES: Record<string, string> = {
+  auto: "auto",
+  cool: "cool",
+  dehumidifier: "dry",
+  emergencyheat: "EM heat",
+  heat: "heat",
+  ventilation: "fan",
+  off: "off",
+};
+
+/** Display name of a thermostat mode (dehumidifier → dry, emergencyheat → EM heat, ventilation → fan). */
+export function modeDisplayName(mode: string | null | undefined): string {
+  if (!mode) return "unknown";
+  return MODE_NAMES[mode] ?? mode;
+}
+
+// ---------------------------------------------------------------- brand, vendor
+
+export function vendorLabel(vendor: string) {
+  if (vendor === "enode") return "Enode";
+  if (vendor === "airzone") return "Airzone";
+  return vendor;
+}
+
+const str = (v: unknown) => (typeof v === "string" && v.trim() ? v : null);
+const obj = (v: unknown) => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
+
+/** Brand shown on a card: Enode's information brand, Airzone's manufacturer text. */
+export function brandOf(t: Pick<ThermostatInfo["thermostat"], "vendor" | "vendorData">): string | null {
+  if (t.vendor === "enode") return str(obj(t.vendorData.information).brand);
+  if (t.vendor === "airzone") return str(obj(t.vendorData.manufacturer).text);
+  return null;
+}
+
+/** Device model for staff detail. */
+export function modelOf(t: Pick<ThermostatInfo["thermostat"], "vendor" | "vendorData">): string | null {
+  if (t.vendor === "enode") return str(obj(t.vendorData.information).model);
+  return str(t.vendorData.model);
+}
+
+// ---------------------------------------------------------------- issues
+
+export const SCHEDULE_SLUGS = ["permanent_hold", "unchanging_schedule"] as const;
+const ISSUE_CATEGORIES = ["schedule", "system_performance"];
+/** Issue kinds a vendor can fix remotely (decided: schedule issues); the others can only be dismissed. */
+export const RESOLVABLE_SLUGS: readonly string[] = SCHEDULE_SLUGS;
+
+export const isDismissedIssue = (i: Pick<ThermostatIssue, "isDismissed" | "currentStatus">) =>
+  i.isDismissed || i.currentStatus === "dismissed";
+const isOpen = (i: ThermostatIssue) => i.currentStatus !== "resolved";
+
+/**
+ * The issue a card shows: permanent hold or unchanging schedule first, then system performance; a dismissed
+ * schedule issue gives way to a system-performance issue unless that one is dismissed too.
+ */
+export function pickIssue(issues: ThermostatIssue[]): ThermostatIssue | null {
+  const open = issues.filter(isOpen);
+  const schedule =
+    open.find((i) => i.issueSlug === "permanent_hold") ??
+    open.find((i) => i.issueSlug === "unchanging_schedule") ??
+    null;
+  const performance = open.find((i) => i.issueCategory === "system_performance") ?? null;
+  if (schedule) {
+    if (isDismissedIssue(schedule) && performance && !isDismissedIssue(performance)) return performance;
+    return schedule;
+  }
+  return performance;
+}
+
+// ---------------------------------------------------------------- card status
+
+export const CARD_STATUSES = [
+  "unlinked",
+  "unreachable",
+  "event",
+  "schedule-unavailable",
+  "resolving",
+  "dismissed",
+  "inactive-schedule",
+  "inefficient-schedule",
+  "system-performance",
+  "following-schedule",
+] as const;
+export type CardStatus = (typeof CARD_STATUSES)[number];
+
+export const STATUS_LABELS: Record<CardStatus, string> = {
+  unlinked: "unlinked device",
+  unreachable: "unreachable",
+  event: "event in progress",
+  "schedule-unavailable": "schedule unavailable",
+  resolving: "resolving issue",
+  dismissed: "issue dismissed",
+  "inactive-schedule": "inactive schedule",
+  "inefficient-schedule": "inefficient schedule",
+  "system-performance": "system performance",
+  "following-schedule": "following schedule",
+};
+
+export const STATUS_EXPLANATIONS: Record<CardStatus, string> = {
+  unlinked:
+    "This thermostat is no longer linked to its vendor account, so we cannot read or change it. Reconnect it in the vendor's app to restore control.",
+  unreachable:
+    "We have not heard from this thermostat recently. Check that it has power and a working internet connection.",
+  event:
+    "A grid services event is in progress. The thermostat follows the event's setpoints until the event ends.",
+  "schedule-unavailable":
+    "We could not read a schedule from this thermostat, so we cannot tell whether it follows its recommended schedule.",
+  resolving: "We are putting this thermostat back on its recommended schedule. This can take a few minutes.",
+  dismissed: "This issue was dismissed. We will not flag it again unless it changes.",
+  "inactive-schedule":
+    "This thermostat is on a permanent hold: it ignores its schedule and keeps the same setpoints day and night.",
+  "inefficient-schedule":
+    "This thermostat's schedule does not change between open and closed hours, so it heats or cools an empty building.",
+  "system-performance": "The heating or cooling system is not performing as expected for its setpoints.",
+  "following-schedule": "This thermostat is following its recommended schedule.",
+};
+
+/** The card's display status, in the spec's priority order (part 2 §4). */
+export function cardStatus(item: ThermostatInfo): CardStatus {
+  if (item.thermostat.status === UNLINKED_STATUS) return "unlinked";
+  if (!item.isReachable) return "unreachable";
+  if (item.dispatch || item.thermostatAction?.dispatchId) return "event";
+  if (!item.state.hasSchedule) return "schedule-unavailable";
+  const issue = pickIssue(item.issues);
+  if (!issue) return "following-schedule";
+  if (issue.currentStatus === "processing") return "resolving";
+  if (isDismissedIssue(issue)) return "dismissed";
+  if (issue.issueSlug === "permanent_hold") return "inactive-schedule";
+  if (issue.issueSlug === "unchanging_schedule") return "inefficient-schedule";
+  if (issue.issueCategory === "system_performance") return "system-performance";
+  return "following-schedule";
+}
+
+export type BorderColour = "grey" | "green" | "yellow" | "red" | "bright-green";
+
+/** Card border: grey when unreachable, unlinked or without schedule; green in an event; then by the issue. */
+export function borderColour(item: ThermostatInfo): BorderColour {
+  const status = cardStatus(item);
+  if (status === "unreachable" || status === "unlinked" || status === "schedule-unavailable") return "grey";
+  if (status === "event") return "green";
+  const issue = pickIssue(item.issues);
+  if (!issue) return "bright-green";
+  if (isDismissedIssue(issue)) return "grey";
+  if (issue.currentStatus === "active") return item.thermostat.issueAutoresolve ? "yellow" : "red";
+  if (issue.currentStatus === "processing") return "grey";
+  if (issue.currentStatus === "failed") return "red";
+  return "bright-green";
+}
+
+/** Devices with Issues: unreachable, unlinked, or a non-resolved schedule or system-performance issue with no dispatch. */
+export function hasDeviceIssue(item: ThermostatInfo): boolean {
+  if (!item.isReachable || item.thermostat.status === UNLINKED_STATUS) return true;
+  if (item.dispatch) return false;
+  return item.issues.some(
+    (i) => ISSUE_CATEGORIES.includes(i.issueCategory) && i.currentStatus !== "resolved",
+  );
+}
+
+/** Resolve Issue and DISMISS for the picked issue (§6): never for Airzone; DISMISS hidden once dismissed or auto-resolving. */
+export function issueActions(item: ThermostatInfo): {
+  issue: ThermostatIssue | null;
+  canResolve: boolean;
+  canDismiss: boolean;
+} {
+  const issue = pickIssue(item.issues);
+  const none = { issue, canResolve: false, canDismiss: false };
+  if (!issue || item.thermostat.vendor === "airzone") return none;
+  const open = issue.currentStatus === "active" || issue.currentStatus === "failed";
+  if (!open || isDismissedIssue(issue)) return none;
+  return {
+    issue,
+    canResolve: RESOLVABLE_SLUGS.includes(issue.issueSlug),
+    canDismiss: !item.thermostat.issueAutoresolve,
+  };
+}
+
+/** "heat_setpoint_above_indoor_temp" → "Heat setpoint above indoor temp". */
+export function issueLabel(slug: string) {
+  const words = slug.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// ---------------------------------------------------------------- times
+
+/** A timestamp in New York time, e.g. "Mar 3, 2026, 4:05 PM ET". */
+export function formatNewYork(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return null;
+  return `${format(new TZDate(ms, NEW_YORK), "MMM d, yyyy, h:mm a")} ET`;
+}
+
+// ---------------------------------------------------------------- the setting form
+
+export type DeviceLimits = {
+  allowedModes: string[];
+  minSetpointF: number;
+  maxSetpointF: number;
+  minAutoSpacingF: number;
+};
+
+export const limitsOf = (item: ThermostatInfo): DeviceLimits => ({
+  allowedModes: item.state.allowedModes,
+  minSetpointF: item.state.minSetpointF,
+  maxSetpointF: item.state.maxSetpointF,
+  minAutoSpacingF: item.state.minAutoSpacingF,
+});
+
+function setpoint(label: string, min: number, max: number) {
+  return z
+    .number({ required_error: `${label} is required`, invalid_type_error: `${label} must be a number` })
+    .int(`${label} must be a whole number of degrees`)
+    .min(min, `${label} must be at least ${min}°F`)
+    .max(max, `${label} must be at most ${max}°F`);
+}
+
+/** The one schema of the setting form, built for a device: its modes, its setpoint bounds, its auto-mode spacing. */
+export function settingsSchema(limits: DeviceLimits) {
+  return z
+    .object({
+      mode: z.string({ required_error: "Mode is required" }).refine((m) => limits.allowedModes.includes(m), {
+        message: "Choose a mode this thermostat supports",
+      }),
+      coolSetpointF: setpoint("Cool setpoint", limits.minSetpointF, limits.maxSetpointF),
+      heatSetpointF: setpoint("Heat setpoint", limits.minSetpointF, limits.maxSetpointF),
+    })
+    .superRefine((v, ctx) => {
+      if (v.mode === "auto" && v.coolSetpointF - v.heatSetpointF < limits.minAutoSpacingF) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ["coolSetpointF"],
+          message: `In auto mode the cool setpoint must be at least ${limits.minAutoSpacingF}°F above the heat setpoint`,
+        });
+      }
+    });
+}
+
+export type Settings = { mode: string; coolSetpointF: number; heatSetpointF: number };
+export type CurrentSettings = {
+  mode: string | null;
+  coolSetpointF: number | null;
+  heatSetpointF: number | null;
+};
+
+/**
+ * What Save sends: only the changed fields, except in auto mode where the whole form goes.
+ * An empty object means nothing changed (the form is not dirty).
+ */
+export function changedSettings(current: CurrentSettings, next: Settings): Partial<Settings> {
+  const changed: Partial<Settings> = {};
+  if (next.mode !== current.mode) changed.mode = next.mode;
+  if (next.coolSetpointF !== current.coolSetpointF) changed.coolSetpointF = next.coolSetpointF;
+  if (next.heatSetpointF !== current.heatSetpointF) changed.heatSetpointF = next.heatSetpointF;
+  if (Object.keys(changed).length === 0) return changed;
+  if (next.mode === "auto") return { ...next };
+  return changed;
+}
+
+/** Save is enabled only when the form is valid and differs from the device's current settings. */
+export function canSave(
+  limits: DeviceLimits,
+  current: CurrentSettings,
+  raw: { mode?: string; coolSetpointF?: string; heatSetpointF?: string },
+) {
+  const toNum = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
+  const parsed = settingsSchema(limits).safeParse({
+    mode: raw.mode || undefined,
+    coolSetpointF: toNum(raw.coolSetpointF),
+    heatSetpointF: toNum(raw.heatSetpointF),
+  });
+  if (!parsed.success) return false;
+  return Object.keys(changedSettings(current, parsed.data)).length > 0;
+}
+
+/** The message after a failed Save: the server's error text when it gave one, otherwise the generic one. */
+export function updateErrorMessage(error: { kind: string; message: string } | null | undefined): string {
+  if (error && ["http", "validation", "errmsg", "forbidden"].includes(error.kind) && error.message.trim())
+    return error.message;
+  return MESSAGES.updateFailed;
+}
+
+/** "mode cool, cool 74°F" — what a change asked for, for the card's receipt. */
+export function describeChange(data: ThermostatAction["deviceSpecificData"]): string {
+  const parts: string[] = [];
+  if (data.mode) parts.push(`mode ${modeDisplayName(data.mode)}`);
+  if (typeof data.coolSetpointF === "number") parts.push(`cool ${data.coolSetpointF}°F`);
+  if (typeof data.heatSetpointF === "number") parts.push(`heat ${data.heatSetpointF}°F`);
+  return parts.length ? parts.join(", ") : "no settings";
+}
+
+export const RECEIPT_STATUS: Record<ActionStatus, string> = {
+  pending: "pending",
+  success: "completed",
+  fail: "failed",
+};
+
+// ---------------------------------------------------------------- URL state
+
+export type Tab = "all" | "issues";
+export const parseTab = (v: string | null): Tab => (v === "issues" ? "issues" : "all");
+
+/** `watch=<thermostatId>:<actionId>` names the change whose outcome the page reports. */
+export function parseWatch(v: string | null): { thermostatId: number; actionId: number } | null {
+  const m = /^(\d{1,12}):(\d{1,12})$/.exec(v ?? "");
+  return m ? { thermostatId: Number(m[1]), actionId: Number(m[2]) } : null;
+}
+
+/** The no-JavaScript refresh counter `poll`, 0..MAX_POLLS. */
+export function parsePoll(v: string | null): number {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 0 ? Math.min(n, MAX_POLLS) : 0;
+}
