@@ -11,7 +11,7 @@ test.describe("sign in", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Log in", exact: true }).click();
     await expect(page).toHaveURL(/\/locations$/);
-    await expect(page.getByRole("heading", { name: "Locations" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Locations", exact: true, level: 1 })).toBeVisible();
   });
 
   test("wrong password says so and keeps the email", async ({ page }, info) => {
