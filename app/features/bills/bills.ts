@@ -139,3 +139,31 @@ export function csvField(v: string | number | null | undefined) {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 export const toCsv = (rows: (string | number | null | undefined)[][]) => rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
+
+/** The explanation under a flag's heading (copy notes of spec part 2 §4). */
+export function flagCopy(flag: Pick<FlagLike, "type" | "status" | "details">, supplier: string | null | undefined) {
+  const previous = flag.details?.previousSupplier;
+  const to = supplier ?? "a new supplier";
+  if (flag.type === "supplier_change") {
+    if (flag.status === "unacknowledged") {
+      return `This bill lists ${to} as your energy supplier${previous ? ` instead of ${previous}` : ""}. Did you expect this change? If not, we will look into it and respond by email within 1 business day.`;
+    }
+    if (flag.status === "action_requested") return `We are looking into the change of supplier to ${to} and will respond by email within 1 business day.`;
+    return `${to} is confirmed as the energy supplier on this bill.`;
+  }
+  if (flag.status === "unacknowledged") {
+    return "Your utility moved this account to a different delivery rate class. Rate class changes typically mean 50-70% higher delivery cost. Did you expect this change? If not, we will look into it and respond by email within 1 business day.";
+  }
+  if (flag.status === "action_requested") {
+    return "We are reviewing the delivery rate class change (typically 50-70% higher delivery cost) and will respond by email within 1 business day.";
+  }
+  return "The delivery rate class change on this bill has been reviewed.";
+}
+
+/** A service period, compact: "Oct 13 – Nov 12, 2026", or with both years when they differ. */
+export function formatRange(start: string, end: string) {
+  const [y1, m1, d1] = start.split("-").map(Number);
+  const [y2, m2, d2] = end.split("-").map(Number);
+  if (!y1 || !y2) return `${start} – ${end}`;
+  return y1 === y2 ? `${MONTHS[m1 - 1]} ${d1} – ${MONTHS[m2 - 1]} ${d2}, ${y2}` : `${formatDate(start)} – ${formatDate(end)}`;
+}
