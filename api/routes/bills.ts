@@ -170,9 +170,13 @@ export function billRoutes(deps: ApiDeps) {
       }
       const where = ["s.building_id = ?"];
       const args: unknown[] = [building.id];
-      if (q.min_date) (where.push("s.statement_date >= ?"), args.push(q.min_date));
-      if (q.max_date) (where.push("s.statement_date <= ?"), args.push(q.max_date));
-      if (q.account_id !== undefined) (where.push("s.account_id = ?"), args.push(q.account_id));
+      const add = (sql: string, value: unknown) => {
+        where.push(sql);
+        args.push(value);
+      };
+      if (q.min_date) add("s.statement_date >= ?", q.min_date);
+      if (q.max_date) add("s.statement_date <= ?", q.max_date);
+      if (q.account_id !== undefined) add("s.account_id = ?", q.account_id);
       const bills = db.prepare(`${BILL_SELECT} WHERE ${where.join(" AND ")} ORDER BY s.statement_date DESC, s.id DESC`).all(...args) as BillRow[];
       const flags = bills.length
         ? (db

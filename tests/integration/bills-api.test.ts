@@ -61,7 +61,10 @@ describe("bill statements", () => {
     const statuses = new Set<string>();
     for (let b = 101; b <= 114; b++) {
       const bills = ((await (await get(`/building/${b}/bill-statements`)).json()) as { items: Bill[] }).items;
-      for (const f of bills.flatMap((x) => x.flags)) (types.add(f.type), statuses.add(f.status));
+      for (const f of bills.flatMap((x) => x.flags)) {
+        types.add(f.type);
+        statuses.add(f.status);
+      }
     }
     expect(types.size).toBe(8);
     expect(statuses.size).toBe(4);

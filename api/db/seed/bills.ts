@@ -31,7 +31,8 @@ const SUPPLIER_CHANGES: Record<number, [number, string]> = {
 type FlagSeed = [account: number, billIndex: number, type: string, status: string];
 /**
  * Bill flags of every type and status (bill index 0 is the latest bill of the account). The tests answer
- * distinct flags per project: 102 and 104 (js), 106 and 109 (nojs), 114 and 113 (the stale-page failure).
+ * distinct flags per project: 102 and 104 (js), 106 and 109 (nojs), 114 (js) and 113 (nojs) for the
+ * stale-page failure, two each so that a retried test still finds one.
  */
 export const FLAG_SEEDS: FlagSeed[] = [
   [1001, 0, "supplier_change", "unacknowledged"],
@@ -60,7 +61,11 @@ export const FLAG_SEEDS: FlagSeed[] = [
   [1015, 0, "supplier_change", "unacknowledged"],
   [1015, 2, "zero_meter_read", "action_requested"],
   [1015, 4, "meter_multiplier_change", "dismissed"],
+  [1017, 0, "rate_class_change", "unacknowledged"],
+  [1017, 1, "rate_class_change", "unacknowledged"],
   [1018, 0, "supplier_change", "unacknowledged"],
+  [1019, 0, "rate_class_change", "unacknowledged"],
+  [1019, 1, "rate_class_change", "unacknowledged"],
   [1020, 0, "rate_class_change", "unacknowledged"],
 ];
 

@@ -20,8 +20,10 @@ const COLUMNS = 8;
 
 /** Your Bills: one row per bill, newest first, with its flag banner in a full-width row below it. */
 export function BillsTable({ bills, error }: { bills: Bill[]; error?: { flagId: number | null; message: string } | null }) {
+  // The wrapper scrolls sideways on narrow screens: it takes keyboard focus so keyboard users can scroll it.
+  const scrollFocus = 0;
   return (
-    <div className="table-wrap bills-table-wrap">
+    <div className="table-wrap bills-table-wrap" role="region" aria-label="Your Bills table" tabIndex={scrollFocus}>
       <table className="table bills-table">
         <caption className="visually-hidden">Your Bills</caption>
         <thead>

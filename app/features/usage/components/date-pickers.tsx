@@ -239,13 +239,10 @@ export function BillPickerDialog({
                 <li key={b.id}>
                   <label className="bill-choice">
                     <input type="radio" name="start" value={b.id} required defaultChecked={String(b.id) === selected} />
-                    <span>
-                      <strong>Bill of {formatDate(b.statementDate)}</strong>
-                      <span className="muted">
-                        {" "}
-                        · {formatDate(b.serviceStartDate)} – {formatDate(b.serviceEndDate)}
-                        {b.accountNumber ? ` · Acct # ${b.accountNumber}` : ""}
-                      </span>
+                    <strong>Bill of {formatDate(b.statementDate)}</strong>
+                    <span className="muted">
+                      {formatDate(b.serviceStartDate)} – {formatDate(b.serviceEndDate)}
+                      {b.accountNumber ? ` · Acct # ${b.accountNumber}` : ""}
                     </span>
                   </label>
                 </li>

@@ -47,6 +47,10 @@ const fmt = (v: number | null, unit: string) => (v === null ? "No data" : `${v.t
 export function EnergyChart(props: EnergyChartProps) {
   const { points, bar, lines, leftMax, rightDomain, xTicks, gaps = [] } = props;
   const hydrated = useHydrated();
+  // A chart whose buckets are links is a group of links, not a flat image.
+  const hasLinks = points.some((p) => p.href);
+  // Scrollable wrappers take keyboard focus so keyboard users can scroll them.
+  const scrollFocus = 0;
   const patternId = `gap-${useId().replace(/:/g, "")}`;
   const n = Math.max(points.length, 1);
   const x = scaleLinear<number>({ domain: [0, n], range: [M.left, W - M.right] });
@@ -75,9 +79,9 @@ export function EnergyChart(props: EnergyChartProps) {
       .join("\n");
 
   return (
-    <div className="chart-scroll">
+    <div className="chart-scroll" role="region" aria-label={`${props.label} (scrollable)`} tabIndex={scrollFocus}>
       <div className="chart-box">
-        <svg viewBox={`0 0 ${W} ${H}`} className="chart-svg" role="img" aria-label={props.label}>
+        <svg viewBox={`0 0 ${W} ${H}`} className="chart-svg" role={hasLinks ? "group" : "img"} aria-label={props.label}>
           <defs>
             <pattern id={patternId} width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
               <rect width="8" height="8" fill="#f3f4f6" />
@@ -263,6 +267,7 @@ export function ChartFigure({
   children?: ReactNode;
 }) {
   const { points, bar, lines } = chart;
+  const scrollFocus = 0;
   return (
     <figure className="chart-figure" aria-labelledby={headingId}>
       <ChartLegend bar={bar} lines={lines} hasGaps={Boolean(chart.gaps?.length)} />
@@ -271,7 +276,7 @@ export function ChartFigure({
       <div className="chart-tools">
         <details className="chart-data">
           <summary>Show data table</summary>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label={`${title}: data table`} tabIndex={scrollFocus}>
             <table className="table">
               <caption className="visually-hidden">{title}: data table</caption>
               <thead>
