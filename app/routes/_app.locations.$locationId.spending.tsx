@@ -11,7 +11,7 @@ import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
 import { redirectWithToast } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
-import { EmptyState, ErrorState } from "~/ui/states";
+import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 
 export const links: LinksFunction = () => [
@@ -97,6 +97,7 @@ export default function Spending() {
           </section>
           <section className="stack" aria-labelledby="your-bills-heading">
             <h2 id="your-bills-heading">Your Bills</h2>
+            {actionData && "message" in actionData && actionData.flagId === null ? <Alert tone="error">{actionData.message}</Alert> : null}
             <BillsTable bills={bills} error={actionData && "message" in actionData ? actionData : null} />
           </section>
         </>

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DAY_HOUR_TICKS,
   energyAxisMax,
+  energyAxisTicks,
   gapRanges,
   granularityFor,
   isDayDisabled,
@@ -33,7 +34,15 @@ describe("axes", () => {
     expect(energyAxisMax(0)).toBe(4);
     expect(energyAxisMax(4)).toBe(4);
     expect(energyAxisMax(4.01)).toBe(8);
-    expect(energyAxisMax(109.8)).toBe(112);
+    expect(energyAxisMax(109.8)).toBe(120);
+    expect(energyAxisMax(13948)).toBe(16000);
+    expect(energyAxisMax(3.1)).toBe(4);
+    for (const v of [0.2, 7, 33, 250, 999, 15291, 123456]) {
+      const m = energyAxisMax(v);
+      expect(m % 4).toBe(0);
+      expect(m).toBeGreaterThanOrEqual(v);
+      expect(m).toBeLessThan(v * 2 + 4);
+    }
     expect(energyAxisMax(Number.NaN)).toBe(4);
   });
   it("temperatures round out to multiples of 20 °F", () => {
@@ -41,6 +50,9 @@ describe("axes", () => {
     expect(temperatureAxisDomain([60, 60])).toEqual([60, 80]);
     expect(temperatureAxisDomain([-3, 101])).toEqual([-20, 120]);
     expect(temperatureAxisDomain([null, undefined])).toEqual([40, 80]);
+  });
+  it("energy ticks are the axis quarters", () => {
+    expect(energyAxisTicks(16000)).toEqual([0, 4000, 8000, 12000, 16000]);
   });
   it("day ticks", () => {
     expect([...DAY_HOUR_TICKS]).toEqual([1, 6, 12, 18, 24]);

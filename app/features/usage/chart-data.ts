@@ -5,6 +5,7 @@ import {
   MONTH_SHORT,
   bucketLabel,
   energyAxisMax,
+  energyAxisTicks,
   gapRanges,
   hourOfDay,
   localPart,
@@ -47,6 +48,7 @@ export function billChart(bills: BillPoint[], locationId: number | string): Ener
     leftLabel: "Consumption (kWh)",
     rightDomain: [0, energyAxisMax(maxKw)],
     rightLabel: "Demand (kW)",
+    rightTicks: energyAxisTicks(energyAxisMax(maxKw)),
     xTicks: bills.map((b, i) => ({ at: i + 0.5, label: shortMonth(b.statementDate) })),
   };
 }

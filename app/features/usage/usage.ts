@@ -133,11 +133,23 @@ export function pickerBills<B extends { statementDate: string }>(bills: B[], min
 
 // ---- axes (spec part 2 §9) ----
 
-/** Energy axes round up to a multiple of 4 (at least 4). */
+/**
+ * Energy axes round up to a multiple of 4 (at least 4), chosen so the axis splits into 4 equal, readable steps:
+ * the maximum is 4 × a whole "nice" step (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k). 13,948 kWh → 16,000; 109.8 kW → 120.
+ */
 export function energyAxisMax(max: number) {
   if (!Number.isFinite(max) || max <= 0) return 4;
-  return Math.ceil(max / 4) * 4;
+  const raw = max / 4;
+  for (let exp = Math.max(0, Math.floor(Math.log10(raw)) - 1); ; exp++) {
+    for (const m of [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8]) {
+      const step = Math.round(m * 10 ** exp * 1000) / 1000;
+      if (Number.isInteger(step) && step >= raw) return step * 4;
+    }
+  }
 }
+
+/** The 5 ticks of an energy axis: 0 and its four quarters. */
+export const energyAxisTicks = (axisMax: number) => [0, 1, 2, 3, 4].map((i) => (axisMax / 4) * i);
 
 /** Temperature axes round out to multiples of 20 °F. */
 export function temperatureAxisDomain(values: (number | null | undefined)[]): [number, number] {

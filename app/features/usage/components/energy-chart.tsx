@@ -34,6 +34,8 @@ export type EnergyChartProps = {
   leftLabel: string;
   rightDomain: [number, number];
   rightLabel: string;
+  /** Right axis ticks; visx picks them when absent. */
+  rightTicks?: number[];
   xTicks: { at: number; label: string }[];
   gaps?: [number, number][];
 };
@@ -140,7 +142,7 @@ export function EnergyChart(props: EnergyChartProps) {
           <AxisLeft
             scale={yLeft}
             left={M.left}
-            numTicks={5}
+            tickValues={[0, 1, 2, 3, 4].map((i) => (leftMax / 4) * i)}
             label={props.leftLabel}
             labelOffset={44}
             stroke="#6b7280"
@@ -151,6 +153,7 @@ export function EnergyChart(props: EnergyChartProps) {
           <AxisRight
             scale={yRight}
             left={W - M.right}
+            tickValues={props.rightTicks}
             numTicks={5}
             label={props.rightLabel}
             labelOffset={36}
