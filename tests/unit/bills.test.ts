@@ -84,6 +84,7 @@ describe("formatting", () => {
     expect(formatRate(14.004)).toBe("$0.1400/kWh");
     expect(formatRate(9.87654)).toBe("$0.0988/kWh");
     expect(formatRate(undefined)).toBe("—");
+    expect(formatRate(14.004, false)).toBe("$0.1400");
   });
   it("bill window of 13 months", () => {
     expect(billWindow(new Date(Date.UTC(2026, 10, 21)))).toEqual({ minDate: "2025-10-21", maxDate: "2026-11-21" });

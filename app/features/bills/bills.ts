@@ -84,9 +84,9 @@ export function formatMoney(cents: number | null | undefined) {
 }
 
 /** A rate in cents per kWh shown as cents ÷ 100 per kWh with 4 decimals: 14.004 → "$0.1400/kWh". */
-export function formatRate(centsPerKwh: number | null | undefined) {
+export function formatRate(centsPerKwh: number | null | undefined, withUnit = true) {
   if (centsPerKwh === null || centsPerKwh === undefined || !Number.isFinite(centsPerKwh)) return "—";
-  return `$${(centsPerKwh / 100).toFixed(4)}/kWh`;
+  return `$${(centsPerKwh / 100).toFixed(4)}${withUnit ? "/kWh" : ""}`;
 }
 
 export function formatNumber(v: number | null | undefined, digits = 0) {

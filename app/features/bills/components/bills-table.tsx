@@ -37,7 +37,7 @@ export function BillsTable({ bills, error }: { bills: Bill[]; error?: { flagId: 
               Demand (kW)
             </th>
             <th scope="col" className="num">
-              Rate
+              Rate ($/kWh)
             </th>
             <th scope="col" className="num">
               Total charges
@@ -53,15 +53,15 @@ export function BillsTable({ bills, error }: { bills: Bill[]; error?: { flagId: 
             return [
               <tr key={b.id} data-testid={`bill-${b.id}`} className={flags.length ? "has-flags" : undefined}>
                 <th scope="row">{formatDate(b.statementDate)}</th>
-                <td data-label="Service period">{formatRange(b.serviceStartDate, b.serviceEndDate)}</td>
+                <td data-label="Service period" className="period">{formatRange(b.serviceStartDate, b.serviceEndDate)}</td>
                 <td className="num" data-label="Consumption (kWh)">
                   {formatNumber(b.consumption)}
                 </td>
                 <td className="num" data-label="Demand (kW)">
                   {formatNumber(b.demand, 1)}
                 </td>
-                <td className="num" data-label="Rate">
-                  {formatRate(b.rate)}
+                <td className="num" data-label="Rate ($/kWh)">
+                  {formatRate(b.rate, false)}
                 </td>
                 <td className="num" data-label="Total charges">
                   {formatMoney(b.totalCharges)}
