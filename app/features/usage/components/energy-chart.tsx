@@ -147,8 +147,8 @@ export function EnergyChart(props: EnergyChartProps) {
             labelOffset={44}
             stroke="#6b7280"
             tickStroke="#6b7280"
-            tickLabelProps={{ fill: "#374151", fontSize: 12, textAnchor: "end", dx: -4, dy: 4 }}
-            labelProps={{ fill: "#374151", fontSize: 12, textAnchor: "middle" }}
+            tickLabelProps={{ fill: "#374151", fontSize: 13, textAnchor: "end", dx: -4, dy: 4 }}
+            labelProps={{ fill: "#374151", fontSize: 13, textAnchor: "middle" }}
           />
           <AxisRight
             scale={yRight}
@@ -159,8 +159,8 @@ export function EnergyChart(props: EnergyChartProps) {
             labelOffset={36}
             stroke="#6b7280"
             tickStroke="#6b7280"
-            tickLabelProps={{ fill: "#374151", fontSize: 12, textAnchor: "start", dx: 4, dy: 4 }}
-            labelProps={{ fill: "#374151", fontSize: 12, textAnchor: "middle" }}
+            tickLabelProps={{ fill: "#374151", fontSize: 13, textAnchor: "start", dx: 4, dy: 4 }}
+            labelProps={{ fill: "#374151", fontSize: 13, textAnchor: "middle" }}
           />
           <AxisBottom
             scale={x}
@@ -169,7 +169,7 @@ export function EnergyChart(props: EnergyChartProps) {
             tickFormat={(v) => xTicks.find((t) => t.at === Number(v))?.label ?? ""}
             stroke="#6b7280"
             tickStroke="#6b7280"
-            tickLabelProps={{ fill: "#374151", fontSize: 12, textAnchor: "middle" }}
+            tickLabelProps={{ fill: "#374151", fontSize: 13, textAnchor: "middle" }}
           />
           {points.map((p, i) => {
             const hit = (
