@@ -4,6 +4,8 @@ import { authRoutes } from "./auth";
 import { coreRoutes } from "./core";
 import { locationsRoutes } from "./locations";
 import { thermostatRoutes } from "./thermostats";
+import { billRoutes } from "./bills";
+import { usageRoutes } from "./usage";
 
 /** Every router of the reference api, mounted under /api. One line per area. */
-export const routers: ((deps: ApiDeps) => Router)[] = [authRoutes, coreRoutes, locationsRoutes, thermostatRoutes];
+export const routers: ((deps: ApiDeps) => Router)[] = [authRoutes, coreRoutes, locationsRoutes, thermostatRoutes, billRoutes, usageRoutes];

@@ -5,9 +5,11 @@ import { seedCore } from "./core";
 import { seedDevices } from "./devices";
 import { seedLocations } from "./locations";
 import { seedThermostats } from "./thermostats";
+import { seedBills } from "./bills";
+import { seedUsage } from "./usage";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
-const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations, seedThermostats];
+const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations, seedThermostats, seedBills, seedUsage];
 
 export function todayUtc(now = new Date()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

@@ -1,0 +1,139 @@
+import { prng } from "../../lib/prng";
+import { addDays, isoDate, type SeedContext } from "./context";
+import { HARBOR_ACCOUNT_ROWS, UTILITY_ROWS } from "./core";
+import { CLIMATE } from "./usage";
+
+export const BILL_MONTHS = 13;
+/** Locations whose latest bill has a demand spike (≥ 1.5 × the 12-month mean demand). */
+export const DEMAND_SPIKE_BUILDINGS = [104, 112];
+/** The location whose latest bill is about 60 days old (older than 45 days). */
+export const STALE_BILL_BUILDING = 113;
+export const STALE_BILL_AGE_DAYS = 60;
+
+const UTILITY_FOR_ACCOUNT_BUILDING: Record<number, number> = {
+  101: 4, 102: 4, 103: 12, 104: 5, 105: 6, 106: 7, 107: 7, 108: 8, 109: 1, 110: 1, 111: 3, 112: 9, 113: 10, 114: 11,
+};
+
+/** Third-party suppliers: [bill index from which (and newer) the supplier is this one, supplier]. */
+const SUPPLIER_CHANGES: Record<number, [number, string]> = {
+  1001: [0, "Constellation NewEnergy"],
+  1005: [0, "Calpine Energy Solutions"],
+  1007: [0, "Direct Energy Business"],
+  1009: [12, "MC Squared Energy Services"],
+  1010: [3, "Constellation NewEnergy"],
+  1011: [12, "Agway Energy Services"],
+  1013: [0, "Agway Energy Services"],
+  1014: [1, "Direct Energy Business"],
+  1015: [0, "EnergyOps Energy Services"],
+  1018: [0, "Direct Energy Business"],
+};
+
+type FlagSeed = [account: number, billIndex: number, type: string, status: string];
+/**
+ * Bill flags of every type and status (bill index 0 is the latest bill of the account). The tests answer
+ * distinct flags per project: 102 and 104 (js), 106 and 109 (nojs), 114 (js) and 113 (nojs) for the
+ * stale-page failure, two each so that a retried test still finds one.
+ */
+export const FLAG_SEEDS: FlagSeed[] = [
+  [1001, 0, "supplier_change", "unacknowledged"],
+  [1001, 0, "rate_class_change", "unacknowledged"],
+  [1002, 2, "electric_charge_spike", "completed"],
+  [1002, 5, "zero_meter_read", "dismissed"],
+  [1003, 0, "rate_class_change", "unacknowledged"],
+  [1005, 0, "supplier_change", "unacknowledged"],
+  [1005, 0, "new_demand_charges", "unacknowledged"],
+  [1005, 1, "high_supply_rate", "action_requested"],
+  [1006, 0, "rate_class_change", "action_requested"],
+  [1007, 0, "supplier_change", "unacknowledged"],
+  [1007, 3, "meter_multiplier_change", "completed"],
+  [1009, 2, "electric_charge_spike", "unacknowledged"],
+  [1009, 2, "high_supply_rate", "dismissed"],
+  [1010, 3, "supplier_change", "completed"],
+  [1010, 3, "new_demand_charges", "action_requested"],
+  [1010, 3, "meter_read_type", "completed"],
+  [1011, 0, "rate_class_change", "unacknowledged"],
+  [1011, 1, "zero_meter_read", "unacknowledged"],
+  [1013, 0, "supplier_change", "action_requested"],
+  [1013, 0, "rate_class_change", "dismissed"],
+  [1014, 0, "meter_read_type", "unacknowledged"],
+  [1014, 1, "supplier_change", "dismissed"],
+  [1014, 1, "rate_class_change", "completed"],
+  [1015, 0, "supplier_change", "unacknowledged"],
+  [1015, 2, "zero_meter_read", "action_requested"],
+  [1015, 4, "meter_multiplier_change", "dismissed"],
+  [1017, 0, "rate_class_change", "unacknowledged"],
+  [1017, 1, "rate_class_change", "unacknowledged"],
+  [1018, 0, "supplier_change", "unacknowledged"],
+  [1019, 0, "rate_class_change", "unacknowledged"],
+  [1019, 1, "rate_class_change", "unacknowledged"],
+  [1020, 0, "rate_class_change", "unacknowledged"],
+];
+
+/** Average outdoor temperature of a calendar month (from the usage climate model) drives the monthly load. */
+function monthLoadFactor(building: number, month: number) {
+  const c = CLIMATE[building] ?? CLIMATE[101];
+  const t = c.mean - c.amp * Math.cos((2 * Math.PI * (month * 30.4)) / 365);
+  return 1 + Math.max(0, t - 65) * 0.025 + Math.max(0, 55 - t) * 0.015;
+}
+
+/** 13 monthly bills per Harbor account with consumption, demand, rate, charges and supplier; then the flags. */
+export function seedBills(ctx: SeedContext) {
+  const { db, today } = ctx;
+  const rand = prng(5032);
+  const insertBill = db.prepare(
+    `INSERT INTO bill_statements (id, building_id, account_id, statement_date, service_start_date, service_end_date,
+      consumption_kwh, demand_kw, rate_cents, total_charges_cents, total_electric_charges_cents, supplier)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const utilityName = new Map(UTILITY_ROWS.map(([id, name]) => [id, name]));
+  const billIds = new Map<string, number>();
+  let nextId = 50001;
+  for (const [accountId, building, , status] of HARBOR_ACCOUNT_ROWS) {
+    const c = CLIMATE[building];
+    const share = HARBOR_ACCOUNT_ROWS.filter((a) => a[1] === building).findIndex((a) => a[0] === accountId) === 0 ? 1 : 0.35;
+    const lag = building === STALE_BILL_BUILDING ? STALE_BILL_AGE_DAYS : 3 + (accountId % 9);
+    const baseRate = 11 + rand() * 9;
+    const rows: { i: number; start: Date; end: Date; statement: Date; kwh: number; kw: number; rate: number }[] = [];
+    for (let i = BILL_MONTHS - 1; i >= 0; i--) {
+      const statement = addDays(today, -lag - Math.round(30.44 * i));
+      const end = addDays(statement, -4);
+      const start = addDays(end, -29 - (i % 3 === 0 ? 1 : 0));
+      const factor = monthLoadFactor(building, end.getUTCMonth());
+      const kwh = Math.round(9800 * c.scale * share * factor * (0.94 + rand() * 0.12));
+      const kw = Math.round(38 * c.scale * share * factor * (0.92 + rand() * 0.16) * 10) / 10;
+      const rate = Math.round((baseRate + (i < 3 ? 1.2 : 0) + rand() * 0.8) * 1000) / 1000;
+      rows.push({ i, start, end, statement, kwh, kw, rate });
+    }
+    if (DEMAND_SPIKE_BUILDINGS.includes(building)) {
+      const others = rows.filter((r) => r.i > 0);
+      const mean = others.reduce((s, r) => s + r.kw, 0) / others.length;
+      rows.find((r) => r.i === 0)!.kw = Math.round(mean * 1.8 * 10) / 10;
+    }
+    void status;
+    const utility = utilityName.get(UTILITY_FOR_ACCOUNT_BUILDING[building]) ?? null;
+    for (const r of rows) {
+      const change = SUPPLIER_CHANGES[accountId];
+      const supplier = change && r.i <= change[0] ? change[1] : utility;
+      const energy = r.kwh * r.rate;
+      const demandCharge = r.kw * 1450; // $14.50 per kW
+      const electric = Math.round(energy + demandCharge + 1800);
+      const total = Math.round(electric * 1.0625);
+      const id = nextId++;
+      billIds.set(`${accountId}:${r.i}`, id);
+      insertBill.run(id, building, accountId, isoDate(r.statement), isoDate(r.start), isoDate(r.end), r.kwh, r.kw, r.rate, total, electric, supplier);
+    }
+  }
+
+  const insertFlag = db.prepare(
+    "INSERT INTO bill_flags (id, bill_statement_id, type, status, previous_supplier, details_json, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  let flagId = 7001;
+  for (const [accountId, index, type, status] of FLAG_SEEDS) {
+    const billId = billIds.get(`${accountId}:${index}`);
+    if (!billId) continue;
+    const building = HARBOR_ACCOUNT_ROWS.find((a) => a[0] === accountId)![1];
+    const previous = type === "supplier_change" ? (utilityName.get(UTILITY_FOR_ACCOUNT_BUILDING[building]) ?? null) : null;
+    const details = previous ? { previous_supplier: previous } : {};
+    insertFlag.run(flagId++, billId, type, status, previous, JSON.stringify(details), addDays(today, -index * 30).toISOString());
+  }
+}

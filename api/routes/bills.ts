@@ -1,0 +1,227 @@
+import { Router } from "express";
+import PDFDocument from "pdfkit";
+import { z } from "zod";
+import type { DB } from "../db";
+import {
+  type ApiDeps,
+  type Auth,
+  type BuildingRow,
+  getAuth,
+  notFound,
+  parse,
+  requireAuth,
+  requireBuilding,
+  route,
+  validationError,
+} from "../lib/http";
+
+type BillRow = {
+  id: number;
+  building_id: number;
+  account_id: number;
+  account_number: string;
+  utility_id: number;
+  utility_name: string;
+  statement_date: string;
+  service_start_date: string;
+  service_end_date: string;
+  consumption_kwh: number;
+  demand_kw: number | null;
+  rate_cents: number;
+  total_charges_cents: number;
+  total_electric_charges_cents: number;
+  supplier: string | null;
+};
+type FlagRow = {
+  id: number;
+  bill_statement_id: number;
+  type: string;
+  status: string;
+  previous_supplier: string | null;
+  details_json: string;
+  updated_at: string;
+};
+
+export const BILL_FLAG_TYPES = [
+  "zero_meter_read",
+  "supplier_change",
+  "rate_class_change",
+  "electric_charge_spike",
+  "new_demand_charges",
+  "high_supply_rate",
+  "meter_read_type",
+  "meter_multiplier_change",
+] as const;
+export const BILL_FLAG_STATUSES = ["unacknowledged", "action_requested", "dismissed", "completed"] as const;
+
+const BILL_SELECT = `SELECT s.*, a.number AS account_number, u.id AS utility_id, u.name AS utility_name
+  FROM bill_statements s JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id`;
+
+export const buildingAddress = (b: BuildingRow) =>
+  [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`].filter(Boolean).join(", ");
+
+function flagJson(f: FlagRow) {
+  const details = JSON.parse(f.details_json) as Record<string, unknown>;
+  return {
+    id: f.id,
+    bill_statement_id: f.bill_statement_id,
+    type: f.type,
+    status: f.status,
+    details: { ...details, previous_supplier: f.previous_supplier },
+    updated_at: f.updated_at,
+  };
+}
+
+function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[]) {
+  return {
+    id: s.id,
+    building_id: s.building_id,
+    building_address: buildingAddress(building),
+    account_id: s.account_id,
+    account_number: s.account_number,
+    statement_date: s.statement_date,
+    service_start_date: s.service_start_date,
+    service_end_date: s.service_end_date,
+    consumption: s.consumption_kwh,
+    demand: s.demand_kw,
+    rate: s.rate_cents,
+    total_charges: s.total_charges_cents,
+    total_electric_charges: s.total_electric_charges_cents,
+    supplier: s.supplier,
+    utility: { id: s.utility_id, name: s.utility_name },
+    flags: flags.map(flagJson),
+  };
+}
+
+/** A bill statement of a building the session may see, or 404. */
+export function requireBill(db: DB, auth: Auth, statementId: string | number) {
+  const id = Number(statementId);
+  if (!Number.isSafeInteger(id)) throw notFound();
+  const bill = db.prepare(`${BILL_SELECT} WHERE s.id = ?`).get(id) as BillRow | undefined;
+  if (!bill) throw notFound();
+  const building = requireBuilding(db, auth, bill.building_id);
+  return { bill, building };
+}
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a valid date");
+
+const listQuery = z.object({
+  min_date: isoDate.optional(),
+  max_date: isoDate.optional(),
+  account_id: z.coerce.number().int().positive("must be a positive integer").optional(),
+});
+
+const patchBody = z.object({ status: z.enum(BILL_FLAG_STATUSES) });
+
+const money = (cents: number) => `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** A one-page PDF of the bill statement (pdfkit): header, account, service period, usage and charges. */
+export function billPdf(bill: BillRow, building: BuildingRow): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: "LETTER", margin: 54, info: { Title: `Bill statement ${bill.id}`, Author: bill.utility_name } });
+    const chunks: Buffer[] = [];
+    doc.on("data", (c: Buffer) => chunks.push(c));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+    doc.fontSize(20).text(bill.utility_name);
+    doc.moveDown(0.2).fontSize(11).fillColor("#555").text("Electric service statement");
+    doc.moveDown(1).fillColor("#000").fontSize(11);
+    const line = (label: string, value: string) => {
+      doc.font("Helvetica-Bold").text(`${label}: `, { continued: true }).font("Helvetica").text(value);
+    };
+    line("Statement date", bill.statement_date);
+    line("Account number", bill.account_number);
+    line("Service address", buildingAddress(building));
+    line("Service period", `${bill.service_start_date} to ${bill.service_end_date}`);
+    line("Supplier", bill.supplier ?? bill.utility_name);
+    doc.moveDown(1).fontSize(14).font("Helvetica-Bold").text("Usage and charges");
+    doc.moveDown(0.5).fontSize(11).font("Helvetica");
+    line("Consumption", `${bill.consumption_kwh.toLocaleString("en-US")} kWh`);
+    line("Demand", bill.demand_kw === null ? "not metered" : `${bill.demand_kw} kW`);
+    line("Rate", `$${(bill.rate_cents / 100).toFixed(4)} per kWh`);
+    line("Electric charges", money(bill.total_electric_charges_cents));
+    line("Taxes and fees", money(bill.total_charges_cents - bill.total_electric_charges_cents));
+    doc.moveDown(0.5).fontSize(13).font("Helvetica-Bold").text(`Total amount due: ${money(bill.total_charges_cents)}`);
+    doc.moveDown(2).fontSize(9).font("Helvetica").fillColor("#555").text(`Statement ${bill.id}. Generated by the EnergyOps reference api.`);
+    doc.end();
+  });
+}
+
+/** Bill statements, bill-flag answers and bill downloads (spec part 2 §3, §4, §7). */
+export function billRoutes(deps: ApiDeps) {
+  const r = Router();
+  const { db } = deps;
+  r.use(["/building/:buildingId/bill-statements", "/bill-statement"], requireAuth(deps));
+
+  r.get(
+    "/building/:buildingId/bill-statements",
+    route((req, res) => {
+      const building = requireBuilding(db, getAuth(res), req.params.buildingId);
+      const q = parse(listQuery, req.query, "query");
+      if (q.min_date && q.max_date && q.min_date > q.max_date) {
+        throw validationError({ query: [{ location: "min_date", message: "must not be after max_date" }] });
+      }
+      if (q.account_id !== undefined) {
+        const account = db.prepare("SELECT id FROM utility_accounts WHERE id = ? AND building_id = ?").get(q.account_id, building.id);
+        if (!account) throw validationError({ query: [{ location: "account_id", message: "is not an account of this building" }] });
+      }
+      const where = ["s.building_id = ?"];
+      const args: unknown[] = [building.id];
+      const add = (sql: string, value: unknown) => {
+        where.push(sql);
+        args.push(value);
+      };
+      if (q.min_date) add("s.statement_date >= ?", q.min_date);
+      if (q.max_date) add("s.statement_date <= ?", q.max_date);
+      if (q.account_id !== undefined) add("s.account_id = ?", q.account_id);
+      const bills = db.prepare(`${BILL_SELECT} WHERE ${where.join(" AND ")} ORDER BY s.statement_date DESC, s.id DESC`).all(...args) as BillRow[];
+      const flags = bills.length
+        ? (db
+            .prepare(
+              `SELECT * FROM bill_flags WHERE bill_statement_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+            )
+            .all(JSON.stringify(bills.map((b) => b.id))) as FlagRow[])
+        : [];
+      const byBill = new Map<number, FlagRow[]>();
+      for (const f of flags) byBill.set(f.bill_statement_id, [...(byBill.get(f.bill_statement_id) ?? []), f]);
+      res.json({ items: bills.map((b) => billJson(b, building, byBill.get(b.id) ?? [])) });
+    }),
+  );
+
+  r.patch(
+    "/bill-statement/:statementId/bill-flag/:flagId",
+    route((req, res) => {
+      const { bill } = requireBill(db, getAuth(res), req.params.statementId);
+      const flag = db
+        .prepare("SELECT * FROM bill_flags WHERE id = ? AND bill_statement_id = ?")
+        .get(Number(req.params.flagId) || -1, bill.id) as FlagRow | undefined;
+      if (!flag) throw notFound();
+      const { status } = parse(patchBody, req.body, "body");
+      if (flag.status !== "unacknowledged") {
+        throw validationError({ body: [{ location: "status", message: `a ${flag.status} flag cannot be changed` }] });
+      }
+      if (status !== "dismissed" && status !== "action_requested") {
+        throw validationError({ body: [{ location: "status", message: "must be dismissed or action_requested" }] });
+      }
+      db.prepare("UPDATE bill_flags SET status = ?, updated_at = ? WHERE id = ?").run(status, new Date().toISOString(), flag.id);
+      res.json(flagJson(db.prepare("SELECT * FROM bill_flags WHERE id = ?").get(flag.id) as FlagRow));
+    }),
+  );
+
+  r.get(
+    "/bill-statement/:statementId/download",
+    route(async (req, res) => {
+      const { bill, building } = requireBill(db, getAuth(res), req.params.statementId);
+      const pdf = await billPdf(bill, building);
+      res.setHeader("Content-Type", "application/pdf");
+      res.setHeader("Content-Disposition", `attachment; filename="bill-${bill.statement_date}-${bill.id}.pdf"`);
+      res.setHeader("Content-Length", String(pdf.length));
+      res.end(pdf);
+    }),
+  );
+
+  return r;
+}

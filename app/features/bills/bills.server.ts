@@ -1,0 +1,90 @@
+import { redirect } from "@remix-run/node";
+import { z } from "zod";
+import type { ApiClient } from "~/server/api-client.server";
+import { settle } from "~/server/api-error";
+import { billWindow, FLAG_ANSWERS, type FlagAnswer } from "./bills";
+
+export const billFlagSchema = z.object({
+  id: z.number(),
+  billStatementId: z.number(),
+  type: z.string(),
+  status: z.string(),
+  details: z.object({ previousSupplier: z.string().nullish() }).passthrough().nullish(),
+});
+export type BillFlag = z.infer<typeof billFlagSchema>;
+
+export const billStatementSchema = z.object({
+  id: z.number(),
+  buildingId: z.number().nullish(),
+  buildingAddress: z.string().nullish(),
+  accountId: z.number().nullish(),
+  accountNumber: z.string().nullish(),
+  statementDate: z.string(),
+  serviceStartDate: z.string(),
+  serviceEndDate: z.string(),
+  consumption: z.number().nullable(),
+  demand: z.number().nullable(),
+  rate: z.number().nullable(),
+  totalCharges: z.number().nullable(),
+  totalElectricCharges: z.number().nullish(),
+  supplier: z.string().nullish(),
+  utility: z.object({ id: z.number(), name: z.string() }).nullish(),
+  flags: z.array(billFlagSchema).default([]),
+});
+export type BillStatement = z.infer<typeof billStatementSchema>;
+
+export const accountSchema = z.object({ id: z.number(), number: z.string() }).passthrough();
+export type Account = z.infer<typeof accountSchema>;
+
+/** GET /building/{buildingId}/accounts */
+export async function listAccounts(api: ApiClient, buildingId: number) {
+  const res = await api.get(`/building/${buildingId}/accounts`, { schema: z.object({ items: z.array(accountSchema) }) });
+  return res.items;
+}
+
+/** The bill statements query: buildingId, minDate, maxDate, accountId (dates YYYY-MM-DD). */
+export async function listBills(api: ApiClient, q: { buildingId: number; minDate: string; maxDate: string; accountId?: number | string | null }) {
+  const res = await api.get(`/building/${q.buildingId}/bill-statements`, {
+    query: { minDate: q.minDate, maxDate: q.maxDate, accountId: q.accountId ?? undefined },
+    schema: z.object({ items: z.array(billStatementSchema) }),
+  });
+  return res.items;
+}
+
+/** PATCH bill-statement/{statementId}/bill-flag/{flagId} with the status the customer's answer means. */
+export function answerFlag(api: ApiClient, statementId: number, flagId: number, answer: FlagAnswer) {
+  return api.patch(`/bill-statement/${statementId}/bill-flag/${flagId}`, { body: { status: FLAG_ANSWERS[answer] }, schema: billFlagSchema });
+}
+
+/** The location id of the URL, or a redirect to the locations list (an id that cannot exist). */
+export function locationIdParam(value: string | undefined) {
+  const id = Number(value);
+  if (!value || !/^\d{1,12}$/.test(value) || !Number.isSafeInteger(id) || id <= 0) throw redirect("/locations");
+  return id;
+}
+
+/** A 404 from the api for the building: the location does not exist for this user. */
+export const isNotFound = (r: { ok: boolean; error?: { status: number } }) => !r.ok && r.error?.status === 404;
+
+/** Today as a UTC calendar date. */
+export function todayUtc(now = new Date()) {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/**
+ * The bills of a location for the spending page and its CSV: accounts and bills of the last 13 months together.
+ * Without a chosen account, several accounts show the first one's bills (the same answer, filtered here).
+ * An api 404 for the building redirects to the locations list.
+ */
+export async function loadLocationBills(api: ApiClient, locationId: number, accountParam: string | null) {
+  const { minDate, maxDate } = billWindow(todayUtc());
+  const [accounts, bills] = await Promise.all([
+    settle(listAccounts(api, locationId)),
+    settle(listBills(api, { buildingId: locationId, minDate, maxDate, accountId: accountParam || undefined })),
+  ]);
+  if (isNotFound(accounts) || isNotFound(bills)) throw redirect("/locations");
+  if (!accounts.ok || !bills.ok) return { ok: false as const };
+  const accountId = accountParam ? Number(accountParam) : accounts.data.length > 1 ? accounts.data[0].id : null;
+  const list = accountParam || accountId === null ? bills.data : bills.data.filter((b) => b.accountId === accountId);
+  return { ok: true as const, accounts: accounts.data.map((a) => ({ id: a.id, number: a.number })), accountId, bills: list };
+}

@@ -1,0 +1,169 @@
+/** Pure rules of bills and bill-issue flags (spec part 2 §3, §4, §9). */
+
+export const BILL_FLAG_TYPES = [
+  "zero_meter_read",
+  "supplier_change",
+  "rate_class_change",
+  "electric_charge_spike",
+  "new_demand_charges",
+  "high_supply_rate",
+  "meter_read_type",
+  "meter_multiplier_change",
+] as const;
+export type BillFlagType = (typeof BILL_FLAG_TYPES)[number];
+export const BILL_FLAG_STATUSES = ["unacknowledged", "action_requested", "dismissed", "completed"] as const;
+export type BillFlagStatus = (typeof BILL_FLAG_STATUSES)[number];
+
+/** Only these flag types are shown to users. */
+export const SHOWN_FLAG_TYPES: readonly string[] = ["supplier_change", "rate_class_change"];
+
+export type FlagLike = { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null };
+
+/** The heading of one flag by type and status (spec part 2 §4). */
+export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
+  if (flag.type === "supplier_change") {
+    if (flag.status === "unacknowledged") return "Please verify energy supplier change";
+    if (flag.status === "action_requested") return "Help Request Received — We're on it!";
+    // dismissed; completed is final too and reads the same (the spec names no other heading).
+    return "New supplier verified";
+  }
+  if (flag.type === "rate_class_change") {
+    return flag.status === "unacknowledged" ? "Your utility delivery rate increased" : "Utility delivery rate class updated";
+  }
+  return "Bill issue";
+}
+
+/** The heading above several flags shown together. */
+export const groupHeading = (count: number) => `We have detected ${count} bill issues that could mean higher bills`;
+
+const OPEN_STATUSES = ["unacknowledged", "action_requested"];
+
+/** Pill colour: yellow for unacknowledged and action_requested; grey for dismissed and completed. */
+export const pillTone = (status: string): "yellow" | "grey" => (OPEN_STATUSES.includes(status) ? "yellow" : "grey");
+
+const STATUS_LABELS: Record<string, string> = {
+  unacknowledged: "Needs your review",
+  action_requested: "Investigating",
+  dismissed: "Verified",
+  completed: "Resolved",
+};
+export const pillLabel = (status: string) => STATUS_LABELS[status] ?? status;
+
+/** The status a group pill shows: the first unacknowledged or action_requested flag's, else the first flag's. */
+export function groupPillStatus(flags: Pick<FlagLike, "status">[]): string | null {
+  return flags.find((f) => OPEN_STATUSES.includes(f.status))?.status ?? flags[0]?.status ?? null;
+}
+
+/**
+ * The flags shown on a bill: supplier_change and rate_class_change only; a supplier change is hidden when the
+ * bill's supplier name contains the provider's own name (the customer moved to us).
+ */
+export function visibleFlags<F extends FlagLike>(flags: F[], supplier: string | null | undefined, providerName: string): F[] {
+  const ours = Boolean(supplier && providerName && supplier.toLowerCase().includes(providerName.toLowerCase()));
+  return flags.filter((f) => SHOWN_FLAG_TYPES.includes(f.type) && !(f.type === "supplier_change" && ours));
+}
+
+/** Only an unacknowledged flag can be answered. */
+export const canAnswer = (flag: Pick<FlagLike, "status">) => flag.status === "unacknowledged";
+
+/** The two answers: yes, this is expected → dismissed; no, please investigate → action_requested. */
+export const FLAG_ANSWERS = { confirm: "dismissed", investigate: "action_requested" } as const;
+export type FlagAnswer = keyof typeof FLAG_ANSWERS;
+export const isFlagAnswer = (v: unknown): v is FlagAnswer => v === "confirm" || v === "investigate";
+
+export const FLAG_UPDATE_FAILED = "Unable to process update";
+
+/** The bill feedback confirmation heading (/fix-my-bill/{status}). */
+export const feedbackHeading = (status: string) => (status === "action_requested" ? "Help is on the way!" : "Bill feedback received");
+
+/** Money in cents as dollars with 2 decimals: 123456 → "$1,234.56". */
+export function formatMoney(cents: number | null | undefined) {
+  if (cents === null || cents === undefined || !Number.isFinite(cents)) return "—";
+  const sign = cents < 0 ? "-" : "";
+  return `${sign}$${(Math.abs(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** A rate in cents per kWh shown as cents ÷ 100 per kWh with 4 decimals: 14.004 → "$0.1400/kWh". */
+export function formatRate(centsPerKwh: number | null | undefined, withUnit = true) {
+  if (centsPerKwh === null || centsPerKwh === undefined || !Number.isFinite(centsPerKwh)) return "—";
+  return `$${(centsPerKwh / 100).toFixed(4)}${withUnit ? "/kWh" : ""}`;
+}
+
+export function formatNumber(v: number | null | undefined, digits = 0) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "—";
+  return v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+export const ymd = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+
+/** The bill window: 13 months back to today, as YYYY-MM-DD (spec part 2 §9). */
+export function billWindow(today: Date) {
+  const min = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 13, today.getUTCDate()));
+  // 31 March minus one month overflows into March: clamp to the last day of the target month.
+  if (min.getUTCDate() !== today.getUTCDate()) min.setUTCDate(0);
+  return { minDate: ymd(min), maxDate: ymd(today) };
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2026-11-12" → "Nov 12, 2026" (dates are calendar dates, no timezone). */
+export function formatDate(iso: string) {
+  const [y, m, d] = iso.split("-").map(Number);
+  if (!y || !m || !d) return iso;
+  return `${MONTHS[m - 1]} ${d}, ${y}`;
+}
+
+/** "2026-11-12" → "Nov 2026". */
+export function formatMonth(iso: string) {
+  const [y, m] = iso.split("-").map(Number);
+  return m ? `${MONTHS[m - 1]} ${y}` : iso;
+}
+
+type BillLike = { id: number; statementDate: string };
+
+/** The chart's 13 monthly points: the newest 13 bills, oldest first. */
+export function chartBills<B extends BillLike>(bills: B[], count = 13): B[] {
+  return [...bills].sort((a, b) => a.statementDate.localeCompare(b.statementDate) || a.id - b.id).slice(-count);
+}
+
+/** The usage page of one bill (a bill tooltip's link). */
+export const billUsageHref = (locationId: number | string, billId: number) => `/locations/${locationId}/usage/demand?period=bill&start=${billId}`;
+
+/** The bill download goes through the web server's /api passthrough. */
+export const billDownloadHref = (billId: number) => `/api/bill-statement/${billId}/download`;
+
+/** One CSV field, quoted when needed (RFC 4180). */
+export function csvField(v: string | number | null | undefined) {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+export const toCsv = (rows: (string | number | null | undefined)[][]) => rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
+
+/** The explanation under a flag's heading (copy notes of spec part 2 §4). */
+export function flagCopy(flag: Pick<FlagLike, "type" | "status" | "details">, supplier: string | null | undefined) {
+  const previous = flag.details?.previousSupplier;
+  const to = supplier ?? "a new supplier";
+  if (flag.type === "supplier_change") {
+    if (flag.status === "unacknowledged") {
+      return `This bill lists ${to} as your energy supplier${previous ? ` instead of ${previous}` : ""}. Did you expect this change? If not, we will look into it and respond by email within 1 business day.`;
+    }
+    if (flag.status === "action_requested") return `We are looking into the change of supplier to ${to} and will respond by email within 1 business day.`;
+    return `${to} is confirmed as the energy supplier on this bill.`;
+  }
+  if (flag.status === "unacknowledged") {
+    return "Your utility moved this account to a different delivery rate class. Rate class changes typically mean 50-70% higher delivery cost. Did you expect this change? If not, we will look into it and respond by email within 1 business day.";
+  }
+  if (flag.status === "action_requested") {
+    return "We are reviewing the delivery rate class change (typically 50-70% higher delivery cost) and will respond by email within 1 business day.";
+  }
+  return "The delivery rate class change on this bill has been reviewed.";
+}
+
+/** A service period, compact: "Oct 13 – Nov 12, 2026", or with both years when they differ. */
+export function formatRange(start: string, end: string) {
+  const [y1, m1, d1] = start.split("-").map(Number);
+  const [y2, m2, d2] = end.split("-").map(Number);
+  if (!y1 || !y2) return `${start} – ${end}`;
+  return y1 === y2 ? `${MONTHS[m1 - 1]} ${d1} – ${MONTHS[m2 - 1]} ${d2}, ${y2}` : `${formatDate(start)} – ${formatDate(end)}`;
+}

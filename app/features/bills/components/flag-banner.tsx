@@ -1,0 +1,61 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { Pill } from "~/ui/pill";
+import { canAnswer, flagCopy, flagHeading, groupHeading, groupPillStatus, pillLabel, pillTone } from "../bills";
+
+type Flag = { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null };
+
+/** The bill flag banner: supplier_change and rate_class_change flags with headings, pills and the two answers. */
+export function FlagBanner({
+  billId,
+  statementLabel,
+  supplier,
+  flags,
+  error,
+}: {
+  billId: number;
+  statementLabel: string;
+  supplier: string | null | undefined;
+  flags: Flag[];
+  error?: { flagId: number | null; message: string } | null;
+}) {
+  const navigation = useNavigation();
+  const busyFlag = navigation.state !== "idle" ? navigation.formData?.get("flagId") : null;
+  const group = flags.length > 1 ? groupPillStatus(flags) : null;
+  const HeadingTag = flags.length > 1 ? "h4" : "h3";
+  return (
+    <section className="flag-banner" aria-label={`Bill issues on the bill of ${statementLabel}`} data-testid={`flags-${billId}`}>
+      {group ? (
+        <div className="flag-group-head">
+          <h3>{groupHeading(flags.length)}</h3>
+          <Pill tone={pillTone(group)}>{pillLabel(group)}</Pill>
+        </div>
+      ) : null}
+      {flags.map((f) => (
+        <div className="flag" key={f.id} data-testid={`flag-${f.id}`} data-status={f.status}>
+          <div className="flag-head">
+            <HeadingTag>{flagHeading(f)}</HeadingTag>
+            <Pill tone={pillTone(f.status)}>{pillLabel(f.status)}</Pill>
+          </div>
+          <p>{flagCopy(f, supplier)}</p>
+          {canAnswer(f) ? (
+            <Form method="post" className="flag-actions" preventScrollReset>
+              <input type="hidden" name="statementId" value={billId} />
+              <input type="hidden" name="flagId" value={f.id} />
+              <button type="submit" name="intent" value="confirm" className="btn btn-secondary btn-small" disabled={busyFlag === String(f.id)}>
+                Yes, this is expected
+              </button>
+              <button type="submit" name="intent" value="investigate" className="btn btn-small" disabled={busyFlag === String(f.id)}>
+                No, please investigate
+              </button>
+            </Form>
+          ) : null}
+          {error && error.flagId === f.id ? (
+            <p className="field-error" role="alert">
+              {error.message}
+            </p>
+          ) : null}
+        </div>
+      ))}
+    </section>
+  );
+}

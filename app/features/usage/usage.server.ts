@@ -1,0 +1,90 @@
+import { z } from "zod";
+import type { ApiClient } from "~/server/api-client.server";
+import { redirect } from "@remix-run/node";
+import { settle } from "~/server/api-error";
+import { billWindow } from "~/features/bills/bills";
+import { isNotFound, listBills, todayUtc, type BillStatement } from "~/features/bills/bills.server";
+import { granularityFor, joinSeries, resolveView, todayParts, usageHref, type Granularity, type UsagePoint, type UsageType, type View } from "./usage";
+
+const seriesSchema = z.object({
+  values: z.array(z.object({ startTs: z.string(), value: z.number().nullable() })),
+  units: z.string(),
+});
+
+const insightSchema = z.object({
+  energyConsumption: seriesSchema.optional(),
+  energyDemand: seriesSchema.optional(),
+  outdoorTemperatures: seriesSchema,
+  indoorTemperatures: seriesSchema,
+});
+export type UsageInsight = z.infer<typeof insightSchema>;
+
+/** GET /insights/{buildingId}/energy-{usageType} with startDate, endDate and the server granularity (no retry). */
+export async function getUsage(api: ApiClient, q: { buildingId: number; usageType: UsageType; startDate: string; endDate: string; granularity: Granularity }) {
+  const res = await api.get(`/insights/${q.buildingId}/energy-${q.usageType}`, {
+    query: { startDate: q.startDate, endDate: q.endDate, period: q.granularity },
+    schema: insightSchema,
+  });
+  const energy = (q.usageType === "demand" ? res.energyDemand : res.energyConsumption) ?? { values: [], units: q.usageType === "demand" ? "kW" : "kWh" };
+  return { energy, indoor: res.indoorTemperatures, outdoor: res.outdoorTemperatures };
+}
+
+/** GET /insights/{buildingId}/available-usage */
+export async function hasUsage(api: ApiClient, buildingId: number) {
+  const res = await api.get(`/insights/${buildingId}/available-usage`, { schema: z.object({ availableUsage: z.boolean() }) });
+  return res.availableUsage;
+}
+
+
+export type UsageLoad = {
+  view: Extract<View, { kind: "ok" }>;
+  granularity: ReturnType<typeof granularityFor>;
+  usage: { ok: true; points: UsagePoint[]; units: { energy: string; temperature: string } } | { ok: false };
+  bills: { ok: true; items: BillStatement[] } | { ok: false } | null;
+};
+
+/**
+ * The usage page's data: the view from period and start (a period=bill needs the bills first; otherwise the bills,
+ * when the bill picker needs them, and the usage load together). A bill that no longer exists falls back to
+ * period month at the current date; an api 404 for the building goes to the locations list.
+ */
+export async function loadUsage(
+  api: ApiClient,
+  q: { locationId: number; usageType: UsageType; search: URLSearchParams; needBills: boolean },
+): Promise<UsageLoad> {
+  const today = todayUtc();
+  const t = todayParts(today);
+  const { minDate, maxDate } = billWindow(today);
+  const periodParam = q.search.get("period");
+  const billsPromise = q.needBills || periodParam === "bill" ? settle(listBills(api, { buildingId: q.locationId, minDate, maxDate })) : null;
+  let view: View;
+  if (periodParam === "bill") {
+    const bills = await billsPromise!;
+    if (isNotFound(bills)) throw redirect("/locations");
+    view = resolveView("bill", q.search.get("start"), t, bills.ok ? bills.data : []);
+  } else {
+    view = resolveView(periodParam, q.search.get("start"), t, null);
+  }
+  if (view.kind === "redirect") {
+    const keep = periodParam === "bill" ? {} : { picker: q.search.get("picker"), tab: q.search.get("tab"), cal: q.search.get("cal") };
+    throw redirect(usageHref(q.locationId, q.usageType, { period: view.period, start: view.start, ...keep }));
+  }
+  const granularity = granularityFor(view.period, q.usageType);
+  const [usage, bills] = await Promise.all([
+    settle(getUsage(api, { buildingId: q.locationId, usageType: q.usageType, startDate: view.startDate, endDate: view.endDate, granularity })),
+    billsPromise,
+  ]);
+  if (isNotFound(usage) || (bills && isNotFound(bills))) throw redirect("/locations");
+  return {
+    view,
+    granularity,
+    usage: usage.ok
+      ? {
+          ok: true,
+          points: joinSeries(usage.data.energy.values, usage.data.indoor.values, usage.data.outdoor.values),
+          units: { energy: usage.data.energy.units, temperature: usage.data.outdoor.units },
+        }
+      : { ok: false },
+    bills: bills ? (bills.ok ? { ok: true, items: bills.data } : { ok: false }) : null,
+  };
+}

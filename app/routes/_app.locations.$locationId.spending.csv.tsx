@@ -1,0 +1,24 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { chartBills } from "~/features/bills/bills";
+import { loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
+import { billChartCsv } from "~/features/usage/chart-data";
+import { requireSmb } from "~/server/guards.server";
+import { getApi } from "~/server/upstream.server";
+
+/** CSV of exactly what the spending page's Energy Usage chart plots (resource route: /locations/{id}/spending/csv). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  const locationId = locationIdParam(params.locationId);
+  const accountParam = new URL(request.url).searchParams.get("accountId");
+  const result = await loadLocationBills(await getApi(request), locationId, accountParam);
+  if (!result.ok) {
+    return new Response("There was a problem loading your bills. Our team has been notified.", { status: 502, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  return new Response(billChartCsv(chartBills(result.bills)), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="energy-usage-${locationId}${result.accountId ? `-${result.accountId}` : ""}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,109 @@
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import styles from "~/features/bills/bills.css";
+import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, feedbackHeading, isFlagAnswer } from "~/features/bills/bills";
+import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
+import { BillsTable } from "~/features/bills/components/bills-table";
+import { billChart } from "~/features/usage/chart-data";
+import { ChartFigure } from "~/features/usage/components/energy-chart";
+import usageStyles from "~/features/usage/usage.css";
+import { settle } from "~/server/api-error";
+import { requireSmb } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/session.server";
+import { getApi } from "~/server/upstream.server";
+import { Alert, EmptyState, ErrorState } from "~/ui/states";
+import { useHydrated } from "~/ui/use-hydrated";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: usageStyles },
+  { rel: "stylesheet", href: styles },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  const locationId = locationIdParam(params.locationId);
+  const accountParam = new URL(request.url).searchParams.get("accountId");
+  const result = await loadLocationBills(await getApi(request), locationId, accountParam);
+  if (!result.ok) return { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] };
+  return { state: result.bills.length ? ("ok" as const) : ("empty" as const), locationId, ...result };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireSmb(request);
+  locationIdParam(params.locationId);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (!isFlagAnswer(intent)) throw data({ message: "Unknown intent" }, { status: 400 });
+  const statementId = Number(form.get("statementId"));
+  const flagId = Number(form.get("flagId"));
+  if (!Number.isSafeInteger(statementId) || !Number.isSafeInteger(flagId) || statementId <= 0 || flagId <= 0) {
+    return data({ flagId: null, message: FLAG_UPDATE_FAILED }, { status: 400 });
+  }
+  const result = await settle(answerFlag(await getApi(request), statementId, flagId, intent));
+  if (!result.ok) return data({ flagId, message: FLAG_UPDATE_FAILED }, { status: result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502 });
+  const url = new URL(request.url);
+  return redirectWithToast(request, `${url.pathname}${url.search}`, { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) });
+}
+
+export default function Spending() {
+  const { state, locationId, accounts, accountId, bills } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const chart = billChart(chartBills(bills), locationId);
+  return (
+    <div className="stack bills-page">
+      <div className="row page-head">
+        <h1>Bill History</h1>
+        {accounts.length > 1 ? (
+          <Form method="get" className="account-form row" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true })}>
+            <label htmlFor="account-select" className="label">
+              Account Number
+            </label>
+            <select id="account-select" name="accountId" className="select" defaultValue={accountId ?? undefined}>
+              {accounts.map((a) => (
+                <option key={a.id} value={a.id}>
+                  Acct # {a.number}
+                </option>
+              ))}
+            </select>
+            {hydrated ? null : (
+              <button type="submit" className="btn btn-secondary btn-small">
+                Show bills
+              </button>
+            )}
+          </Form>
+        ) : null}
+      </div>
+      {state === "error" ? (
+        <ErrorState title="There was a problem loading your bills. Our team has been notified." />
+      ) : state === "empty" ? (
+        <EmptyState title="We're waiting for your first bill">
+          <Link to="/authorize-arcadia" className="btn">
+            Connect Utility Accounts
+          </Link>
+        </EmptyState>
+      ) : (
+        <>
+          <section className="card stack" aria-labelledby="energy-usage-heading">
+            <h2 id="energy-usage-heading">Energy Usage</h2>
+            <ChartFigure
+              title="Energy Usage"
+              headingId="energy-usage-heading"
+              chart={chart}
+              csvHref={`/locations/${locationId}/spending/csv${accountId ? `?accountId=${accountId}` : ""}`}
+              csvName={`energy-usage-${locationId}.csv`}
+            />
+          </section>
+          <section className="stack" aria-labelledby="your-bills-heading">
+            <h2 id="your-bills-heading">Your Bills</h2>
+            {actionData && "message" in actionData && actionData.flagId === null ? <Alert tone="error">{actionData.message}</Alert> : null}
+            <BillsTable bills={bills} error={actionData && "message" in actionData ? actionData : null} />
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Bill History · EnergyOps" }];

@@ -1,0 +1,38 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { locationIdParam } from "~/features/bills/bills.server";
+import { usageCsv } from "~/features/usage/chart-data";
+import { isUsageType } from "~/features/usage/usage";
+import { loadUsage } from "~/features/usage/usage.server";
+import { requireSmb } from "~/server/guards.server";
+import { getApi } from "~/server/upstream.server";
+
+/**
+ * CSV of exactly what the usage chart plots for the same period and start
+ * (resource route: /locations/{id}/usage/{demand|consumption}/csv?period=…&start=…).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  const locationId = locationIdParam(params.locationId);
+  const url = new URL(request.url);
+  if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand/csv${url.search}`);
+  const usageType = params.usageType;
+  let result;
+  try {
+    result = await loadUsage(await getApi(request), { locationId, usageType, search: url.searchParams, needBills: false });
+  } catch (thrown) {
+    // A redirect to the canonical page URL (defaults, bill fallback) becomes the CSV of that view.
+    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400 && thrown.headers.get("Location")?.includes(`/usage/${usageType}?`)) {
+      const location = thrown.headers.get("Location")!;
+      throw redirect(location.replace(`/usage/${usageType}?`, `/usage/${usageType}/csv?`));
+    }
+    throw thrown;
+  }
+  if (!result.usage.ok) return new Response("Error loading data", { status: 502, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(usageCsv(result.usage.points, usageType, result.usage.units), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${usageType}-${locationId}-${result.view.startDate}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,112 @@
+import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { billWindow } from "~/features/bills/bills";
+import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
+import { usageChart } from "~/features/usage/chart-data";
+import { BillPickerDialog, DatePickerDialog, isPickerTab } from "~/features/usage/components/date-pickers";
+import { ChartFigure } from "~/features/usage/components/energy-chart";
+import { isUsageType, pickerBills, rangeLabel, todayParts, usageHref, usageTitle, type UsageType } from "~/features/usage/usage";
+import styles from "~/features/usage/usage.css";
+import { loadUsage } from "~/features/usage/usage.server";
+import { requireSmb } from "~/server/guards.server";
+import { getApi } from "~/server/upstream.server";
+import { LinkTabs } from "~/ui/link-tabs";
+import { ErrorState } from "~/ui/states";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  const locationId = locationIdParam(params.locationId);
+  const url = new URL(request.url);
+  if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
+  const usageType: UsageType = params.usageType;
+  const picker = url.searchParams.get("picker");
+  const result = await loadUsage(await getApi(request), { locationId, usageType, search: url.searchParams, needBills: picker === "bill" });
+  const today = todayParts(todayUtc());
+  const tabParam = url.searchParams.get("tab");
+  return {
+    locationId,
+    usageType,
+    today,
+    view: result.view,
+    granularity: result.granularity,
+    usage: result.usage,
+    picker: picker === "date" || picker === "bill" ? picker : null,
+    tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
+    cal: url.searchParams.get("cal"),
+    bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
+    billsFailed: result.bills ? !result.bills.ok : false,
+  };
+}
+
+export default function UsagePage() {
+  const d = useLoaderData<typeof loader>();
+  const { locationId, usageType, view } = d;
+  const state = { period: view.period, start: view.start };
+  const href = (extra: Record<string, string | null | undefined>, type: UsageType = usageType) => usageHref(locationId, type, { ...state, ...extra });
+  const action = `/locations/${locationId}/usage/${usageType}`;
+  const title = usageTitle(usageType);
+  const chart = d.usage.ok ? usageChart(d.usage.points, usageType, d.granularity, d.usage.units) : null;
+  const empty = d.usage.ok && d.usage.points.every((p) => p.energy === null);
+  const query = new URLSearchParams(state).toString();
+  return (
+    <div className="stack usage-page">
+      <h1>Usage Details</h1>
+      <LinkTabs
+        label="Usage type"
+        value={usageType}
+        tabs={(["demand", "consumption"] as const).map((t) => ({ value: t, label: usageTitle(t), href: href({}, t) }))}
+      >
+        <section className="card stack" aria-labelledby="usage-heading">
+          <div className="row usage-head">
+            <h2 id="usage-heading">
+              {title} · {rangeLabel(view)}
+            </h2>
+            <div className="row date-selector" role="group" aria-label="Date selector">
+              <Link to={href({ picker: "date", tab: d.tab })} className="btn btn-secondary btn-small" preventScrollReset>
+                Select date
+              </Link>
+              <Link to={href({ picker: "bill" })} className="btn btn-secondary btn-small" preventScrollReset>
+                Select bill
+              </Link>
+            </div>
+          </div>
+          {chart ? (
+            <>
+              {empty ? <p className="muted">No usage data is available for this period.</p> : null}
+              <ChartFigure
+                title={`${title} · ${rangeLabel(view)}`}
+                headingId="usage-heading"
+                chart={chart}
+                csvHref={`/locations/${locationId}/usage/${usageType}/csv?${query}`}
+                csvName={`${usageType}-${locationId}-${view.startDate}.csv`}
+              />
+            </>
+          ) : (
+            <ErrorState title="Error loading data" />
+          )}
+        </section>
+      </LinkTabs>
+      <DatePickerDialog
+        open={d.picker === "date"}
+        tab={d.tab}
+        cal={d.cal}
+        current={{ period: view.period, startDate: view.startDate }}
+        today={d.today}
+        href={(extra) => href(extra)}
+        action={action}
+      />
+      <BillPickerDialog
+        open={d.picker === "bill"}
+        bills={d.bills}
+        failed={d.billsFailed}
+        selected={view.period === "bill" ? view.start : null}
+        closeHref={href({})}
+        action={action}
+      />
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? usageTitle(data.usageType) : "Usage"} · Usage Details · EnergyOps` }];

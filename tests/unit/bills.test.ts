@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import {
+  billUsageHref,
+  billWindow,
+  canAnswer,
+  chartBills,
+  feedbackHeading,
+  flagHeading,
+  formatMoney,
+  formatRate,
+  groupHeading,
+  groupPillStatus,
+  pillTone,
+  toCsv,
+  visibleFlags,
+} from "~/features/bills/bills";
+
+describe("flag headings", () => {
+  it("supplier change by status", () => {
+    expect(flagHeading({ type: "supplier_change", status: "unacknowledged" })).toBe("Please verify energy supplier change");
+    expect(flagHeading({ type: "supplier_change", status: "action_requested" })).toBe("Help Request Received — We're on it!");
+    expect(flagHeading({ type: "supplier_change", status: "dismissed" })).toBe("New supplier verified");
+    expect(flagHeading({ type: "supplier_change", status: "completed" })).toBe("New supplier verified");
+  });
+  it("rate class change by status", () => {
+    expect(flagHeading({ type: "rate_class_change", status: "unacknowledged" })).toBe("Your utility delivery rate increased");
+    for (const status of ["action_requested", "dismissed", "completed"]) {
+      expect(flagHeading({ type: "rate_class_change", status })).toBe("Utility delivery rate class updated");
+    }
+  });
+  it("group heading", () => {
+    expect(groupHeading(2)).toBe("We have detected 2 bill issues that could mean higher bills");
+  });
+});
+
+describe("pills", () => {
+  it("yellow for open statuses, grey for final ones", () => {
+    expect(pillTone("unacknowledged")).toBe("yellow");
+    expect(pillTone("action_requested")).toBe("yellow");
+    expect(pillTone("dismissed")).toBe("grey");
+    expect(pillTone("completed")).toBe("grey");
+  });
+  it("the group pill uses the first unacknowledged or action_requested flag", () => {
+    expect(groupPillStatus([{ status: "dismissed" }, { status: "action_requested" }, { status: "unacknowledged" }])).toBe("action_requested");
+    expect(groupPillStatus([{ status: "completed" }, { status: "dismissed" }])).toBe("completed");
+    expect(groupPillStatus([])).toBeNull();
+  });
+});
+
+describe("visibility", () => {
+  const flags = [
+    { id: 1, type: "supplier_change", status: "unacknowledged" },
+    { id: 2, type: "rate_class_change", status: "unacknowledged" },
+    { id: 3, type: "zero_meter_read", status: "unacknowledged" },
+    { id: 4, type: "high_supply_rate", status: "action_requested" },
+  ];
+  it("shows only supplier and rate class changes", () => {
+    expect(visibleFlags(flags, "Constellation NewEnergy", "EnergyOps").map((f) => f.id)).toEqual([1, 2]);
+  });
+  it("hides a supplier change to the provider itself (case-insensitive)", () => {
+    expect(visibleFlags(flags, "ENERGYOPS Energy Services", "EnergyOps").map((f) => f.id)).toEqual([2]);
+    expect(visibleFlags(flags, null, "EnergyOps").map((f) => f.id)).toEqual([1, 2]);
+  });
+  it("only unacknowledged flags can be answered", () => {
+    expect(canAnswer({ status: "unacknowledged" })).toBe(true);
+    expect(canAnswer({ status: "action_requested" })).toBe(false);
+    expect(canAnswer({ status: "dismissed" })).toBe(false);
+  });
+  it("feedback headings", () => {
+    expect(feedbackHeading("action_requested")).toBe("Help is on the way!");
+    expect(feedbackHeading("dismissed")).toBe("Bill feedback received");
+    expect(feedbackHeading("anything-else")).toBe("Bill feedback received");
+  });
+});
+
+describe("formatting", () => {
+  it("money in dollars with 2 decimals", () => {
+    expect(formatMoney(401121)).toBe("$4,011.21");
+    expect(formatMoney(5)).toBe("$0.05");
+    expect(formatMoney(-1250)).toBe("-$12.50");
+    expect(formatMoney(null)).toBe("—");
+  });
+  it("rate as cents ÷ 100 per kWh with 4 decimals", () => {
+    expect(formatRate(14.004)).toBe("$0.1400/kWh");
+    expect(formatRate(9.87654)).toBe("$0.0988/kWh");
+    expect(formatRate(undefined)).toBe("—");
+    expect(formatRate(14.004, false)).toBe("$0.1400");
+  });
+  it("bill window of 13 months", () => {
+    expect(billWindow(new Date(Date.UTC(2026, 10, 21)))).toEqual({ minDate: "2025-10-21", maxDate: "2026-11-21" });
+    expect(billWindow(new Date(Date.UTC(2026, 2, 31)))).toEqual({ minDate: "2025-02-28", maxDate: "2026-03-31" });
+  });
+  it("chart bills: the newest 13, oldest first; usage link", () => {
+    const bills = Array.from({ length: 15 }, (_, i) => ({ id: i, statementDate: `20${25 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}-05` })).reverse();
+    const picked = chartBills(bills);
+    expect(picked).toHaveLength(13);
+    expect(picked.map((b) => b.id)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(billUsageHref(101, 5)).toBe("/locations/101/usage/demand?period=bill&start=5");
+  });
+  it("csv quoting", () => {
+    expect(toCsv([["a", "b,c"], [1, 'say "hi"']])).toBe('a,"b,c"\r\n1,"say ""hi"""\r\n');
+  });
+});
