@@ -1,6 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
 import * as Dialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 
 /**
  * A Radix Dialog whose open state lives in the URL: a link opens it, the server renders it open, and closing
@@ -22,6 +22,9 @@ export function UrlDialog({
   children: ReactNode;
 }) {
   const navigate = useNavigate();
+  // Explicit ids: Radix only links title and description to the dialog after hydration.
+  const titleId = useId();
+  const descriptionId = useId();
   return (
     <Dialog.Root
       open={open}
@@ -32,9 +35,18 @@ export function UrlDialog({
       {open ? (
         <>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className={`dialog-content${full ? " dialog-full" : ""}`} aria-describedby={description ? undefined : undefined}>
-            <Dialog.Title>{title}</Dialog.Title>
-            {description ? <Dialog.Description className="muted">{description}</Dialog.Description> : null}
+          <Dialog.Content
+            className={`dialog-content${full ? " dialog-full" : ""}`}
+            aria-labelledby={titleId}
+            aria-describedby={description ? descriptionId : undefined}
+            aria-modal="true"
+          >
+            <Dialog.Title id={titleId}>{title}</Dialog.Title>
+            {description ? (
+              <Dialog.Description id={descriptionId} className="muted">
+                {description}
+              </Dialog.Description>
+            ) : null}
             {children}
             <Dialog.Close asChild>
               <Link to={closeHref} replace preventScrollReset className="btn btn-secondary btn-small dialog-close" aria-label="Close">

@@ -156,12 +156,15 @@ describe("the shell loader", () => {
       context: ctx,
     });
     expect(withLocation.current).toEqual({ id: 104, label: "Harbor Coffee Mission" });
-    // Usage Details needs GET /insights/{id}/available-usage (another area): until it answers, the link stays hidden.
+    // Usage Details only where GET /insights/{id}/available-usage says so: 104 has usage, 107 has none.
     expect(withLocation.nav.map((n) => n.label)).toEqual([
       "Thermostats",
       "Bill History",
+      "Usage Details",
       "Download Bill Statements Summary",
     ]);
+    const noUsage = await shell({ request: get("/locations/107/control", cookie), params: { locationId: "107" }, context: ctx });
+    expect(noUsage.nav.map((n) => n.label)).toEqual(["Thermostats", "Bill History", "Download Bill Statements Summary"]);
     expect(withLocation.showOnboarding).toBe(false);
     const foreign = await shell({
       request: get("/locations/201/control", cookie),
