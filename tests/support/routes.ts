@@ -1,7 +1,16 @@
 import { PAGES } from "./pages";
 
 /** Every route that accepts a POST (an action), for the CSRF suite. */
-export const ACTIONS: string[] = ["/login", "/login/link", "/reset-password?token=x", "/logout"];
+export const ACTIONS: string[] = [
+  "/login",
+  "/login/link",
+  "/reset-password?token=x",
+  "/logout",
+  "/locations",
+  "/impersonate",
+  "/locations/105/control",
+  "/locations/101/spending",
+];
 
 /** Every GET route of the product; `mutatesByDesign` marks the idempotent dismissal link. */
 export const GET_ROUTES: { path: string; public?: boolean; mutatesByDesign?: boolean }[] = [
@@ -11,5 +20,13 @@ export const GET_ROUTES: { path: string; public?: boolean; mutatesByDesign?: boo
   { path: "/reset-password?token=abc", public: true },
   { path: "/mycor", public: true },
   { path: "/privacy-policy", public: true },
-  ...PAGES.map((p) => ({ path: p.path, public: p.user === null })),
+  { path: "/fix-my-bill/action_requested", public: true },
+  { path: "/fix-my-bill/dismissed", public: true },
+  { path: "/vendor-auth", public: true },
+  { path: "/locations/101", public: false },
+  { path: "/locations/101/usage", public: false },
+  { path: "/locations/101/control?tab=issues", public: false },
+  { path: "/locations/101/spending/csv", public: false },
+  { path: "/locations/104/usage/demand/csv?period=month&start=2026-10-01", public: false },
+  ...PAGES.map((p) => ({ path: p.path, public: p.user === null, mutatesByDesign: p.path.startsWith("/dismiss-thermostat-issue") })),
 ];
