@@ -3,9 +3,10 @@ import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
 import { seedCore } from "./core";
 import { seedDevices } from "./devices";
+import { seedAccounts } from "./accounts";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
-const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices];
+const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedAccounts];
 
 export function todayUtc(now = new Date()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
