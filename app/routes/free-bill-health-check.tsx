@@ -215,7 +215,7 @@ export default function FreeBillHealthCheck() {
         ) : d.step === "form" ? (
           <StartStep utilities={d.utilities} q={d.q} lastResult={actionData?.intent === "start" ? actionData.lastResult : undefined} />
         ) : d.step === "coned" ? (
-          <ConedStep />
+          <ConedStep key={`${d.accounts.join("|")}#${d.newAccount}#${d.newAccountError ?? ""}#${actionData?.intent ?? ""}`} />
         ) : d.step === "connect" && d.utility ? (
           <div className="card stack">
             <h2>Connect your {d.utility.name} account</h2>

@@ -62,7 +62,7 @@ export function ConnectFlow({ data, actionData, headingLevel = 1 }: { data: Conn
       <div className="card stack">
         {data.step === "select_utility" ? <SelectStep data={data} /> : null}
         {data.step === "review_accounts" ? <ReviewStep data={data} /> : null}
-        {data.step === "enter_coned_credentials" ? <ConedAccountsStep data={data} /> : null}
+        {data.step === "enter_coned_credentials" ? <ConedAccountsStep key={`${data.accounts.join("|")}#${data.newAccount}#${data.errors.newAccount ?? ""}`} data={data} /> : null}
         {data.step === "connect_arcadia" && isConed ? <ConedConnectStep data={data} formError={actionData?.formError} /> : null}
         {data.step === "connect_arcadia" && !isConed && data.utility ? (
           <ConnectWidget

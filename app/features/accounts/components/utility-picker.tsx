@@ -38,7 +38,7 @@ export function UtilityPicker({ utilities, query, selected, formId, searchAction
         method="get"
         action={searchAction}
         role="search"
-        aria-label="Search utilities"
+        aria-label="Utility search"
         className="utility-search"
         onSubmit={(e) => {
           if (hydrated) e.preventDefault();
