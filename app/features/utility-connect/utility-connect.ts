@@ -20,7 +20,7 @@ export function connectWidgetConfig(cfg: {
 }
 
 /** What every implementation is given: the utility, the flow's correlation id and the form's hidden state. */
-export type ConnectWidgetUtility = { name: string; arcadiaProviderId: string; mfaExempt: boolean; isJcpl: boolean };
+export type ConnectWidgetUtility = { name: string; arcadiaProviderId: string; mfaExempt: boolean; isJcpl: boolean; requiresEbill: boolean };
 
 /**
  * The global the provider's script is expected to define (documented in docs/api/accounts.md):

@@ -49,6 +49,7 @@ export function BuiltinConnectForm({ utility, correlationId, hidden, lastResult,
       ))}
       <p className="muted">{CONNECT_MESSAGES.twelveMonths}</p>
       {utility.isJcpl ? <Alert tone="warning">{CONNECT_MESSAGES.jcplNotice}</Alert> : null}
+      {utility.requiresEbill && !utility.isJcpl ? <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p> : null}
       <Field label={`${utility.name} username`} {...getInputProps(fields.username, { type: "text" })} id="connect-username" autoComplete="off" required errors={fields.username.errors} />
       <Field label={`${utility.name} password`} {...getInputProps(fields.password, { type: "password" })} id="connect-password" autoComplete="off" required errors={fields.password.errors} />
       {utility.mfaExempt ? null : (
