@@ -5,7 +5,10 @@ import { type ApiDeps, getAuth, notFound, parse, requireAuth, requireOwnClient, 
 type StepRow = { id: number; name: string; status: string };
 
 const patchBody = z.object({ status: z.enum(["not_started", "in_progress", "complete"]) });
-const taskBody = z.object({ client_id: z.number().int().positive(), onboarding_step: z.number().int().min(0).max(5) });
+const taskBody = z.object({
+  client_id: z.number().int().positive(),
+  onboarding_step: z.number().int().min(0).max(5),
+});
 
 /** Onboarding steps and the onboarding task codes (spec part 1 §4, Onboarding). */
 export function onboardingRoutes(deps: ApiDeps) {
@@ -18,7 +21,9 @@ export function onboardingRoutes(deps: ApiDeps) {
     auth,
     route((req, res) => {
       const clientId = requireOwnClient(getAuth(res), req.params.clientId);
-      const steps = db.prepare("SELECT id, name, status FROM onboarding_steps WHERE client_id = ? ORDER BY position, id").all(clientId) as StepRow[];
+      const steps = db
+        .prepare("SELECT id, name, status FROM onboarding_steps WHERE client_id = ? ORDER BY position, id")
+        .all(clientId) as StepRow[];
       res.json({ steps });
     }),
   );
@@ -29,11 +34,15 @@ export function onboardingRoutes(deps: ApiDeps) {
     route((req, res) => {
       const clientId = requireOwnClient(getAuth(res), req.params.clientId);
       const { status } = parse(patchBody, req.body);
-      const step = db.prepare("SELECT id FROM onboarding_steps WHERE id = ? AND client_id = ?").get(Number(req.params.stepId), clientId) as
-        | { id: number }
-        | undefined;
+      const step = db
+        .prepare("SELECT id FROM onboarding_steps WHERE id = ? AND client_id = ?")
+        .get(Number(req.params.stepId), clientId) as { id: number } | undefined;
       if (!step) throw notFound();
-      db.prepare("UPDATE onboarding_steps SET status = ?, updated_at = ? WHERE id = ?").run(status, new Date().toISOString(), step.id);
+      db.prepare("UPDATE onboarding_steps SET status = ?, updated_at = ? WHERE id = ?").run(
+        status,
+        new Date().toISOString(),
+        step.id,
+      );
       res.json(db.prepare("SELECT id, name, status FROM onboarding_steps WHERE id = ?").get(step.id));
     }),
   );
@@ -45,12 +54,9 @@ export function onboardingRoutes(deps: ApiDeps) {
       const a = getAuth(res);
       const body = parse(taskBody, req.body);
       const clientId = requireOwnClient(a, body.client_id);
-      db.prepare("INSERT INTO onboarding_task_events (client_id, user_id, onboarding_step, created_at) VALUES (?, ?, ?, ?)").run(
-        clientId,
-        a.user.id,
-        body.onboarding_step,
-        new Date().toISOString(),
-      );
+      db.prepare(
+        "INSERT INTO onboarding_task_events (client_id, user_id, onboarding_step, created_at) VALUES (?, ?, ?, ?)",
+      ).run(clientId, a.user.id, body.onboarding_step, new Date().toISOString());
       res.status(204).end();
     }),
   );

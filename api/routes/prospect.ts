@@ -27,7 +27,8 @@ const updateBody = z.object({
 export function prospectRoutes(deps: ApiDeps) {
   const r = Router();
   const { db } = deps;
-  const providerExists = (id: string) => Boolean(db.prepare("SELECT 1 FROM utilities WHERE arcadia_provider_id = ?").get(id));
+  const providerExists = (id: string) =>
+    Boolean(db.prepare("SELECT 1 FROM utilities WHERE arcadia_provider_id = ?").get(id));
 
   r.post(
     "/prospect-analysis",
@@ -61,12 +62,14 @@ export function prospectRoutes(deps: ApiDeps) {
     "/prospect-analysis/:id",
     route((req, res) => {
       const body = parse(updateBody, req.body);
-      const row = db.prepare("SELECT id, correlation_id FROM prospects WHERE id = ? AND email = ?").get(Number(req.params.id), body.email) as
-        | { id: number; correlation_id: string }
-        | undefined;
+      const row = db
+        .prepare("SELECT id, correlation_id FROM prospects WHERE id = ? AND email = ?")
+        .get(Number(req.params.id), body.email) as { id: number; correlation_id: string } | undefined;
       if (!row) throw notFound();
       if (!providerExists(body.arcadia_provider_id)) throw badRequest("Unknown utility provider");
-      db.prepare("UPDATE prospects SET arcadia_provider_id = ?, prospect_name = ?, utility_data_json = ?, updated_at = ? WHERE id = ?").run(
+      db.prepare(
+        "UPDATE prospects SET arcadia_provider_id = ?, prospect_name = ?, utility_data_json = ?, updated_at = ? WHERE id = ?",
+      ).run(
         body.arcadia_provider_id,
         body.prospect_name,
         body.utility_data == null ? null : JSON.stringify(body.utility_data),

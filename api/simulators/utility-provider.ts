@@ -6,13 +6,19 @@ export function connectionDelayMs() {
   return Number.isFinite(v) && v >= 0 ? v : 6000;
 }
 
-type Pending = { id: number; credential_id: number | null; outcome: "success" | "email_approval" | "invalid_credentials" };
+type Pending = {
+  id: number;
+  credential_id: number | null;
+  outcome: "success" | "email_approval" | "invalid_credentials";
+};
 
 /** Settles every due connection: its accounts leave CONNECTION_IN_PROGRESS for success, email approval or failure. */
 export function settleDueConnections(deps: ApiDeps, now = new Date()) {
   const { db } = deps;
   const due = db
-    .prepare("SELECT id, credential_id, outcome FROM utility_connections WHERE settled_at IS NULL AND due_at <= ? ORDER BY id")
+    .prepare(
+      "SELECT id, credential_id, outcome FROM utility_connections WHERE settled_at IS NULL AND due_at <= ? ORDER BY id",
+    )
     .all(now.toISOString()) as Pending[];
   if (due.length === 0) return 0;
   const setAccounts = db.prepare(
@@ -21,8 +27,10 @@ export function settleDueConnections(deps: ApiDeps, now = new Date()) {
   db.transaction(() => {
     for (const c of due) {
       if (c.credential_id !== null) {
-        if (c.outcome === "success") setAccounts.run("CONNECTION_SUCCESS", "DATA_ACCESSIBLE", c.credential_id);
-        if (c.outcome === "email_approval") setAccounts.run("CONNECTION_IN_PROGRESS", "EMAIL_APPROVAL", c.credential_id);
+        if (c.outcome === "success")
+          setAccounts.run("CONNECTION_SUCCESS", "DATA_ACCESSIBLE", c.credential_id);
+        if (c.outcome === "email_approval")
+          setAccounts.run("CONNECTION_IN_PROGRESS", "EMAIL_APPROVAL", c.credential_id);
         if (c.outcome === "invalid_credentials") {
           setAccounts.run("DATA_ACCESS_FAILURE", "CREDENTIAL_ISSUE", c.credential_id);
           db.prepare("UPDATE utility_credentials SET state = 'reconnect' WHERE id = ?").run(c.credential_id);
@@ -41,7 +49,9 @@ export function startUtilityProvider(deps: ApiDeps) {
     try {
       settleDueConnections(deps);
     } catch (error) {
-      deps.log("utility provider simulator failed", { err: error instanceof Error ? error.message : String(error) });
+      deps.log("utility provider simulator failed", {
+        err: error instanceof Error ? error.message : String(error),
+      });
     }
   }, 1000);
   timer.unref();

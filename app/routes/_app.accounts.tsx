@@ -4,7 +4,12 @@ import { useEffect } from "react";
 import { isConnectionPending } from "~/features/accounts/account-status";
 import { CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
 import styles from "~/features/accounts/accounts.css";
-import { credentialsRequiringAction, listAccounts, type CredentialRequiringAction, type UtilityAccount } from "~/features/accounts/accounts.server";
+import {
+  credentialsRequiringAction,
+  listAccounts,
+  type CredentialRequiringAction,
+  type UtilityAccount,
+} from "~/features/accounts/accounts.server";
 import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
 import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
@@ -16,12 +21,26 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   const api = await getApi(request);
-  const [accounts, credentials] = await Promise.all([settle(listAccounts(api)), settle(credentialsRequiringAction(api, user.clientId))]);
+  const [accounts, credentials] = await Promise.all([
+    settle(listAccounts(api)),
+    settle(credentialsRequiringAction(api, user.clientId)),
+  ]);
   const origin = new URL(request.url).origin;
-  const link = (c: CredentialRequiringAction) => ({ id: c.arcadiaCredentialId, username: c.username, utilityName: c.utilityName, href: reconnectHref(c.url, origin) });
+  const link = (c: CredentialRequiringAction) => ({
+    id: c.arcadiaCredentialId,
+    username: c.username,
+    utilityName: c.utilityName,
+    href: reconnectHref(c.url, origin),
+  });
   return {
     error: !accounts.ok,
-    buildings: accounts.ok ? accounts.data.items.map((b) => ({ id: b.id, name: b.nickname ? `${b.name} (${b.nickname})` : b.name, accounts: b.accounts })) : [],
+    buildings: accounts.ok
+      ? accounts.data.items.map((b) => ({
+          id: b.id,
+          name: b.nickname ? `${b.name} (${b.nickname})` : b.name,
+          accounts: b.accounts,
+        }))
+      : [],
     unassigned: accounts.ok ? accounts.data.unassignedAccounts : [],
     reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
     mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
@@ -76,14 +95,24 @@ export default function Accounts() {
           {buildings.map((b) => (
             <AccountsTable key={b.id} title={b.name} accounts={b.accounts} />
           ))}
-          {unassigned.length > 0 ? <AccountsTable title="Not yet assigned to a location" accounts={unassigned} /> : null}
+          {unassigned.length > 0 ? (
+            <AccountsTable title="Not yet assigned to a location" accounts={unassigned} />
+          ) : null}
         </>
       )}
     </div>
   );
 }
 
-function CredentialAlert({ title, button, c }: { title: string; button: string; c: { id: number; username: string; utilityName: string; href: string } }) {
+function CredentialAlert({
+  title,
+  button,
+  c,
+}: {
+  title: string;
+  button: string;
+  c: { id: number; username: string; utilityName: string; href: string };
+}) {
   return (
     <div className="alert alert-error credential-alert" role="alert" data-testid="credential-alert">
       <strong>Authentication Error</strong>

@@ -1,9 +1,26 @@
 import { parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { CONNECT_MESSAGES, conedStepErrors, connectUrl, credentialsSchema, normalizeAccountNumber } from "~/features/accounts/accounts";
+import {
+  CONNECT_MESSAGES,
+  conedStepErrors,
+  connectUrl,
+  credentialsSchema,
+  normalizeAccountNumber,
+} from "~/features/accounts/accounts";
 import styles from "~/features/accounts/accounts.css";
-import { connectUtility, listUtilities, markConnectSubmitted, submitConedAccounts } from "~/features/accounts/accounts.server";
+import {
+  connectUtility,
+  listUtilities,
+  markConnectSubmitted,
+  submitConedAccounts,
+} from "~/features/accounts/accounts.server";
 import { ConnectFlow, type ConnectActionData } from "~/features/accounts/components/connect-flow";
 import { loadConnectFlow, redirectToSuccess } from "~/features/accounts/connect-flow.server";
 import { CONNECT_INTENTS } from "~/features/utility-connect/utility-connect";
@@ -21,13 +38,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit"] as const;
-const positiveInt = (v: FormDataEntryValue | null) => (typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null);
+const positiveInt = (v: FormDataEntryValue | null) =>
+  typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null;
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  if (!(INTENTS as readonly string[]).includes(intent)) throw data({ message: "Unknown intent" }, { status: 400 });
+  if (!(INTENTS as readonly string[]).includes(intent))
+    throw data({ message: "Unknown intent" }, { status: 400 });
   const api = await getApi(request);
   const providerId = String(form.get("utility") ?? "");
   const correlationId = String(form.get("correlationId") ?? "").slice(0, 100);
@@ -44,7 +63,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === CONNECT_INTENTS.builtin) {
     const submission = parseWithZod(form, { schema: credentialsSchema(utility.mfaExempt) });
     if (submission.status !== "success") {
-      return data<ConnectActionData>({ lastResult: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+      return data<ConnectActionData>(
+        { lastResult: submission.reply({ hideFields: ["password"] }) },
+        { status: 400 },
+      );
     }
     try {
       const result = await connectUtility(api, {
@@ -56,20 +78,35 @@ export async function action({ request }: ActionFunctionArgs) {
         correlationId,
       });
       await markConnectSubmitted(api, user);
-      return redirectToSuccess(request, { kind: "provider", utility: utility.name, count: result.accounts.length, already: 0 }, utility.arcadiaProviderId);
+      return redirectToSuccess(
+        request,
+        { kind: "provider", utility: utility.name, count: result.accounts.length, already: 0 },
+        utility.arcadiaProviderId,
+      );
     } catch (error) {
       if (!isApiError(error)) throw error;
-      return data<ConnectActionData>({ lastResult: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) }, { status: 400 });
+      return data<ConnectActionData>(
+        { lastResult: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) },
+        { status: 400 },
+      );
     }
   }
 
   if (intent === CONNECT_INTENTS.provider) {
     // The provider's widget connected the accounts itself; only the onboarding task is ours to record.
     await markConnectSubmitted(api, user);
-    return redirectToSuccess(request, { kind: "provider", utility: utility.name, count: 0, already: 0 }, utility.arcadiaProviderId);
+    return redirectToSuccess(
+      request,
+      { kind: "provider", utility: utility.name, count: 0, already: 0 },
+      utility.arcadiaProviderId,
+    );
   }
 
-  const accounts = form.getAll("account").map((v) => normalizeAccountNumber(String(v))).filter(Boolean).slice(0, 50);
+  const accounts = form
+    .getAll("account")
+    .map((v) => normalizeAccountNumber(String(v)))
+    .filter(Boolean)
+    .slice(0, 50);
   const errors = conedStepErrors(accounts, true);
   if (errors.accounts) return data<ConnectActionData>({ formError: errors.accounts }, { status: 400 });
   try {
@@ -77,14 +114,24 @@ export async function action({ request }: ActionFunctionArgs) {
     if (result.submitted.length === 0) {
       return redirectWithToast(
         request,
-        connectUrl({ step: "enter_coned_credentials", utility: utility.arcadiaProviderId, accounts, confirmed: true }),
+        connectUrl({
+          step: "enter_coned_credentials",
+          utility: utility.arcadiaProviderId,
+          accounts,
+          confirmed: true,
+        }),
         { kind: "warning", message: CONNECT_MESSAGES.allAlreadySubmitted(supportEmail(request)) },
       );
     }
     await markConnectSubmitted(api, user);
     return redirectToSuccess(
       request,
-      { kind: "coned", utility: utility.name, count: result.submitted.length, already: result.alreadySubmitted.length },
+      {
+        kind: "coned",
+        utility: utility.name,
+        count: result.submitted.length,
+        already: result.alreadySubmitted.length,
+      },
       utility.arcadiaProviderId,
     );
   } catch (error) {

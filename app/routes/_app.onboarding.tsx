@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   ONBOARDING_MESSAGES,
@@ -24,7 +31,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   const steps = await settle(getOnboardingSteps(await getApi(request), user.clientId));
-  return { firstName: user.firstName, clientName: user.client.name, error: !steps.ok, steps: steps.ok ? steps.data : [] };
+  return {
+    firstName: user.firstName,
+    clientName: user.client.name,
+    error: !steps.ok,
+    steps: steps.ok ? steps.data : [],
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -57,7 +69,10 @@ export default function Onboarding() {
       <h1>Set up your account</h1>
       <section className="card onboarding-welcome" aria-labelledby="welcome-heading">
         <h2 id="welcome-heading">Welcome, {firstName}!</h2>
-        <p>A few steps get {clientName} the most out of EnergyOps: connect your utility accounts for bill monitoring, tell us about your thermostats and choose the emails you want.</p>
+        <p>
+          A few steps get {clientName} the most out of EnergyOps: connect your utility accounts for bill
+          monitoring, tell us about your thermostats and choose the emails you want.
+        </p>
       </section>
       <section className="card stack" aria-labelledby="checklist-heading">
         <h2 id="checklist-heading">{ONBOARDING_MESSAGES.checklist}</h2>

@@ -1,5 +1,20 @@
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+} from "@remix-run/react";
 import { useState } from "react";
 import {
   accessChanges,
@@ -37,7 +52,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = await getApi(request);
   if (tab === "preferences") {
     const prefs = await settle(getPreferences(api));
-    return { tab, canManage, userId: user.id, toggles: prefs.ok ? emailToggles(prefs.data) : null, team: null };
+    return {
+      tab,
+      canManage,
+      userId: user.id,
+      toggles: prefs.ok ? emailToggles(prefs.data) : null,
+      team: null,
+    };
   }
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const sortParam = url.searchParams.get("sort") as TeamSort;
@@ -62,7 +83,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
             name: fullName(m),
             email: m.email,
             locations: locationsColumn(m.userBuildingsWithName),
-            buildings: m.userBuildingsWithName.map((b) => ({ id: b.buildingId, name: b.buildingName, hasAccess: b.hasAccess })),
+            buildings: m.userBuildingsWithName.map((b) => ({
+              id: b.buildingId,
+              name: b.buildingName,
+              hasAccess: b.hasAccess,
+            })),
           }))
         : [],
     },
@@ -105,15 +130,21 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!member) throw data({ message: "Not found" }, { status: 404 });
     const all = member.userBuildingsWithName.map((b) => b.buildingId);
     if (intent !== "access-save") {
-      return data<AccessActionData>({ userId, chosen: bulkChoice(all, chosenRaw, intent === "access-select-all" ? "select-all" : "revoke-all") });
+      return data<AccessActionData>({
+        userId,
+        chosen: bulkChoice(all, chosenRaw, intent === "access-select-all" ? "select-all" : "revoke-all"),
+      });
     }
     const chosen = bulkChoice(all, chosenRaw, "keep");
     const changes = accessChanges(member.userBuildingsWithName, chosen);
     const back = `/settings?tab=team`;
-    if (changes.length === 0) return redirectWithToast(request, back, { kind: "info", message: "No changes to save." });
+    if (changes.length === 0)
+      return redirectWithToast(request, back, { kind: "info", message: "No changes to save." });
     const { failed } = await saveTeamAccess(api, userId, changes);
     if (failed.length > 0) {
-      const names = member.userBuildingsWithName.filter((b) => failed.includes(b.buildingId)).map((b) => b.buildingName);
+      const names = member.userBuildingsWithName
+        .filter((b) => failed.includes(b.buildingId))
+        .map((b) => b.buildingName);
       return data<AccessActionData>({ userId, chosen, failed: names }, { status: 502 });
     }
     return redirectWithToast(request, back, {
@@ -164,7 +195,15 @@ function PreferenceToggle({ type, label, enabled }: { type: string; label: strin
     <fetcher.Form method="post" action="/settings">
       <input type="hidden" name="intent" value="preference" />
       <input type="hidden" name="type" value={type} />
-      <button type="submit" role="switch" aria-checked={optimistic} name="enabled" value={String(!optimistic)} className="switch" data-testid={`pref-${type}`}>
+      <button
+        type="submit"
+        role="switch"
+        aria-checked={optimistic}
+        name="enabled"
+        value={String(!optimistic)}
+        className="switch"
+        data-testid={`pref-${type}`}
+      >
         <span>{label}</span>
         <span className="row">
           <span className="switch-state" aria-hidden="true">
@@ -207,7 +246,13 @@ function Team({ team }: { team: TeamData }) {
   return (
     <section className="card stack" aria-labelledby="team-heading">
       <h2 id="team-heading">Team</h2>
-      <Form method="get" action="/settings" className="team-search" role="search" aria-label="Search team members">
+      <Form
+        method="get"
+        action="/settings"
+        className="team-search"
+        role="search"
+        aria-label="Search team members"
+      >
         <input type="hidden" name="tab" value="team" />
         {team.sort !== "name" ? <input type="hidden" name="sort" value={team.sort} /> : null}
         {team.dir !== "asc" ? <input type="hidden" name="dir" value={team.dir} /> : null}
@@ -243,7 +288,13 @@ function Team({ team }: { team: TeamData }) {
                   <td>{m.email}</td>
                   <td>{m.locations}</td>
                   <td>
-                    <Link to={keep({ edit: String(m.id) })} preventScrollReset replace className="btn btn-secondary btn-small" aria-label={`Edit access for ${m.name}`}>
+                    <Link
+                      to={keep({ edit: String(m.id) })}
+                      preventScrollReset
+                      replace
+                      className="btn btn-secondary btn-small"
+                      aria-label={`Edit access for ${m.name}`}
+                    >
                       Edit access
                     </Link>
                   </td>
@@ -253,7 +304,11 @@ function Team({ team }: { team: TeamData }) {
           </table>
         </div>
       )}
-      <UrlDialog open={Boolean(editing)} closeHref={keep({ edit: null })} title={editing ? `Location access: ${editing.name}` : ""}>
+      <UrlDialog
+        open={Boolean(editing)}
+        closeHref={keep({ edit: null })}
+        title={editing ? `Location access: ${editing.name}` : ""}
+      >
         {editing ? <AccessEditor key={editing.id} member={editing} hydrated={hydrated} /> : null}
       </UrlDialog>
     </section>
@@ -264,8 +319,20 @@ function AccessEditor({ member, hydrated }: { member: TeamData["members"][number
   const actionData = useActionData<typeof action>() as AccessActionData | undefined;
   const navigation = useNavigation();
   const fromAction = actionData && actionData.userId === member.id ? actionData : null;
-  const initial = fromAction ? fromAction.chosen : member.buildings.filter((b) => b.hasAccess).map((b) => b.id);
-  return <AccessForm key={JSON.stringify(initial)} member={member} initial={initial} failed={fromAction?.failed} message={fromAction?.message} hydrated={hydrated} busy={navigation.state !== "idle"} />;
+  const initial = fromAction
+    ? fromAction.chosen
+    : member.buildings.filter((b) => b.hasAccess).map((b) => b.id);
+  return (
+    <AccessForm
+      key={JSON.stringify(initial)}
+      member={member}
+      initial={initial}
+      failed={fromAction?.failed}
+      message={fromAction?.message}
+      hydrated={hydrated}
+      busy={navigation.state !== "idle"}
+    />
+  );
 }
 
 function AccessForm({
@@ -290,30 +357,56 @@ function AccessForm({
     chosen,
   ).length;
   return (
-    <Form method="post" action={`/settings?tab=team&edit=${member.id}`} className="stack" data-testid="access-editor">
+    <Form
+      method="post"
+      action={`/settings?tab=team&edit=${member.id}`}
+      className="stack"
+      data-testid="access-editor"
+    >
       <input type="hidden" name="userId" value={member.id} />
       {failed?.length ? (
         <Alert tone="error" title="Some changes were not saved.">
-          Access could not be saved for: {failed.join(", ")}. Your choices are kept below; save again to retry.
+          Access could not be saved for: {failed.join(", ")}. Your choices are kept below; save again to
+          retry.
         </Alert>
       ) : null}
       {message ? <Alert tone="error">{message}</Alert> : null}
       <div className="row">
         {hydrated ? (
           <>
-            <button type="button" className="btn btn-secondary btn-small" onClick={() => setChosen(new Set(all))}>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={() => setChosen(new Set(all))}
+            >
               Select all
             </button>
-            <button type="button" className="btn btn-secondary btn-small" onClick={() => setChosen(new Set())}>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={() => setChosen(new Set())}
+            >
               Revoke all
             </button>
           </>
         ) : (
           <>
-            <button type="submit" name="intent" value="access-select-all" className="btn btn-secondary btn-small" formNoValidate>
+            <button
+              type="submit"
+              name="intent"
+              value="access-select-all"
+              className="btn btn-secondary btn-small"
+              formNoValidate
+            >
               Select all
             </button>
-            <button type="submit" name="intent" value="access-revoke-all" className="btn btn-secondary btn-small" formNoValidate>
+            <button
+              type="submit"
+              name="intent"
+              value="access-revoke-all"
+              className="btn btn-secondary btn-small"
+              formNoValidate
+            >
               Revoke all
             </button>
           </>
@@ -350,7 +443,13 @@ function AccessForm({
         </ul>
       </fieldset>
       <div className="row">
-        <button type="submit" name="intent" value="access-save" className="btn" disabled={hydrated && (busy || changed === 0)}>
+        <button
+          type="submit"
+          name="intent"
+          value="access-save"
+          className="btn"
+          disabled={hydrated && (busy || changed === 0)}
+        >
           Save
         </button>
       </div>

@@ -1,6 +1,13 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import {
@@ -15,7 +22,13 @@ import {
 import accountStyles from "~/features/accounts/accounts.css";
 import { connectUtility, listUtilities, submitConedAccounts } from "~/features/accounts/accounts.server";
 import { UtilityPicker } from "~/features/accounts/components/utility-picker";
-import { conedUtilityData, HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema, prospectStep } from "~/features/prospect/prospect";
+import {
+  conedUtilityData,
+  HONEYPOT_FIELD,
+  PROSPECT_MESSAGES,
+  prospectSchema,
+  prospectStep,
+} from "~/features/prospect/prospect";
 import styles from "~/features/prospect/prospect.css";
 import { createProspect, hitProspectLimit, updateProspect } from "~/features/prospect/prospect.server";
 import { ConnectWidget } from "~/features/utility-connect/components/connect-widget";
@@ -37,7 +50,15 @@ export const links: LinksFunction = () => [
 
 const PATH = "/free-bill-health-check";
 const STATE_KEY = "state:prospect" as const;
-type ProspectState = { id: number; correlationId: string; email: string; company: string; provider: string; isConed: boolean; done: boolean };
+type ProspectState = {
+  id: number;
+  correlationId: string;
+  email: string;
+  company: string;
+  provider: string;
+  isConed: boolean;
+  done: boolean;
+};
 
 async function readState(request: Request) {
   const session = await getSession(request);
@@ -58,7 +79,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (p.get("restart") !== null) throw await saveState(request, null);
   const utilities = await settle(listUtilities(getPublicApi(request)));
   const step = prospectStep(state, p.get("step"));
-  const utility = utilities.ok && state ? (utilities.data.find((u) => u.arcadiaProviderId === state.provider) ?? null) : null;
+  const utility =
+    utilities.ok && state
+      ? (utilities.data.find((u) => u.arcadiaProviderId === state.provider) ?? null)
+      : null;
 
   // ConEd account list edits are GET (add/remove), like the signed-in flow; the submit is a POST.
   let accounts = p.getAll("account").map(normalizeAccountNumber).filter(Boolean).slice(0, 50);
@@ -100,7 +124,12 @@ type ActionData = {
   intent: string;
   lastResult?: SubmissionResult<string[]>;
   formError?: string;
-  coned?: { accounts: string[]; confirmed: boolean; errors: { accounts?: string; confirmed?: string; newAccount?: string }; newAccount: string };
+  coned?: {
+    accounts: string[];
+    confirmed: boolean;
+    errors: { accounts?: string; confirmed?: string; newAccount?: string };
+    newAccount: string;
+  };
 };
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -112,9 +141,13 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "start") {
     const submission = parseWithZod(form, { schema: prospectSchema });
     if (String(form.get(HONEYPOT_FIELD) ?? "") !== "") {
-      return data<ActionData>({ intent, lastResult: submission.reply({ formErrors: [PROSPECT_MESSAGES.rejected] }) }, { status: 400 });
+      return data<ActionData>(
+        { intent, lastResult: submission.reply({ formErrors: [PROSPECT_MESSAGES.rejected] }) },
+        { status: 400 },
+      );
     }
-    if (submission.status !== "success") return data<ActionData>({ intent, lastResult: submission.reply() }, { status: 400 });
+    if (submission.status !== "success")
+      return data<ActionData>({ intent, lastResult: submission.reply() }, { status: 400 });
     const limited = await hitProspectLimit(request, submission.value.emailAddress);
     if (limited) {
       return data<ActionData>(
@@ -125,7 +158,16 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       const utilities = await listUtilities(api);
       const utility = utilities.find((u) => u.arcadiaProviderId === submission.value.arcadiaProvider);
-      if (!utility) return data<ActionData>({ intent, lastResult: submission.reply({ fieldErrors: { arcadiaProvider: [PROSPECT_MESSAGES.selectUtility] } }) }, { status: 400 });
+      if (!utility)
+        return data<ActionData>(
+          {
+            intent,
+            lastResult: submission.reply({
+              fieldErrors: { arcadiaProvider: [PROSPECT_MESSAGES.selectUtility] },
+            }),
+          },
+          { status: 400 },
+        );
       const record = await createProspect(api, submission.value);
       return saveState(request, {
         id: record.id,
@@ -138,14 +180,21 @@ export async function action({ request }: ActionFunctionArgs) {
       });
     } catch (error) {
       if (!isApiError(error)) throw error;
-      return data<ActionData>({ intent, lastResult: submission.reply({ formErrors: [error.message] }) }, { status: 502 });
+      return data<ActionData>(
+        { intent, lastResult: submission.reply({ formErrors: [error.message] }) },
+        { status: 502 },
+      );
     }
   }
 
   if (!state || state.done) return redirect(PATH);
 
   if (intent === "coned-submit") {
-    let accounts = form.getAll("account").map((v) => normalizeAccountNumber(String(v))).filter(Boolean).slice(0, 50);
+    let accounts = form
+      .getAll("account")
+      .map((v) => normalizeAccountNumber(String(v)))
+      .filter(Boolean)
+      .slice(0, 50);
     const confirmed = form.get("confirmed") === "on";
     const pending = String(form.get("newAccount") ?? "").trim();
     const errors: { accounts?: string; confirmed?: string; newAccount?: string } = {};
@@ -156,15 +205,26 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     Object.assign(errors, conedStepErrors(accounts, confirmed));
     if (errors.accounts || errors.confirmed || errors.newAccount) {
-      return data<ActionData>({ intent, coned: { accounts, confirmed, errors, newAccount: errors.newAccount ? pending : "" } }, { status: 400 });
+      return data<ActionData>(
+        { intent, coned: { accounts, confirmed, errors, newAccount: errors.newAccount ? pending : "" } },
+        { status: 400 },
+      );
     }
     try {
-      await updateProspect(api, state.id, { arcadiaProviderId: state.provider, prospectName: state.company, email: state.email, utilityData: conedUtilityData(accounts) });
+      await updateProspect(api, state.id, {
+        arcadiaProviderId: state.provider,
+        prospectName: state.company,
+        email: state.email,
+        utilityData: conedUtilityData(accounts),
+      });
       await submitConedAccounts(api, state.correlationId, accounts);
       return saveState(request, { ...state, done: true });
     } catch (error) {
       if (!isApiError(error)) throw error;
-      return data<ActionData>({ intent, formError: error.message, coned: { accounts, confirmed, errors: {}, newAccount: "" } }, { status: 502 });
+      return data<ActionData>(
+        { intent, formError: error.message, coned: { accounts, confirmed, errors: {}, newAccount: "" } },
+        { status: 502 },
+      );
     }
   }
 
@@ -175,7 +235,11 @@ export async function action({ request }: ActionFunctionArgs) {
         const utility = utilities.find((u) => u.arcadiaProviderId === state.provider);
         if (!utility) return redirect(`${PATH}?restart`);
         const submission = parseWithZod(form, { schema: credentialsSchema(utility.mfaExempt) });
-        if (submission.status !== "success") return data<ActionData>({ intent, lastResult: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+        if (submission.status !== "success")
+          return data<ActionData>(
+            { intent, lastResult: submission.reply({ hideFields: ["password"] }) },
+            { status: 400 },
+          );
         await connectUtility(api, {
           arcadiaProviderId: utility.arcadiaProviderId,
           username: submission.value.username,
@@ -192,7 +256,10 @@ export async function action({ request }: ActionFunctionArgs) {
       return saveState(request, { ...state, done: true });
     } catch (error) {
       if (!isApiError(error)) throw error;
-      return data<ActionData>({ intent, lastResult: { status: "error", error: { "": [error.message] } } }, { status: 502 });
+      return data<ActionData>(
+        { intent, lastResult: { status: "error", error: { "": [error.message] } } },
+        { status: 502 },
+      );
     }
   }
   throw data({ message: "Unknown intent" }, { status: 400 });
@@ -213,9 +280,15 @@ export default function FreeBillHealthCheck() {
         {d.error ? (
           <ErrorState title={CONNECT_MESSAGES.utilitiesFailed} />
         ) : d.step === "form" ? (
-          <StartStep utilities={d.utilities} q={d.q} lastResult={actionData?.intent === "start" ? actionData.lastResult : undefined} />
+          <StartStep
+            utilities={d.utilities}
+            q={d.q}
+            lastResult={actionData?.intent === "start" ? actionData.lastResult : undefined}
+          />
         ) : d.step === "coned" ? (
-          <ConedStep key={`${d.accounts.join("|")}#${d.newAccount}#${d.newAccountError ?? ""}#${actionData?.intent ?? ""}`} />
+          <ConedStep
+            key={`${d.accounts.join("|")}#${d.newAccount}#${d.newAccountError ?? ""}#${actionData?.intent ?? ""}`}
+          />
         ) : d.step === "connect" && d.utility ? (
           <div className="card stack">
             <h2>Connect your {d.utility.name} account</h2>
@@ -248,7 +321,15 @@ export default function FreeBillHealthCheck() {
   );
 }
 
-function StartStep({ utilities, q, lastResult }: { utilities: UtilityOption[]; q: string; lastResult?: SubmissionResult<string[]> }) {
+function StartStep({
+  utilities,
+  q,
+  lastResult,
+}: {
+  utilities: UtilityOption[];
+  q: string;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -258,7 +339,9 @@ function StartStep({ utilities, q, lastResult }: { utilities: UtilityOption[]; q
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const [provider, setProvider] = useState(typeof fields.arcadiaProvider.initialValue === "string" ? fields.arcadiaProvider.initialValue : "");
+  const [provider, setProvider] = useState(
+    typeof fields.arcadiaProvider.initialValue === "string" ? fields.arcadiaProvider.initialValue : "",
+  );
   const valid = prospectSchema.safeParse({
     firstName: fields.firstName.value ?? "",
     emailAddress: fields.emailAddress.value ?? "",
@@ -267,7 +350,10 @@ function StartStep({ utilities, q, lastResult }: { utilities: UtilityOption[]; q
   }).success;
   return (
     <div className="card stack">
-      <p>Tell us where to send your results and which utility serves you. We check your bills for errors, rate changes and savings.</p>
+      <p>
+        Tell us where to send your results and which utility serves you. We check your bills for errors, rate
+        changes and savings.
+      </p>
       <UtilityPicker
         utilities={utilities}
         query={q}
@@ -279,20 +365,51 @@ function StartStep({ utilities, q, lastResult }: { utilities: UtilityOption[]; q
         onSelect={setProvider}
       />
       <Form method="post" action={PATH} {...getFormProps(form)} noValidate={hydrated} className="stack">
-        <Field label="First name" {...getInputProps(fields.firstName, { type: "text" })} id="firstName" autoComplete="given-name" required errors={fields.firstName.errors} />
-        <Field label="Email address" {...getInputProps(fields.emailAddress, { type: "email" })} id="emailAddress" autoComplete="email" required errors={fields.emailAddress.errors} />
-        <Field label="Company name" {...getInputProps(fields.companyName, { type: "text" })} id="companyName" autoComplete="organization" required errors={fields.companyName.errors} />
+        <Field
+          label="First name"
+          {...getInputProps(fields.firstName, { type: "text" })}
+          id="firstName"
+          autoComplete="given-name"
+          required
+          errors={fields.firstName.errors}
+        />
+        <Field
+          label="Email address"
+          {...getInputProps(fields.emailAddress, { type: "email" })}
+          id="emailAddress"
+          autoComplete="email"
+          required
+          errors={fields.emailAddress.errors}
+        />
+        <Field
+          label="Company name"
+          {...getInputProps(fields.companyName, { type: "text" })}
+          id="companyName"
+          autoComplete="organization"
+          required
+          errors={fields.companyName.errors}
+        />
         <label className="checkbox" htmlFor="rateQuote">
           <input {...getInputProps(fields.rateQuote, { type: "checkbox", value: "on" })} id="rateQuote" />
           <span>{PROSPECT_MESSAGES.rateQuote}</span>
         </label>
         <label className="checkbox" htmlFor="communicationsConsent">
-          <input {...getInputProps(fields.communicationsConsent, { type: "checkbox", value: "on" })} id="communicationsConsent" />
+          <input
+            {...getInputProps(fields.communicationsConsent, { type: "checkbox", value: "on" })}
+            id="communicationsConsent"
+          />
           <span>{PROSPECT_MESSAGES.communicationsConsent}</span>
         </label>
         <div className="honeypot" aria-hidden="true">
           <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
-          <input id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          <input
+            id={HONEYPOT_FIELD}
+            name={HONEYPOT_FIELD}
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            defaultValue=""
+          />
         </div>
         {form.errors ? (
           <p className="field-error" id={form.errorId} role="alert">
@@ -300,7 +417,13 @@ function StartStep({ utilities, q, lastResult }: { utilities: UtilityOption[]; q
           </p>
         ) : null}
         <div className="row">
-          <button type="submit" name="intent" value="start" className="btn" disabled={hydrated && (!valid || !form.dirty || navigation.state === "submitting")}>
+          <button
+            type="submit"
+            name="intent"
+            value="start"
+            className="btn"
+            disabled={hydrated && (!valid || !form.dirty || navigation.state === "submitting")}
+          >
             Continue
           </button>
         </div>
@@ -351,7 +474,13 @@ function ConedStep() {
               <li key={a} className="row">
                 <input type="hidden" name="account" value={a} />
                 <span className="spacer">{a}</span>
-                <button type="submit" name="op" value={`remove-${i}`} className="btn btn-ghost btn-small" aria-label={`Remove account ${a}`}>
+                <button
+                  type="submit"
+                  name="op"
+                  value={`remove-${i}`}
+                  className="btn btn-ghost btn-small"
+                  aria-label={`Remove account ${a}`}
+                >
                   Remove
                 </button>
               </li>
@@ -385,7 +514,14 @@ function ConedStep() {
         </p>
       ) : null}
       <div className="row">
-        <button type="submit" name="intent" value="coned-submit" formMethod="post" className="btn" disabled={hydrated && !canSubmit}>
+        <button
+          type="submit"
+          name="intent"
+          value="coned-submit"
+          formMethod="post"
+          className="btn"
+          disabled={hydrated && !canSubmit}
+        >
           Submit
         </button>
         <Link to={`${PATH}?restart`}>Start over</Link>

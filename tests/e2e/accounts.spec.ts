@@ -1,5 +1,14 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  ready,
+  test,
+  USERS,
+} from "./fixtures";
 
 /** axe hangs in Chromium with JavaScript disabled (also for the foundation's pages): it runs in the js project. */
 async function a11y(page: Page, info: TestInfo) {
@@ -17,24 +26,41 @@ async function pickUtility(page: Page, info: TestInfo, search: string, name: str
 }
 
 test.describe("accounts page", () => {
-  test("lists buildings with accounts, every status label and the credential warnings", async ({ page }, info) => {
+  test("lists buildings with accounts, every status label and the credential warnings", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/accounts");
     await expectJsState(page, info);
     await expect(page.getByRole("heading", { name: "Connect Utility Accounts", level: 1 })).toBeVisible();
     const alerts = page.getByTestId("credential-alert");
-    await expect(alerts.filter({ hasText: "Reconnect Required: Commonwealth Edison (ComEd) (harbor.chicago)" })).toHaveCount(1);
-    await expect(alerts.filter({ hasText: "MFA Refresh Required: Eversource Energy (harbor.boston)" })).toHaveCount(1);
+    await expect(
+      alerts.filter({ hasText: "Reconnect Required: Commonwealth Edison (ComEd) (harbor.chicago)" }),
+    ).toHaveCount(1);
+    await expect(
+      alerts.filter({ hasText: "MFA Refresh Required: Eversource Energy (harbor.boston)" }),
+    ).toHaveCount(1);
     await expect(alerts.first()).toContainText("Authentication Error");
     const reconnect = alerts.filter({ hasText: "harbor.chicago" }).getByRole("link", { name: /^RECONNECT/ });
     await expect(reconnect).toHaveAttribute("href", "/authorize-arcadia?utility=prov_comed&credential=3");
-    await expect(alerts.filter({ hasText: "harbor.boston" }).getByRole("link", { name: /^REFRESH MFA/ })).toBeVisible();
+    await expect(
+      alerts.filter({ hasText: "harbor.boston" }).getByRole("link", { name: /^REFRESH MFA/ }),
+    ).toBeVisible();
 
     const wicker = page.getByRole("region", { name: "Harbor Coffee Wicker Park" });
     await expect(wicker.getByRole("row", { name: /0391-77120-4/ })).toContainText("Invalid Credentials");
     await expect(wicker.getByText("The credentials used were invalid. Please reconnect.")).toBeAttached();
-    const labels = ["Connected", "Email Approval Required", "Processing", "Connection Failed", "Inactive", "Closed", "Not Connected"];
-    for (const label of labels) await expect(page.locator(".pill", { hasText: new RegExp(`^${label}$`) }).first()).toBeVisible();
+    const labels = [
+      "Connected",
+      "Email Approval Required",
+      "Processing",
+      "Connection Failed",
+      "Inactive",
+      "Closed",
+      "Not Connected",
+    ];
+    for (const label of labels)
+      await expect(page.locator(".pill", { hasText: new RegExp(`^${label}$`) }).first()).toBeVisible();
     await expect(page.getByText("Final bill received for this account.")).toBeAttached();
     await expect(page.getByText("The data sharing connection was revoked. Please reconnect.")).toBeAttached();
     await a11y(page, info);
@@ -101,7 +127,9 @@ test.describe("connect utility accounts", () => {
     // The provider simulator settles the connection after a few seconds.
     await expect(async () => {
       await page.reload();
-      await expect(unassigned.getByRole("row", { name: /Duke Energy.*Connected/ }).first()).toBeVisible({ timeout: 1000 });
+      await expect(unassigned.getByRole("row", { name: /Duke Energy.*Connected/ }).first()).toBeVisible({
+        timeout: 1000,
+      });
     }).toPass({ timeout: 25_000 });
 
     await page.goto("/authorize-arcadia?step=success&utility=prov_duke");
@@ -109,10 +137,14 @@ test.describe("connect utility accounts", () => {
     await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
   });
 
-  test("a password of 'wrong' ends in Invalid Credentials; the JCPL notice and e-bill text show", async ({ page }, info) => {
+  test("a password of 'wrong' ends in Invalid Credentials; the JCPL notice and e-bill text show", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/authorize-arcadia?step=review_accounts&utility=prov_jcpl");
-    await expect(page.getByText("E-bill must be enabled on this account before it can be connected.")).toBeVisible();
+    await expect(
+      page.getByText("E-bill must be enabled on this account before it can be connected."),
+    ).toBeVisible();
     await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_gapower");
     // Georgia Power is exempt from the MFA warning.
     await expect(page.getByLabel(/multi-factor authentication/)).toHaveCount(0);
@@ -125,12 +157,18 @@ test.describe("connect utility accounts", () => {
     const unassigned = page.getByRole("region", { name: "Not yet assigned to a location" });
     await expect(async () => {
       await page.reload();
-      await expect(unassigned.getByRole("row", { name: /Georgia Power.*Invalid Credentials/ }).first()).toBeVisible({ timeout: 1000 });
+      await expect(
+        unassigned.getByRole("row", { name: /Georgia Power.*Invalid Credentials/ }).first(),
+      ).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 25_000 });
-    await expect(page.getByTestId("credential-alert").filter({ hasText: "Georgia Power (harbor-atl)" }).first()).toBeVisible();
+    await expect(
+      page.getByTestId("credential-alert").filter({ hasText: "Georgia Power (harbor-atl)" }).first(),
+    ).toBeVisible();
   });
 
-  test("the ConEd path submits account numbers, then warns when all were already submitted", async ({ page }, info) => {
+  test("the ConEd path submits account numbers, then warns when all were already submitted", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/authorize-arcadia");
     await pickUtility(page, info, "edison", "Consolidated Edison (ConEd)");
@@ -154,7 +192,9 @@ test.describe("connect utility accounts", () => {
       await page.getByRole("button", { name: "Continue" }).click();
       await expect(page.getByText("Required", { exact: true })).toBeVisible();
     }
-    await page.getByLabel("I have ensured all accounts listed above have an associated contact email.").check();
+    await page
+      .getByLabel("I have ensured all accounts listed above have an associated contact email.")
+      .check();
     await a11y(page, info);
     await page.getByRole("button", { name: "Continue" }).click();
 
@@ -164,12 +204,16 @@ test.describe("connect utility accounts", () => {
     await expect(page.getByText(/1 Consolidated Edison \(ConEd\) account submitted/)).toBeVisible();
 
     // Every listed account already submitted: the warning toast, and the user stays on the account list.
-    await page.goto(`/authorize-arcadia?step=connect_arcadia&utility=prov_coned&confirmed=on&account=${encodeURIComponent(number)}&account=29-4410-8801-0001-2`);
+    await page.goto(
+      `/authorize-arcadia?step=connect_arcadia&utility=prov_coned&confirmed=on&account=${encodeURIComponent(number)}&account=29-4410-8801-0001-2`,
+    );
     await ready(page, info);
     await page.getByRole("button", { name: "Connect" }).click();
     const toast = page.getByTestId("toast");
     await expect(toast).toContainText("All listed accounts have already been submitted.");
-    expect(await toast.textContent()).toContain("All listed accounts have already been submitted.  Please contact support@127.0.0.1 for more information");
+    expect(await toast.textContent()).toContain(
+      "All listed accounts have already been submitted.  Please contact support@127.0.0.1 for more information",
+    );
     await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
   });
 });

@@ -1,4 +1,13 @@
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  ready,
+  test,
+  USERS,
+} from "./fixtures";
 
 test.describe("onboarding", () => {
   test("the checklist shows every status; starting User Preferences completes it", async ({ page }, info) => {

@@ -31,7 +31,10 @@ test.describe("free bill health check", () => {
       await expectNoSeriousA11yViolations(page);
     }
     await fillStart(page, info, "xcel", "Xcel Energy", unique("ada"));
-    if (isJs(info)) await expect(page.getByText("This utility requires e-bill to be enabled on the account.")).toBeVisible();
+    if (isJs(info))
+      await expect(
+        page.getByText("This utility requires e-bill to be enabled on the account."),
+      ).toBeVisible();
     await page.getByLabel(/Include a rate quote/).check();
     await page.getByRole("button", { name: "Continue" }).click();
 
@@ -52,7 +55,9 @@ test.describe("free bill health check", () => {
   test("a ConEd-type utility collects account numbers", async ({ page }, info) => {
     await fillStart(page, info, "orange", "Orange and Rockland Utilities", unique("bo"));
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByRole("heading", { name: "Enter your Orange and Rockland Utilities account numbers" })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { name: "Enter your Orange and Rockland Utilities account numbers" }),
+    ).toBeVisible();
     await ready(page, info);
     await page.getByLabel("Account number").fill(`55-${String(Date.now()).slice(-8)}`);
     await page.getByRole("button", { name: "Add account" }).click();
@@ -63,7 +68,9 @@ test.describe("free bill health check", () => {
     } else {
       await expect(page.getByRole("button", { name: "Submit" })).toBeDisabled();
     }
-    await page.getByLabel("I have ensured all accounts listed above have an associated contact email.").check();
+    await page
+      .getByLabel("I have ensured all accounts listed above have an associated contact email.")
+      .check();
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(page.getByRole("heading", { name: "Request Submitted" })).toBeVisible();
   });

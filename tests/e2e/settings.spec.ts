@@ -1,5 +1,15 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, ready, test, USERS, waitForMail } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  ready,
+  test,
+  USERS,
+  waitForMail,
+} from "./fixtures";
 
 async function a11y(page: Page, info: TestInfo) {
   if (isJs(info)) await expectNoSeriousA11yViolations(page);
@@ -13,7 +23,8 @@ async function setAccess(page: Page, info: TestInfo, member: string, names: stri
   await ready(page, info);
   const boxes = editor.getByRole("checkbox");
   const before = new Map<string, boolean>();
-  for (const box of await boxes.all()) before.set((await box.locator("xpath=..").innerText()).trim(), await box.isChecked());
+  for (const box of await boxes.all())
+    before.set((await box.locator("xpath=..").innerText()).trim(), await box.isChecked());
   await editor.getByRole("button", { name: "Select all" }).click();
   await expect(editor.getByText(`${before.size} of ${before.size} selected`)).toBeVisible();
   await editor.getByRole("button", { name: "Revoke all" }).click();
@@ -42,20 +53,30 @@ test.describe("manage account", () => {
     await expect(page.getByTestId("toast")).toContainText("Preferences saved");
     await expect(recap).toHaveAttribute("aria-checked", String(!before));
     await page.reload();
-    await expect(page.getByRole("switch", { name: "Monthly Recap" })).toHaveAttribute("aria-checked", String(!before));
+    await expect(page.getByRole("switch", { name: "Monthly Recap" })).toHaveAttribute(
+      "aria-checked",
+      String(!before),
+    );
     await ready(page, info);
     await page.getByRole("switch", { name: "Monthly Recap" }).click();
-    await expect(page.getByRole("switch", { name: "Monthly Recap" })).toHaveAttribute("aria-checked", String(before));
+    await expect(page.getByRole("switch", { name: "Monthly Recap" })).toHaveAttribute(
+      "aria-checked",
+      String(before),
+    );
   });
 
-  test("team: search, sort, and location access saved with one call per changed location", async ({ page }, info) => {
+  test("team: search, sort, and location access saved with one call per changed location", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/settings");
     await ready(page, info);
     await page.getByRole("tab", { name: "Team" }).click();
     await expect(page).toHaveURL(/tab=team/);
     const table = page.getByTestId("team-table");
-    await expect(table.getByRole("row", { name: /Sam Okafor/ })).toContainText("Harbor Coffee Capitol…, Harbor Coffee Chelsea, 5 selected");
+    await expect(table.getByRole("row", { name: /Sam Okafor/ })).toContainText(
+      "Harbor Coffee Capitol…, Harbor Coffee Chelsea, 5 selected",
+    );
     await a11y(page, info);
 
     await page.getByLabel("Search by name or email").fill("priya");
@@ -67,15 +88,25 @@ test.describe("manage account", () => {
     const target = ["Harbor Coffee Back Bay", "Harbor Coffee Hoboken"];
     const changed = await setAccess(page, info, "Priya Shah", target);
     await expect(page.getByTestId("toast")).toContainText(
-      changed === 0 ? "No changes to save." : `Location access saved for Priya Shah (${changed} location${changed === 1 ? "" : "s"} changed).`,
+      changed === 0
+        ? "No changes to save."
+        : `Location access saved for Priya Shah (${changed} location${changed === 1 ? "" : "s"} changed).`,
     );
-    await expect(table.getByRole("row", { name: /Priya Shah/ })).toContainText("Harbor Coffee Back Bay, Harbor Coffee Hoboken");
+    await expect(table.getByRole("row", { name: /Priya Shah/ })).toContainText(
+      "Harbor Coffee Back Bay, Harbor Coffee Hoboken",
+    );
 
     // Back to the seeded access.
-    const restored = await setAccess(page, info, "Priya Shah", ["Harbor Coffee Ballard", "Harbor Coffee South Congress", "Harbor Coffee Park Slope"]);
+    const restored = await setAccess(page, info, "Priya Shah", [
+      "Harbor Coffee Ballard",
+      "Harbor Coffee South Congress",
+      "Harbor Coffee Park Slope",
+    ]);
     expect(restored).toBe(5);
     await expect(page.getByTestId("toast")).toContainText("(5 locations changed)");
-    await expect(table.getByRole("row", { name: /Priya Shah/ })).toContainText("Harbor Coffee Ballard, Harbor Coffee Park Slo…, 3 selected");
+    await expect(table.getByRole("row", { name: /Priya Shah/ })).toContainText(
+      "Harbor Coffee Ballard, Harbor Coffee Park Slo…, 3 selected",
+    );
   });
 
   test("a regular user sees only preferences and is refused the Team tab", async ({ page }, info) => {

@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_STATUS_DETAILS, accountStatusView, isConnectionPending } from "~/features/accounts/account-status";
+import {
+  ACCOUNT_STATUS_DETAILS,
+  accountStatusView,
+  isConnectionPending,
+} from "~/features/accounts/account-status";
 
 describe("accountStatusView", () => {
   it("is Connected for any detail of CONNECTION_SUCCESS", () => {
     for (const d of [...ACCOUNT_STATUS_DETAILS, null]) {
-      expect(accountStatusView("CONNECTION_SUCCESS", d)).toEqual({ label: "Connected", badge: "success", tooltip: null });
+      expect(accountStatusView("CONNECTION_SUCCESS", d)).toEqual({
+        label: "Connected",
+        badge: "success",
+        tooltip: null,
+      });
     }
   });
 
@@ -15,7 +23,11 @@ describe("accountStatusView", () => {
       tooltip: "Please approve data sharing via connection email",
     });
     for (const d of [null, "DATA_ACCESSIBLE", "ISSUE_UNDER_REVIEW"]) {
-      expect(accountStatusView(s, d)).toEqual({ label: "Processing", badge: "info", tooltip: "The connection is in progress." });
+      expect(accountStatusView(s, d)).toEqual({
+        label: "Processing",
+        badge: "info",
+        tooltip: "The connection is in progress.",
+      });
     }
   });
 
@@ -35,12 +47,18 @@ describe("accountStatusView", () => {
       badge: "error",
       tooltip: "The data sharing connection was revoked. Please reconnect.",
     });
-    expect(accountStatusView("DATA_ACCESS_FAILURE", "NO_DATA_AVAILABLE")).toEqual({ label: "Connection Failed", badge: "error", tooltip: null });
+    expect(accountStatusView("DATA_ACCESS_FAILURE", "NO_DATA_AVAILABLE")).toEqual({
+      label: "Connection Failed",
+      badge: "error",
+      tooltip: null,
+    });
     expect(accountStatusView("DATA_ACCESS_FAILURE", null).label).toBe("Connection Failed");
   });
 
   it("INACTIVE: inactive, closed or not connected", () => {
-    expect(accountStatusView("INACTIVE", "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE")).toEqual({
+    expect(
+      accountStatusView("INACTIVE", "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE"),
+    ).toEqual({
       label: "Inactive",
       badge: "info",
       tooltip: "This account shows no recent bill data.",
@@ -50,12 +68,20 @@ describe("accountStatusView", () => {
       badge: "info",
       tooltip: "Final bill received for this account.",
     });
-    expect(accountStatusView("INACTIVE", "ISSUE_UNDER_REVIEW")).toEqual({ label: "Not Connected", badge: "info", tooltip: null });
+    expect(accountStatusView("INACTIVE", "ISSUE_UNDER_REVIEW")).toEqual({
+      label: "Not Connected",
+      badge: "info",
+      tooltip: null,
+    });
     expect(accountStatusView("INACTIVE", null).label).toBe("Not Connected");
   });
 
   it("an unknown status reads Not Connected", () => {
-    expect(accountStatusView("SOMETHING_NEW", null)).toEqual({ label: "Not Connected", badge: "info", tooltip: null });
+    expect(accountStatusView("SOMETHING_NEW", null)).toEqual({
+      label: "Not Connected",
+      badge: "info",
+      tooltip: null,
+    });
     expect(accountStatusView(undefined, undefined).label).toBe("Not Connected");
   });
 

@@ -1,9 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { billMonitoringUpdate, hasIncompleteSteps, startButtonLabel, statusAfterStart, STEP_LABELS } from "~/features/onboarding/onboarding";
+import {
+  billMonitoringUpdate,
+  hasIncompleteSteps,
+  startButtonLabel,
+  statusAfterStart,
+  STEP_LABELS,
+} from "~/features/onboarding/onboarding";
 
 describe("onboarding steps", () => {
   it("labels the three steps", () => {
-    expect(Object.values(STEP_LABELS)).toEqual(["Bill Monitoring", "Thermostat Information", "User Preferences"]);
+    expect(Object.values(STEP_LABELS)).toEqual([
+      "Bill Monitoring",
+      "Thermostat Information",
+      "User Preferences",
+    ]);
   });
   it("starting User Preferences completes it; the others go in progress; complete stays complete", () => {
     expect(statusAfterStart({ name: "user_preferences", status: "not_started" })).toBe("complete");
@@ -13,7 +23,10 @@ describe("onboarding steps", () => {
     expect(statusAfterStart({ name: "thermostats", status: "complete" })).toBe("complete");
   });
   it("opening the connect flow moves bill_monitoring from not started to in progress only", () => {
-    expect(billMonitoringUpdate([{ id: 7, name: "bill_monitoring", status: "not_started" }])).toEqual({ id: 7, status: "in_progress" });
+    expect(billMonitoringUpdate([{ id: 7, name: "bill_monitoring", status: "not_started" }])).toEqual({
+      id: 7,
+      status: "in_progress",
+    });
     expect(billMonitoringUpdate([{ id: 7, name: "bill_monitoring", status: "in_progress" }])).toBeNull();
     expect(billMonitoringUpdate([{ id: 7, name: "bill_monitoring", status: "complete" }])).toBeNull();
     expect(billMonitoringUpdate([])).toBeNull();

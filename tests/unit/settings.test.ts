@@ -1,21 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { accessChanges, bulkChoice, emailToggles, locationsColumn, searchAndSortTeam, settingsTab, truncateName } from "~/features/settings/settings";
+import {
+  accessChanges,
+  bulkChoice,
+  emailToggles,
+  locationsColumn,
+  searchAndSortTeam,
+  settingsTab,
+  truncateName,
+} from "~/features/settings/settings";
 import { saveTeamAccess } from "~/features/settings/settings.server";
 import { ApiError } from "~/server/api-error";
 import type { ApiClient } from "~/server/api-client.server";
 
-const b = (buildingId: number, buildingName: string, hasAccess: boolean) => ({ userId: 1, buildingId, buildingName, hasAccess });
+const b = (buildingId: number, buildingName: string, hasAccess: boolean) => ({
+  userId: 1,
+  buildingId,
+  buildingName,
+  hasAccess,
+});
 
 describe("locationsColumn", () => {
   it("shows up to two names, each cut to 23 characters", () => {
     expect(locationsColumn([b(1, "Pike Place", true)])).toBe("Pike Place");
-    expect(locationsColumn([b(1, "Harbor Coffee Capitol Hill", true), b(2, "Short", true)])).toBe("Harbor Coffee Capitol…, Short");
+    expect(locationsColumn([b(1, "Harbor Coffee Capitol Hill", true), b(2, "Short", true)])).toBe(
+      "Harbor Coffee Capitol…, Short",
+    );
     expect(truncateName("Harbor Coffee Pike Place Flagship").length).toBeLessThanOrEqual(23);
     expect(truncateName("Harbor Coffee Pike Place Flagship")).toBe("Harbor Coffee Pike Pla…");
     expect(truncateName("12345678901234567890123")).toBe("12345678901234567890123");
   });
   it("then 'N selected' when there are more, counting only locations with access", () => {
-    expect(locationsColumn([b(1, "A", true), b(2, "B", false), b(3, "C", true), b(4, "D", true)])).toBe("A, C, 3 selected");
+    expect(locationsColumn([b(1, "A", true), b(2, "B", false), b(3, "C", true), b(4, "D", true)])).toBe(
+      "A, C, 3 selected",
+    );
   });
   it("says when there are none", () => {
     expect(locationsColumn([b(1, "A", false)])).toBe("No locations");
@@ -30,7 +47,11 @@ describe("team list", () => {
     email,
     userBuildingsWithName: Array.from({ length: 3 }, (_, i) => b(i, `L${i}`, i < n)),
   });
-  const team = [m(1, "Dana", "Reyes", "dana@h.test", 3), m(2, "Sam", "Okafor", "sam@h.test", 1), m(3, "Priya", "Shah", "priya@h.test", 2)];
+  const team = [
+    m(1, "Dana", "Reyes", "dana@h.test", 3),
+    m(2, "Sam", "Okafor", "sam@h.test", 1),
+    m(3, "Priya", "Shah", "priya@h.test", 2),
+  ];
   it("searches name and email", () => {
     expect(searchAndSortTeam(team, "oka").map((x) => x.id)).toEqual([2]);
     expect(searchAndSortTeam(team, "PRIYA@").map((x) => x.id)).toEqual([3]);
@@ -80,8 +101,18 @@ describe("access editing", () => {
 describe("preferences and tabs", () => {
   it("reads the four email toggles", () => {
     const t = emailToggles([
-      { userId: 1, deliveryMethodPreference: "email", communicationPreferenceType: "bill_flag", enabled: true },
-      { userId: 1, deliveryMethodPreference: "sms", communicationPreferenceType: "weekly_rundown", enabled: true },
+      {
+        userId: 1,
+        deliveryMethodPreference: "email",
+        communicationPreferenceType: "bill_flag",
+        enabled: true,
+      },
+      {
+        userId: 1,
+        deliveryMethodPreference: "sms",
+        communicationPreferenceType: "weekly_rundown",
+        enabled: true,
+      },
     ]);
     expect(t.map((x) => [x.label, x.enabled])).toEqual([
       ["Bill Audit Alerts", true],

@@ -1,6 +1,12 @@
 /** Connection status label, badge and tooltip of a utility account (spec part 1 §4, the connection status table). */
 
-export const ACCOUNT_STATUSES = ["NEW_ACCOUNT", "CONNECTION_IN_PROGRESS", "CONNECTION_SUCCESS", "DATA_ACCESS_FAILURE", "INACTIVE"] as const;
+export const ACCOUNT_STATUSES = [
+  "NEW_ACCOUNT",
+  "CONNECTION_IN_PROGRESS",
+  "CONNECTION_SUCCESS",
+  "DATA_ACCESS_FAILURE",
+  "INACTIVE",
+] as const;
 export const ACCOUNT_STATUS_DETAILS = [
   "DATA_ACCESSIBLE",
   "ISSUE_UNDER_REVIEW",
@@ -27,7 +33,10 @@ export const ACCOUNT_STATUS_TOOLTIPS = {
 } as const;
 
 /** The label, badge and tooltip for a status and detail; an unknown status reads 'Not Connected'. */
-export function accountStatusView(status: string | null | undefined, detail: string | null | undefined): AccountStatusView {
+export function accountStatusView(
+  status: string | null | undefined,
+  detail: string | null | undefined,
+): AccountStatusView {
   const t = ACCOUNT_STATUS_TOOLTIPS;
   switch (status) {
     case "CONNECTION_SUCCESS":
@@ -38,13 +47,18 @@ export function accountStatusView(status: string | null | undefined, detail: str
         ? { label: "Email Approval Required", badge: "info", tooltip: t.emailApproval }
         : { label: "Processing", badge: "info", tooltip: t.inProgress };
     case "DATA_ACCESS_FAILURE":
-      if (detail === "CREDENTIAL_ISSUE") return { label: "Invalid Credentials", badge: "error", tooltip: t.credentialIssue };
-      if (detail === "UNSUCCESSFUL_EMAIL_APPROVAL") return { label: "Connection Failed", badge: "error", tooltip: t.emailApprovalTimedOut };
-      if (detail === "USER_REVOKED_ACCESS") return { label: "Connection Failed", badge: "error", tooltip: t.revoked };
+      if (detail === "CREDENTIAL_ISSUE")
+        return { label: "Invalid Credentials", badge: "error", tooltip: t.credentialIssue };
+      if (detail === "UNSUCCESSFUL_EMAIL_APPROVAL")
+        return { label: "Connection Failed", badge: "error", tooltip: t.emailApprovalTimedOut };
+      if (detail === "USER_REVOKED_ACCESS")
+        return { label: "Connection Failed", badge: "error", tooltip: t.revoked };
       return { label: "Connection Failed", badge: "error", tooltip: null };
     case "INACTIVE":
-      if (detail === "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE") return { label: "Inactive", badge: "info", tooltip: t.noRecentBills };
-      if (detail === "NO_BILLS_DISCOVERED_AFTER_FINAL_BILL_NOTICE") return { label: "Closed", badge: "info", tooltip: t.finalBill };
+      if (detail === "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE")
+        return { label: "Inactive", badge: "info", tooltip: t.noRecentBills };
+      if (detail === "NO_BILLS_DISCOVERED_AFTER_FINAL_BILL_NOTICE")
+        return { label: "Closed", badge: "info", tooltip: t.finalBill };
       return { label: "Not Connected", badge: "info", tooltip: null };
     default:
       return { label: "Not Connected", badge: "info", tooltip: null };

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
 import { billMonitoringUpdate } from "~/features/onboarding/onboarding";
-import { getOnboardingSteps, sendOnboardingTaskStep, setOnboardingStepStatus } from "~/features/onboarding/onboarding.server";
+import {
+  getOnboardingSteps,
+  sendOnboardingTaskStep,
+  setOnboardingStepStatus,
+} from "~/features/onboarding/onboarding.server";
 import { settle } from "~/server/api-error";
 import type { SessionUser } from "~/server/session.server";
 import { shouldSendTaskStep } from "./accounts";
@@ -33,20 +37,40 @@ const buildingWithAccounts = z.object({
   accounts: z.array(accountSchema),
 });
 
-const accountsSchema = z.object({ items: z.array(buildingWithAccounts), unassignedAccounts: z.array(accountSchema).default([]) });
+const accountsSchema = z.object({
+  items: z.array(buildingWithAccounts),
+  unassignedAccounts: z.array(accountSchema).default([]),
+});
 
-const credentialSchema = z.object({ arcadiaCredentialId: z.number(), username: z.string(), utilityName: z.string(), url: z.string() });
-const credentialsSchema = z.object({ reconnectUrls: z.array(credentialSchema), mfaRefreshUrls: z.array(credentialSchema) });
+const credentialSchema = z.object({
+  arcadiaCredentialId: z.number(),
+  username: z.string(),
+  utilityName: z.string(),
+  url: z.string(),
+});
+const credentialsSchema = z.object({
+  reconnectUrls: z.array(credentialSchema),
+  mfaRefreshUrls: z.array(credentialSchema),
+});
 export type CredentialRequiringAction = z.infer<typeof credentialSchema>;
 
 export async function listUtilities(api: ApiClient) {
-  const { items } = await api.get("/arcadia-utilities", { schema: z.object({ items: z.array(utilitySchema) }) });
+  const { items } = await api.get("/arcadia-utilities", {
+    schema: z.object({ items: z.array(utilitySchema) }),
+  });
   return items;
 }
 
-export function listAccounts(api: ApiClient, query: { utility?: string; arcadiaCredentialsExist?: boolean } = {}) {
+export function listAccounts(
+  api: ApiClient,
+  query: { utility?: string; arcadiaCredentialsExist?: boolean } = {},
+) {
   return api.get("/accounts", {
-    query: { utility: query.utility, arcadiaCredentialsExist: query.arcadiaCredentialsExist === undefined ? undefined : String(query.arcadiaCredentialsExist) },
+    query: {
+      utility: query.utility,
+      arcadiaCredentialsExist:
+        query.arcadiaCredentialsExist === undefined ? undefined : String(query.arcadiaCredentialsExist),
+    },
     schema: accountsSchema,
   });
 }
@@ -99,5 +123,6 @@ export async function markConnectFlowOpened(api: ApiClient, user: SessionUser) {
 
 /** After a submission: task step 2 for non-staff users. */
 export async function markConnectSubmitted(api: ApiClient, user: SessionUser) {
-  if (user.clientId && shouldSendTaskStep(user, 2)) await settle(sendOnboardingTaskStep(api, user.clientId, 2));
+  if (user.clientId && shouldSendTaskStep(user, 2))
+    await settle(sendOnboardingTaskStep(api, user.clientId, 2));
 }

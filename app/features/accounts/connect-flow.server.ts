@@ -29,7 +29,9 @@ export async function readReceipt(request: Request) {
 export async function redirectToSuccess(request: Request, receipt: ConnectReceipt, utility: string) {
   const session = await getSession(request);
   session.set(RECEIPT_KEY, receipt);
-  return redirect(connectUrl({ step: "success", utility }), { headers: { "Set-Cookie": await commitSession(session) } });
+  return redirect(connectUrl({ step: "success", utility }), {
+    headers: { "Set-Cookie": await commitSession(session) },
+  });
 }
 
 const positiveInt = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
@@ -50,14 +52,24 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
   const confirmed = p.get("confirmed") === "on";
 
   const opening = !requested && !providerId && !q;
-  const [utilities, receipt] = await Promise.all([settle(listUtilities(api)), readReceipt(request), opening ? markConnectFlowOpened(api, user) : null]);
+  const [utilities, receipt] = await Promise.all([
+    settle(listUtilities(api)),
+    readReceipt(request),
+    opening ? markConnectFlowOpened(api, user) : null,
+  ]);
   if (!utilities.ok) return { kind: "error" as const };
   const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
-  const step: ConnectStep = resolveConnectStep(requested, { utility, accounts, confirmed, hasReceipt: Boolean(receipt) });
+  const step: ConnectStep = resolveConnectStep(requested, {
+    utility,
+    accounts,
+    confirmed,
+    hasReceipt: Boolean(receipt),
+  });
 
   const errors: { accounts?: string; confirmed?: string; newAccount?: string; utility?: string } = {};
   let newAccount = "";
-  if (requested && requested !== "select_utility" && providerId === "" && step === "select_utility") errors.utility = "Please select a utility";
+  if (requested && requested !== "select_utility" && providerId === "" && step === "select_utility")
+    errors.utility = "Please select a utility";
 
   if (step === "enter_coned_credentials" && utility) {
     const op = p.get("op");
@@ -68,7 +80,9 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
         errors.newAccount = result.error;
         newAccount = p.get("newAccount") ?? "";
       } else {
-        throw redirect(connectUrl({ step, utility: providerId, accounts: result.accounts, confirmed, credential }));
+        throw redirect(
+          connectUrl({ step, utility: providerId, accounts: result.accounts, confirmed, credential }),
+        );
       }
       accounts = result.accounts;
     } else if (op === "continue") {
@@ -83,7 +97,9 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
       const stepErrors = conedStepErrors(accounts, confirmed);
       Object.assign(errors, stepErrors);
       if (!errors.newAccount && !stepErrors.accounts && !stepErrors.confirmed) {
-        throw redirect(connectUrl({ step: "connect_arcadia", utility: providerId, accounts, confirmed: true, credential }));
+        throw redirect(
+          connectUrl({ step: "connect_arcadia", utility: providerId, accounts, confirmed: true, credential }),
+        );
       }
     }
   }
@@ -91,16 +107,33 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
   let existing: { building: string; number: string; status: string; detail: string | null }[] = [];
   let buildings: { id: number; label: string }[] = [];
   if (step === "review_accounts" && utility) {
-    const [acc, bl] = await Promise.all([settle(listAccounts(api, { utility: utility.arcadiaProviderId })), settle(listAllBuildings(api))]);
+    const [acc, bl] = await Promise.all([
+      settle(listAccounts(api, { utility: utility.arcadiaProviderId })),
+      settle(listAllBuildings(api)),
+    ]);
     if (acc.ok) {
       existing = acc.data.items.flatMap((b) =>
-        b.accounts.map((a) => ({ building: b.nickname ?? b.name, number: a.number, status: a.arcadiaAccountStatus, detail: a.arcadiaAccountStatusDetail })),
+        b.accounts.map((a) => ({
+          building: b.nickname ?? b.name,
+          number: a.number,
+          status: a.arcadiaAccountStatus,
+          detail: a.arcadiaAccountStatusDetail,
+        })),
       );
       existing.push(
-        ...acc.data.unassignedAccounts.map((a) => ({ building: "", number: a.number, status: a.arcadiaAccountStatus, detail: a.arcadiaAccountStatusDetail })),
+        ...acc.data.unassignedAccounts.map((a) => ({
+          building: "",
+          number: a.number,
+          status: a.arcadiaAccountStatus,
+          detail: a.arcadiaAccountStatusDetail,
+        })),
       );
     }
-    if (bl.ok) buildings = sortLocations(bl.data, user.isStaff).map((b) => ({ id: b.id, label: locationLabel(b, user.isStaff) }));
+    if (bl.ok)
+      buildings = sortLocations(bl.data, user.isStaff).map((b) => ({
+        id: b.id,
+        label: locationLabel(b, user.isStaff),
+      }));
   }
 
   return {

@@ -15,7 +15,12 @@ export async function getOnboardingSteps(api: ApiClient, clientId: number) {
   return steps;
 }
 
-export function setOnboardingStepStatus(api: ApiClient, clientId: number, stepId: number, status: z.infer<typeof stepSchema>["status"]) {
+export function setOnboardingStepStatus(
+  api: ApiClient,
+  clientId: number,
+  stepId: number,
+  status: z.infer<typeof stepSchema>["status"],
+) {
   return api.patch(`/onboarding-steps/${clientId}/${stepId}`, { body: { status }, schema: stepSchema });
 }
 

@@ -23,8 +23,16 @@ export const STEP_DESCRIPTIONS: Record<OnboardingStepName, string> = {
   user_preferences: "Choose which emails you receive.",
 };
 
-export const STATUS_LABELS: Record<OnboardingStatus, string> = { not_started: "Not Started", in_progress: "In Progress", complete: "Complete" };
-export const STATUS_TONES: Record<OnboardingStatus, Tone> = { not_started: "grey", in_progress: "info", complete: "success" };
+export const STATUS_LABELS: Record<OnboardingStatus, string> = {
+  not_started: "Not Started",
+  in_progress: "In Progress",
+  complete: "Complete",
+};
+export const STATUS_TONES: Record<OnboardingStatus, Tone> = {
+  not_started: "grey",
+  in_progress: "info",
+  complete: "success",
+};
 
 /** Where each step's start button leads. */
 export const STEP_TARGETS: Record<OnboardingStepName, string> = {
@@ -40,13 +48,17 @@ export function statusAfterStart(step: Pick<OnboardingStep, "name" | "status">):
 }
 
 /** Opening the connect flow marks bill_monitoring in progress, unless it is already further along. */
-export function billMonitoringUpdate(steps: OnboardingStep[]): { id: number; status: OnboardingStatus } | null {
+export function billMonitoringUpdate(
+  steps: OnboardingStep[],
+): { id: number; status: OnboardingStatus } | null {
   const step = steps.find((s) => s.name === "bill_monitoring");
   if (!step || step.status !== "not_started") return null;
   return { id: step.id, status: "in_progress" };
 }
 
 /** The shell shows 'Set up your account' while any step is not complete. */
-export const hasIncompleteSteps = (steps: Pick<OnboardingStep, "status">[]) => steps.some((s) => s.status !== "complete");
+export const hasIncompleteSteps = (steps: Pick<OnboardingStep, "status">[]) =>
+  steps.some((s) => s.status !== "complete");
 
-export const startButtonLabel = (status: OnboardingStatus) => (status === "complete" ? "Review" : status === "in_progress" ? "Continue" : "Start");
+export const startButtonLabel = (status: OnboardingStatus) =>
+  status === "complete" ? "Review" : status === "in_progress" ? "Continue" : "Start";

@@ -21,11 +21,21 @@ export function createProspect(api: ApiClient, form: ProspectForm) {
   });
 }
 
-export function updateProspect(api: ApiClient, id: number, p: { arcadiaProviderId: string; prospectName: string; email: string; utilityData: unknown }) {
+export function updateProspect(
+  api: ApiClient,
+  id: number,
+  p: { arcadiaProviderId: string; prospectName: string; email: string; utilityData: unknown },
+) {
   return api.put(`/prospect-analysis/${id}`, { body: p, schema: recordSchema });
 }
 
-let limiters: { email: ReturnType<typeof createKeyedLimiter>; ip: ReturnType<typeof createKeyedLimiter>; all: ReturnType<typeof createKeyedLimiter> } | undefined;
+let limiters:
+  | {
+      email: ReturnType<typeof createKeyedLimiter>;
+      ip: ReturnType<typeof createKeyedLimiter>;
+      all: ReturnType<typeof createKeyedLimiter>;
+    }
+  | undefined;
 
 /**
  * The prospect form's rate limit. Remix does not see the socket address, so it counts per email address
@@ -40,6 +50,10 @@ export async function hitProspectLimit(request: Request, email: string): Promise
     all: createKeyedLimiter("prospect-all", 300, 60 * 60_000),
   };
   const ip = clientIpFromHeaders(request.headers.get("x-forwarded-for"), cfg.TRUST_PROXY);
-  const hits = await Promise.all([limiters.email.hit(email), ip ? limiters.ip.hit(ip) : null, limiters.all.hit("all")]);
+  const hits = await Promise.all([
+    limiters.email.hit(email),
+    ip ? limiters.ip.hit(ip) : null,
+    limiters.all.hit("all"),
+  ]);
   return hits.find((h): h is LimitResult => Boolean(h?.limited)) ?? null;
 }

@@ -5,7 +5,8 @@ import { z } from "zod";
 export const PROSPECT_MESSAGES = {
   title: "Free bill health check",
   successTitle: "Request Submitted",
-  successText: "A message arrives at the email associated with each account within 2-3 minutes. Approve it so we can read your bills.",
+  successText:
+    "A message arrives at the email associated with each account within 2-3 minutes. Approve it so we can read your bills.",
   rateQuote: "Include a rate quote. I authorize the retrieval of up to 24 months of historical usage for it.",
   communicationsConsent: "I agree to receive emails about my bill health check and ways to save energy.",
   invalidEmail: "Please enter a valid email address",
@@ -18,14 +19,25 @@ export const PROSPECT_MESSAGES = {
 export const HONEYPOT_FIELD = "website";
 
 export const prospectSchema = z.object({
-  firstName: z.string({ required_error: PROSPECT_MESSAGES.required }).trim().min(1, PROSPECT_MESSAGES.required).max(100),
+  firstName: z
+    .string({ required_error: PROSPECT_MESSAGES.required })
+    .trim()
+    .min(1, PROSPECT_MESSAGES.required)
+    .max(100),
   emailAddress: z
     .string({ required_error: PROSPECT_MESSAGES.invalidEmail })
     .trim()
     .max(254, PROSPECT_MESSAGES.invalidEmail)
     .email(PROSPECT_MESSAGES.invalidEmail),
-  companyName: z.string({ required_error: PROSPECT_MESSAGES.required }).trim().min(1, PROSPECT_MESSAGES.required).max(200),
-  arcadiaProvider: z.string({ required_error: PROSPECT_MESSAGES.selectUtility }).min(1, PROSPECT_MESSAGES.selectUtility).max(100),
+  companyName: z
+    .string({ required_error: PROSPECT_MESSAGES.required })
+    .trim()
+    .min(1, PROSPECT_MESSAGES.required)
+    .max(200),
+  arcadiaProvider: z
+    .string({ required_error: PROSPECT_MESSAGES.selectUtility })
+    .min(1, PROSPECT_MESSAGES.selectUtility)
+    .max(100),
   rateQuote: z.literal("on").optional(),
   communicationsConsent: z.literal("on").optional(),
 });
@@ -34,7 +46,10 @@ export type ProspectForm = z.infer<typeof prospectSchema>;
 export type ProspectStep = "form" | "coned" | "connect" | "success";
 
 /** The step to render: no record yet means the first form; ConEd-type utilities collect account numbers. */
-export function prospectStep(state: { isConed: boolean; done: boolean } | null, requested: string | null): ProspectStep {
+export function prospectStep(
+  state: { isConed: boolean; done: boolean } | null,
+  requested: string | null,
+): ProspectStep {
   if (!state) return "form";
   if (state.done) return requested === "form" ? "form" : "success";
   if (requested === "form") return "form";
@@ -42,7 +57,9 @@ export function prospectStep(state: { isConed: boolean; done: boolean } | null, 
 }
 
 /** utility_data for PUT /prospect-analysis/{id}, derived from the ConEd account numbers. */
-export const conedUtilityData = (accounts: string[]) => ({ coned_accounts: accounts.map((accountNumber) => ({ account_number: accountNumber })) });
+export const conedUtilityData = (accounts: string[]) => ({
+  coned_accounts: accounts.map((accountNumber) => ({ account_number: accountNumber })),
+});
 
 /**
  * The client address for the rate limit, only when proxies in front are trusted (TRUST_PROXY hops):

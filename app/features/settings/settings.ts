@@ -7,7 +7,8 @@ export const PREFERENCE_TOGGLES = [
   { type: "customer_comfort", label: "Customer Comfort Alerts" },
 ] as const;
 export type EditablePreference = (typeof PREFERENCE_TOGGLES)[number]["type"];
-export const isEditablePreference = (t: unknown): t is EditablePreference => PREFERENCE_TOGGLES.some((p) => p.type === t);
+export const isEditablePreference = (t: unknown): t is EditablePreference =>
+  PREFERENCE_TOGGLES.some((p) => p.type === t);
 
 export type CommunicationPreference = {
   userId: number;
@@ -20,12 +21,20 @@ export type CommunicationPreference = {
 export function emailToggles(prefs: CommunicationPreference[]) {
   return PREFERENCE_TOGGLES.map((t) => ({
     ...t,
-    enabled: prefs.some((p) => p.communicationPreferenceType === t.type && p.deliveryMethodPreference === "email" && p.enabled),
+    enabled: prefs.some(
+      (p) => p.communicationPreferenceType === t.type && p.deliveryMethodPreference === "email" && p.enabled,
+    ),
   }));
 }
 
 export type TeamBuilding = { userId: number; buildingId: number; hasAccess: boolean; buildingName: string };
-export type TeamMember = { id: number; email: string; firstName: string; lastName: string; userBuildingsWithName: TeamBuilding[] };
+export type TeamMember = {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userBuildingsWithName: TeamBuilding[];
+};
 
 export const LOCATION_NAME_MAX = 23;
 
@@ -41,38 +50,65 @@ export function truncateName(name: string, max = LOCATION_NAME_MAX) {
 export function locationsColumn(buildings: Pick<TeamBuilding, "hasAccess" | "buildingName">[]): string {
   const names = buildings.filter((b) => b.hasAccess).map((b) => b.buildingName);
   if (names.length === 0) return "No locations";
-  const shown = names.slice(0, 2).map((n) => truncateName(n)).join(", ");
+  const shown = names
+    .slice(0, 2)
+    .map((n) => truncateName(n))
+    .join(", ");
   return names.length > 2 ? `${shown}, ${names.length} selected` : shown;
 }
 
-export const fullName = (m: Pick<TeamMember, "firstName" | "lastName">) => `${m.firstName} ${m.lastName}`.trim();
+export const fullName = (m: Pick<TeamMember, "firstName" | "lastName">) =>
+  `${m.firstName} ${m.lastName}`.trim();
 
 export type TeamSort = "name" | "email" | "locations";
 export const TEAM_SORTS: TeamSort[] = ["name", "email", "locations"];
 
 /** Search (name or email, case-insensitive) and sort of the team list. */
-export function searchAndSortTeam<M extends TeamMember>(members: M[], q: string, sort: TeamSort = "name", dir: "asc" | "desc" = "asc"): M[] {
+export function searchAndSortTeam<M extends TeamMember>(
+  members: M[],
+  q: string,
+  sort: TeamSort = "name",
+  dir: "asc" | "desc" = "asc",
+): M[] {
   const needle = q.trim().toLowerCase();
-  const found = needle ? members.filter((m) => fullName(m).toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle)) : members;
+  const found = needle
+    ? members.filter(
+        (m) => fullName(m).toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle),
+      )
+    : members;
   const key = (m: M): string | number =>
-    sort === "email" ? m.email.toLowerCase() : sort === "locations" ? m.userBuildingsWithName.filter((b) => b.hasAccess).length : `${m.lastName} ${m.firstName}`.toLowerCase();
+    sort === "email"
+      ? m.email.toLowerCase()
+      : sort === "locations"
+        ? m.userBuildingsWithName.filter((b) => b.hasAccess).length
+        : `${m.lastName} ${m.firstName}`.toLowerCase();
   const sorted = [...found].sort((a, b) => {
     const ka = key(a);
     const kb = key(b);
-    const c = typeof ka === "number" && typeof kb === "number" ? ka - kb : String(ka).localeCompare(String(kb));
+    const c =
+      typeof ka === "number" && typeof kb === "number" ? ka - kb : String(ka).localeCompare(String(kb));
     return c !== 0 ? c : a.id - b.id;
   });
   return dir === "desc" ? sorted.reverse() : sorted;
 }
 
 /** The locations whose access changes between what the server has and what the admin chose: one call each. */
-export function accessChanges(current: Pick<TeamBuilding, "buildingId" | "hasAccess">[], chosen: Iterable<number>) {
+export function accessChanges(
+  current: Pick<TeamBuilding, "buildingId" | "hasAccess">[],
+  chosen: Iterable<number>,
+) {
   const set = new Set(chosen);
-  return current.filter((b) => b.hasAccess !== set.has(b.buildingId)).map((b) => ({ buildingId: b.buildingId, hasAccess: set.has(b.buildingId) }));
+  return current
+    .filter((b) => b.hasAccess !== set.has(b.buildingId))
+    .map((b) => ({ buildingId: b.buildingId, hasAccess: set.has(b.buildingId) }));
 }
 
 /** Select all / revoke all / keep, for the access editor (with and without JavaScript). */
-export function bulkChoice(all: number[], chosen: number[], op: "select-all" | "revoke-all" | "keep"): number[] {
+export function bulkChoice(
+  all: number[],
+  chosen: number[],
+  op: "select-all" | "revoke-all" | "keep",
+): number[] {
   if (op === "select-all") return [...all];
   if (op === "revoke-all") return [];
   const allowed = new Set(all);
@@ -81,4 +117,5 @@ export function bulkChoice(all: number[], chosen: number[], op: "select-all" | "
 
 export const SETTINGS_TABS = ["preferences", "team"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
-export const settingsTab = (v: string | null, canManage: boolean): SettingsTab => (v === "team" && canManage ? "team" : "preferences");
+export const settingsTab = (v: string | null, canManage: boolean): SettingsTab =>
+  v === "team" && canManage ? "team" : "preferences";

@@ -6,7 +6,14 @@ import type { ConnectWidgetConfig } from "~/features/utility-connect/utility-con
 import { FieldErrors } from "~/ui/field";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
-import { CONNECT_MESSAGES, connectSequence, connectStepTitle, connectUrl, type ConnectStep, type UtilityOption } from "../accounts";
+import {
+  CONNECT_MESSAGES,
+  connectSequence,
+  connectStepTitle,
+  connectUrl,
+  type ConnectStep,
+  type UtilityOption,
+} from "../accounts";
 import { AccountStatusBadge } from "./account-status-badge";
 import { UtilityPicker } from "./utility-picker";
 
@@ -36,7 +43,15 @@ export type ConnectActionData = { lastResult?: SubmissionResult<string[]>; formE
 const ACTION = "/authorize-arcadia";
 
 /** The connect flow (page, and the body of the shell's dialog): one server-driven step at a time. */
-export function ConnectFlow({ data, actionData, headingLevel = 1 }: { data: ConnectFlowData; actionData?: ConnectActionData; headingLevel?: 1 | 2 }) {
+export function ConnectFlow({
+  data,
+  actionData,
+  headingLevel = 1,
+}: {
+  data: ConnectFlowData;
+  actionData?: ConnectActionData;
+  headingLevel?: 1 | 2;
+}) {
   const H = headingLevel === 1 ? "h1" : "h2";
   if (data.kind === "error") {
     return (
@@ -54,7 +69,11 @@ export function ConnectFlow({ data, actionData, headingLevel = 1 }: { data: Conn
       <H>{connectStepTitle(data.step, isConed)}</H>
       <ol className="connect-steps" aria-label="Steps">
         {sequence.map((s, i) => (
-          <li key={s} aria-current={s === data.step ? "step" : undefined} className={i < at ? "done" : undefined}>
+          <li
+            key={s}
+            aria-current={s === data.step ? "step" : undefined}
+            className={i < at ? "done" : undefined}
+          >
             {s === "success" ? "Success" : connectStepTitle(s, isConed)}
           </li>
         ))}
@@ -62,8 +81,15 @@ export function ConnectFlow({ data, actionData, headingLevel = 1 }: { data: Conn
       <div className="card stack">
         {data.step === "select_utility" ? <SelectStep data={data} /> : null}
         {data.step === "review_accounts" ? <ReviewStep data={data} /> : null}
-        {data.step === "enter_coned_credentials" ? <ConedAccountsStep key={`${data.accounts.join("|")}#${data.newAccount}#${data.errors.newAccount ?? ""}`} data={data} /> : null}
-        {data.step === "connect_arcadia" && isConed ? <ConedConnectStep data={data} formError={actionData?.formError} /> : null}
+        {data.step === "enter_coned_credentials" ? (
+          <ConedAccountsStep
+            key={`${data.accounts.join("|")}#${data.newAccount}#${data.errors.newAccount ?? ""}`}
+            data={data}
+          />
+        ) : null}
+        {data.step === "connect_arcadia" && isConed ? (
+          <ConedConnectStep data={data} formError={actionData?.formError} />
+        ) : null}
         {data.step === "connect_arcadia" && !isConed && data.utility ? (
           <ConnectWidget
             config={data.widget}
@@ -129,7 +155,9 @@ function ReviewStep({ data }: { data: FlowData }) {
         Utility: <strong>{utility.name}</strong>
       </p>
       {utility.isJcpl ? <Alert tone="warning">{CONNECT_MESSAGES.jcplNotice}</Alert> : null}
-      {utility.requiresEbill && !utility.isJcpl ? <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p> : null}
+      {utility.requiresEbill && !utility.isJcpl ? (
+        <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p>
+      ) : null}
       {data.existing.length > 0 ? (
         <div className="table-wrap">
           <table className="table">
@@ -155,7 +183,9 @@ function ReviewStep({ data }: { data: FlowData }) {
           </table>
         </div>
       ) : (
-        <p className="muted">No {utility.name} accounts are on file yet. Connecting finds every account under your login.</p>
+        <p className="muted">
+          No {utility.name} accounts are on file yet. Connecting finds every account under your login.
+        </p>
       )}
       {data.buildings.length > 0 ? (
         <div className="field">
@@ -191,7 +221,8 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
       <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
       {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
       <p>
-        Enter the {utility.name} account numbers to connect. Each account needs a contact email: the utility sends it an approval request.
+        Enter the {utility.name} account numbers to connect. Each account needs a contact email: the utility
+        sends it an approval request.
       </p>
       <div className="field">
         <label htmlFor="coned-new-account">Account number</label>
@@ -210,7 +241,10 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
             Add account
           </button>
         </div>
-        <FieldErrors id="coned-new-account-error" errors={data.errors.newAccount ? [data.errors.newAccount] : null} />
+        <FieldErrors
+          id="coned-new-account-error"
+          errors={data.errors.newAccount ? [data.errors.newAccount] : null}
+        />
       </div>
       <div>
         <h2 className="h3" id="coned-list-heading">
@@ -222,7 +256,13 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
               <li key={a} className="row">
                 <input type="hidden" name="account" value={a} />
                 <span className="spacer">{a}</span>
-                <button type="submit" name="op" value={`remove-${i}`} className="btn btn-ghost btn-small" aria-label={`Remove account ${a}`}>
+                <button
+                  type="submit"
+                  name="op"
+                  value={`remove-${i}`}
+                  className="btn btn-ghost btn-small"
+                  aria-label={`Remove account ${a}`}
+                >
                   Remove
                 </button>
               </li>
@@ -231,7 +271,10 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
         ) : (
           <p className="muted">No account numbers added yet.</p>
         )}
-        <FieldErrors id="coned-accounts-error" errors={data.errors.accounts ? [data.errors.accounts] : null} />
+        <FieldErrors
+          id="coned-accounts-error"
+          errors={data.errors.accounts ? [data.errors.accounts] : null}
+        />
       </div>
       <div className="field">
         <label className="checkbox" htmlFor="coned-confirmed">
@@ -247,7 +290,10 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
           />
           <span>{CONNECT_MESSAGES.conedCheckbox}</span>
         </label>
-        <FieldErrors id="coned-confirmed-error" errors={data.errors.confirmed ? [data.errors.confirmed] : null} />
+        <FieldErrors
+          id="coned-confirmed-error"
+          errors={data.errors.confirmed ? [data.errors.confirmed] : null}
+        />
       </div>
       <div className="row">
         <button type="submit" name="op" value="continue" className="btn" disabled={hydrated && !canContinue}>
@@ -284,10 +330,24 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
         </p>
       ) : null}
       <div className="row">
-        <Link className="btn btn-secondary" to={connectUrl({ step: "enter_coned_credentials", utility: utility.arcadiaProviderId, accounts: data.accounts, confirmed: true })}>
+        <Link
+          className="btn btn-secondary"
+          to={connectUrl({
+            step: "enter_coned_credentials",
+            utility: utility.arcadiaProviderId,
+            accounts: data.accounts,
+            confirmed: true,
+          })}
+        >
           Edit accounts
         </Link>
-        <button type="submit" name="intent" value="coned-submit" className="btn" disabled={navigation.state === "submitting"}>
+        <button
+          type="submit"
+          name="intent"
+          value="coned-submit"
+          className="btn"
+          disabled={navigation.state === "submitting"}
+        >
           Connect
         </button>
       </div>
@@ -305,10 +365,15 @@ function SuccessStep({ data }: { data: FlowData }) {
             {r.count} {r.utility} account{r.count === 1 ? "" : "s"} submitted.
             {r.already > 0 ? ` ${r.already} had already been submitted.` : ""}
           </p>
-          <p>Emails arrive at the address associated with each account within 2-3 minutes and must be approved.</p>
+          <p>
+            Emails arrive at the address associated with each account within 2-3 minutes and must be approved.
+          </p>
         </>
       ) : (
-        <p>We are connecting your {r?.utility ?? "utility"} accounts. Their status shows on the accounts page and updates within a few minutes.</p>
+        <p>
+          We are connecting your {r?.utility ?? "utility"} accounts. Their status shows on the accounts page
+          and updates within a few minutes.
+        </p>
       )}
       <div className="row">
         <Link to={ACTION} className="btn">

@@ -25,7 +25,18 @@ type Props = {
  * The utility select that filters only after 3 typed characters. Without JavaScript the search box is a GET
  * form filtered on the server; with it the list filters as you type. The select belongs to `formId`.
  */
-export function UtilityPicker({ utilities, query, selected, formId, searchAction, keep = {}, errors, onSelect, selectProps, name = "utility" }: Props) {
+export function UtilityPicker({
+  utilities,
+  query,
+  selected,
+  formId,
+  searchAction,
+  keep = {},
+  errors,
+  onSelect,
+  selectProps,
+  name = "utility",
+}: Props) {
   const hydrated = useHydrated();
   const [q, setQ] = useState(query);
   const [value, setValue] = useState(selected);
@@ -44,7 +55,11 @@ export function UtilityPicker({ utilities, query, selected, formId, searchAction
           if (hydrated) e.preventDefault();
         }}
       >
-        {Object.entries(keep).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x, i) => <input key={`${k}-${i}`} type="hidden" name={k} value={x} />))}
+        {Object.entries(keep).flatMap(([k, v]) =>
+          (Array.isArray(v) ? v : [v]).map((x, i) => (
+            <input key={`${k}-${i}`} type="hidden" name={k} value={x} />
+          )),
+        )}
         {value ? <input type="hidden" name={name} value={value} /> : null}
         <div className="field">
           <label htmlFor="utility-q">Search utilities</label>
@@ -65,7 +80,12 @@ export function UtilityPicker({ utilities, query, selected, formId, searchAction
               </button>
             )}
           </div>
-          <p id="utility-q-status" className="field-hint" aria-live="polite" data-testid="utility-filter-status">
+          <p
+            id="utility-q-status"
+            className="field-hint"
+            aria-live="polite"
+            data-testid="utility-filter-status"
+          >
             {message ?? `${items.length} ${items.length === 1 ? "utility" : "utilities"} found`}
           </p>
         </div>

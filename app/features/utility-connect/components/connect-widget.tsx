@@ -6,7 +6,12 @@ import { CONNECT_MESSAGES, credentialsSchema } from "~/features/accounts/account
 import { Field, FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
-import { CONNECT_INTENTS, type ConnectWidgetConfig, type ConnectWidgetUtility, type ProviderWidgetGlobal } from "../utility-connect";
+import {
+  CONNECT_INTENTS,
+  type ConnectWidgetConfig,
+  type ConnectWidgetUtility,
+  type ProviderWidgetGlobal,
+} from "../utility-connect";
 
 type Props = {
   config: ConnectWidgetConfig;
@@ -20,11 +25,21 @@ type Props = {
 
 /** The Enter Credentials step: the configured implementation. */
 export function ConnectWidget(props: Props) {
-  return props.config.kind === "provider" ? <ProviderConnectEmbed {...props} config={props.config} /> : <BuiltinConnectForm {...props} />;
+  return props.config.kind === "provider" ? (
+    <ProviderConnectEmbed {...props} config={props.config} />
+  ) : (
+    <BuiltinConnectForm {...props} />
+  );
 }
 
 /** The built-in implementation: a server-rendered username and password form (POST, works without JavaScript). */
-export function BuiltinConnectForm({ utility, correlationId, hidden, lastResult, submitLabel = "Connect" }: Props) {
+export function BuiltinConnectForm({
+  utility,
+  correlationId,
+  hidden,
+  lastResult,
+  submitLabel = "Connect",
+}: Props) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const schema = credentialsSchema(utility.mfaExempt);
@@ -42,16 +57,38 @@ export function BuiltinConnectForm({ utility, correlationId, hidden, lastResult,
   }).success;
   const busy = navigation.state === "submitting";
   return (
-    <Form method="post" {...getFormProps(form)} noValidate={hydrated} className="stack" data-testid="builtin-connect">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      noValidate={hydrated}
+      className="stack"
+      data-testid="builtin-connect"
+    >
       <input type="hidden" name="correlationId" value={correlationId} />
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
       <p className="muted">{CONNECT_MESSAGES.twelveMonths}</p>
       {utility.isJcpl ? <Alert tone="warning">{CONNECT_MESSAGES.jcplNotice}</Alert> : null}
-      {utility.requiresEbill && !utility.isJcpl ? <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p> : null}
-      <Field label={`${utility.name} username`} {...getInputProps(fields.username, { type: "text" })} id="connect-username" autoComplete="off" required errors={fields.username.errors} />
-      <Field label={`${utility.name} password`} {...getInputProps(fields.password, { type: "password" })} id="connect-password" autoComplete="off" required errors={fields.password.errors} />
+      {utility.requiresEbill && !utility.isJcpl ? (
+        <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p>
+      ) : null}
+      <Field
+        label={`${utility.name} username`}
+        {...getInputProps(fields.username, { type: "text" })}
+        id="connect-username"
+        autoComplete="off"
+        required
+        errors={fields.username.errors}
+      />
+      <Field
+        label={`${utility.name} password`}
+        {...getInputProps(fields.password, { type: "password" })}
+        id="connect-password"
+        autoComplete="off"
+        required
+        errors={fields.password.errors}
+      />
       {utility.mfaExempt ? null : (
         <div className="field">
           <label className="checkbox" htmlFor="connect-mfa">
@@ -72,7 +109,13 @@ export function BuiltinConnectForm({ utility, correlationId, hidden, lastResult,
         </p>
       ) : null}
       <div className="row">
-        <button type="submit" name="intent" value={CONNECT_INTENTS.builtin} className="btn" disabled={hydrated && (!valid || !form.dirty || busy)}>
+        <button
+          type="submit"
+          name="intent"
+          value={CONNECT_INTENTS.builtin}
+          className="btn"
+          disabled={hydrated && (!valid || !form.dirty || busy)}
+        >
           {submitLabel}
         </button>
       </div>
@@ -84,7 +127,9 @@ export function BuiltinConnectForm({ utility, correlationId, hidden, lastResult,
  * The provider's own embed (JavaScript only). Its server-rendered equivalent is the built-in form, shown until
  * the page is hydrated and whenever the provider's script cannot load.
  */
-export function ProviderConnectEmbed(props: Props & { config: Extract<ConnectWidgetConfig, { kind: "provider" }> }) {
+export function ProviderConnectEmbed(
+  props: Props & { config: Extract<ConnectWidgetConfig, { kind: "provider" }> },
+) {
   const { config, utility, correlationId, hidden } = props;
   const hydrated = useHydrated();
   const container = useRef<HTMLDivElement>(null);
@@ -110,7 +155,11 @@ export function ProviderConnectEmbed(props: Props & { config: Extract<ConnectWid
         container: container.current,
         onSuccess: (result) =>
           submitRef.current(
-            { ...hiddenRef.current, intent: CONNECT_INTENTS.provider, correlationId: result.correlationId || correlationId },
+            {
+              ...hiddenRef.current,
+              intent: CONNECT_INTENTS.provider,
+              correlationId: result.correlationId || correlationId,
+            },
             { method: "post" },
           ),
         onError: () => setFailed(true),
