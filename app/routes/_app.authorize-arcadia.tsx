@@ -22,12 +22,17 @@ import {
   submitConedAccounts,
 } from "~/features/accounts/accounts.server";
 import { ConnectFlow, type ConnectActionData } from "~/features/accounts/components/connect-flow";
-import { loadConnectFlow, redirectToSuccess } from "~/features/accounts/connect-flow.server";
+import {
+  loadConnectFlow,
+  RECEIPT_KEY,
+  redirectToSuccess,
+  type ConnectReceipt,
+} from "~/features/accounts/connect-flow.server";
 import { CONNECT_INTENTS } from "~/features/utility-connect/utility-connect";
 import { isApiError } from "~/server/api-error";
 import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/session.server";
+import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -59,6 +64,18 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const utility = utilities.find((u) => u.arcadiaProviderId === providerId);
   if (!utility || !correlationId) throw data({ message: "Unknown utility" }, { status: 400 });
+  // In the shell's dialog (a fetcher), answer the next step's data instead of redirecting.
+  const embed = form.get("embed") === "1";
+  const success = async (receipt: ConnectReceipt) => {
+    if (!embed) return redirectToSuccess(request, receipt, utility.arcadiaProviderId);
+    const session = await getSession(request);
+    session.set(RECEIPT_KEY, receipt);
+    const flow = await loadConnectFlow(request, api, user, {
+      url: `${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}&embed=1`,
+      receipt,
+    });
+    return data(flow, { headers: { "Set-Cookie": await commitSession(session) } });
+  };
 
   if (intent === CONNECT_INTENTS.builtin) {
     const submission = parseWithZod(form, { schema: credentialsSchema(utility.mfaExempt) });
@@ -78,11 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
         correlationId,
       });
       await markConnectSubmitted(api, user);
-      return redirectToSuccess(
-        request,
-        { kind: "provider", utility: utility.name, count: result.accounts.length, already: 0 },
-        utility.arcadiaProviderId,
-      );
+      return success({ kind: "provider", utility: utility.name, count: result.accounts.length, already: 0 });
     } catch (error) {
       if (!isApiError(error)) throw error;
       return data<ConnectActionData>(
@@ -95,11 +108,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === CONNECT_INTENTS.provider) {
     // The provider's widget connected the accounts itself; only the onboarding task is ours to record.
     await markConnectSubmitted(api, user);
-    return redirectToSuccess(
-      request,
-      { kind: "provider", utility: utility.name, count: 0, already: 0 },
-      utility.arcadiaProviderId,
-    );
+    return success({ kind: "provider", utility: utility.name, count: 0, already: 0 });
   }
 
   const accounts = form
@@ -112,28 +121,27 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const result = await submitConedAccounts(api, correlationId, accounts);
     if (result.submitted.length === 0) {
-      return redirectWithToast(
-        request,
-        connectUrl({
-          step: "enter_coned_credentials",
-          utility: utility.arcadiaProviderId,
-          accounts,
-          confirmed: true,
-        }),
-        { kind: "warning", message: CONNECT_MESSAGES.allAlreadySubmitted(supportEmail(request)) },
-      );
+      const back = connectUrl({
+        step: "enter_coned_credentials",
+        utility: utility.arcadiaProviderId,
+        accounts,
+        confirmed: true,
+      });
+      const toast = {
+        kind: "warning" as const,
+        message: CONNECT_MESSAGES.allAlreadySubmitted(supportEmail(request)),
+      };
+      if (!embed) return redirectWithToast(request, back, toast);
+      const flow = await loadConnectFlow(request, api, user, { url: `${back}&embed=1` });
+      return data(flow, { headers: await toastHeaders(request, toast) });
     }
     await markConnectSubmitted(api, user);
-    return redirectToSuccess(
-      request,
-      {
-        kind: "coned",
-        utility: utility.name,
-        count: result.submitted.length,
-        already: result.alreadySubmitted.length,
-      },
-      utility.arcadiaProviderId,
-    );
+    return success({
+      kind: "coned",
+      utility: utility.name,
+      count: result.submitted.length,
+      already: result.alreadySubmitted.length,
+    });
   } catch (error) {
     if (!isApiError(error)) throw error;
     return data<ConnectActionData>({ formError: error.message }, { status: 400 });
@@ -145,5 +153,5 @@ export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · E
 export default function AuthorizeArcadia() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  return <ConnectFlow data={loaderData} actionData={actionData} />;
+  return <ConnectFlow data={loaderData} actionData={actionData && !("kind" in actionData) ? actionData : undefined} />;
 }

@@ -40,9 +40,17 @@ const positiveInt = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) 
  * Everything the connect flow renders for a URL. The step state lives in the query string (GET forms and
  * links); list edits of the ConEd step redirect to a clean URL so a reload never repeats them.
  */
-export async function loadConnectFlow(request: Request, api: ApiClient, user: SessionUser) {
-  const url = new URL(request.url);
+export async function loadConnectFlow(
+  request: Request,
+  api: ApiClient,
+  user: SessionUser,
+  /** The shell's dialog: another URL than the request's (after an action), and a receipt just issued. */
+  overrides: { url?: string; receipt?: ConnectReceipt } = {},
+) {
+  const url = new URL(overrides.url ?? request.url, request.url);
   const p = url.searchParams;
+  // Inside the shell's dialog (fetcher loads) nothing redirects: the next state is answered directly.
+  const embed = p.get("embed") === "1";
   const requested = p.get("step");
   const providerId = p.get("utility") ?? "";
   const q = (p.get("q") ?? "").slice(0, 100);
@@ -54,12 +62,12 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
   const opening = !requested && !providerId && !q;
   const [utilities, receipt] = await Promise.all([
     settle(listUtilities(api)),
-    readReceipt(request),
+    overrides.receipt ?? readReceipt(request),
     opening ? markConnectFlowOpened(api, user) : null,
   ]);
   if (!utilities.ok) return { kind: "error" as const };
   const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
-  const step: ConnectStep = resolveConnectStep(requested, {
+  let step: ConnectStep = resolveConnectStep(requested, {
     utility,
     accounts,
     confirmed,
@@ -79,7 +87,7 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
       if (result.error) {
         errors.newAccount = result.error;
         newAccount = p.get("newAccount") ?? "";
-      } else {
+      } else if (!embed) {
         throw redirect(
           connectUrl({ step, utility: providerId, accounts: result.accounts, confirmed, credential }),
         );
@@ -97,9 +105,17 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
       const stepErrors = conedStepErrors(accounts, confirmed);
       Object.assign(errors, stepErrors);
       if (!errors.newAccount && !stepErrors.accounts && !stepErrors.confirmed) {
-        throw redirect(
-          connectUrl({ step: "connect_arcadia", utility: providerId, accounts, confirmed: true, credential }),
-        );
+        if (embed) step = "connect_arcadia";
+        else
+          throw redirect(
+            connectUrl({
+              step: "connect_arcadia",
+              utility: providerId,
+              accounts,
+              confirmed: true,
+              credential,
+            }),
+          );
       }
     }
   }
@@ -138,6 +154,7 @@ export async function loadConnectFlow(request: Request, api: ApiClient, user: Se
 
   return {
     kind: "flow" as const,
+    embed,
     step,
     utilities: utilities.data,
     utility,

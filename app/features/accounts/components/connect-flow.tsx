@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { Form, Link, useNavigation, type FormProps } from "@remix-run/react";
+import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
 import { ConnectWidget } from "~/features/utility-connect/components/connect-widget";
 import type { ConnectWidgetConfig } from "~/features/utility-connect/utility-connect";
 import { FieldErrors } from "~/ui/field";
@@ -21,6 +21,8 @@ export type ConnectFlowData =
   | { kind: "error" }
   | {
       kind: "flow";
+      /** Rendered inside the shell's dialog (fetcher-driven). */
+      embed?: boolean;
       step: ConnectStep;
       utilities: UtilityOption[];
       utility: UtilityOption | null;
@@ -42,8 +44,40 @@ export type ConnectActionData = { lastResult?: SubmissionResult<string[]>; formE
 
 const ACTION = "/authorize-arcadia";
 
+/**
+ * How the flow moves: on its page, Remix forms and links; inside the shell's dialog, a fetcher's form and
+ * fetcher loads, so every step stays in the dialog.
+ */
+export type ConnectFlowNav = {
+  Form: ComponentType<FormProps & { children?: ReactNode }>;
+  FlowLink: ComponentType<{ to: string; className?: string; children: ReactNode }>;
+};
+const PageLink: ConnectFlowNav["FlowLink"] = ({ to, className, children }) => (
+  <Link to={to} className={className}>
+    {children}
+  </Link>
+);
+const NavContext = createContext<ConnectFlowNav>({ Form, FlowLink: PageLink });
+const useNav = () => useContext(NavContext);
+const EmbedField = ({ data }: { data: { embed?: boolean } }) =>
+  data.embed ? <input type="hidden" name="embed" value="1" /> : null;
+
 /** The connect flow (page, and the body of the shell's dialog): one server-driven step at a time. */
-export function ConnectFlow({
+export function ConnectFlow(props: {
+  data: ConnectFlowData;
+  actionData?: ConnectActionData;
+  headingLevel?: 1 | 2;
+  nav?: ConnectFlowNav;
+}) {
+  const parent = useNav();
+  return (
+    <NavContext.Provider value={props.nav ?? parent}>
+      <ConnectFlowBody {...props} />
+    </NavContext.Provider>
+  );
+}
+
+function ConnectFlowBody({
   data,
   actionData,
   headingLevel = 1,
@@ -52,6 +86,7 @@ export function ConnectFlow({
   actionData?: ConnectActionData;
   headingLevel?: 1 | 2;
 }) {
+  const { FlowLink, Form: F } = useNav();
   const H = headingLevel === 1 ? "h1" : "h2";
   if (data.kind === "error") {
     return (
@@ -95,7 +130,10 @@ export function ConnectFlow({
             config={data.widget}
             utility={data.utility}
             correlationId={data.correlationId}
+            FormComponent={F}
+            action={ACTION}
             hidden={{
+              ...(data.embed ? { embed: "1" } : {}),
               utility: data.utility.arcadiaProviderId,
               ...(data.building ? { building: String(data.building) } : {}),
               ...(data.credential ? { credential: String(data.credential) } : {}),
@@ -106,9 +144,9 @@ export function ConnectFlow({
         {data.step === "success" ? <SuccessStep data={data} /> : null}
         {data.step !== "select_utility" && data.step !== "success" ? (
           <p>
-            <Link to={ACTION} className="btn btn-secondary btn-small">
+            <FlowLink to={ACTION} className="btn btn-secondary btn-small">
               Back
-            </Link>
+            </FlowLink>
           </p>
         ) : null}
       </div>
@@ -119,6 +157,7 @@ export function ConnectFlow({
 type FlowData = Extract<ConnectFlowData, { kind: "flow" }>;
 
 function SelectStep({ data }: { data: FlowData }) {
+  const { Form: F } = useNav();
   const hydrated = useHydrated();
   const [selected, setSelected] = useState(data.utility?.arcadiaProviderId ?? "");
   return (
@@ -133,21 +172,24 @@ function SelectStep({ data }: { data: FlowData }) {
         errors={data.errors.utility ? [data.errors.utility] : null}
         onSelect={setSelected}
       />
-      <Form method="get" action={ACTION} id="connect-select" className="row">
+      <F method="get" action={ACTION} id="connect-select" className="row">
+        <EmbedField data={data} />
         <input type="hidden" name="step" value="review_accounts" />
         {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
         <button type="submit" className="btn" disabled={hydrated && !selected}>
           Continue
         </button>
-      </Form>
+      </F>
     </>
   );
 }
 
 function ReviewStep({ data }: { data: FlowData }) {
+  const { Form: F } = useNav();
   const utility = data.utility!;
   return (
-    <Form method="get" action={ACTION} className="stack">
+    <F method="get" action={ACTION} className="stack">
+      <EmbedField data={data} />
       <input type="hidden" name="step" value="connect_arcadia" />
       <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
       {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
@@ -205,18 +247,20 @@ function ReviewStep({ data }: { data: FlowData }) {
           Continue
         </button>
       </div>
-    </Form>
+    </F>
   );
 }
 
 function ConedAccountsStep({ data }: { data: FlowData }) {
+  const { Form: F } = useNav();
   const hydrated = useHydrated();
   const [confirmed, setConfirmed] = useState(data.confirmed);
   const [pending, setPending] = useState(data.newAccount);
   const utility = data.utility!;
   const canContinue = (data.accounts.length > 0 || pending.trim().length > 0) && confirmed;
   return (
-    <Form method="get" action={ACTION} className="stack" data-testid="coned-accounts">
+    <F method="get" action={ACTION} className="stack" data-testid="coned-accounts">
+      <EmbedField data={data} />
       <input type="hidden" name="step" value="enter_coned_credentials" />
       <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
       {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
@@ -300,15 +344,17 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
           Continue
         </button>
       </div>
-    </Form>
+    </F>
   );
 }
 
 function ConedConnectStep({ data, formError }: { data: FlowData; formError?: string }) {
+  const { Form: F, FlowLink } = useNav();
   const navigation = useNavigation();
   const utility = data.utility!;
   return (
-    <Form method="post" action={ACTION} className="stack">
+    <F method="post" action={ACTION} className="stack">
+      <EmbedField data={data} />
       <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
       <input type="hidden" name="correlationId" value={data.correlationId} />
       {data.accounts.map((a) => (
@@ -330,7 +376,7 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
         </p>
       ) : null}
       <div className="row">
-        <Link
+        <FlowLink
           className="btn btn-secondary"
           to={connectUrl({
             step: "enter_coned_credentials",
@@ -340,7 +386,7 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
           })}
         >
           Edit accounts
-        </Link>
+        </FlowLink>
         <button
           type="submit"
           name="intent"
@@ -351,11 +397,12 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
           Connect
         </button>
       </div>
-    </Form>
+    </F>
   );
 }
 
 function SuccessStep({ data }: { data: FlowData }) {
+  const { FlowLink } = useNav();
   const r = data.receipt;
   return (
     <div className="stack" data-testid="connect-success">
@@ -376,9 +423,9 @@ function SuccessStep({ data }: { data: FlowData }) {
         </p>
       )}
       <div className="row">
-        <Link to={ACTION} className="btn">
+        <FlowLink to={ACTION} className="btn">
           {CONNECT_MESSAGES.connectAnother}
-        </Link>
+        </FlowLink>
         <Link to="/accounts" className="btn btn-secondary">
           View connected accounts
         </Link>

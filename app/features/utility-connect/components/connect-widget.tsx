@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form, useFetcher, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Form, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 import { CONNECT_MESSAGES, credentialsSchema } from "~/features/accounts/accounts";
 import { Field, FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
@@ -21,6 +21,10 @@ type Props = {
   hidden: Record<string, string>;
   lastResult?: SubmissionResult<string[]> | null;
   submitLabel?: string;
+  /** Where the form posts (default: the current route). */
+  action?: string;
+  /** The form component: Remix's Form on a page, a fetcher's Form inside a dialog. */
+  FormComponent?: ComponentType<FormProps & { children?: ReactNode }>;
 };
 
 /** The Enter Credentials step: the configured implementation. */
@@ -39,6 +43,8 @@ export function BuiltinConnectForm({
   hidden,
   lastResult,
   submitLabel = "Connect",
+  action,
+  FormComponent = Form,
 }: Props) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -57,8 +63,9 @@ export function BuiltinConnectForm({
   }).success;
   const busy = navigation.state === "submitting";
   return (
-    <Form
+    <FormComponent
       method="post"
+      action={action}
       {...getFormProps(form)}
       noValidate={hydrated}
       className="stack"
@@ -119,7 +126,7 @@ export function BuiltinConnectForm({
           {submitLabel}
         </button>
       </div>
-    </Form>
+    </FormComponent>
   );
 }
 
