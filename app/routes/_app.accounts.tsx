@@ -133,7 +133,7 @@ function AccountsTable({ title, accounts }: { title: string; accounts: UtilityAc
     <section className="card account-building" aria-label={title}>
       <h2>{title}</h2>
       <div className="table-wrap">
-        <table className="table">
+        <table className="table account-table">
           <thead>
             <tr>
               <th scope="col">Account #</th>

@@ -270,7 +270,7 @@ function Team({ team }: { team: TeamData }) {
         <p className="muted">No team members match.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table" data-testid="team-table">
+          <table className="table team-table" data-testid="team-table">
             <thead>
               <tr>
                 {sortHeader("name", "Name")}
