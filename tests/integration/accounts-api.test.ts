@@ -169,9 +169,9 @@ describe("onboarding, team and preferences api", () => {
   it("reads and updates onboarding steps of the own client only", async () => {
     const { body } = await call("dana", "GET", "/onboarding-steps/1");
     expect(body.steps.map((s: { status: string }) => s.status)).toEqual([
-      "in_progress",
-      "complete",
       "not_started",
+      "complete",
+      "in_progress",
     ]);
     expect((await call("alex", "GET", "/onboarding-steps/2")).body.steps).toEqual([]);
     expect((await call("alex", "PATCH", "/onboarding-steps/1/3", { status: "complete" })).status).toBe(404);

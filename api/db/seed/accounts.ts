@@ -34,9 +34,9 @@ export const PREFERENCE_TYPES = [
 
 /** Harbor's onboarding: all three statuses; Maple Dental has none ('No onboarding steps to complete.'). */
 export const HARBOR_ONBOARDING: [id: number, name: string, status: string][] = [
-  [1, "bill_monitoring", "in_progress"],
+  [1, "bill_monitoring", "not_started"],
   [2, "thermostats", "complete"],
-  [3, "user_preferences", "not_started"],
+  [3, "user_preferences", "in_progress"],
 ];
 
 export function seedAccounts(ctx: SeedContext) {
