@@ -44,6 +44,7 @@ test.describe("free bill health check", () => {
     await page.getByLabel("Xcel Energy username").fill("ada-bakery");
     await page.getByLabel("Xcel Energy password").fill("pw-123");
     await page.getByLabel(/multi-factor authentication/).check();
+    if (isJs(info)) await expectNoSeriousA11yViolations(page);
     await page.getByRole("button", { name: "Connect" }).click();
     await expect(page.getByRole("heading", { name: "Request Submitted" })).toBeVisible();
     await expect(page.getByText(/within 2-3 minutes/)).toBeVisible();

@@ -31,6 +31,7 @@ async function setAccess(page: Page, info: TestInfo, member: string, names: stri
   await expect(editor.getByText(`0 of ${before.size} selected`)).toBeVisible();
   for (const n of names) await editor.getByLabel(n, { exact: true }).check();
   const changed = [...before].filter(([name, had]) => had !== names.includes(name)).length;
+  await a11y(page, info);
   await editor.getByRole("button", { name: "Save" }).click();
   return changed;
 }
