@@ -1,0 +1,59 @@
+import type { ApiDeps } from "../lib/http";
+
+/** How long the simulated provider takes to settle a connection (UTILITY_PROVIDER_DELAY_MS, default 6 s). */
+export function connectionDelayMs() {
+  const v = Number(process.env.UTILITY_PROVIDER_DELAY_MS);
+  return Number.isFinite(v) && v >= 0 ? v : 6000;
+}
+
+type Pending = {
+  id: number;
+  credential_id: number | null;
+  outcome: "success" | "email_approval" | "invalid_credentials";
+};
+
+/** Settles every due connection: its accounts leave CONNECTION_IN_PROGRESS for success, email approval or failure. */
+export function settleDueConnections(deps: ApiDeps, now = new Date()) {
+  const { db } = deps;
+  const due = db
+    .prepare(
+      "SELECT id, credential_id, outcome FROM utility_connections WHERE settled_at IS NULL AND due_at <= ? ORDER BY id",
+    )
+    .all(now.toISOString()) as Pending[];
+  if (due.length === 0) return 0;
+  const setAccounts = db.prepare(
+    "UPDATE utility_accounts SET arcadia_account_status = ?, arcadia_account_status_detail = ? WHERE credential_id = ? AND arcadia_account_status = 'CONNECTION_IN_PROGRESS'",
+  );
+  db.transaction(() => {
+    for (const c of due) {
+      if (c.credential_id !== null) {
+        if (c.outcome === "success")
+          setAccounts.run("CONNECTION_SUCCESS", "DATA_ACCESSIBLE", c.credential_id);
+        if (c.outcome === "email_approval")
+          setAccounts.run("CONNECTION_IN_PROGRESS", "EMAIL_APPROVAL", c.credential_id);
+        if (c.outcome === "invalid_credentials") {
+          setAccounts.run("DATA_ACCESS_FAILURE", "CREDENTIAL_ISSUE", c.credential_id);
+          db.prepare("UPDATE utility_credentials SET state = 'reconnect' WHERE id = ?").run(c.credential_id);
+        }
+      }
+      db.prepare("UPDATE utility_connections SET settled_at = ? WHERE id = ?").run(now.toISOString(), c.id);
+    }
+  })();
+  deps.log("utility connections settled", { count: due.length });
+  return due.length;
+}
+
+/** The utility-data provider simulator: checks for due connections every second. */
+export function startUtilityProvider(deps: ApiDeps) {
+  const timer = setInterval(() => {
+    try {
+      settleDueConnections(deps);
+    } catch (error) {
+      deps.log("utility provider simulator failed", {
+        err: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import type { ApiClient } from "~/server/api-client.server";
+import { billMonitoringUpdate } from "~/features/onboarding/onboarding";
+import {
+  getOnboardingSteps,
+  sendOnboardingTaskStep,
+  setOnboardingStepStatus,
+} from "~/features/onboarding/onboarding.server";
+import { settle } from "~/server/api-error";
+import type { SessionUser } from "~/server/session.server";
+import { shouldSendTaskStep } from "./accounts";
+
+const utilitySchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  arcadiaProviderId: z.string(),
+  requiresEbill: z.boolean().default(false),
+  isConed: z.boolean().default(false),
+  isJcpl: z.boolean().default(false),
+  mfaExempt: z.boolean().default(false),
+});
+
+const accountSchema = z.object({
+  id: z.number(),
+  number: z.string(),
+  utilityDisplayName: z.string(),
+  utilityArcadiaProviderId: z.string().nullish(),
+  arcadiaAccountStatus: z.string(),
+  arcadiaAccountStatusDetail: z.string().nullable(),
+});
+export type UtilityAccount = z.infer<typeof accountSchema>;
+
+const buildingWithAccounts = z.object({
+  id: z.number(),
+  name: z.string(),
+  nickname: z.string().nullable(),
+  accounts: z.array(accountSchema),
+});
+
+const accountsSchema = z.object({
+  items: z.array(buildingWithAccounts),
+  unassignedAccounts: z.array(accountSchema).default([]),
+});
+
+const credentialSchema = z.object({
+  arcadiaCredentialId: z.number(),
+  username: z.string(),
+  utilityName: z.string(),
+  url: z.string(),
+});
+const credentialsSchema = z.object({
+  reconnectUrls: z.array(credentialSchema),
+  mfaRefreshUrls: z.array(credentialSchema),
+});
+export type CredentialRequiringAction = z.infer<typeof credentialSchema>;
+
+export async function listUtilities(api: ApiClient) {
+  const { items } = await api.get("/arcadia-utilities", {
+    schema: z.object({ items: z.array(utilitySchema) }),
+  });
+  return items;
+}
+
+export function listAccounts(
+  api: ApiClient,
+  query: { utility?: string; arcadiaCredentialsExist?: boolean } = {},
+) {
+  return api.get("/accounts", {
+    query: {
+      utility: query.utility,
+      arcadiaCredentialsExist:
+        query.arcadiaCredentialsExist === undefined ? undefined : String(query.arcadiaCredentialsExist),
+    },
+    schema: accountsSchema,
+  });
+}
+
+export function credentialsRequiringAction(api: ApiClient, clientId: number) {
+  return api.get(`/${clientId}/credentials_requiring_action`, { schema: credentialsSchema });
+}
+
+export function submitConedAccounts(api: ApiClient, correlationId: string, numbers: string[]) {
+  return api.post("/create_arcadia_coned_credentials", {
+    body: { correlationId, accountNumbers: numbers.map((accountNumber) => ({ accountNumber })) },
+    schema: z.object({ submitted: z.array(z.string()), alreadySubmitted: z.array(z.string()) }),
+  });
+}
+
+export type ConnectInput = {
+  arcadiaProviderId: string;
+  username: string;
+  password: string;
+  buildingId?: number | null;
+  credentialId?: number | null;
+  correlationId?: string | null;
+};
+
+/** The built-in widget's connect step: POST /utility-connections. */
+export function connectUtility(api: ApiClient, input: ConnectInput) {
+  return api.post("/utility-connections", {
+    body: input,
+    schema: z.object({ correlationId: z.string(), accounts: z.array(accountSchema).default([]) }),
+  });
+}
+
+/**
+ * Opening the connect flow: bill_monitoring goes in progress and (non-staff only) task step 1 is sent.
+ * Failures here never block the flow.
+ */
+export async function markConnectFlowOpened(api: ApiClient, user: SessionUser) {
+  if (!user.clientId) return;
+  const clientId = user.clientId;
+  await Promise.all([
+    settle(
+      getOnboardingSteps(api, clientId).then((steps) => {
+        const update = billMonitoringUpdate(steps);
+        return update ? setOnboardingStepStatus(api, clientId, update.id, update.status) : null;
+      }),
+    ),
+    shouldSendTaskStep(user, 1) ? settle(sendOnboardingTaskStep(api, clientId, 1)) : null,
+  ]);
+}
+
+/** After a submission: task step 2 for non-staff users. */
+export async function markConnectSubmitted(api: ApiClient, user: SessionUser) {
+  if (user.clientId && shouldSendTaskStep(user, 2))
+    await settle(sendOnboardingTaskStep(api, user.clientId, 2));
+}

@@ -1,0 +1,73 @@
+import { useFetcher, type FormProps } from "@remix-run/react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { UrlDialog } from "~/ui/url-dialog";
+import {
+  ConnectFlow,
+  type ConnectActionData,
+  type ConnectFlowData,
+  type ConnectFlowNav,
+} from "./connect-flow";
+
+const embedUrl = (href: string) => `${href}${href.includes("?") ? "&" : "?"}embed=1`;
+
+/**
+ * The connect flow in the shell's Radix Dialog (JavaScript only: without it the shell links to the
+ * /authorize-arcadia page). Every step is fetched from that route with `embed=1`, so the flow stays in the
+ * dialog; the page and the dialog share the same loader, action and components.
+ */
+export function ConnectDialog({ open, closeHref }: { open: boolean; closeHref: string }) {
+  const fetcher = useFetcher<ConnectFlowData | ConnectActionData>({ key: "connect-utility-dialog" });
+  const [flow, setFlow] = useState<ConnectFlowData | null>(null);
+  const [actionData, setActionData] = useState<ConnectActionData>(undefined);
+  const loadRef = useRef(fetcher.load);
+  loadRef.current = fetcher.load;
+
+  useEffect(() => {
+    if (open) loadRef.current(embedUrl("/authorize-arcadia"));
+  }, [open]);
+
+  useEffect(() => {
+    const d = fetcher.data;
+    if (!d) return;
+    if ("kind" in d) {
+      setFlow(d);
+      setActionData(undefined);
+    } else setActionData(d);
+  }, [fetcher.data]);
+
+  const FetcherForm = fetcher.Form;
+  const DialogForm = useCallback(
+    (props: FormProps & { children?: ReactNode }) => <FetcherForm {...props} />,
+    [FetcherForm],
+  );
+  const nav = useMemo<ConnectFlowNav>(
+    () => ({
+      Form: DialogForm,
+      FlowLink: ({ to, className, children }) => (
+        <a
+          href={to}
+          className={className}
+          onClick={(e) => {
+            e.preventDefault();
+            loadRef.current(embedUrl(to));
+          }}
+        >
+          {children}
+        </a>
+      ),
+    }),
+    [DialogForm],
+  );
+
+  return (
+    <UrlDialog open={open} closeHref={closeHref} title="Connect Utility Accounts" full>
+      <div aria-busy={fetcher.state !== "idle"}>
+        {flow ? (
+          <ConnectFlow data={flow} actionData={actionData} headingLevel={2} nav={nav} />
+        ) : (
+          <p>Loading…</p>
+        )}
+      </div>
+    </UrlDialog>
+  );
+}

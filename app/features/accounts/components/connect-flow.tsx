@@ -1,0 +1,435 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link, useNavigation, type FormProps } from "@remix-run/react";
+import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
+import { ConnectWidget } from "~/features/utility-connect/components/connect-widget";
+import type { ConnectWidgetConfig } from "~/features/utility-connect/utility-connect";
+import { FieldErrors } from "~/ui/field";
+import { Alert, ErrorState } from "~/ui/states";
+import { useHydrated } from "~/ui/use-hydrated";
+import {
+  CONNECT_MESSAGES,
+  connectSequence,
+  connectStepTitle,
+  connectUrl,
+  type ConnectStep,
+  type UtilityOption,
+} from "../accounts";
+import { AccountStatusBadge } from "./account-status-badge";
+import { UtilityPicker } from "./utility-picker";
+
+export type ConnectFlowData =
+  | { kind: "error" }
+  | {
+      kind: "flow";
+      /** Rendered inside the shell's dialog (fetcher-driven). */
+      embed?: boolean;
+      step: ConnectStep;
+      utilities: UtilityOption[];
+      utility: UtilityOption | null;
+      q: string;
+      accounts: string[];
+      confirmed: boolean;
+      building: number | null;
+      credential: number | null;
+      errors: { accounts?: string; confirmed?: string; newAccount?: string; utility?: string };
+      newAccount: string;
+      existing: { building: string; number: string; status: string; detail: string | null }[];
+      buildings: { id: number; label: string }[];
+      correlationId: string;
+      widget: ConnectWidgetConfig;
+      receipt: { kind: "provider" | "coned"; utility: string; count: number; already: number } | null;
+    };
+
+export type ConnectActionData = { lastResult?: SubmissionResult<string[]>; formError?: string } | undefined;
+
+const ACTION = "/authorize-arcadia";
+
+/**
+ * How the flow moves: on its page, Remix forms and links; inside the shell's dialog, a fetcher's form and
+ * fetcher loads, so every step stays in the dialog.
+ */
+export type ConnectFlowNav = {
+  Form: ComponentType<FormProps & { children?: ReactNode }>;
+  FlowLink: ComponentType<{ to: string; className?: string; children: ReactNode }>;
+};
+const PageLink: ConnectFlowNav["FlowLink"] = ({ to, className, children }) => (
+  <Link to={to} className={className}>
+    {children}
+  </Link>
+);
+const NavContext = createContext<ConnectFlowNav>({ Form, FlowLink: PageLink });
+const useNav = () => useContext(NavContext);
+const EmbedField = ({ data }: { data: { embed?: boolean } }) =>
+  data.embed ? <input type="hidden" name="embed" value="1" /> : null;
+
+/** The connect flow (page, and the body of the shell's dialog): one server-driven step at a time. */
+export function ConnectFlow(props: {
+  data: ConnectFlowData;
+  actionData?: ConnectActionData;
+  headingLevel?: 1 | 2;
+  nav?: ConnectFlowNav;
+}) {
+  const parent = useNav();
+  return (
+    <NavContext.Provider value={props.nav ?? parent}>
+      <ConnectFlowBody {...props} />
+    </NavContext.Provider>
+  );
+}
+
+function ConnectFlowBody({
+  data,
+  actionData,
+  headingLevel = 1,
+}: {
+  data: ConnectFlowData;
+  actionData?: ConnectActionData;
+  headingLevel?: 1 | 2;
+}) {
+  const { FlowLink, Form: F } = useNav();
+  const H = headingLevel === 1 ? "h1" : "h2";
+  if (data.kind === "error") {
+    return (
+      <div className="stack connect-flow">
+        <H>Connect Utility Accounts</H>
+        <ErrorState title={CONNECT_MESSAGES.utilitiesFailed} />
+      </div>
+    );
+  }
+  const isConed = Boolean(data.utility?.isConed);
+  const sequence = connectSequence(isConed);
+  const at = sequence.indexOf(data.step);
+  return (
+    <div className="stack connect-flow">
+      <H>{connectStepTitle(data.step, isConed)}</H>
+      <ol className="connect-steps" aria-label="Steps">
+        {sequence.map((s, i) => (
+          <li
+            key={s}
+            aria-current={s === data.step ? "step" : undefined}
+            className={i < at ? "done" : undefined}
+          >
+            {s === "success" ? "Success" : connectStepTitle(s, isConed)}
+          </li>
+        ))}
+      </ol>
+      <div className="card stack">
+        {data.step === "select_utility" ? <SelectStep data={data} /> : null}
+        {data.step === "review_accounts" ? <ReviewStep data={data} /> : null}
+        {data.step === "enter_coned_credentials" ? (
+          <ConedAccountsStep
+            key={`${data.accounts.join("|")}#${data.newAccount}#${data.errors.newAccount ?? ""}`}
+            data={data}
+          />
+        ) : null}
+        {data.step === "connect_arcadia" && isConed ? (
+          <ConedConnectStep data={data} formError={actionData?.formError} />
+        ) : null}
+        {data.step === "connect_arcadia" && !isConed && data.utility ? (
+          <ConnectWidget
+            config={data.widget}
+            utility={data.utility}
+            correlationId={data.correlationId}
+            FormComponent={F}
+            action={ACTION}
+            hidden={{
+              ...(data.embed ? { embed: "1" } : {}),
+              utility: data.utility.arcadiaProviderId,
+              ...(data.building ? { building: String(data.building) } : {}),
+              ...(data.credential ? { credential: String(data.credential) } : {}),
+            }}
+            lastResult={actionData?.lastResult}
+          />
+        ) : null}
+        {data.step === "success" ? <SuccessStep data={data} /> : null}
+        {data.step !== "select_utility" && data.step !== "success" ? (
+          <p>
+            <FlowLink to={ACTION} className="btn btn-secondary btn-small">
+              Back
+            </FlowLink>
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+type FlowData = Extract<ConnectFlowData, { kind: "flow" }>;
+
+function SelectStep({ data }: { data: FlowData }) {
+  const { Form: F } = useNav();
+  const hydrated = useHydrated();
+  const [selected, setSelected] = useState(data.utility?.arcadiaProviderId ?? "");
+  return (
+    <>
+      <UtilityPicker
+        utilities={data.utilities}
+        query={data.q}
+        selected={selected}
+        formId="connect-select"
+        searchAction={ACTION}
+        keep={data.credential ? { credential: String(data.credential) } : {}}
+        errors={data.errors.utility ? [data.errors.utility] : null}
+        onSelect={setSelected}
+      />
+      <F method="get" action={ACTION} id="connect-select" className="row">
+        <EmbedField data={data} />
+        <input type="hidden" name="step" value="review_accounts" />
+        {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
+        <button type="submit" className="btn" disabled={hydrated && !selected}>
+          Continue
+        </button>
+      </F>
+    </>
+  );
+}
+
+function ReviewStep({ data }: { data: FlowData }) {
+  const { Form: F } = useNav();
+  const utility = data.utility!;
+  return (
+    <F method="get" action={ACTION} className="stack">
+      <EmbedField data={data} />
+      <input type="hidden" name="step" value="connect_arcadia" />
+      <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
+      {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
+      <p>
+        Utility: <strong>{utility.name}</strong>
+      </p>
+      {utility.isJcpl ? <Alert tone="warning">{CONNECT_MESSAGES.jcplNotice}</Alert> : null}
+      {utility.requiresEbill && !utility.isJcpl ? (
+        <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p>
+      ) : null}
+      {data.existing.length > 0 ? (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">Accounts already on file with {utility.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Location</th>
+                <th scope="col">Account #</th>
+                <th scope="col">Bill Monitoring</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.existing.map((a) => (
+                <tr key={a.number}>
+                  <td>{a.building || "—"}</td>
+                  <td>{a.number}</td>
+                  <td>
+                    <AccountStatusBadge status={a.status} detail={a.detail} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted">
+          No {utility.name} accounts are on file yet. Connecting finds every account under your login.
+        </p>
+      )}
+      {data.buildings.length > 0 ? (
+        <div className="field">
+          <label htmlFor="connect-building">Location for new accounts (optional)</label>
+          <select id="connect-building" name="building" className="select" defaultValue={data.building ?? ""}>
+            <option value="">Assign later</option>
+            {data.buildings.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <div className="row">
+        <button type="submit" className="btn">
+          Continue
+        </button>
+      </div>
+    </F>
+  );
+}
+
+function ConedAccountsStep({ data }: { data: FlowData }) {
+  const { Form: F } = useNav();
+  const hydrated = useHydrated();
+  const [confirmed, setConfirmed] = useState(data.confirmed);
+  const [pending, setPending] = useState(data.newAccount);
+  const utility = data.utility!;
+  const canContinue = (data.accounts.length > 0 || pending.trim().length > 0) && confirmed;
+  return (
+    <F method="get" action={ACTION} className="stack" data-testid="coned-accounts">
+      <EmbedField data={data} />
+      <input type="hidden" name="step" value="enter_coned_credentials" />
+      <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
+      {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
+      <p>
+        Enter the {utility.name} account numbers to connect. Each account needs a contact email: the utility
+        sends it an approval request.
+      </p>
+      <div className="field">
+        <label htmlFor="coned-new-account">Account number</label>
+        <div className="row">
+          <input
+            id="coned-new-account"
+            name="newAccount"
+            className="input"
+            value={pending}
+            onChange={(e) => setPending(e.target.value)}
+            aria-invalid={data.errors.newAccount ? true : undefined}
+            aria-describedby={data.errors.newAccount ? "coned-new-account-error" : undefined}
+            autoComplete="off"
+          />
+          <button type="submit" name="op" value="add" className="btn btn-secondary">
+            Add account
+          </button>
+        </div>
+        <FieldErrors
+          id="coned-new-account-error"
+          errors={data.errors.newAccount ? [data.errors.newAccount] : null}
+        />
+      </div>
+      <div>
+        <h2 className="h3" id="coned-list-heading">
+          Accounts to add ({data.accounts.length})
+        </h2>
+        {data.accounts.length > 0 ? (
+          <ul className="account-list" aria-labelledby="coned-list-heading">
+            {data.accounts.map((a, i) => (
+              <li key={a} className="row">
+                <input type="hidden" name="account" value={a} />
+                <span className="spacer">{a}</span>
+                <button
+                  type="submit"
+                  name="op"
+                  value={`remove-${i}`}
+                  className="btn btn-ghost btn-small"
+                  aria-label={`Remove account ${a}`}
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No account numbers added yet.</p>
+        )}
+        <FieldErrors
+          id="coned-accounts-error"
+          errors={data.errors.accounts ? [data.errors.accounts] : null}
+        />
+      </div>
+      <div className="field">
+        <label className="checkbox" htmlFor="coned-confirmed">
+          <input
+            type="checkbox"
+            id="coned-confirmed"
+            name="confirmed"
+            value="on"
+            checked={confirmed}
+            onChange={(e) => setConfirmed(e.target.checked)}
+            aria-invalid={data.errors.confirmed ? true : undefined}
+            aria-describedby={data.errors.confirmed ? "coned-confirmed-error" : undefined}
+          />
+          <span>{CONNECT_MESSAGES.conedCheckbox}</span>
+        </label>
+        <FieldErrors
+          id="coned-confirmed-error"
+          errors={data.errors.confirmed ? [data.errors.confirmed] : null}
+        />
+      </div>
+      <div className="row">
+        <button type="submit" name="op" value="continue" className="btn" disabled={hydrated && !canContinue}>
+          Continue
+        </button>
+      </div>
+    </F>
+  );
+}
+
+function ConedConnectStep({ data, formError }: { data: FlowData; formError?: string }) {
+  const { Form: F, FlowLink } = useNav();
+  const navigation = useNavigation();
+  const utility = data.utility!;
+  return (
+    <F method="post" action={ACTION} className="stack">
+      <EmbedField data={data} />
+      <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
+      <input type="hidden" name="correlationId" value={data.correlationId} />
+      {data.accounts.map((a) => (
+        <input key={a} type="hidden" name="account" value={a} />
+      ))}
+      <p>
+        {utility.name} accounts to connect ({data.accounts.length}):
+      </p>
+      <ul className="account-list">
+        {data.accounts.map((a) => (
+          <li key={a}>{a}</li>
+        ))}
+      </ul>
+      <Alert tone="info">{CONNECT_MESSAGES.conedEmailNotice}</Alert>
+      <p className="muted">{CONNECT_MESSAGES.twelveMonths}</p>
+      {formError ? (
+        <p className="field-error" role="alert">
+          {formError}
+        </p>
+      ) : null}
+      <div className="row">
+        <FlowLink
+          className="btn btn-secondary"
+          to={connectUrl({
+            step: "enter_coned_credentials",
+            utility: utility.arcadiaProviderId,
+            accounts: data.accounts,
+            confirmed: true,
+          })}
+        >
+          Edit accounts
+        </FlowLink>
+        <button
+          type="submit"
+          name="intent"
+          value="coned-submit"
+          className="btn"
+          disabled={navigation.state === "submitting"}
+        >
+          Connect
+        </button>
+      </div>
+    </F>
+  );
+}
+
+function SuccessStep({ data }: { data: FlowData }) {
+  const { FlowLink } = useNav();
+  const r = data.receipt;
+  return (
+    <div className="stack" data-testid="connect-success">
+      {r?.kind === "coned" ? (
+        <>
+          <p>
+            {r.count} {r.utility} account{r.count === 1 ? "" : "s"} submitted.
+            {r.already > 0 ? ` ${r.already} had already been submitted.` : ""}
+          </p>
+          <p>
+            Emails arrive at the address associated with each account within 2-3 minutes and must be approved.
+          </p>
+        </>
+      ) : (
+        <p>
+          We are connecting your {r?.utility ?? "utility"} accounts. Their status shows on the accounts page
+          and updates within a few minutes.
+        </p>
+      )}
+      <div className="row">
+        <FlowLink to={ACTION} className="btn">
+          {CONNECT_MESSAGES.connectAnother}
+        </FlowLink>
+        <Link to="/accounts" className="btn btn-secondary">
+          View connected accounts
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import { redirect } from "@remix-run/node";
+import { listAllBuildings } from "~/features/locations/locations.server";
+import { locationLabel, sortLocations } from "~/features/locations/locations";
+import { settle } from "~/server/api-error";
+import type { ApiClient } from "~/server/api-client.server";
+import { commitSession, getSession, type SessionUser } from "~/server/session.server";
+import { getConnectWidgetConfig } from "~/features/utility-connect/utility-connect.server";
+import {
+  applyAccountListOp,
+  conedStepErrors,
+  connectUrl,
+  normalizeAccountNumber,
+  parseAccountListOp,
+  resolveConnectStep,
+  type ConnectStep,
+} from "./accounts";
+import { listAccounts, listUtilities, markConnectFlowOpened } from "./accounts.server";
+
+export type ConnectReceipt = { kind: "provider" | "coned"; utility: string; count: number; already: number };
+export const RECEIPT_KEY = "state:connect" as const;
+
+export async function readReceipt(request: Request) {
+  const session = await getSession(request);
+  return (session.get(RECEIPT_KEY) as ConnectReceipt | undefined) ?? null;
+}
+
+/** Stores the success receipt (tiny) in the cookie session and redirects to the success step. */
+export async function redirectToSuccess(request: Request, receipt: ConnectReceipt, utility: string) {
+  const session = await getSession(request);
+  session.set(RECEIPT_KEY, receipt);
+  return redirect(connectUrl({ step: "success", utility }), {
+    headers: { "Set-Cookie": await commitSession(session) },
+  });
+}
+
+const positiveInt = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
+
+/**
+ * Everything the connect flow renders for a URL. The step state lives in the query string (GET forms and
+ * links); list edits of the ConEd step redirect to a clean URL so a reload never repeats them.
+ */
+export async function loadConnectFlow(
+  request: Request,
+  api: ApiClient,
+  user: SessionUser,
+  /** The shell's dialog: another URL than the request's (after an action), and a receipt just issued. */
+  overrides: { url?: string; receipt?: ConnectReceipt } = {},
+) {
+  const url = new URL(overrides.url ?? request.url, request.url);
+  const p = url.searchParams;
+  // Inside the shell's dialog (fetcher loads) nothing redirects: the next state is answered directly.
+  const embed = p.get("embed") === "1";
+  const requested = p.get("step");
+  const providerId = p.get("utility") ?? "";
+  const q = (p.get("q") ?? "").slice(0, 100);
+  const building = positiveInt(p.get("building"));
+  const credential = positiveInt(p.get("credential"));
+  let accounts = p.getAll("account").map(normalizeAccountNumber).filter(Boolean).slice(0, 50);
+  const confirmed = p.get("confirmed") === "on";
+
+  const opening = !requested && !providerId && !q;
+  const [utilities, receipt] = await Promise.all([
+    settle(listUtilities(api)),
+    overrides.receipt ?? readReceipt(request),
+    opening ? markConnectFlowOpened(api, user) : null,
+  ]);
+  if (!utilities.ok) return { kind: "error" as const };
+  const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
+  let step: ConnectStep = resolveConnectStep(requested, {
+    utility,
+    accounts,
+    confirmed,
+    hasReceipt: Boolean(receipt),
+  });
+
+  const errors: { accounts?: string; confirmed?: string; newAccount?: string; utility?: string } = {};
+  let newAccount = "";
+  if (requested && requested !== "select_utility" && providerId === "" && step === "select_utility")
+    errors.utility = "Please select a utility";
+
+  if (step === "enter_coned_credentials" && utility) {
+    const op = p.get("op");
+    const listOp = parseAccountListOp(op, p.get("newAccount"));
+    if (listOp.op !== "none") {
+      const result = applyAccountListOp(accounts, listOp);
+      if (result.error) {
+        errors.newAccount = result.error;
+        newAccount = p.get("newAccount") ?? "";
+      } else if (!embed) {
+        throw redirect(
+          connectUrl({ step, utility: providerId, accounts: result.accounts, confirmed, credential }),
+        );
+      }
+      accounts = result.accounts;
+    } else if (op === "continue") {
+      const pending = (p.get("newAccount") ?? "").trim();
+      if (pending) {
+        const added = applyAccountListOp(accounts, { op: "add", value: pending });
+        if (added.error) {
+          errors.newAccount = added.error;
+          newAccount = pending;
+        } else accounts = added.accounts;
+      }
+      const stepErrors = conedStepErrors(accounts, confirmed);
+      Object.assign(errors, stepErrors);
+      if (!errors.newAccount && !stepErrors.accounts && !stepErrors.confirmed) {
+        if (embed) step = "connect_arcadia";
+        else
+          throw redirect(
+            connectUrl({
+              step: "connect_arcadia",
+              utility: providerId,
+              accounts,
+              confirmed: true,
+              credential,
+            }),
+          );
+      }
+    }
+  }
+
+  let existing: { building: string; number: string; status: string; detail: string | null }[] = [];
+  let buildings: { id: number; label: string }[] = [];
+  if (step === "review_accounts" && utility) {
+    const [acc, bl] = await Promise.all([
+      settle(listAccounts(api, { utility: utility.arcadiaProviderId })),
+      settle(listAllBuildings(api)),
+    ]);
+    if (acc.ok) {
+      existing = acc.data.items.flatMap((b) =>
+        b.accounts.map((a) => ({
+          building: b.nickname ?? b.name,
+          number: a.number,
+          status: a.arcadiaAccountStatus,
+          detail: a.arcadiaAccountStatusDetail,
+        })),
+      );
+      existing.push(
+        ...acc.data.unassignedAccounts.map((a) => ({
+          building: "",
+          number: a.number,
+          status: a.arcadiaAccountStatus,
+          detail: a.arcadiaAccountStatusDetail,
+        })),
+      );
+    }
+    if (bl.ok)
+      buildings = sortLocations(bl.data, user.isStaff).map((b) => ({
+        id: b.id,
+        label: locationLabel(b, user.isStaff),
+      }));
+  }
+
+  return {
+    kind: "flow" as const,
+    embed,
+    step,
+    utilities: utilities.data,
+    utility,
+    q,
+    accounts,
+    confirmed,
+    building,
+    credential,
+    errors,
+    newAccount,
+    existing,
+    buildings,
+    // A fresh id per rendered connect step: a retried POST of the same form reuses it (idempotent upstream).
+    correlationId: randomUUID(),
+    widget: getConnectWidgetConfig(),
+    receipt: step === "success" ? receipt : null,
+  };
+}

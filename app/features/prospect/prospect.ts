@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/** The public prospect flow, free bill health check (spec part 1 §2 Prospect flow, §3 Prospect form, §5). */
+
+export const PROSPECT_MESSAGES = {
+  title: "Free bill health check",
+  successTitle: "Request Submitted",
+  successText:
+    "A message arrives at the email associated with each account within 2-3 minutes. Approve it so we can read your bills.",
+  rateQuote: "Include a rate quote. I authorize the retrieval of up to 24 months of historical usage for it.",
+  communicationsConsent: "I agree to receive emails about my bill health check and ways to save energy.",
+  invalidEmail: "Please enter a valid email address",
+  required: "Required",
+  selectUtility: "Please select a utility",
+  rejected: "Your request could not be submitted.",
+} as const;
+
+/** The honeypot field: hidden from people, filled by form-stuffing bots. */
+export const HONEYPOT_FIELD = "website";
+
+export const prospectSchema = z.object({
+  firstName: z
+    .string({ required_error: PROSPECT_MESSAGES.required })
+    .trim()
+    .min(1, PROSPECT_MESSAGES.required)
+    .max(100),
+  emailAddress: z
+    .string({ required_error: PROSPECT_MESSAGES.invalidEmail })
+    .trim()
+    .max(254, PROSPECT_MESSAGES.invalidEmail)
+    .email(PROSPECT_MESSAGES.invalidEmail),
+  companyName: z
+    .string({ required_error: PROSPECT_MESSAGES.required })
+    .trim()
+    .min(1, PROSPECT_MESSAGES.required)
+    .max(200),
+  arcadiaProvider: z
+    .string({ required_error: PROSPECT_MESSAGES.selectUtility })
+    .min(1, PROSPECT_MESSAGES.selectUtility)
+    .max(100),
+  rateQuote: z.literal("on").optional(),
+  communicationsConsent: z.literal("on").optional(),
+});
+export type ProspectForm = z.infer<typeof prospectSchema>;
+
+export type ProspectStep = "form" | "coned" | "connect" | "success";
+
+/** The step to render: no record yet means the first form; ConEd-type utilities collect account numbers. */
+export function prospectStep(
+  state: { isConed: boolean; done: boolean } | null,
+  requested: string | null,
+): ProspectStep {
+  if (!state) return "form";
+  if (state.done) return requested === "form" ? "form" : "success";
+  if (requested === "form") return "form";
+  return state.isConed ? "coned" : "connect";
+}
+
+/** utility_data for PUT /prospect-analysis/{id}, derived from the ConEd account numbers. */
+export const conedUtilityData = (accounts: string[]) => ({
+  coned_accounts: accounts.map((accountNumber) => ({ account_number: accountNumber })),
+});
+
+/**
+ * The client address for the rate limit, only when proxies in front are trusted (TRUST_PROXY hops):
+ * the entry that many places from the right of x-forwarded-for. Otherwise null (the header is forgeable).
+ */
+export function clientIpFromHeaders(forwardedFor: string | null, trustProxy: number): string | null {
+  if (!forwardedFor || trustProxy <= 0) return null;
+  const hops = forwardedFor
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (hops.length === 0) return null;
+  return hops[Math.max(0, hops.length - trustProxy)] ?? null;
+}

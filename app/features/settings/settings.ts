@@ -1,0 +1,121 @@
+/** Manage Account (spec part 1 §2 Manage Account, §3 Communication preference and Team member). */
+
+export const PREFERENCE_TOGGLES = [
+  { type: "bill_flag", label: "Bill Audit Alerts" },
+  { type: "weekly_rundown", label: "Weekly Rundown" },
+  { type: "monthly_recap", label: "Monthly Recap" },
+  { type: "customer_comfort", label: "Customer Comfort Alerts" },
+] as const;
+export type EditablePreference = (typeof PREFERENCE_TOGGLES)[number]["type"];
+export const isEditablePreference = (t: unknown): t is EditablePreference =>
+  PREFERENCE_TOGGLES.some((p) => p.type === t);
+
+export type CommunicationPreference = {
+  userId: number;
+  deliveryMethodPreference: "email" | "sms";
+  communicationPreferenceType: string;
+  enabled: boolean;
+};
+
+/** The four email toggles, read from the user's preferences (missing means off). */
+export function emailToggles(prefs: CommunicationPreference[]) {
+  return PREFERENCE_TOGGLES.map((t) => ({
+    ...t,
+    enabled: prefs.some(
+      (p) => p.communicationPreferenceType === t.type && p.deliveryMethodPreference === "email" && p.enabled,
+    ),
+  }));
+}
+
+export type TeamBuilding = { userId: number; buildingId: number; hasAccess: boolean; buildingName: string };
+export type TeamMember = {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userBuildingsWithName: TeamBuilding[];
+};
+
+export const LOCATION_NAME_MAX = 23;
+
+/** A location name cut to 23 characters at most (the last one an ellipsis when cut). */
+export function truncateName(name: string, max = LOCATION_NAME_MAX) {
+  return name.length <= max ? name : `${name.slice(0, max - 1).trimEnd()}…`;
+}
+
+/**
+ * The team list's locations column: the first two location names (23 characters each at most), then
+ * 'N selected' (N: every location the member can see) when there are more than two.
+ */
+export function locationsColumn(buildings: Pick<TeamBuilding, "hasAccess" | "buildingName">[]): string {
+  const names = buildings.filter((b) => b.hasAccess).map((b) => b.buildingName);
+  if (names.length === 0) return "No locations";
+  const shown = names
+    .slice(0, 2)
+    .map((n) => truncateName(n))
+    .join(", ");
+  return names.length > 2 ? `${shown}, ${names.length} selected` : shown;
+}
+
+export const fullName = (m: Pick<TeamMember, "firstName" | "lastName">) =>
+  `${m.firstName} ${m.lastName}`.trim();
+
+export type TeamSort = "name" | "email" | "locations";
+export const TEAM_SORTS: TeamSort[] = ["name", "email", "locations"];
+
+/** Search (name or email, case-insensitive) and sort of the team list. */
+export function searchAndSortTeam<M extends TeamMember>(
+  members: M[],
+  q: string,
+  sort: TeamSort = "name",
+  dir: "asc" | "desc" = "asc",
+): M[] {
+  const needle = q.trim().toLowerCase();
+  const found = needle
+    ? members.filter(
+        (m) => fullName(m).toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle),
+      )
+    : members;
+  const key = (m: M): string | number =>
+    sort === "email"
+      ? m.email.toLowerCase()
+      : sort === "locations"
+        ? m.userBuildingsWithName.filter((b) => b.hasAccess).length
+        : `${m.lastName} ${m.firstName}`.toLowerCase();
+  const sorted = [...found].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    const c =
+      typeof ka === "number" && typeof kb === "number" ? ka - kb : String(ka).localeCompare(String(kb));
+    return c !== 0 ? c : a.id - b.id;
+  });
+  return dir === "desc" ? sorted.reverse() : sorted;
+}
+
+/** The locations whose access changes between what the server has and what the admin chose: one call each. */
+export function accessChanges(
+  current: Pick<TeamBuilding, "buildingId" | "hasAccess">[],
+  chosen: Iterable<number>,
+) {
+  const set = new Set(chosen);
+  return current
+    .filter((b) => b.hasAccess !== set.has(b.buildingId))
+    .map((b) => ({ buildingId: b.buildingId, hasAccess: set.has(b.buildingId) }));
+}
+
+/** Select all / revoke all / keep, for the access editor (with and without JavaScript). */
+export function bulkChoice(
+  all: number[],
+  chosen: number[],
+  op: "select-all" | "revoke-all" | "keep",
+): number[] {
+  if (op === "select-all") return [...all];
+  if (op === "revoke-all") return [];
+  const allowed = new Set(all);
+  return [...new Set(chosen)].filter((id) => allowed.has(id));
+}
+
+export const SETTINGS_TABS = ["preferences", "team"] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+export const settingsTab = (v: string | null, canManage: boolean): SettingsTab =>
+  v === "team" && canManage ? "team" : "preferences";

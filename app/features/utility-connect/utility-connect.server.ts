@@ -1,0 +1,5 @@
+import { getConfig } from "~/server/config.server";
+import { connectWidgetConfig } from "./utility-connect";
+
+/** The configured connect widget (UTILITY_CONNECT_WIDGET, PROVIDER_WIDGET_SCRIPT_URL, PROVIDER_WIDGET_KEY). */
+export const getConnectWidgetConfig = () => connectWidgetConfig(getConfig());

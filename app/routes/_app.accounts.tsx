@@ -1,0 +1,159 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { isConnectionPending } from "~/features/accounts/account-status";
+import { CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
+import styles from "~/features/accounts/accounts.css";
+import {
+  credentialsRequiringAction,
+  listAccounts,
+  type CredentialRequiringAction,
+  type UtilityAccount,
+} from "~/features/accounts/accounts.server";
+import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
+import { settle } from "~/server/api-error";
+import { requireSmb } from "~/server/guards.server";
+import { getApi } from "~/server/upstream.server";
+import { EmptyState, ErrorState } from "~/ui/states";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireSmb(request);
+  const api = await getApi(request);
+  const [accounts, credentials] = await Promise.all([
+    settle(listAccounts(api)),
+    settle(credentialsRequiringAction(api, user.clientId)),
+  ]);
+  const origin = new URL(request.url).origin;
+  const link = (c: CredentialRequiringAction) => ({
+    id: c.arcadiaCredentialId,
+    username: c.username,
+    utilityName: c.utilityName,
+    href: reconnectHref(c.url, origin),
+  });
+  return {
+    error: !accounts.ok,
+    buildings: accounts.ok
+      ? accounts.data.items.map((b) => ({
+          id: b.id,
+          name: b.nickname ? `${b.name} (${b.nickname})` : b.name,
+          accounts: b.accounts,
+        }))
+      : [],
+    unassigned: accounts.ok ? accounts.data.unassignedAccounts : [],
+    reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
+    mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
+  };
+}
+
+export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];
+
+export default function Accounts() {
+  const { error, buildings, unassigned, reconnect, mfaRefresh } = useLoaderData<typeof loader>();
+  const all = [...buildings.flatMap((b) => b.accounts), ...unassigned];
+  const pending = all.some((a) => isConnectionPending(a.arcadiaAccountStatus, a.arcadiaAccountStatusDetail));
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!pending) return;
+    // Connections in progress settle within seconds to minutes: refresh their statuses in the background.
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, 5000);
+    return () => clearInterval(timer);
+  }, [pending, revalidator]);
+
+  return (
+    <div className="stack">
+      <div className="row">
+        <h1 className="spacer">Connect Utility Accounts</h1>
+        <Link to="/authorize-arcadia" className="btn">
+          Connect a utility account
+        </Link>
+      </div>
+      {reconnect.map((c) => (
+        <CredentialAlert key={`r-${c.id}`} title="Reconnect Required" button="RECONNECT" c={c} />
+      ))}
+      {mfaRefresh.map((c) => (
+        <CredentialAlert key={`m-${c.id}`} title="MFA Refresh Required" button="REFRESH MFA" c={c} />
+      ))}
+      {error ? (
+        <ErrorState title={CONNECT_MESSAGES.utilitiesFailed} />
+      ) : all.length === 0 ? (
+        <EmptyState title={CONNECT_MESSAGES.noAccountsConnected}>
+          <p>
+            <Link to="/authorize-arcadia">Connect a utility account</Link> to start bill monitoring.
+          </p>
+        </EmptyState>
+      ) : (
+        <>
+          {pending ? (
+            <p className="muted" aria-live="polite">
+              Some connections are still processing. <Link to="/accounts">Refresh</Link>
+            </p>
+          ) : null}
+          {buildings.map((b) => (
+            <AccountsTable key={b.id} title={b.name} accounts={b.accounts} />
+          ))}
+          {unassigned.length > 0 ? (
+            <AccountsTable title="Not yet assigned to a location" accounts={unassigned} />
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+function CredentialAlert({
+  title,
+  button,
+  c,
+}: {
+  title: string;
+  button: string;
+  c: { id: number; username: string; utilityName: string; href: string };
+}) {
+  return (
+    <div className="alert alert-error credential-alert" role="alert" data-testid="credential-alert">
+      <strong>Authentication Error</strong>
+      <div>
+        {title}: {c.utilityName} ({c.username})
+      </div>
+      <div className="row">
+        <a href={c.href} className="btn btn-small" aria-label={`${button} ${c.utilityName} (${c.username})`}>
+          {button}
+        </a>
+      </div>
+    </div>
+  );
+}
+
+function AccountsTable({ title, accounts }: { title: string; accounts: UtilityAccount[] }) {
+  return (
+    <section className="card account-building" aria-label={title}>
+      <h2>{title}</h2>
+      <div className="table-wrap">
+        <table className="table account-table">
+          <thead>
+            <tr>
+              <th scope="col">Account #</th>
+              <th scope="col">Utility</th>
+              <th scope="col">Bill Monitoring</th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.map((a) => (
+              <tr key={a.id}>
+                <td>{a.number}</td>
+                <td>{a.utilityDisplayName}</td>
+                <td>
+                  <AccountStatusBadge status={a.arcadiaAccountStatus} detail={a.arcadiaAccountStatusDetail} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

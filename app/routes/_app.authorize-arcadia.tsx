@@ -1,0 +1,157 @@
+import { parseWithZod } from "@conform-to/zod";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import {
+  CONNECT_MESSAGES,
+  conedStepErrors,
+  connectUrl,
+  credentialsSchema,
+  normalizeAccountNumber,
+} from "~/features/accounts/accounts";
+import styles from "~/features/accounts/accounts.css";
+import {
+  connectUtility,
+  listUtilities,
+  markConnectSubmitted,
+  submitConedAccounts,
+} from "~/features/accounts/accounts.server";
+import { ConnectFlow, type ConnectActionData } from "~/features/accounts/components/connect-flow";
+import {
+  loadConnectFlow,
+  RECEIPT_KEY,
+  redirectToSuccess,
+  type ConnectReceipt,
+} from "~/features/accounts/connect-flow.server";
+import { CONNECT_INTENTS } from "~/features/utility-connect/utility-connect";
+import { isApiError } from "~/server/api-error";
+import { supportEmail } from "~/server/config.server";
+import { requireSmb } from "~/server/guards.server";
+import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
+import { getApi } from "~/server/upstream.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireSmb(request);
+  return loadConnectFlow(request, await getApi(request), user);
+}
+
+const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit"] as const;
+const positiveInt = (v: FormDataEntryValue | null) =>
+  typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null;
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireSmb(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (!(INTENTS as readonly string[]).includes(intent))
+    throw data({ message: "Unknown intent" }, { status: 400 });
+  const api = await getApi(request);
+  const providerId = String(form.get("utility") ?? "");
+  const correlationId = String(form.get("correlationId") ?? "").slice(0, 100);
+  let utilities;
+  try {
+    utilities = await listUtilities(api);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data<ConnectActionData>({ formError: CONNECT_MESSAGES.utilitiesFailed }, { status: 502 });
+  }
+  const utility = utilities.find((u) => u.arcadiaProviderId === providerId);
+  if (!utility || !correlationId) throw data({ message: "Unknown utility" }, { status: 400 });
+  // In the shell's dialog (a fetcher), answer the next step's data instead of redirecting.
+  const embed = form.get("embed") === "1";
+  const success = async (receipt: ConnectReceipt) => {
+    if (!embed) return redirectToSuccess(request, receipt, utility.arcadiaProviderId);
+    const session = await getSession(request);
+    session.set(RECEIPT_KEY, receipt);
+    const flow = await loadConnectFlow(request, api, user, {
+      url: `${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}&embed=1`,
+      receipt,
+    });
+    return data(flow, { headers: { "Set-Cookie": await commitSession(session) } });
+  };
+
+  if (intent === CONNECT_INTENTS.builtin) {
+    const submission = parseWithZod(form, { schema: credentialsSchema(utility.mfaExempt) });
+    if (submission.status !== "success") {
+      return data<ConnectActionData>(
+        { lastResult: submission.reply({ hideFields: ["password"] }) },
+        { status: 400 },
+      );
+    }
+    try {
+      const result = await connectUtility(api, {
+        arcadiaProviderId: utility.arcadiaProviderId,
+        username: submission.value.username,
+        password: submission.value.password,
+        buildingId: positiveInt(form.get("building")),
+        credentialId: positiveInt(form.get("credential")),
+        correlationId,
+      });
+      await markConnectSubmitted(api, user);
+      return success({ kind: "provider", utility: utility.name, count: result.accounts.length, already: 0 });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      return data<ConnectActionData>(
+        { lastResult: submission.reply({ formErrors: [error.message], hideFields: ["password"] }) },
+        { status: 400 },
+      );
+    }
+  }
+
+  if (intent === CONNECT_INTENTS.provider) {
+    // The provider's widget connected the accounts itself; only the onboarding task is ours to record.
+    await markConnectSubmitted(api, user);
+    return success({ kind: "provider", utility: utility.name, count: 0, already: 0 });
+  }
+
+  const accounts = form
+    .getAll("account")
+    .map((v) => normalizeAccountNumber(String(v)))
+    .filter(Boolean)
+    .slice(0, 50);
+  const errors = conedStepErrors(accounts, true);
+  if (errors.accounts) return data<ConnectActionData>({ formError: errors.accounts }, { status: 400 });
+  try {
+    const result = await submitConedAccounts(api, correlationId, accounts);
+    if (result.submitted.length === 0) {
+      const back = connectUrl({
+        step: "enter_coned_credentials",
+        utility: utility.arcadiaProviderId,
+        accounts,
+        confirmed: true,
+      });
+      const toast = {
+        kind: "warning" as const,
+        message: CONNECT_MESSAGES.allAlreadySubmitted(supportEmail(request)),
+      };
+      if (!embed) return redirectWithToast(request, back, toast);
+      const flow = await loadConnectFlow(request, api, user, { url: `${back}&embed=1` });
+      return data(flow, { headers: await toastHeaders(request, toast) });
+    }
+    await markConnectSubmitted(api, user);
+    return success({
+      kind: "coned",
+      utility: utility.name,
+      count: result.submitted.length,
+      already: result.alreadySubmitted.length,
+    });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data<ConnectActionData>({ formError: error.message }, { status: 400 });
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];
+
+export default function AuthorizeArcadia() {
+  const loaderData = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return <ConnectFlow data={loaderData} actionData={actionData && !("kind" in actionData) ? actionData : undefined} />;
+}

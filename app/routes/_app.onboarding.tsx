@@ -1,0 +1,114 @@
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  ONBOARDING_MESSAGES,
+  STATUS_LABELS,
+  STATUS_TONES,
+  STEP_DESCRIPTIONS,
+  STEP_LABELS,
+  STEP_TARGETS,
+  startButtonLabel,
+  statusAfterStart,
+} from "~/features/onboarding/onboarding";
+import styles from "~/features/onboarding/onboarding.css";
+import { getOnboardingSteps, setOnboardingStepStatus } from "~/features/onboarding/onboarding.server";
+import { isApiError, settle } from "~/server/api-error";
+import { requireSmb } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/session.server";
+import { getApi } from "~/server/upstream.server";
+import { Pill } from "~/ui/pill";
+import { EmptyState, ErrorState } from "~/ui/states";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireSmb(request);
+  const steps = await settle(getOnboardingSteps(await getApi(request), user.clientId));
+  return {
+    firstName: user.firstName,
+    clientName: user.client.name,
+    error: !steps.ok,
+    steps: steps.ok ? steps.data : [],
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireSmb(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "start") throw data({ message: "Unknown intent" }, { status: 400 });
+  const api = await getApi(request);
+  const stepId = Number(form.get("stepId"));
+  try {
+    const steps = await getOnboardingSteps(api, user.clientId);
+    const step = steps.find((s) => s.id === stepId);
+    if (!step) throw data({ message: "Not found" }, { status: 404 });
+    const next = statusAfterStart(step);
+    // Idempotent: a retried start finds the status already moved and only navigates.
+    if (next !== step.status) await setOnboardingStepStatus(api, user.clientId, step.id, next);
+    return redirect(STEP_TARGETS[step.name]);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return redirectWithToast(request, "/onboarding", { kind: "error", message: error.message });
+  }
+}
+
+export const meta: MetaFunction = () => [{ title: "Set up your account · EnergyOps" }];
+
+export default function Onboarding() {
+  const { firstName, clientName, error, steps } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  return (
+    <div className="stack onboarding">
+      <h1>Set up your account</h1>
+      <section className="card onboarding-welcome" aria-labelledby="welcome-heading">
+        <h2 id="welcome-heading">Welcome, {firstName}!</h2>
+        <p>
+          A few steps get {clientName} the most out of EnergyOps: connect your utility accounts for bill
+          monitoring, tell us about your thermostats and choose the emails you want.
+        </p>
+      </section>
+      <section className="card stack" aria-labelledby="checklist-heading">
+        <h2 id="checklist-heading">{ONBOARDING_MESSAGES.checklist}</h2>
+        {error ? (
+          <ErrorState title="An error has occurred, please try again." />
+        ) : steps.length === 0 ? (
+          <EmptyState title={ONBOARDING_MESSAGES.empty} />
+        ) : (
+          <ol className="checklist">
+            {steps.map((s) => (
+              <li key={s.id} data-testid={`onboarding-step-${s.name}`}>
+                <div className="step-text">
+                  <h3>{STEP_LABELS[s.name]}</h3>
+                  <p className="muted">{STEP_DESCRIPTIONS[s.name]}</p>
+                </div>
+                <div className="step-actions">
+                  <Pill tone={STATUS_TONES[s.status]}>{STATUS_LABELS[s.status]}</Pill>
+                  <Form method="post">
+                    <input type="hidden" name="stepId" value={s.id} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="start"
+                      className={s.status === "complete" ? "btn btn-secondary" : "btn"}
+                      aria-label={`${startButtonLabel(s.status)} ${STEP_LABELS[s.name]}`}
+                      disabled={navigation.state === "submitting"}
+                    >
+                      {startButtonLabel(s.status)}
+                    </button>
+                  </Form>
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import {
+  accessChanges,
+  bulkChoice,
+  emailToggles,
+  locationsColumn,
+  searchAndSortTeam,
+  settingsTab,
+  truncateName,
+} from "~/features/settings/settings";
+import { saveTeamAccess } from "~/features/settings/settings.server";
+import { ApiError } from "~/server/api-error";
+import type { ApiClient } from "~/server/api-client.server";
+
+const b = (buildingId: number, buildingName: string, hasAccess: boolean) => ({
+  userId: 1,
+  buildingId,
+  buildingName,
+  hasAccess,
+});
+
+describe("locationsColumn", () => {
+  it("shows up to two names, each cut to 23 characters", () => {
+    expect(locationsColumn([b(1, "Pike Place", true)])).toBe("Pike Place");
+    expect(locationsColumn([b(1, "Harbor Coffee Capitol Hill", true), b(2, "Short", true)])).toBe(
+      "Harbor Coffee Capitol…, Short",
+    );
+    expect(truncateName("Harbor Coffee Pike Place Flagship").length).toBeLessThanOrEqual(23);
+    expect(truncateName("Harbor Coffee Pike Place Flagship")).toBe("Harbor Coffee Pike Pla…");
+    expect(truncateName("12345678901234567890123")).toBe("12345678901234567890123");
+  });
+  it("then 'N selected' when there are more, counting only locations with access", () => {
+    expect(locationsColumn([b(1, "A", true), b(2, "B", false), b(3, "C", true), b(4, "D", true)])).toBe(
+      "A, C, 3 selected",
+    );
+  });
+  it("says when there are none", () => {
+    expect(locationsColumn([b(1, "A", false)])).toBe("No locations");
+  });
+});
+
+describe("team list", () => {
+  const m = (id: number, firstName: string, lastName: string, email: string, n: number) => ({
+    id,
+    firstName,
+    lastName,
+    email,
+    userBuildingsWithName: Array.from({ length: 3 }, (_, i) => b(i, `L${i}`, i < n)),
+  });
+  const team = [
+    m(1, "Dana", "Reyes", "dana@h.test", 3),
+    m(2, "Sam", "Okafor", "sam@h.test", 1),
+    m(3, "Priya", "Shah", "priya@h.test", 2),
+  ];
+  it("searches name and email", () => {
+    expect(searchAndSortTeam(team, "oka").map((x) => x.id)).toEqual([2]);
+    expect(searchAndSortTeam(team, "PRIYA@").map((x) => x.id)).toEqual([3]);
+  });
+  it("sorts by name, email or location count, both ways", () => {
+    expect(searchAndSortTeam(team, "", "name").map((x) => x.id)).toEqual([2, 1, 3]);
+    expect(searchAndSortTeam(team, "", "email", "desc").map((x) => x.id)).toEqual([2, 3, 1]);
+    expect(searchAndSortTeam(team, "", "locations").map((x) => x.id)).toEqual([2, 3, 1]);
+  });
+});
+
+describe("access editing", () => {
+  const current = [b(1, "A", true), b(2, "B", false), b(3, "C", true)];
+  it("finds one change per location that differs", () => {
+    expect(accessChanges(current, [1, 2])).toEqual([
+      { buildingId: 2, hasAccess: true },
+      { buildingId: 3, hasAccess: false },
+    ]);
+    expect(accessChanges(current, [1, 3])).toEqual([]);
+  });
+  it("select all, revoke all, keep (dropping unknown ids)", () => {
+    expect(bulkChoice([1, 2, 3], [1], "select-all")).toEqual([1, 2, 3]);
+    expect(bulkChoice([1, 2, 3], [1], "revoke-all")).toEqual([]);
+    expect(bulkChoice([1, 2, 3], [1, 1, 9], "keep")).toEqual([1]);
+  });
+  it("saves with one call per changed location and reports the failures", async () => {
+    const calls: unknown[] = [];
+    const api = {
+      put: async (path: string, o: { body: { buildingId: number } }) => {
+        calls.push([path, o.body]);
+        if (o.body.buildingId === 3) throw new ApiError("boom", "http", 500);
+        return null;
+      },
+    } as unknown as ApiClient;
+    const result = await saveTeamAccess(api, 2, [
+      { buildingId: 2, hasAccess: true },
+      { buildingId: 3, hasAccess: false },
+    ]);
+    expect(calls).toEqual([
+      ["/user_building_access", { userId: 2, buildingId: 2, hasAccess: true }],
+      ["/user_building_access", { userId: 2, buildingId: 3, hasAccess: false }],
+    ]);
+    expect(result).toEqual({ saved: [2], failed: [3] });
+  });
+});
+
+describe("preferences and tabs", () => {
+  it("reads the four email toggles", () => {
+    const t = emailToggles([
+      {
+        userId: 1,
+        deliveryMethodPreference: "email",
+        communicationPreferenceType: "bill_flag",
+        enabled: true,
+      },
+      {
+        userId: 1,
+        deliveryMethodPreference: "sms",
+        communicationPreferenceType: "weekly_rundown",
+        enabled: true,
+      },
+    ]);
+    expect(t.map((x) => [x.label, x.enabled])).toEqual([
+      ["Bill Audit Alerts", true],
+      ["Weekly Rundown", false],
+      ["Monthly Recap", false],
+      ["Customer Comfort Alerts", false],
+    ]);
+  });
+  it("shows Team only to team managers", () => {
+    expect(settingsTab("team", true)).toBe("team");
+    expect(settingsTab("team", false)).toBe("preferences");
+    expect(settingsTab(null, true)).toBe("preferences");
+  });
+});
