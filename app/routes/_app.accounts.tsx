@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { isConnectionPending } from "~/features/accounts/account-status";
@@ -67,9 +68,9 @@ export default function Accounts() {
     <div className="stack">
       <div className="row">
         <h1 className="spacer">Connect Utility Accounts</h1>
-        <Link to="/authorize-arcadia" className="btn">
+        <ConnectLink className="btn">
           Connect a utility account
-        </Link>
+        </ConnectLink>
       </div>
       {reconnect.map((c) => (
         <CredentialAlert key={`r-${c.id}`} title="Reconnect Required" button="RECONNECT" c={c} />

@@ -1,3 +1,4 @@
+import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
@@ -79,9 +80,9 @@ export default function Spending() {
         <ErrorState title="There was a problem loading your bills. Our team has been notified." />
       ) : state === "empty" ? (
         <EmptyState title="We're waiting for your first bill">
-          <Link to="/authorize-arcadia" className="btn">
+          <ConnectLink className="btn">
             Connect Utility Accounts
-          </Link>
+          </ConnectLink>
         </EmptyState>
       ) : (
         <>

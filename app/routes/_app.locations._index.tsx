@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { connectionStatus } from "~/features/locations/account-status";
+import { accountStatusView as connectionStatus } from "~/features/accounts/account-status";
 import {
   formatAddress,
   formatBillDate,

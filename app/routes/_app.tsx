@@ -9,13 +9,19 @@ import {
   listAllBuildings,
 } from "~/features/locations/locations.server";
 import styles from "~/features/shell/shell.css";
+import accountsStyles from "~/features/accounts/accounts.css";
+import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
+import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import { settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
 import { requireUser } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { Brand } from "~/ui/brand";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "stylesheet", href: accountsStyles },
+];
 
 /** The authenticated shell: sidebar (top bar below 595px), location selector, navigation by context, banners. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -152,6 +158,8 @@ export default function AppShell() {
           </div>
         ) : null}
         <Outlet />
+        {/* The connect flow as a dialog, opened by ConnectLink once JavaScript runs (the page works without it). */}
+        <ConnectDialog open={new URLSearchParams(location.search).get("connect") === "1"} closeHref={connectCloseHref(location.pathname, location.search)} />
       </main>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectionStatus } from "~/features/locations/account-status";
+import { accountStatusView as connectionStatus } from "~/features/accounts/account-status";
 import {
   codeNumber,
   isBillOld,

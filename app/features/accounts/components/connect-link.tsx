@@ -1,0 +1,27 @@
+import { Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useHydrated } from "~/ui/use-hydrated";
+
+/**
+ * "Connect Utility Accounts": the /authorize-arcadia page without JavaScript; with it, the same flow opens in
+ * the shell's dialog (`?connect=1` on the current page).
+ */
+export function ConnectLink({ children, className }: { children: ReactNode; className?: string }) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  params.set("connect", "1");
+  return (
+    <Link to={hydrated ? `${location.pathname}?${params}` : "/authorize-arcadia"} className={className} preventScrollReset>
+      {children}
+    </Link>
+  );
+}
+
+/** Where closing the dialog goes: the current page without `connect`. */
+export function connectCloseHref(pathname: string, search: string) {
+  const params = new URLSearchParams(search);
+  params.delete("connect");
+  const rest = params.toString();
+  return rest ? `${pathname}?${rest}` : pathname;
+}
