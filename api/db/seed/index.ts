@@ -3,9 +3,11 @@ import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
 import { seedCore } from "./core";
 import { seedDevices } from "./devices";
+import { seedGrid } from "./grid";
+import { seedCompliance } from "./compliance";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
-const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices];
+const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedGrid, seedCompliance];
 
 export function todayUtc(now = new Date()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
