@@ -66,7 +66,6 @@ export function seedCompliance(ctx: SeedContext) {
     let overrideUntil = 0;
     let overrideDelta = 0;
     let wasOff = false;
-    const fixedSetpoint = 72 + (t.id % 3);
 
     for (let d = new Date(firstDay); d.getTime() < nowMs; d = new Date(d.getTime() + 86_400_000)) {
       const y = d.getUTCFullYear();
@@ -93,8 +92,9 @@ export function seedCompliance(ctx: SeedContext) {
         let cool = coolSchedule;
         let heat = heatSchedule;
         if (p.unchanging) {
-          cool = fixedSetpoint + 2;
-          heat = fixedSetpoint - 4;
+          // The same setpoints day and night: on schedule only while the building is occupied.
+          cool = 74;
+          heat = 69;
         }
         if (ms < holdUntil) {
           if (mode === "heat") heat = holdSetpoint;
