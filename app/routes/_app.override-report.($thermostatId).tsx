@@ -1,6 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import { MonthPicker } from "~/features/compliance/components/month-picker";
 import { ComplianceCards, LeastCompliantLocations, ReportSkeleton, ThermostatTable, WorstDaysTable } from "~/features/compliance/components/report-parts";
 import { ThermostatChart } from "~/features/compliance/components/thermostat-chart";
@@ -11,7 +11,7 @@ import { settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
-import { Alert, ErrorState } from "~/ui/states";
+import { Alert, EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -173,4 +173,27 @@ function onlyUiParamsChanged(a: string, b: string) {
     return p.toString();
   };
   return strip(a) === strip(b);
+}
+
+/** An unknown or another client's thermostat is not found; anything else is the report's error state. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="stack report-page">
+      <h1>Schedule Compliance</h1>
+      {notFound ? (
+        <EmptyState title="Thermostat not found">
+          <p>This thermostat does not exist or is not one of your locations.</p>
+        </EmptyState>
+      ) : (
+        <ErrorState title={REPORT_ERROR} />
+      )}
+      <p>
+        <Link to="/override-report" className="btn btn-secondary btn-small">
+          BACK
+        </Link>
+      </p>
+    </div>
+  );
 }

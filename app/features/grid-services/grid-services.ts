@@ -63,7 +63,7 @@ export type GridState = { q: string; page: number; sort: SortItem[]; open: numbe
 export function parseGridState(params: URLSearchParams): GridState {
   const q = (params.get("q") ?? "").trim().slice(0, 100);
   const pageNum = Number(params.get("page"));
-  const page = Number.isInteger(pageNum) && pageNum >= 1 && pageNum <= 10000 ? pageNum : 1;
+  const page = Number.isSafeInteger(pageNum) && pageNum >= 1 ? pageNum : 1;
   const parsed = params.getAll("sort").map(parseSortItem);
   const sort = parsed.length > 0 && parsed.every(Boolean) ? (parsed as SortItem[]).slice(0, 3) : DEFAULT_SORT;
   const open = params

@@ -29,10 +29,11 @@ export function ComplianceCards({ compliance, autoResets }: { compliance: number
       <section className="card stat-card" aria-labelledby="card-resets">
         <h2 id="card-resets">
           Auto Resets{" "}
-          <Tooltip content={AUTO_RESETS_TOOLTIP} label="About Auto Resets">
+          <Tooltip content={AUTO_RESETS_TOOLTIP}>
             <span aria-hidden="true" className="info-dot">
               i
             </span>
+            <span className="visually-hidden">About Auto Resets</span>
           </Tooltip>
         </h2>
         <p className="stat" data-testid="auto-resets">

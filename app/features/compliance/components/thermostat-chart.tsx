@@ -40,6 +40,9 @@ const MODE_COLORS: Record<string, string> = {
 
 type P = { t: number; v: number | null };
 
+/** Scrollable regions take keyboard focus so they can be scrolled with the arrow keys (WCAG 2.1.1). */
+const SCROLL_REGION_TAB_INDEX = 0;
+
 /** A series as stepped points; a gap in the history (unreachable time) breaks the line. */
 function seriesPoints(items: HistoryPoint[], field: SeriesField): P[] {
   const out: P[] = [];
@@ -163,7 +166,7 @@ export function ThermostatChart({
             °Fahrenheit
           </text>
         </svg>
-        <div className="chart-scroll" role="group" aria-label="Thermostat Settings chart, scrolls horizontally" aria-describedby="chart-desc">
+        <div className="chart-scroll" role="region" tabIndex={SCROLL_REGION_TAB_INDEX} aria-label="Thermostat Settings chart, scrolls horizontally" aria-describedby="chart-desc">
           <div style={{ position: "relative", width: CHART_SCROLL_WIDTH }}>
             <svg width={CHART_SCROLL_WIDTH} height={CHART_HEIGHT} role="img" aria-labelledby="chart-svg-title">
               <title id="chart-svg-title">{`Thermostat Settings: ${shown.map((s) => s.label).join(", ") || "no series selected"}`}</title>
@@ -240,7 +243,7 @@ export function ThermostatChart({
                     const t = times[i];
                     const next = i + 1 < times.length ? Math.min(times[i + 1], t + STEP_MS) : t + STEP_MS;
                     return (
-                      <rect key={it.recordedAt} x={x(t)} y={0} width={Math.max(1, x(next) - x(t))} height={innerH} fill="transparent">
+                      <rect key={it.recordedAt} className="tip-rect" x={x(t)} y={0} width={Math.max(1, x(next) - x(t))} height={innerH} fill="transparent">
                         <title>{title(it)}</title>
                       </rect>
                     );
@@ -268,7 +271,7 @@ export function ThermostatChart({
       </div>
       <details className="chart-data">
         <summary>Data table</summary>
-        <div className="table-wrap chart-data-table">
+        <div className="table-wrap chart-data-table" role="region" tabIndex={SCROLL_REGION_TAB_INDEX} aria-label="Thermostat Settings data">
           <table className="table table-compact" data-testid="chart-data-table">
             <caption className="visually-hidden">Thermostat Settings data in °F</caption>
             <thead>
