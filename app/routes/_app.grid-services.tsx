@@ -41,7 +41,12 @@ export const meta: MetaFunction = () => [{ title: "Grid Services · EnergyOps" }
 
 const fmtDate = (iso: string) => {
   const [y, m, d] = iso.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString("en-US", {
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  });
 };
 
 /** Everything but the expanded rows: a change there is worth a skeleton. */
@@ -70,8 +75,18 @@ export default function GridServices() {
       <Form method="get" role="search" className="grid-search" key={state.q}>
         <label htmlFor="grid-q">Search locations</label>
         <div className="row">
-          <input id="grid-q" name="q" type="search" className="input" defaultValue={state.q} maxLength={100} placeholder="Address or city" />
-          {isDefaultSort ? null : state.sort.map((s) => <input key={s.field} type="hidden" name="sort" value={sortToParam(s)} />)}
+          <input
+            id="grid-q"
+            name="q"
+            type="search"
+            className="input"
+            defaultValue={state.q}
+            maxLength={100}
+            placeholder="Address or city"
+          />
+          {isDefaultSort
+            ? null
+            : state.sort.map((s) => <input key={s.field} type="hidden" name="sort" value={sortToParam(s)} />)}
           <button type="submit" className="btn">
             SUBMIT
           </button>
@@ -88,7 +103,11 @@ export default function GridServices() {
           <DispatchTable items={items} state={state} />
           <nav className="pager" aria-label="Pagination">
             {state.page > 1 ? (
-              <Link to={gridSearch({ ...state, page: state.page - 1, open: [] })} rel="prev" className="btn btn-secondary btn-small">
+              <Link
+                to={gridSearch({ ...state, page: state.page - 1, open: [] })}
+                rel="prev"
+                className="btn btn-secondary btn-small"
+              >
                 Previous
               </Link>
             ) : (
@@ -100,7 +119,11 @@ export default function GridServices() {
               Page {Math.min(state.page, pages)} of {pages} · {total} events ({GRID_PAGE_SIZE} per page)
             </span>
             {state.page < pages ? (
-              <Link to={gridSearch({ ...state, page: state.page + 1, open: [] })} rel="next" className="btn btn-secondary btn-small">
+              <Link
+                to={gridSearch({ ...state, page: state.page + 1, open: [] })}
+                rel="next"
+                className="btn btn-secondary btn-small"
+              >
                 Next
               </Link>
             ) : (

@@ -1,12 +1,42 @@
 import { TZDate } from "@date-fns/tz";
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import {
+  data,
+  redirect,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteError,
+} from "@remix-run/react";
 import { MonthPicker } from "~/features/compliance/components/month-picker";
-import { ComplianceCards, LeastCompliantLocations, ReportSkeleton, ThermostatTable, WorstDaysTable } from "~/features/compliance/components/report-parts";
+import {
+  ComplianceCards,
+  LeastCompliantLocations,
+  ReportSkeleton,
+  ThermostatTable,
+  WorstDaysTable,
+} from "~/features/compliance/components/report-parts";
 import { ThermostatChart } from "~/features/compliance/components/thermostat-chart";
 import styles from "~/features/compliance/compliance.css";
-import { isPickableMonth, NO_HISTORY_MESSAGE, parseChartOptions, parseDaySort, parsePeriod, type DaySort } from "~/features/compliance/compliance";
-import { getOverrideReport, getThermostatHistory, getWorstDays } from "~/features/compliance/compliance.server";
+import {
+  isPickableMonth,
+  NO_HISTORY_MESSAGE,
+  parseChartOptions,
+  parseDaySort,
+  parsePeriod,
+  type DaySort,
+} from "~/features/compliance/compliance";
+import {
+  getOverrideReport,
+  getThermostatHistory,
+  getWorstDays,
+} from "~/features/compliance/compliance.server";
 import { settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
@@ -33,7 +63,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     next.delete("pickerMonth");
     next.set("period", "month");
     // A future or unknown month is refused by parsePeriod with a message next to the picker.
-    next.set("start", isPickableMonth(year, month, today) ? `${year}-${String(month).padStart(2, "0")}-01` : `${year}-${String(month || 0).padStart(2, "0")}-00`);
+    next.set(
+      "start",
+      isPickableMonth(year, month, today)
+        ? `${year}-${String(month).padStart(2, "0")}-01`
+        : `${year}-${String(month || 0).padStart(2, "0")}-00`,
+    );
     throw redirect(`${url.pathname}?${next.toString()}`);
   }
 
@@ -47,8 +82,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     thermostatId ? settle(getThermostatHistory(api, thermostatId, period.start, period.end)) : null,
     thermostatId ? settle(getWorstDays(api, clientId, thermostatId, period.start, period.end)) : null,
   ]);
-  if (thermostatId && history && !history.ok && history.error.status === 404) throw data(null, { status: 404 });
-  const selected = thermostatId && report.ok ? (report.data.thermostats.find((t) => t.thermostatId === thermostatId) ?? null) : null;
+  if (thermostatId && history && !history.ok && history.error.status === 404)
+    throw data(null, { status: 404 });
+  const selected =
+    thermostatId && report.ok
+      ? (report.data.thermostats.find((t) => t.thermostatId === thermostatId) ?? null)
+      : null;
   if (thermostatId && report.ok && !selected) throw data(null, { status: 404 });
   const location = Number(url.searchParams.get("location"));
   const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
@@ -59,7 +98,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     report: report.ok ? report.data : null,
     selected,
     history: history ? (history.ok ? { items: history.data.items, timezone } : ("error" as const)) : null,
-    rangeMs: { start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone), end: +new TZDate(sy, sm, 1, 0, 0, timezone) },
+    rangeMs: {
+      start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone),
+      end: +new TZDate(sy, sm, 1, 0, 0, timezone),
+    },
     worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
     location: Number.isSafeInteger(location) && location > 0 ? location : null,
     dialog: url.searchParams.get("dialog") === "locations",
@@ -103,7 +145,11 @@ export default function OverrideReport() {
       <div className="row report-head">
         <h1>Schedule Compliance</h1>
         <span className="spacer" />
-        <MonthPicker start={d.period.start} todayIso={d.todayIso} keep={keepParams(search, ["period", "start", "pickerYear", "pickerMonth", "dialog"])} />
+        <MonthPicker
+          start={d.period.start}
+          todayIso={d.todayIso}
+          keep={keepParams(search, ["period", "start", "pickerYear", "pickerMonth", "dialog"])}
+        />
       </div>
       {d.period.error ? <Alert tone="warning">{d.period.error}</Alert> : null}
       {loading ? (
@@ -113,14 +159,21 @@ export default function OverrideReport() {
       ) : selected ? (
         <>
           <div className="row thermostat-head">
-            <Link to={`/override-report${withParams(search, { daySort: null, chart: null, show: null, plotBands: null, showMarker: null })}`} replace className="btn btn-secondary btn-small">
+            <Link
+              to={`/override-report${withParams(search, { daySort: null, chart: null, show: null, plotBands: null, showMarker: null })}`}
+              replace
+              className="btn btn-secondary btn-small"
+            >
               BACK
             </Link>
             <h2 data-testid="thermostat-header">
               {selected.addressLine1} <span className="muted">·</span> {selected.deviceName}
             </h2>
           </div>
-          <ComplianceCards compliance={selected.scheduleCompliancePercentage} autoResets={selected.autoResetCount} />
+          <ComplianceCards
+            compliance={selected.scheduleCompliancePercentage}
+            autoResets={selected.autoResetCount}
+          />
           <WorstDaysTable
             days={d.worstDays === "error" ? null : d.worstDays}
             sort={d.daySort}
@@ -145,7 +198,10 @@ export default function OverrideReport() {
         </>
       ) : (
         <>
-          <ComplianceCards compliance={client?.scheduleCompliancePercentage ?? null} autoResets={client?.autoResetCount ?? 0} />
+          <ComplianceCards
+            compliance={client?.scheduleCompliancePercentage ?? null}
+            autoResets={client?.autoResetCount ?? 0}
+          />
           <LeastCompliantLocations
             buildings={d.report.buildings}
             dialogOpen={d.dialog}
@@ -169,7 +225,8 @@ export default function OverrideReport() {
 function onlyUiParamsChanged(a: string, b: string) {
   const strip = (s: string) => {
     const p = new URLSearchParams(s);
-    for (const k of ["daySort", "chart", "show", "plotBands", "showMarker", "dialog", "location"]) p.delete(k);
+    for (const k of ["daySort", "chart", "show", "plotBands", "showMarker", "dialog", "location"])
+      p.delete(k);
     return p.toString();
   };
   return strip(a) === strip(b);

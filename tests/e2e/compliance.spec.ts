@@ -1,7 +1,20 @@
 import { expect, expectJsState, isJs, loginAs, ready, test, USERS } from "./fixtures";
 import { expectAccessible } from "./grid-a11y";
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const now = new Date();
 const prev = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
 const prevLabel = `${MONTHS[prev.getUTCMonth()]} ${prev.getUTCFullYear()}`;
@@ -9,7 +22,9 @@ const thisMonth = MONTHS[now.getUTCMonth()];
 const NO_DATA = "No thermostat data found for the selected date range.";
 
 test.describe("schedule compliance report", () => {
-  test("the month picker defaults to the previous month and Apply sets period and start", async ({ page }, info) => {
+  test("the month picker defaults to the previous month and Apply sets period and start", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/override-report");
     await expectJsState(page, info);
@@ -43,10 +58,14 @@ test.describe("schedule compliance report", () => {
     await ready(page, info);
     await expect(page.getByTestId("schedule-compliance")).toHaveText(/^\d+%$/);
     await expect(page.getByTestId("auto-resets")).toHaveText(/^\d+$/);
-    await expect(page.locator('[role="tooltip"]')).toHaveText("number of times the system reset an override back to the recommended schedule");
+    await expect(page.locator('[role="tooltip"]')).toHaveText(
+      "number of times the system reset an override back to the recommended schedule",
+    );
     const worst = page.getByTestId("worst-locations").locator("li");
     await expect(worst).toHaveCount(3);
-    const widths = await page.locator('[data-testid="worst-locations"] .location-bar').evaluateAll((els) => els.map((e) => parseFloat((e as HTMLElement).style.width)));
+    const widths = await page
+      .locator('[data-testid="worst-locations"] .location-bar')
+      .evaluateAll((els) => els.map((e) => parseFloat((e as HTMLElement).style.width)));
     for (const w of widths) expect(w).toBeGreaterThanOrEqual(25);
     await page.getByTestId("view-all-locations").click();
     await expect(page).toHaveURL(/dialog=locations/);
@@ -75,16 +94,27 @@ test.describe("schedule compliance report", () => {
     for (const r of await rows.allTextContents()) expect(r).toContain("1601 S Congress Ave");
     await page.getByRole("link", { name: "VIEW Front of House at 1601 S Congress Ave" }).click();
     await expect(page).toHaveURL(/\/override-report\/1013\?period=month&start=.*&location=105/);
-    await expect(page.getByTestId("thermostat-header")).toHaveText(/1601 S Congress Ave\s*·\s*Front of House/);
+    await expect(page.getByTestId("thermostat-header")).toHaveText(
+      /1601 S Congress Ave\s*·\s*Front of House/,
+    );
     const days = page.getByTestId("worst-day");
     await expect(days.first()).toBeVisible();
-    await expect(days.first().locator("td").first()).toHaveText(/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)$/);
-    const compliance = (await page.locator('[data-testid="worst-day"] td:nth-child(2)').allTextContents()).map((t) => parseInt(t, 10));
+    await expect(days.first().locator("td").first()).toHaveText(
+      /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)$/,
+    );
+    const compliance = (
+      await page.locator('[data-testid="worst-day"] td:nth-child(2)').allTextContents()
+    ).map((t) => parseInt(t, 10));
     expect(compliance).toEqual([...compliance].sort((a, b) => b - a));
     await page.getByRole("link", { name: /^HOLDS/ }).click();
     await expect(page).toHaveURL(/daySort=holds%3Adesc/);
-    await expect(page.getByRole("columnheader", { name: /HOLDS/ })).toHaveAttribute("aria-sort", "descending");
-    const holds = (await page.locator('[data-testid="worst-day"] td:nth-child(3)').allTextContents()).map(Number);
+    await expect(page.getByRole("columnheader", { name: /HOLDS/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
+    const holds = (await page.locator('[data-testid="worst-day"] td:nth-child(3)').allTextContents()).map(
+      Number,
+    );
     expect(holds).toEqual([...holds].sort((a, b) => b - a));
     await expectAccessible(page, info);
     await page.getByRole("link", { name: "BACK" }).click();
@@ -97,7 +127,9 @@ test.describe("schedule compliance report", () => {
     }
   });
 
-  test("VIEW is disabled without reachable time, and such a thermostat's history is an empty warning", async ({ page }, info) => {
+  test("VIEW is disabled without reachable time, and such a thermostat's history is an empty warning", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/override-report?location=102");
     await ready(page, info);
@@ -109,7 +141,9 @@ test.describe("schedule compliance report", () => {
     await expect(page.getByTestId("worst-days-empty")).toHaveText("N/A");
   });
 
-  test("the Thermostat Settings chart: series toggles, bands, markers, tooltip, table and CSV", async ({ page }, info) => {
+  test("the Thermostat Settings chart: series toggles, bands, markers, tooltip, table and CSV", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/override-report/1013");
     await ready(page, info);
@@ -119,8 +153,12 @@ test.describe("schedule compliance report", () => {
     const svg = chart.locator('svg[role="img"]');
     await expect(svg).toHaveAttribute("height", "649");
     await expect(svg).toHaveAttribute("width", "6000");
-    for (const s of ["schedule", "cool", "heat", "indoor"]) await expect(chart.getByTestId(`series-${s}`)).toHaveCount(1);
-    await expect(page.getByRole("link", { name: "How to read this chart" })).toHaveAttribute("href", /^https?:\/\//);
+    for (const s of ["schedule", "cool", "heat", "indoor"])
+      await expect(chart.getByTestId(`series-${s}`)).toHaveCount(1);
+    await expect(page.getByRole("link", { name: "How to read this chart" })).toHaveAttribute(
+      "href",
+      /^https?:\/\//,
+    );
     await expect(page.getByTestId("csv-download")).toHaveAttribute("href", /^data:text\/csv/);
     await expectAccessible(page, info);
     await page.getByRole("checkbox", { name: "Cool Setpoint" }).uncheck();
@@ -129,7 +167,12 @@ test.describe("schedule compliance report", () => {
     await expect(chart.getByTestId("series-cool")).toHaveCount(0);
     await expect(chart.getByTestId("series-heat")).toHaveCount(1);
     await page.getByText("Data table").click();
-    await expect(page.getByTestId("chart-data-table").getByRole("columnheader")).toHaveText(["Time", "Recommended Schedule", "Heat Setpoint", "Indoor Temperature"]);
+    await expect(page.getByTestId("chart-data-table").getByRole("columnheader")).toHaveText([
+      "Time",
+      "Recommended Schedule",
+      "Heat Setpoint",
+      "Indoor Temperature",
+    ]);
     await page.getByLabel("Plot bands").selectOption("mode");
     if (!isJs(info)) await page.getByRole("button", { name: "Update chart" }).click();
     await expect(page).toHaveURL(/plotBands=mode/);
@@ -146,11 +189,15 @@ test.describe("schedule compliance report", () => {
       await expect(tip).toContainText("°F");
       await expect(tip).toContainText(/\d{4}, \d{1,2}:\d{2} (AM|PM)/);
     } else {
-      await expect(svg.locator("rect.tip-rect > title").first()).toHaveText(/\d{4}, \d{1,2}:\d{2} (AM|PM)[\s\S]*°F/);
+      await expect(svg.locator("rect.tip-rect > title").first()).toHaveText(
+        /\d{4}, \d{1,2}:\d{2} (AM|PM)[\s\S]*°F/,
+      );
     }
   });
 
-  test("Maple Dental has no thermostats; another client's thermostat is not found", async ({ page }, info) => {
+  test("Maple Dental has no thermostats; another client's thermostat is not found", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.alex);
     await page.goto("/override-report");
     await ready(page, info);

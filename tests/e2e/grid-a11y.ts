@@ -11,7 +11,10 @@ export async function expectAccessible(page: Page, info: TestInfo) {
   const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
   const browser = page.context().browser();
   if (!browser) throw new Error("no browser");
-  const ctx = await browser.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() ?? undefined });
+  const ctx = await browser.newContext({
+    javaScriptEnabled: true,
+    viewport: page.viewportSize() ?? undefined,
+  });
   try {
     const scratch = await ctx.newPage();
     await scratch.goto(new URL("/healthz", page.url()).toString());

@@ -14,7 +14,9 @@ test.describe("grid services", () => {
     await expect(page.getByRole("heading", { name: "Grid Services", level: 1 })).toBeVisible();
     await expect(rows(page)).toHaveCount(15);
     await expect(page.getByRole("columnheader", { name: /End/ })).toHaveAttribute("aria-sort", "descending");
-    const ends = await page.locator('[data-testid="dispatch-row"] td:nth-child(7) time').evaluateAll((els) => els.map((e) => e.getAttribute("datetime") ?? ""));
+    const ends = await page
+      .locator('[data-testid="dispatch-row"] td:nth-child(7) time')
+      .evaluateAll((els) => els.map((e) => e.getAttribute("datetime") ?? ""));
     expect([...ends].sort().reverse()).toEqual(ends);
     await expect(page.getByTestId("page-status")).toContainText("Page 1 of");
     await page.getByRole("link", { name: "Next" }).click();
@@ -32,7 +34,10 @@ test.describe("grid services", () => {
     const labels = new Set(await page.locator('[data-testid="dispatch-row"] .pill').allTextContents());
     await page.getByRole("link", { name: /^Location/ }).click();
     await expect(page).toHaveURL(/sort=building_address%3AASC/);
-    await expect(page.getByRole("columnheader", { name: /Location/ })).toHaveAttribute("aria-sort", "ascending");
+    await expect(page.getByRole("columnheader", { name: /Location/ })).toHaveAttribute(
+      "aria-sort",
+      "ascending",
+    );
     const asc = await addresses(page);
     expect(asc).toEqual([...asc].sort());
     await page.getByRole("link", { name: /^Location/ }).click();
@@ -41,9 +46,18 @@ test.describe("grid services", () => {
     expect(desc).toEqual([...desc].sort().reverse());
     for (const dir of ["ASC", "DESC"]) {
       await page.goto(`/grid-services?sort=status:${dir}`);
-      for (const l of await page.locator('[data-testid="dispatch-row"] .pill').allTextContents()) labels.add(l);
+      for (const l of await page.locator('[data-testid="dispatch-row"] .pill').allTextContents())
+        labels.add(l);
     }
-    for (const label of ["Opted out", "No available thermostats", "Participated", "Pending", "No status available", "Internal test", "Overridden thermostats"]) {
+    for (const label of [
+      "Opted out",
+      "No available thermostats",
+      "Participated",
+      "Pending",
+      "No status available",
+      "Internal test",
+      "Overridden thermostats",
+    ]) {
       expect([...labels]).toContain(label);
     }
   });
@@ -90,7 +104,11 @@ test.describe("grid services", () => {
     // The api refuses a page beyond its limit: the page shows the spec's error state, not a crash.
     const res = await page.goto("/grid-services?page=999999");
     expect(res?.status()).toBe(200);
-    await expect(page.getByText("An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.")).toBeVisible();
+    await expect(
+      page.getByText(
+        "An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.",
+      ),
+    ).toBeVisible();
   });
 
   test("the page passes axe", async ({ page }, info) => {

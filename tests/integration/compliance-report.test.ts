@@ -17,7 +17,17 @@ let server: http.Server;
 let base: string;
 let cookie: string;
 
-type Row = [id: number, date: string, at: string, dur: number, mode: string, sched: number | null, cool: number | null, heat: number | null, event: string | null];
+type Row = [
+  id: number,
+  date: string,
+  at: string,
+  dur: number,
+  mode: string,
+  sched: number | null,
+  cool: number | null,
+  heat: number | null,
+  event: string | null,
+];
 const ROWS: Row[] = [
   // 1001, 2020-03-02: on, on (within 0.5 °F), off (hold starts), off  → 2 of 4 samples
   [1001, "2020-03-02", "2020-03-02T16:00:00.000Z", 1800, "cool", 74, 74, 68, null],
@@ -49,7 +59,12 @@ const get = (path: string, c = cookie) => fetch(`${base}${path}`, { headers: { c
 
 beforeAll(async () => {
   db = openDb(":memory:");
-  const ctx = { db, today: new Date(Date.UTC(2020, 5, 15)), rand: prng(1), staffEmailDomain: "energyops.test" };
+  const ctx = {
+    db,
+    today: new Date(Date.UTC(2020, 5, 15)),
+    rand: prng(1),
+    staffEmailDomain: "energyops.test",
+  };
   seedCore(ctx);
   seedDevices(ctx);
   const insert = db.prepare(
@@ -74,21 +89,44 @@ describe("GET /override-report/{clientId}/{startDate}/{endDate}", () => {
     const body = await res.json();
     // client: (4 + 2) half hours on of (7 + 3) half hours reachable = 10800 / 18000 s = 60 %
     expect(body.client).toEqual([
-      { client_id: 1, name: expect.any(String), schedule_compliance_percentage: 60, auto_reset_count: 2, permanent_hold_count: 1, reachable_duration: 18000 },
+      {
+        client_id: 1,
+        name: expect.any(String),
+        schedule_compliance_percentage: 60,
+        auto_reset_count: 2,
+        permanent_hold_count: 1,
+        reachable_duration: 18000,
+      },
     ]);
     const t1001 = body.thermostats.find((t: { thermostat_id: number }) => t.thermostat_id === 1001);
     // 4 of 7 samples: 57.142857 → 57.14
-    expect(t1001).toMatchObject({ building_id: 101, schedule_compliance_percentage: 57.14, permanent_hold_count: 1, auto_reset_count: 1, reachable_duration: 12600 });
+    expect(t1001).toMatchObject({
+      building_id: 101,
+      schedule_compliance_percentage: 57.14,
+      permanent_hold_count: 1,
+      auto_reset_count: 1,
+      reachable_duration: 12600,
+    });
     const t1002 = body.thermostats.find((t: { thermostat_id: number }) => t.thermostat_id === 1002);
-    expect(t1002).toMatchObject({ schedule_compliance_percentage: 66.67, auto_reset_count: 1, reachable_duration: 5400 });
+    expect(t1002).toMatchObject({
+      schedule_compliance_percentage: 66.67,
+      auto_reset_count: 1,
+      reachable_duration: 5400,
+    });
     const t1010 = body.thermostats.find((t: { thermostat_id: number }) => t.thermostat_id === 1010);
     expect(t1010).toMatchObject({ schedule_compliance_percentage: null, reachable_duration: 0 });
     const b101 = body.buildings.find((b: { building_id: number }) => b.building_id === 101);
-    expect(b101).toMatchObject({ address_line1: "1912 Pike Pl", schedule_compliance_percentage: 60, reachable_duration: 18000 });
+    expect(b101).toMatchObject({
+      address_line1: "1912 Pike Pl",
+      schedule_compliance_percentage: 60,
+      reachable_duration: 18000,
+    });
     // a building with no thermostats (107) and one with no history in range (104): no reachable duration
     const b107 = body.buildings.find((b: { building_id: number }) => b.building_id === 107);
     expect(b107).toMatchObject({ reachable_duration: 0, schedule_compliance_percentage: null });
-    expect(body.buildings.find((b: { building_id: number }) => b.building_id === 104)).toMatchObject({ reachable_duration: 0 });
+    expect(body.buildings.find((b: { building_id: number }) => b.building_id === 104)).toMatchObject({
+      reachable_duration: 0,
+    });
     expect(body.buildings).toHaveLength(14);
   });
 
@@ -119,22 +157,31 @@ describe("GET /override-report/{clientId}/{startDate}/{endDate}", () => {
 
   it("limits a partial-access user to their buildings", async () => {
     const sam = await (async () => {
-      db.prepare("UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE id = 1) WHERE id = 2").run();
+      db.prepare(
+        "UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE id = 1) WHERE id = 2",
+      ).run();
       return login("sam@harborcoffee.test");
     })();
     const body = await (await get("/override-report/1/2020-03-01/2020-04-01", sam)).json();
-    expect(body.buildings.map((b: { building_id: number }) => b.building_id).sort()).toEqual([101, 102, 104, 106, 109]);
+    expect(body.buildings.map((b: { building_id: number }) => b.building_id).sort()).toEqual([
+      101, 102, 104, 106, 109,
+    ]);
     expect((await get("/thermostat/1013/history/2020-03-01/2020-04-01", sam)).status).toBe(404);
   });
 
   it("answers 404 for another client's ids and a validation body for bad dates", async () => {
     expect((await get("/override-report/2/2020-03-01/2020-04-01")).status).toBe(404);
-    expect((await get("/override-report/worst-performing-days/2/1001/2020-03-01/2020-04-01")).status).toBe(404);
+    expect((await get("/override-report/worst-performing-days/2/1001/2020-03-01/2020-04-01")).status).toBe(
+      404,
+    );
     const alex = await login("alex@mapledental.test");
     expect((await get("/thermostat/1001/history/2020-03-01/2020-04-01", alex)).status).toBe(404);
     const bad = await get("/override-report/1/2020-02-30/2020-04-01");
     expect(bad.status).toBe(422);
-    expect(await bad.json()).toMatchObject({ message: "Validation error", path_params: [{ location: "startDate", message: "must be a valid date" }] });
+    expect(await bad.json()).toMatchObject({
+      message: "Validation error",
+      path_params: [{ location: "startDate", message: "must be a valid date" }],
+    });
     const reversed = await (await get("/override-report/1/2020-04-01/2020-03-01")).json();
     expect(reversed.path_params).toEqual([{ location: "endDate", message: "must be after startDate" }]);
   });
@@ -153,9 +200,18 @@ describe("GET /insights/{clientId}/dispatches", () => {
   });
 
   it("pages, sorts and filters the seeded dispatch", async () => {
-    const body = await (await get("/insights/1/dispatches?page=1&size=15&location_search=pike&sort_by=end_time:DESC&sort_by=building_address:DESC")).json();
+    const body = await (
+      await get(
+        "/insights/1/dispatches?page=1&size=15&location_search=pike&sort_by=end_time:DESC&sort_by=building_address:DESC",
+      )
+    ).json();
     expect(body).toMatchObject({ total: 1, page: 1, size: 15 });
-    expect(body.items[0]).toMatchObject({ id: 1, building_id: 101, status: "PENDING", were_overridden_thermostats: false });
+    expect(body.items[0]).toMatchObject({
+      id: 1,
+      building_id: 101,
+      status: "PENDING",
+      were_overridden_thermostats: false,
+    });
     expect(body.items[0].thermostat_actions_insights).toHaveLength(2);
     const none = await (await get("/insights/1/dispatches?location_search=zzz")).json();
     expect(none).toMatchObject({ items: [], total: 0 });

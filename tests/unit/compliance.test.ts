@@ -29,7 +29,11 @@ describe("period and month picker limits", () => {
     expect(previousMonthStart(today)).toBe("2026-10-01");
     expect(previousMonthStart(new Date(Date.UTC(2026, 0, 5)))).toBe("2025-12-01");
     expect(monthAfter("2025-12-01")).toBe("2026-01-01");
-    expect(parsePeriod(new URLSearchParams(), today)).toMatchObject({ start: "2026-10-01", end: "2026-11-01", error: null });
+    expect(parsePeriod(new URLSearchParams(), today)).toMatchObject({
+      start: "2026-10-01",
+      end: "2026-11-01",
+      error: null,
+    });
   });
 
   it("offers the current year and the 12 before it", () => {
@@ -47,19 +51,39 @@ describe("period and month picker limits", () => {
   });
 
   it("refuses a future, too old or malformed start and falls back to the default", () => {
-    expect(parsePeriod(new URLSearchParams("period=month&start=2026-03-01"), today)).toMatchObject({ start: "2026-03-01", end: "2026-04-01", error: null });
-    expect(parsePeriod(new URLSearchParams("start=2026-12-01"), today)).toMatchObject({ start: "2026-10-01", error: expect.any(String) });
+    expect(parsePeriod(new URLSearchParams("period=month&start=2026-03-01"), today)).toMatchObject({
+      start: "2026-03-01",
+      end: "2026-04-01",
+      error: null,
+    });
+    expect(parsePeriod(new URLSearchParams("start=2026-12-01"), today)).toMatchObject({
+      start: "2026-10-01",
+      error: expect.any(String),
+    });
     expect(parsePeriod(new URLSearchParams("start=2013-05-01"), today).start).toBe("2026-10-01");
     expect(parsePeriod(new URLSearchParams("start=garbage"), today).error).not.toBeNull();
   });
 });
 
 describe("compliance sorting with the 100 rule", () => {
-  const b = (id: number, pct: number | null, reach: number) => ({ buildingId: id, addressLine1: `${id} Main St`, scheduleCompliancePercentage: pct, reachableDuration: reach });
+  const b = (id: number, pct: number | null, reach: number) => ({
+    buildingId: id,
+    addressLine1: `${id} Main St`,
+    scheduleCompliancePercentage: pct,
+    reachableDuration: reach,
+  });
   it("ranks ascending and counts no reachable duration as 100", () => {
-    const sorted = sortLocationsByCompliance([b(1, 90, 10), b(2, null, 0), b(3, 20, 10), b(4, 100, 10), b(5, 55, 10)]);
+    const sorted = sortLocationsByCompliance([
+      b(1, 90, 10),
+      b(2, null, 0),
+      b(3, 20, 10),
+      b(4, 100, 10),
+      b(5, 55, 10),
+    ]);
     expect(sorted.map((x) => x.buildingId)).toEqual([3, 5, 1, 2, 4]);
-    expect(worstLocations([b(1, 90, 10), b(2, null, 0), b(3, 20, 10), b(5, 55, 10)]).map((x) => x.buildingId)).toEqual([3, 5, 1]);
+    expect(
+      worstLocations([b(1, 90, 10), b(2, null, 0), b(3, 20, 10), b(5, 55, 10)]).map((x) => x.buildingId),
+    ).toEqual([3, 5, 1]);
     expect(worstLocations([b(2, null, 0), b(6, 99.5, 10)]).map((x) => x.buildingId)).toEqual([6, 2]);
   });
 
@@ -91,14 +115,29 @@ describe("least compliant days", () => {
   ];
   it("sorts by compliance descending by default, holds default to 0", () => {
     expect(parseDaySort(null)).toEqual({ key: "compliance", dir: "desc" });
-    expect(sortDays(days, parseDaySort(null)).map((d) => d.date)).toEqual(["2026-10-03", "2026-10-01", "2026-10-02"]);
-    expect(sortDays(days, { key: "compliance", dir: "asc" }).map((d) => d.date)).toEqual(["2026-10-02", "2026-10-01", "2026-10-03"]);
-    expect(sortDays(days, { key: "holds", dir: "desc" }).map((d) => d.date)).toEqual(["2026-10-02", "2026-10-01", "2026-10-03"]);
+    expect(sortDays(days, parseDaySort(null)).map((d) => d.date)).toEqual([
+      "2026-10-03",
+      "2026-10-01",
+      "2026-10-02",
+    ]);
+    expect(sortDays(days, { key: "compliance", dir: "asc" }).map((d) => d.date)).toEqual([
+      "2026-10-02",
+      "2026-10-01",
+      "2026-10-03",
+    ]);
+    expect(sortDays(days, { key: "holds", dir: "desc" }).map((d) => d.date)).toEqual([
+      "2026-10-02",
+      "2026-10-01",
+      "2026-10-03",
+    ]);
     expect(parseDaySort("holds:sideways")).toEqual({ key: "compliance", dir: "desc" });
   });
 
   it("flips the active column and starts another descending", () => {
-    expect(nextDaySort({ key: "compliance", dir: "desc" }, "compliance")).toEqual({ key: "compliance", dir: "asc" });
+    expect(nextDaySort({ key: "compliance", dir: "desc" }, "compliance")).toEqual({
+      key: "compliance",
+      dir: "asc",
+    });
     expect(nextDaySort({ key: "compliance", dir: "asc" }, "holds")).toEqual({ key: "holds", dir: "desc" });
   });
 });
@@ -118,14 +157,26 @@ describe("chart ticks", () => {
     expect(ticks).toHaveLength(32);
     expect(new Date(ticks[0]).toISOString()).toBe("2026-10-01T07:00:00.000Z");
     const short = chartTicks(start, start + 2 * DAY_MS, "America/Los_Angeles");
-    expect(short.map((t) => new Date(t).toISOString().slice(11, 16))).toEqual(["07:00", "13:00", "19:00", "01:00", "07:00", "13:00", "19:00", "01:00", "07:00"]);
+    expect(short.map((t) => new Date(t).toISOString().slice(11, 16))).toEqual([
+      "07:00",
+      "13:00",
+      "19:00",
+      "01:00",
+      "07:00",
+      "13:00",
+      "19:00",
+      "01:00",
+      "07:00",
+    ]);
   });
 });
 
 describe("chart options, CSV and mode bands", () => {
   it("shows every series unless the series form was sent", () => {
     expect(parseChartOptions(new URLSearchParams()).visible).toEqual(["schedule", "cool", "heat", "indoor"]);
-    expect(parseChartOptions(new URLSearchParams("chart=1&show=indoor&show=cool&plotBands=mode&showMarker=true"))).toEqual({
+    expect(
+      parseChartOptions(new URLSearchParams("chart=1&show=indoor&show=cool&plotBands=mode&showMarker=true")),
+    ).toEqual({
       visible: ["cool", "indoor"],
       plotBands: "mode",
       showMarker: true,
@@ -134,9 +185,30 @@ describe("chart options, CSV and mode bands", () => {
   });
 
   const items = [
-    { recordedAt: "2026-10-01T07:00:00.000Z", scheduleSetpointF: 74, coolSetpointF: 74, heatSetpointF: 68, indoorTemperatureF: 71.2, mode: "cool" },
-    { recordedAt: "2026-10-01T07:30:00.000Z", scheduleSetpointF: 74, coolSetpointF: 72, heatSetpointF: null, indoorTemperatureF: 70.9, mode: "cool" },
-    { recordedAt: "2026-10-01T09:00:00.000Z", scheduleSetpointF: 80, coolSetpointF: 80, heatSetpointF: 62, indoorTemperatureF: 72, mode: "auto" },
+    {
+      recordedAt: "2026-10-01T07:00:00.000Z",
+      scheduleSetpointF: 74,
+      coolSetpointF: 74,
+      heatSetpointF: 68,
+      indoorTemperatureF: 71.2,
+      mode: "cool",
+    },
+    {
+      recordedAt: "2026-10-01T07:30:00.000Z",
+      scheduleSetpointF: 74,
+      coolSetpointF: 72,
+      heatSetpointF: null,
+      indoorTemperatureF: 70.9,
+      mode: "cool",
+    },
+    {
+      recordedAt: "2026-10-01T09:00:00.000Z",
+      scheduleSetpointF: 80,
+      coolSetpointF: 80,
+      heatSetpointF: 62,
+      indoorTemperatureF: 72,
+      mode: "auto",
+    },
   ];
   it("writes the plotted series as CSV in local time", () => {
     expect(historyCsv(items, ["schedule", "heat"], "America/Los_Angeles").split("\n")).toEqual([

@@ -33,8 +33,14 @@ describe("default sort and range", () => {
   });
 
   it("runs from June 1 of the current year for 6 months, to November 30", () => {
-    expect(defaultDateRange(new Date(Date.UTC(2026, 10, 21)))).toEqual({ startDate: "2026-06-01", endDate: "2026-11-30" });
-    expect(defaultDateRange(new Date(Date.UTC(2025, 0, 2)))).toEqual({ startDate: "2025-06-01", endDate: "2025-11-30" });
+    expect(defaultDateRange(new Date(Date.UTC(2026, 10, 21)))).toEqual({
+      startDate: "2026-06-01",
+      endDate: "2026-11-30",
+    });
+    expect(defaultDateRange(new Date(Date.UTC(2025, 0, 2)))).toEqual({
+      startDate: "2025-06-01",
+      endDate: "2025-11-30",
+    });
   });
 });
 
@@ -78,7 +84,9 @@ describe("URL state", () => {
 
 describe("event times", () => {
   it("shows the time in the building's timezone", () => {
-    expect(formatEventTime("2026-07-01T18:00:00.000Z", "America/Los_Angeles")).toBe("Jul 1, 2026, 11:00 AM PDT");
+    expect(formatEventTime("2026-07-01T18:00:00.000Z", "America/Los_Angeles")).toBe(
+      "Jul 1, 2026, 11:00 AM PDT",
+    );
     expect(formatEventTime("2026-11-20T18:00:00.000Z", "America/New_York")).toBe("Nov 20, 2026, 1:00 PM EST");
     expect(formatEventTime(null, "America/New_York")).toBe("—");
   });

@@ -13,7 +13,10 @@ const reportSchema = z.object({
     z.object({
       buildingId: z.number(),
       addressLine1: z.string(),
-      reachableDuration: z.number().nullish().transform((v) => v ?? 0),
+      reachableDuration: z
+        .number()
+        .nullish()
+        .transform((v) => v ?? 0),
       scheduleCompliancePercentage: z.number().nullable().default(null),
     }),
   ),
@@ -24,9 +27,18 @@ const reportSchema = z.object({
       addressLine1: z.string(),
       deviceName: z.string(),
       scheduleCompliancePercentage: z.number().nullable().default(null),
-      permanentHoldCount: z.number().nullish().transform((v) => v ?? 0),
-      autoResetCount: z.number().nullish().transform((v) => v ?? 0),
-      reachableDuration: z.number().nullish().transform((v) => v ?? 0),
+      permanentHoldCount: z
+        .number()
+        .nullish()
+        .transform((v) => v ?? 0),
+      autoResetCount: z
+        .number()
+        .nullish()
+        .transform((v) => v ?? 0),
+      reachableDuration: z
+        .number()
+        .nullish()
+        .transform((v) => v ?? 0),
     }),
   ),
 });
@@ -63,5 +75,15 @@ export const getOverrideReport = (api: ApiClient, clientId: number, start: strin
 export const getThermostatHistory = (api: ApiClient, thermostatId: number, start: string, end: string) =>
   api.get(`/thermostat/${thermostatId}/history/${start}/${end}`, { schema: historySchema });
 
-export const getWorstDays = (api: ApiClient, clientId: number, thermostatId: number, start: string, end: string) =>
-  api.get(`/override-report/worst-performing-days/${clientId}/${thermostatId}/${start}/${end}`, { schema: worstDaysSchema }).then((r) => r.items);
+export const getWorstDays = (
+  api: ApiClient,
+  clientId: number,
+  thermostatId: number,
+  start: string,
+  end: string,
+) =>
+  api
+    .get(`/override-report/worst-performing-days/${clientId}/${thermostatId}/${start}/${end}`, {
+      schema: worstDaysSchema,
+    })
+    .then((r) => r.items);

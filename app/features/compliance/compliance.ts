@@ -4,13 +4,27 @@ import { format } from "date-fns";
 /** Schedule compliance / override report rules (spec part 2 §2, §4, §5, §9). */
 
 export const NO_HISTORY_MESSAGE = "No thermostat data found for the selected date range.";
-export const AUTO_RESETS_TOOLTIP = "number of times the system reset an override back to the recommended schedule";
+export const AUTO_RESETS_TOOLTIP =
+  "number of times the system reset an override back to the recommended schedule";
 export const WORST_LOCATIONS_COUNT = 3;
 export const MIN_BAR_PERCENT = 25;
 export const PICKER_YEARS_BACK = 12;
 export const CHART_HEIGHT = 649;
 export const CHART_SCROLL_WIDTH = 6000;
-export const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+export const MONTH_NAMES = [
+  "Jan",
+  "Feb",
+  "Mar",
+  "Apr",
+  "May",
+  "Jun",
+  "Jul",
+  "Aug",
+  "Sep",
+  "Oct",
+  "Nov",
+  "Dec",
+];
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const iso = (y: number, m0: number, d = 1) => {
@@ -43,7 +57,13 @@ export function isFutureMonth(year: number, month: number, today: Date) {
 
 export function isPickableMonth(year: number, month: number, today: Date) {
   const years = pickerYears(today);
-  return Number.isInteger(month) && month >= 1 && month <= 12 && years.includes(year) && !isFutureMonth(year, month, today);
+  return (
+    Number.isInteger(month) &&
+    month >= 1 &&
+    month <= 12 &&
+    years.includes(year) &&
+    !isFutureMonth(year, month, today)
+  );
 }
 
 export type Period = { start: string; end: string; year: number; month: number; error: string | null };
@@ -76,19 +96,31 @@ export function formatPercent(value: number | null | undefined) {
   return value === null || value === undefined || Number.isNaN(value) ? "N/A" : `${Math.round(value)}%`;
 }
 
-export type BuildingCompliance = { buildingId: number; addressLine1: string; reachableDuration: number; scheduleCompliancePercentage: number | null };
+export type BuildingCompliance = {
+  buildingId: number;
+  addressLine1: string;
+  reachableDuration: number;
+  scheduleCompliancePercentage: number | null;
+};
 
 /** The compliance a building is ranked by: no reachable duration counts as 100. */
-export function rankedCompliance(b: Pick<BuildingCompliance, "reachableDuration" | "scheduleCompliancePercentage">) {
-  return !b.reachableDuration || b.scheduleCompliancePercentage === null ? 100 : b.scheduleCompliancePercentage;
+export function rankedCompliance(
+  b: Pick<BuildingCompliance, "reachableDuration" | "scheduleCompliancePercentage">,
+) {
+  return !b.reachableDuration || b.scheduleCompliancePercentage === null
+    ? 100
+    : b.scheduleCompliancePercentage;
 }
 
 /** Buildings by compliance ascending (no reachable duration = 100), ties by address. */
 export function sortLocationsByCompliance<T extends BuildingCompliance>(buildings: T[]): T[] {
-  return [...buildings].sort((a, b) => rankedCompliance(a) - rankedCompliance(b) || a.addressLine1.localeCompare(b.addressLine1));
+  return [...buildings].sort(
+    (a, b) => rankedCompliance(a) - rankedCompliance(b) || a.addressLine1.localeCompare(b.addressLine1),
+  );
 }
 
-export const worstLocations = <T extends BuildingCompliance>(buildings: T[]) => sortLocationsByCompliance(buildings).slice(0, WORST_LOCATIONS_COUNT);
+export const worstLocations = <T extends BuildingCompliance>(buildings: T[]) =>
+  sortLocationsByCompliance(buildings).slice(0, WORST_LOCATIONS_COUNT);
 
 /** A compliance bar's width in percent: at least 25. */
 export function barWidth(percent: number) {
@@ -101,7 +133,11 @@ export function formatDay(date: string) {
   return format(new Date(y, m - 1, d), "EEEE, MMMM do");
 }
 
-export type WorstDay = { date: string; scheduleCompliancePercentage: number | null; permanentHoldCount: number | null };
+export type WorstDay = {
+  date: string;
+  scheduleCompliancePercentage: number | null;
+  permanentHoldCount: number | null;
+};
 export type DaySortKey = "compliance" | "holds";
 export type DaySort = { key: DaySortKey; dir: "asc" | "desc" };
 export const DEFAULT_DAY_SORT: DaySort = { key: "compliance", dir: "desc" };
@@ -120,7 +156,8 @@ export function nextDaySort(current: DaySort, key: DaySortKey): DaySort {
 
 /** Days sorted by compliance or holds (a missing hold count is 0), ties by date. */
 export function sortDays(days: WorstDay[], sort: DaySort): WorstDay[] {
-  const value = (d: WorstDay) => (sort.key === "holds" ? (d.permanentHoldCount ?? 0) : (d.scheduleCompliancePercentage ?? -1));
+  const value = (d: WorstDay) =>
+    sort.key === "holds" ? (d.permanentHoldCount ?? 0) : (d.scheduleCompliancePercentage ?? -1);
   const sign = sort.dir === "asc" ? 1 : -1;
   return [...days].sort((a, b) => sign * (value(a) - value(b)) || a.date.localeCompare(b.date));
 }
@@ -145,7 +182,14 @@ export function chartTicks(startMs: number, endMs: number, timezone: string) {
     cursor =
       step === DAY_MS
         ? new TZDate(cursor.getFullYear(), cursor.getMonth(), cursor.getDate() + 1, 0, 0, timezone)
-        : new TZDate(cursor.getFullYear(), cursor.getMonth(), cursor.getDate(), cursor.getHours() + 6, 0, timezone);
+        : new TZDate(
+            cursor.getFullYear(),
+            cursor.getMonth(),
+            cursor.getDate(),
+            cursor.getHours() + 6,
+            0,
+            timezone,
+          );
   }
   return ticks;
 }
@@ -177,7 +221,9 @@ export type ChartOptions = { visible: SeriesKey[]; plotBands: "none" | "mode"; s
  */
 export function parseChartOptions(params: URLSearchParams): ChartOptions {
   const keys = SERIES.map((s) => s.key) as string[];
-  const visible = params.get("chart") ? (params.getAll("show").filter((k) => keys.includes(k)) as SeriesKey[]) : (keys as SeriesKey[]);
+  const visible = params.get("chart")
+    ? (params.getAll("show").filter((k) => keys.includes(k)) as SeriesKey[])
+    : (keys as SeriesKey[]);
   return {
     visible: SERIES.map((s) => s.key).filter((k) => visible.includes(k)),
     plotBands: params.get("plotBands") === "mode" ? "mode" : "none",
@@ -194,7 +240,8 @@ export type HistoryPoint = {
   mode?: string | null;
 };
 
-export const formatF = (v: number | null | undefined) => (v === null || v === undefined ? "—" : `${Math.round(v * 10) / 10}°F`);
+export const formatF = (v: number | null | undefined) =>
+  v === null || v === undefined ? "—" : `${Math.round(v * 10) / 10}°F`;
 
 /** The plotted series as CSV: local time, then each visible series in °F. */
 export function historyCsv(items: HistoryPoint[], visible: SeriesKey[], timezone: string) {
@@ -204,7 +251,9 @@ export function historyCsv(items: HistoryPoint[], visible: SeriesKey[], timezone
     format(new TZDate(Date.parse(it.recordedAt), timezone), "yyyy-MM-dd HH:mm"),
     ...series.map((s) => (it[s.field] === null || it[s.field] === undefined ? "" : String(it[s.field]))),
   ]);
-  return [head, ...rows].map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(",")).join("\n");
+  return [head, ...rows]
+    .map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(","))
+    .join("\n");
 }
 
 /** The y domain: every visible value, padded and rounded out to whole multiples of 5 °F. */

@@ -28,10 +28,20 @@ const dispatchSchema = z.object({
 });
 export type DispatchInsight = z.infer<typeof dispatchSchema>;
 
-const pageSchema = z.object({ items: z.array(dispatchSchema), total: z.number(), page: z.number(), size: z.number() });
+const pageSchema = z.object({
+  items: z.array(dispatchSchema),
+  total: z.number(),
+  page: z.number(),
+  size: z.number(),
+});
 
 /** GET /insights/{clientId}/dispatches for the page's state and date range. */
-export function listDispatches(api: ApiClient, clientId: number, state: GridState, range: { startDate: string; endDate: string }) {
+export function listDispatches(
+  api: ApiClient,
+  clientId: number,
+  state: GridState,
+  range: { startDate: string; endDate: string },
+) {
   return api.get(`/insights/${clientId}/dispatches`, {
     query: {
       page: state.page,

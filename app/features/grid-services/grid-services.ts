@@ -14,20 +14,31 @@ export const DISPATCH_STATUS_LABELS: Record<string, string> = {
 export const NO_STATUS_LABEL = "No status available";
 
 export function dispatchStatusLabel(status: string | null | undefined) {
-  return status && Object.hasOwn(DISPATCH_STATUS_LABELS, status) ? DISPATCH_STATUS_LABELS[status] : NO_STATUS_LABEL;
+  return status && Object.hasOwn(DISPATCH_STATUS_LABELS, status)
+    ? DISPATCH_STATUS_LABELS[status]
+    : NO_STATUS_LABEL;
 }
 
-export function dispatchStatusTone(status: string | null | undefined): "success" | "info" | "grey" | "yellow" {
+export function dispatchStatusTone(
+  status: string | null | undefined,
+): "success" | "info" | "grey" | "yellow" {
   if (status === "SUCCESS") return "success";
   if (status === "PENDING") return "info";
   if (status === "OPT_OUT") return "yellow";
   return "grey";
 }
 
-export const GRID_ERROR = "An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.";
+export const GRID_ERROR =
+  "An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.";
 export const GRID_EMPTY = "No events found";
 
-export const SORT_FIELDS = ["building_address", "status", "precool_start_time", "start_time", "end_time"] as const;
+export const SORT_FIELDS = [
+  "building_address",
+  "status",
+  "precool_start_time",
+  "start_time",
+  "end_time",
+] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 export type SortDir = "ASC" | "DESC";
 export type SortItem = { field: SortField; dir: SortDir };
@@ -95,7 +106,8 @@ export function toggleSort(state: GridState, field: SortField): GridState {
   let first: SortItem;
   if (primary?.field === field) first = { field, dir: primary.dir === "ASC" ? "DESC" : "ASC" };
   else first = { field, dir: field.endsWith("_time") ? "DESC" : "ASC" };
-  const sort = field === "building_address" ? [first] : [first, { field: "building_address", dir: "DESC" } as SortItem];
+  const sort =
+    field === "building_address" ? [first] : [first, { field: "building_address", dir: "DESC" } as SortItem];
   return { ...state, sort, page: 1, open: [] };
 }
 
@@ -113,13 +125,18 @@ export function ariaSort(state: GridState, field: SortField): "ascending" | "des
 export const pageCount = (total: number, size = GRID_PAGE_SIZE) => Math.max(1, Math.ceil(total / size));
 
 /** A timestamp in the building's timezone as [date, time], e.g. ["Nov 3, 2026", "2:00 PM PST"]. */
-export function eventTimeParts(iso: string | null | undefined, timezone: string | null | undefined): [string, string] | null {
+export function eventTimeParts(
+  iso: string | null | undefined,
+  timezone: string | null | undefined,
+): [string, string] | null {
   if (!iso) return null;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
   const tz = timezone || "America/New_York";
   const d = new TZDate(+ms, tz);
-  const abbr = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" }).formatToParts(new Date(ms)).find((p) => p.type === "timeZoneName")?.value;
+  const abbr = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" })
+    .formatToParts(new Date(ms))
+    .find((p) => p.type === "timeZoneName")?.value;
   return [format(d, "MMM d, yyyy"), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
 }
 
@@ -134,4 +151,5 @@ export const EVENT_TYPE_LABELS: Record<string, string> = {
   peak_shaving: "Peak shaving",
   capacity_event: "Capacity event",
 };
-export const eventTypeLabel = (t: string) => (Object.hasOwn(EVENT_TYPE_LABELS, t) ? EVENT_TYPE_LABELS[t] : t.replace(/_/g, " "));
+export const eventTypeLabel = (t: string) =>
+  Object.hasOwn(EVENT_TYPE_LABELS, t) ? EVENT_TYPE_LABELS[t] : t.replace(/_/g, " ");

@@ -7,7 +7,15 @@ import { isFutureMonth, MONTH_NAMES, monthLabel, pickerYears } from "../complian
  * Apply sends pickerYear and pickerMonth; the loader turns them into period=month&start=YYYY-MM-01.
  * Without JavaScript the future months of the shown year are disabled and the server refuses the rest.
  */
-export function MonthPicker({ start, todayIso, keep }: { start: string; todayIso: string; keep: [string, string][] }) {
+export function MonthPicker({
+  start,
+  todayIso,
+  keep,
+}: {
+  start: string;
+  todayIso: string;
+  keep: [string, string][];
+}) {
   const today = new Date(`${todayIso}T00:00:00Z`);
   const [y, m] = start.split("-").map(Number);
   const [year, setYear] = useState(y);
@@ -24,7 +32,13 @@ export function MonthPicker({ start, todayIso, keep }: { start: string; todayIso
         <input type="hidden" name="period" value="month" />
         <div className="field">
           <label htmlFor="picker-year">Year</label>
-          <select id="picker-year" name="pickerYear" className="select" value={year} onChange={(e) => setYear(Number(e.target.value))}>
+          <select
+            id="picker-year"
+            name="pickerYear"
+            className="select"
+            value={year}
+            onChange={(e) => setYear(Number(e.target.value))}
+          >
             {pickerYears(today).map((yy) => (
               <option key={yy} value={yy}>
                 {yy}
@@ -39,14 +53,25 @@ export function MonthPicker({ start, todayIso, keep }: { start: string; todayIso
             const disabled = isFutureMonth(year, month, today);
             return (
               <label key={name} className={`month-cell${disabled ? " is-disabled" : ""}`}>
-                <input type="radio" name="pickerMonth" value={month} defaultChecked={year === y && month === m} disabled={disabled} />
+                <input
+                  type="radio"
+                  name="pickerMonth"
+                  value={month}
+                  defaultChecked={year === y && month === m}
+                  disabled={disabled}
+                />
                 <span>{name}</span>
               </label>
             );
           })}
         </fieldset>
         <div className="row month-actions">
-          <Link to={`${location.pathname}${location.search}`} replace preventScrollReset className="btn btn-secondary btn-small">
+          <Link
+            to={`${location.pathname}${location.search}`}
+            replace
+            preventScrollReset
+            className="btn btn-secondary btn-small"
+          >
             Cancel
           </Link>
           <button type="submit" className="btn btn-small">

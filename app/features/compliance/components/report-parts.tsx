@@ -17,7 +17,13 @@ import {
   type WorstDay,
 } from "../compliance";
 
-export function ComplianceCards({ compliance, autoResets }: { compliance: number | null; autoResets: number }) {
+export function ComplianceCards({
+  compliance,
+  autoResets,
+}: {
+  compliance: number | null;
+  autoResets: number;
+}) {
   return (
     <div className="card-grid compliance-cards">
       <section className="card stat-card" aria-labelledby="card-compliance">
@@ -53,7 +59,9 @@ function LocationBars({ buildings, testId }: { buildings: BuildingCompliance[]; 
           <li key={b.buildingId}>
             <div className="location-bar-label">
               <span>{b.addressLine1}</span>
-              <strong>{b.reachableDuration ? formatPercent(b.scheduleCompliancePercentage) : "No reachable time"}</strong>
+              <strong>
+                {b.reachableDuration ? formatPercent(b.scheduleCompliancePercentage) : "No reachable time"}
+              </strong>
             </div>
             <div className="location-bar-track" aria-hidden="true">
               <div className="location-bar" style={{ width: `${barWidth(value)}%` }} />
@@ -80,12 +88,28 @@ export function LeastCompliantLocations({
     <section className="card stack" aria-labelledby="worst-locations">
       <div className="row section-head">
         <h2 id="worst-locations">Least Compliant Locations</h2>
-        <Link to={openHref} preventScrollReset replace className="btn btn-ghost btn-small" data-testid="view-all-locations">
+        <Link
+          to={openHref}
+          preventScrollReset
+          replace
+          className="btn btn-ghost btn-small"
+          data-testid="view-all-locations"
+        >
           View all locations
         </Link>
       </div>
-      {buildings.length === 0 ? <p className="muted">N/A</p> : <LocationBars buildings={worstLocations(buildings)} testId="worst-locations" />}
-      <UrlDialog open={dialogOpen} closeHref={closeHref} title="All locations" full description="Schedule compliance of every location, least compliant first.">
+      {buildings.length === 0 ? (
+        <p className="muted">N/A</p>
+      ) : (
+        <LocationBars buildings={worstLocations(buildings)} testId="worst-locations" />
+      )}
+      <UrlDialog
+        open={dialogOpen}
+        closeHref={closeHref}
+        title="All locations"
+        full
+        description="Schedule compliance of every location, least compliant first."
+      >
         <LocationBars buildings={sortLocationsByCompliance(buildings)} testId="all-locations" />
       </UrlDialog>
     </section>
@@ -153,9 +177,15 @@ export function ThermostatTable({
               <tr>
                 <th scope="col">Location</th>
                 <th scope="col">Thermostat</th>
-                <th scope="col" className="num">Compliance</th>
-                <th scope="col" className="num">Holds</th>
-                <th scope="col" className="num">Auto Resets</th>
+                <th scope="col" className="num">
+                  Compliance
+                </th>
+                <th scope="col" className="num">
+                  Holds
+                </th>
+                <th scope="col" className="num">
+                  Auto Resets
+                </th>
                 <th scope="col">
                   <span className="visually-hidden">Detail</span>
                 </th>
@@ -171,11 +201,21 @@ export function ThermostatTable({
                   <td className="num">{t.autoResetCount}</td>
                   <td>
                     {t.reachableDuration > 0 ? (
-                      <Link to={viewHref(t.thermostatId)} replace className="btn btn-small" aria-label={`VIEW ${t.deviceName} at ${t.addressLine1}`}>
+                      <Link
+                        to={viewHref(t.thermostatId)}
+                        replace
+                        className="btn btn-small"
+                        aria-label={`VIEW ${t.deviceName} at ${t.addressLine1}`}
+                      >
                         VIEW
                       </Link>
                     ) : (
-                      <button type="button" className="btn btn-small" disabled aria-label={`VIEW ${t.deviceName} at ${t.addressLine1} (no reachable time)`}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        disabled
+                        aria-label={`VIEW ${t.deviceName} at ${t.addressLine1} (no reachable time)`}
+                      >
                         VIEW
                       </button>
                     )}
@@ -190,7 +230,15 @@ export function ThermostatTable({
   );
 }
 
-export function WorstDaysTable({ days, sort, sortHref }: { days: WorstDay[] | null; sort: DaySort; sortHref: (s: DaySort) => string }) {
+export function WorstDaysTable({
+  days,
+  sort,
+  sortHref,
+}: {
+  days: WorstDay[] | null;
+  sort: DaySort;
+  sortHref: (s: DaySort) => string;
+}) {
   const header = (key: DaySortKey, label: string) => {
     const active = sort.key === key;
     const aria = active ? (sort.dir === "asc" ? "ascending" : "descending") : "none";

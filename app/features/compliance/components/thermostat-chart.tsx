@@ -4,8 +4,8 @@ import { curveStepAfter } from "@visx/curve";
 import { Group } from "@visx/group";
 import { scaleLinear, scaleTime } from "@visx/scale";
 import { AreaClosed, Line, LinePath } from "@visx/shape";
-import { TooltipWithBounds, useTooltip } from "@visx/tooltip";
-import { useMemo, type MouseEvent } from "react";
+import { Tooltip, useTooltip } from "@visx/tooltip";
+import { useMemo, useRef, useState, type MouseEvent } from "react";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
   CHART_HEIGHT,
@@ -79,10 +79,16 @@ export function ThermostatChart({
 }) {
   const hydrated = useHydrated();
   const submit = useSubmit();
-  const { tooltipOpen, tooltipLeft, tooltipTop, tooltipData, showTooltip, hideTooltip } = useTooltip<HistoryPoint>();
+  const { tooltipOpen, tooltipLeft, tooltipTop, tooltipData, showTooltip, hideTooltip } =
+    useTooltip<HistoryPoint>();
+  const frameRef = useRef<HTMLDivElement>(null);
+  const [guideX, setGuideX] = useState(0);
   const innerW = CHART_SCROLL_WIDTH - M.left - M.right;
   const innerH = CHART_HEIGHT - M.top - M.bottom;
-  const x = useMemo(() => scaleTime({ domain: [new Date(startMs), new Date(endMs)], range: [0, innerW] }), [startMs, endMs, innerW]);
+  const x = useMemo(
+    () => scaleTime({ domain: [new Date(startMs), new Date(endMs)], range: [0, innerW] }),
+    [startMs, endMs, innerW],
+  );
   const [lo, hi] = yDomain(items, options.visible);
   const y = scaleLinear({ domain: [lo, hi], range: [innerH, 0], nice: true });
   const step = tickIntervalMs(startMs, endMs);
@@ -104,12 +110,24 @@ export function ThermostatChart({
     const i = lo2 > 0 && Math.abs(times[lo2 - 1] - t) < Math.abs(times[lo2] - t) ? lo2 - 1 : lo2;
     const it = items[i];
     if (!it) return;
-    const v = shown.map((s) => it[s.field]).find((n) => typeof n === "number");
-    showTooltip({ tooltipData: it, tooltipLeft: x(times[i]) + M.left, tooltipTop: typeof v === "number" ? y(v) + M.top : innerH / 2 });
+    // The tooltip sits in the visible frame (not the 6000px plot), flipped to the left near the right edge.
+    const frame = frameRef.current?.getBoundingClientRect();
+    const fx = frame ? e.clientX - frame.left : e.clientX;
+    const fy = frame ? e.clientY - frame.top : e.clientY;
+    const width = frame?.width ?? 800;
+    setGuideX(x(times[i]));
+    showTooltip({
+      tooltipData: it,
+      tooltipLeft: fx > width - 280 ? fx - 270 : fx + 16,
+      tooltipTop: Math.min(fy, CHART_HEIGHT - 140),
+    });
   };
 
   const title = (it: HistoryPoint) =>
-    [formatFullTime(Date.parse(it.recordedAt), timezone), ...shown.map((s) => `${s.label}: ${formatF(it[s.field])}`)].join("\n");
+    [
+      formatFullTime(Date.parse(it.recordedAt), timezone),
+      ...shown.map((s) => `${s.label}: ${formatF(it[s.field])}`),
+    ].join("\n");
 
   return (
     <section className="card stack" aria-labelledby="chart-title">
@@ -135,7 +153,12 @@ export function ThermostatChart({
           <legend className="visually-hidden">Series</legend>
           {SERIES.map((s) => (
             <label key={s.key} className="checkbox series-toggle">
-              <input type="checkbox" name="show" value={s.key} defaultChecked={options.visible.includes(s.key)} />
+              <input
+                type="checkbox"
+                name="show"
+                value={s.key}
+                defaultChecked={options.visible.includes(s.key)}
+              />
               <span className={`swatch swatch-${s.key}`} aria-hidden="true" />
               {s.label}
             </label>
@@ -148,7 +171,8 @@ export function ThermostatChart({
             <option value="mode">Mode</option>
           </select>
           <label className="checkbox">
-            <input type="checkbox" name="showMarker" value="true" defaultChecked={options.showMarker} /> Show markers
+            <input type="checkbox" name="showMarker" value="true" defaultChecked={options.showMarker} /> Show
+            markers
           </label>
           {hydrated ? null : (
             <button type="submit" className="btn btn-secondary btn-small">
@@ -157,18 +181,40 @@ export function ThermostatChart({
           )}
         </div>
       </Form>
-      <div className="chart-frame" data-testid="thermostat-chart">
+      <div className="chart-frame" data-testid="thermostat-chart" ref={frameRef}>
         <svg width={AXIS_W} height={CHART_HEIGHT} className="chart-axis" aria-hidden="true">
           <Group left={AXIS_W - 1} top={M.top}>
-            <AxisLeft scale={y} numTicks={8} tickFormat={(v) => `${v}`} stroke="#9aa5b1" tickStroke="#9aa5b1" />
+            <AxisLeft
+              scale={y}
+              numTicks={8}
+              tickFormat={(v) => `${v}`}
+              stroke="#9aa5b1"
+              tickStroke="#9aa5b1"
+            />
           </Group>
-          <text transform={`translate(14, ${M.top + innerH / 2}) rotate(-90)`} textAnchor="middle" fontSize={12} fill="#4f5d6b">
+          <text
+            transform={`translate(14, ${M.top + innerH / 2}) rotate(-90)`}
+            textAnchor="middle"
+            fontSize={12}
+            fill="#4f5d6b"
+          >
             °Fahrenheit
           </text>
         </svg>
-        <div className="chart-scroll" role="region" tabIndex={SCROLL_REGION_TAB_INDEX} aria-label="Thermostat Settings chart, scrolls horizontally" aria-describedby="chart-desc">
+        <div
+          className="chart-scroll"
+          role="region"
+          tabIndex={SCROLL_REGION_TAB_INDEX}
+          aria-label="Thermostat Settings chart, scrolls horizontally"
+          aria-describedby="chart-desc"
+        >
           <div style={{ position: "relative", width: CHART_SCROLL_WIDTH }}>
-            <svg width={CHART_SCROLL_WIDTH} height={CHART_HEIGHT} role="img" aria-labelledby="chart-svg-title">
+            <svg
+              width={CHART_SCROLL_WIDTH}
+              height={CHART_HEIGHT}
+              role="img"
+              aria-labelledby="chart-svg-title"
+            >
               <title id="chart-svg-title">{`Thermostat Settings: ${shown.map((s) => s.label).join(", ") || "no series selected"}`}</title>
               <Group left={M.left} top={M.top}>
                 {options.plotBands === "mode"
@@ -210,7 +256,12 @@ export function ThermostatChart({
                     );
                   return (
                     <g key={s.key} data-testid={`series-${s.key}`}>
-                      <LinePath {...common} stroke={s.color} strokeWidth={s.key === "indoor" ? 1.5 : 2} strokeDasharray={s.key === "indoor" ? "6 4" : undefined} />
+                      <LinePath
+                        {...common}
+                        stroke={s.color}
+                        strokeWidth={s.key === "indoor" ? 1.5 : 2}
+                        strokeDasharray={s.key === "indoor" ? "6 4" : undefined}
+                      />
                     </g>
                   );
                 })}
@@ -218,7 +269,14 @@ export function ThermostatChart({
                   ? shown.map((s) =>
                       items.map((it) =>
                         typeof it[s.field] === "number" ? (
-                          <circle key={`${s.key}-${it.recordedAt}`} cx={x(Date.parse(it.recordedAt))} cy={y(it[s.field] as number)} r={2.5} fill={s.color} data-testid="marker" />
+                          <circle
+                            key={`${s.key}-${it.recordedAt}`}
+                            cx={x(Date.parse(it.recordedAt))}
+                            cy={y(it[s.field] as number)}
+                            r={2.5}
+                            fill={s.color}
+                            data-testid="marker"
+                          />
                         ) : null,
                       ),
                     )
@@ -234,16 +292,37 @@ export function ThermostatChart({
                 {hydrated ? (
                   <>
                     {tooltipOpen && tooltipData ? (
-                      <Line from={{ x: (tooltipLeft ?? 0) - M.left, y: 0 }} to={{ x: (tooltipLeft ?? 0) - M.left, y: innerH }} stroke="#16212b" strokeDasharray="3 3" pointerEvents="none" />
+                      <Line
+                        from={{ x: guideX, y: 0 }}
+                        to={{ x: guideX, y: innerH }}
+                        stroke="#16212b"
+                        strokeDasharray="3 3"
+                        pointerEvents="none"
+                      />
                     ) : null}
-                    <rect width={innerW} height={innerH} fill="transparent" onMouseMove={onMove} onMouseLeave={hideTooltip} data-testid="chart-overlay" />
+                    <rect
+                      width={innerW}
+                      height={innerH}
+                      fill="transparent"
+                      onMouseMove={onMove}
+                      onMouseLeave={hideTooltip}
+                      data-testid="chart-overlay"
+                    />
                   </>
                 ) : (
                   items.map((it, i) => {
                     const t = times[i];
                     const next = i + 1 < times.length ? Math.min(times[i + 1], t + STEP_MS) : t + STEP_MS;
                     return (
-                      <rect key={it.recordedAt} className="tip-rect" x={x(t)} y={0} width={Math.max(1, x(next) - x(t))} height={innerH} fill="transparent">
+                      <rect
+                        key={it.recordedAt}
+                        className="tip-rect"
+                        x={x(t)}
+                        y={0}
+                        width={Math.max(1, x(next) - x(t))}
+                        height={innerH}
+                        fill="transparent"
+                      >
                         <title>{title(it)}</title>
                       </rect>
                     );
@@ -251,27 +330,45 @@ export function ThermostatChart({
                 )}
               </Group>
             </svg>
-            {hydrated && tooltipOpen && tooltipData ? (
-              <TooltipWithBounds left={tooltipLeft} top={tooltipTop} className="chart-tooltip" data-testid="chart-tooltip">
-                <strong>{formatFullTime(Date.parse(tooltipData.recordedAt), timezone)}</strong>
-                {shown.map((s) => (
-                  <div key={s.key}>
-                    <span className={`swatch swatch-${s.key}`} aria-hidden="true" /> {s.label}: {formatF(tooltipData[s.field])}
-                  </div>
-                ))}
-              </TooltipWithBounds>
-            ) : null}
           </div>
         </div>
+        {hydrated && tooltipOpen && tooltipData ? (
+          <Tooltip
+            left={tooltipLeft}
+            top={tooltipTop}
+            className="chart-tooltip"
+            unstyled
+            applyPositionStyle
+            data-testid="chart-tooltip"
+          >
+            <strong>{formatFullTime(Date.parse(tooltipData.recordedAt), timezone)}</strong>
+            {shown.map((s) => (
+              <div key={s.key}>
+                <span className={`swatch swatch-${s.key}`} aria-hidden="true" /> {s.label}:{" "}
+                {formatF(tooltipData[s.field])}
+              </div>
+            ))}
+          </Tooltip>
+        ) : null}
       </div>
       <div className="row">
-        <a className="btn btn-secondary btn-small" download={fileName} href={`data:text/csv;charset=utf-8,${encodeURIComponent(csv)}`} data-testid="csv-download">
+        <a
+          className="btn btn-secondary btn-small"
+          download={fileName}
+          href={`data:text/csv;charset=utf-8,${encodeURIComponent(csv)}`}
+          data-testid="csv-download"
+        >
           Download CSV
         </a>
       </div>
       <details className="chart-data">
         <summary>Data table</summary>
-        <div className="table-wrap chart-data-table" role="region" tabIndex={SCROLL_REGION_TAB_INDEX} aria-label="Thermostat Settings data">
+        <div
+          className="table-wrap chart-data-table"
+          role="region"
+          tabIndex={SCROLL_REGION_TAB_INDEX}
+          aria-label="Thermostat Settings data"
+        >
           <table className="table table-compact" data-testid="chart-data-table">
             <caption className="visually-hidden">Thermostat Settings data in °F</caption>
             <thead>

@@ -35,7 +35,8 @@ function EventTime({ iso, tz }: { iso: string | null | undefined; tz: string | n
   );
 }
 
-const num = (v: number | null | undefined, unit = "") => (v === null || v === undefined ? "—" : `${v}${unit}`);
+const num = (v: number | null | undefined, unit = "") =>
+  v === null || v === undefined ? "—" : `${v}${unit}`;
 
 function SortHeader({ state, field, label }: { state: GridState; field: SortField; label: string }) {
   const sort = ariaSort(state, field);
@@ -131,14 +132,24 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                       </dl>
                       {d.thermostatActionsInsights?.length ? (
                         <table className="table table-compact">
-                          <caption className="visually-hidden">Thermostats in the event at {d.buildingAddress}</caption>
+                          <caption className="visually-hidden">
+                            Thermostats in the event at {d.buildingAddress}
+                          </caption>
                           <thead>
                             <tr>
                               <th scope="col">Device name</th>
-                              <th scope="col" className="num">Precool setpoint</th>
-                              <th scope="col" className="num">Target setpoint</th>
-                              <th scope="col" className="num">Observed pre-event</th>
-                              <th scope="col" className="num">Participating minutes</th>
+                              <th scope="col" className="num">
+                                Precool setpoint
+                              </th>
+                              <th scope="col" className="num">
+                                Target setpoint
+                              </th>
+                              <th scope="col" className="num">
+                                Observed pre-event
+                              </th>
+                              <th scope="col" className="num">
+                                Participating minutes
+                              </th>
                               <th scope="col">Override</th>
                             </tr>
                           </thead>
@@ -150,7 +161,13 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                                 <td className="num">{num(t.targetSetpoint, "°F")}</td>
                                 <td className="num">{num(t.preEventObserved, "°F")}</td>
                                 <td className="num">{num(t.participatingMinutes)}</td>
-                                <td>{t.wasOverridden ? <Pill tone="yellow">Overridden</Pill> : <span className="muted">No</span>}</td>
+                                <td>
+                                  {t.wasOverridden ? (
+                                    <Pill tone="yellow">Overridden</Pill>
+                                  ) : (
+                                    <span className="muted">No</span>
+                                  )}
+                                </td>
                               </tr>
                             ))}
                           </tbody>
