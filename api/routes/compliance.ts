@@ -26,12 +26,17 @@ export const ON_SCHEDULE_SQL = `coalesce(CASE
   WHEN h.mode = 'auto' THEN (abs(h.cool_setpoint_f - h.schedule_setpoint_f) <= 0.5 OR abs(h.heat_setpoint_f - h.schedule_setpoint_f) <= 0.5)
   ELSE 0 END, 0)`;
 
-const pct = (on: string, reach: string) => `CASE WHEN coalesce(${reach}, 0) > 0 THEN round(100.0 * ${on} / ${reach}, 2) END`;
+const pct = (on: string, reach: string) =>
+  `CASE WHEN coalesce(${reach}, 0) > 0 THEN round(100.0 * ${on} / ${reach}, 2) END`;
 
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a valid date");
+  .refine(
+    (s) =>
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    "must be a valid date",
+  );
 const range = z
   .object({ startDate: isoDate, endDate: isoDate })
   .refine((p) => p.startDate < p.endDate, { message: "must be after startDate", path: ["endDate"] });
@@ -96,8 +101,11 @@ function requireThermostat(db: DB, auth: Auth, thermostatId: string) {
   const id = Number(thermostatId);
   if (!Number.isSafeInteger(id)) throw notFound();
   const row = db
-    .prepare(`SELECT t.id, t.device_name, b.id AS building_id, b.timezone FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`)
-    .get(id, ...visibleBuildingParams(auth)) as { id: number; device_name: string; building_id: number; timezone: string } | undefined;
+    .prepare(
+      `SELECT t.id, t.device_name, b.id AS building_id, b.timezone FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`,
+    )
+    .get(id, ...visibleBuildingParams(auth)) as
+    { id: number; device_name: string; building_id: number; timezone: string } | undefined;
   if (!row) throw notFound();
   return row;
 }

@@ -1,6 +1,16 @@
 import { Router } from "express";
 import { z } from "zod";
-import { type ApiDeps, getAuth, parse, requireAuth, requireOwnClient, route, validationError, VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/http";
+import {
+  type ApiDeps,
+  getAuth,
+  parse,
+  requireAuth,
+  requireOwnClient,
+  route,
+  validationError,
+  VISIBLE_BUILDINGS_SQL,
+  visibleBuildingParams,
+} from "../lib/http";
 
 /** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
 export const DISPATCH_SORT_FIELDS: Record<string, string> = {
@@ -17,12 +27,18 @@ export const DEFAULT_DISPATCH_SORT = ["end_time:DESC", "building_address:DESC"];
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "must be a valid date");
+  .refine(
+    (s) =>
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    "must be a valid date",
+  );
 
 const sortItem = z.string().superRefine((value, ctx) => {
   const [field, dir, ...rest] = value.split(":");
-  if (!(field in DISPATCH_SORT_FIELDS)) ctx.addIssue({ code: "custom", message: `unknown sort field '${field}'` });
-  if (rest.length > 0 || (dir !== "ASC" && dir !== "DESC")) ctx.addIssue({ code: "custom", message: "direction must be ASC or DESC" });
+  if (!(field in DISPATCH_SORT_FIELDS))
+    ctx.addIssue({ code: "custom", message: `unknown sort field '${field}'` });
+  if (rest.length > 0 || (dir !== "ASC" && dir !== "DESC"))
+    ctx.addIssue({ code: "custom", message: "direction must be ASC or DESC" });
 });
 
 const dispatchQuery = z
@@ -34,7 +50,10 @@ const dispatchQuery = z
     start_date: isoDate.optional(),
     end_date: isoDate.optional(),
   })
-  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, { message: "must not be before start_date", path: ["end_date"] });
+  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
+    message: "must not be before start_date",
+    path: ["end_date"],
+  });
 
 type DispatchRow = {
   id: number;
@@ -71,8 +90,10 @@ export function gridRoutes(deps: ApiDeps) {
       const auth = getAuth(res);
       const clientId = requireOwnClient(auth, req.params.clientId);
       const q = parse(dispatchQuery, req.query, "query");
-      const sorts = q.sort_by === undefined ? DEFAULT_DISPATCH_SORT : Array.isArray(q.sort_by) ? q.sort_by : [q.sort_by];
-      if (sorts.length === 0) throw validationError({ query: [{ location: "sort_by", message: "must not be empty" }] });
+      const sorts =
+        q.sort_by === undefined ? DEFAULT_DISPATCH_SORT : Array.isArray(q.sort_by) ? q.sort_by : [q.sort_by];
+      if (sorts.length === 0)
+        throw validationError({ query: [{ location: "sort_by", message: "must not be empty" }] });
       const orderBy = [
         ...sorts.map((s) => {
           const [field, dir] = s.split(":");
@@ -83,7 +104,10 @@ export function gridRoutes(deps: ApiDeps) {
       const where = [`d.client_id = ?`, VISIBLE_BUILDINGS_SQL];
       const params: unknown[] = [clientId, ...visibleBuildingParams(auth)];
       if (q.location_search?.trim()) {
-        const like = `%${q.location_search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = `%${q.location_search
+          .trim()
+          .toLowerCase()
+          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         where.push(
           "(lower(b.address_line1) LIKE ? ESCAPE '\\' OR lower(b.city) LIKE ? ESCAPE '\\' OR lower(b.name) LIKE ? ESCAPE '\\' OR lower(coalesce(b.nickname,'')) LIKE ? ESCAPE '\\')",
         );
@@ -98,7 +122,9 @@ export function gridRoutes(deps: ApiDeps) {
         params.push(q.end_date);
       }
       const from = `FROM dispatches d JOIN buildings b ON b.id = d.building_id WHERE ${where.join(" AND ")}`;
-      const { total } = deps.db.prepare(`SELECT count(*) AS total ${from}`).get(...params) as { total: number };
+      const { total } = deps.db.prepare(`SELECT count(*) AS total ${from}`).get(...params) as {
+        total: number;
+      };
       const rows = deps.db
         .prepare(
           `SELECT d.id, d.building_id, b.address_line1 || ', ' || b.city AS building_address, b.timezone AS building_timezone,

@@ -19,7 +19,8 @@ function profile(t: (typeof THERMOSTAT_ROWS)[number]) {
   };
 }
 
-const localDate = (y: number, m: number, d: number) => `${y}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+const localDate = (y: number, m: number, d: number) =>
+  `${y}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 
 /**
  * 13 months of half-hourly thermostat history for every linked thermostat (the unlinked one has none):
@@ -48,7 +49,10 @@ export function seedCompliance(ctx: SeedContext) {
     // Offline windows [from, to) in ms.
     const gaps: [number, number][] = [];
     if (p.unreachable) {
-      const offlineSince = t.building === 102 ? prevMonthStart - (3 + (t.id % 2)) * 86_400_000 : nowMs - (2 + (t.id % 3)) * 86_400_000;
+      const offlineSince =
+        t.building === 102
+          ? prevMonthStart - (3 + (t.id % 2)) * 86_400_000
+          : nowMs - (2 + (t.id % 3)) * 86_400_000;
       gaps.push([offlineSince, Infinity]);
       for (let i = 0; i < 10; i++) {
         const from = firstDay.getTime() + rand() * (offlineSince - firstDay.getTime());
@@ -84,7 +88,8 @@ export function seedCompliance(ctx: SeedContext) {
           continue;
         }
         const hour = (slot * HISTORY_STEP_MIN) / 60;
-        const occupied = hour >= 6 && hour < 20 && (t.building % 2 === 0 || new Date(startMs).getUTCDay() !== 0);
+        const occupied =
+          hour >= 6 && hour < 20 && (t.building % 2 === 0 || new Date(startMs).getUTCDay() !== 0);
         const coolSchedule = occupied ? 74 : 80;
         const heatSchedule = occupied ? 69 : 62;
         const schedule = p.noSchedule ? null : mode === "heat" ? heatSchedule : coolSchedule;
@@ -122,7 +127,16 @@ export function seedCompliance(ctx: SeedContext) {
         }
         wasOff = false;
         if (heat > cool - 3) heat = cool - 3;
-        const target = mode === "heat" ? heat : mode === "cool" ? cool : indoor > cool ? cool : indoor < heat ? heat : indoor;
+        const target =
+          mode === "heat"
+            ? heat
+            : mode === "cool"
+              ? cool
+              : indoor > cool
+                ? cool
+                : indoor < heat
+                  ? heat
+                  : indoor;
         indoor += (target - indoor) * 0.35 + (outdoor - indoor) * 0.02 + (rand() - 0.5) * 0.6;
         insert.run(
           t.id,

@@ -51,14 +51,30 @@ export function seedGrid(ctx: SeedContext) {
     const endTime = new Date(start.getTime() + durationMin * 60_000);
     const precool = rand() < 0.85 ? new Date(start.getTime() - 60 * 60_000) : null;
     const internal = rand() < 0.15 ? 1 : 0;
-    insert.run(id, CLIENT.harbor, building, status, EVENT_TYPES[Math.floor(rand() * EVENT_TYPES.length)], internal, precool?.toISOString() ?? null, start.toISOString(), endTime.toISOString());
+    insert.run(
+      id,
+      CLIENT.harbor,
+      building,
+      status,
+      EVENT_TYPES[Math.floor(rand() * EVENT_TYPES.length)],
+      internal,
+      precool?.toISOString() ?? null,
+      start.toISOString(),
+      endTime.toISOString(),
+    );
     if (status !== "NO DEVICES") {
       for (const t of thermostats) {
         const target = 76 + Math.floor(rand() * 4);
         const precoolSp = precool ? target - 4 : null;
         const overridden = status === "SUCCESS" || status === "OPT_OUT" ? rand() < 0.3 : false;
         const minutes =
-          future || status === "PENDING" ? null : status === "OPT_OUT" ? 0 : overridden ? Math.floor(durationMin * (0.2 + rand() * 0.5)) : durationMin;
+          future || status === "PENDING"
+            ? null
+            : status === "OPT_OUT"
+              ? 0
+              : overridden
+                ? Math.floor(durationMin * (0.2 + rand() * 0.5))
+                : durationMin;
         const observed = future ? null : Math.round((70 + rand() * 5) * 10) / 10;
         insertDt.run(id, t, precoolSp, target, observed, minutes, overridden ? 1 : 0);
       }
