@@ -40,6 +40,9 @@ const MODE_COLORS: Record<string, string> = {
 
 type P = { t: number; v: number | null };
 
+/** Coordinates to a tenth of a pixel: keeps the server-rendered SVG small. */
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
 /** Scrollable regions take keyboard focus so they can be scrolled with the arrow keys (WCAG 2.1.1). */
 const SCROLL_REGION_TAB_INDEX = 0;
 
@@ -221,9 +224,9 @@ export function ThermostatChart({
                   ? modeRuns(items, endMs).map((r) => (
                       <rect
                         key={`${r.mode}-${r.from}`}
-                        x={x(r.from)}
+                        x={r1(x(r.from))}
                         y={0}
-                        width={Math.max(1, x(r.to) - x(r.from))}
+                        width={r1(Math.max(1, x(r.to) - x(r.from)))}
                         height={innerH}
                         fill={Object.hasOwn(MODE_COLORS, r.mode) ? MODE_COLORS[r.mode] : "#f3f4f6"}
                         data-testid="mode-band"
@@ -242,8 +245,8 @@ export function ThermostatChart({
                   const pts = seriesPoints(items, s.field);
                   const common = {
                     data: pts,
-                    x: (p: P) => x(p.t),
-                    y: (p: P) => y(p.v ?? lo),
+                    x: (p: P) => r1(x(p.t)),
+                    y: (p: P) => r1(y(p.v ?? lo)),
                     defined: (p: P) => p.v !== null,
                     curve: curveStepAfter,
                   };
@@ -271,8 +274,8 @@ export function ThermostatChart({
                         typeof it[s.field] === "number" ? (
                           <circle
                             key={`${s.key}-${it.recordedAt}`}
-                            cx={x(Date.parse(it.recordedAt))}
-                            cy={y(it[s.field] as number)}
+                            cx={r1(x(Date.parse(it.recordedAt)))}
+                            cy={r1(y(it[s.field] as number))}
                             r={2.5}
                             fill={s.color}
                             data-testid="marker"
@@ -317,9 +320,9 @@ export function ThermostatChart({
                       <rect
                         key={it.recordedAt}
                         className="tip-rect"
-                        x={x(t)}
+                        x={r1(x(t))}
                         y={0}
-                        width={Math.max(1, x(next) - x(t))}
+                        width={r1(Math.max(1, x(next) - x(t)))}
                         height={innerH}
                         fill="transparent"
                       >
