@@ -6,7 +6,9 @@ import { locationsRoutes } from "./locations";
 import { thermostatRoutes } from "./thermostats";
 import { billRoutes } from "./bills";
 import { usageRoutes } from "./usage";
+import { gridRoutes } from "./grid";
+import { complianceRoutes } from "./compliance";
 import { accountsRoutes } from "./accounts";
 
 /** Every router of the reference api, mounted under /api. One line per area. */
-export const routers: ((deps: ApiDeps) => Router)[] = [authRoutes, coreRoutes, locationsRoutes, thermostatRoutes, billRoutes, usageRoutes, accountsRoutes];
+export const routers: ((deps: ApiDeps) => Router)[] = [authRoutes, coreRoutes, locationsRoutes, thermostatRoutes, billRoutes, usageRoutes, gridRoutes, complianceRoutes, accountsRoutes];

@@ -1,6 +1,6 @@
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
 import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, feedbackHeading, isFlagAnswer } from "~/features/bills/bills";
 import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";

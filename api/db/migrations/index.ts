@@ -2,9 +2,10 @@ import { m001_core } from "./001_core";
 import { m002_shared } from "./002_shared";
 import { m010_locations } from "./010_locations";
 import { m030_usage } from "./030_usage";
+import { m040_grid } from "./040_grid";
 import { m050_accounts } from "./050_accounts";
 
 export type Migration = { id: string; sql: string };
 
 /** Every migration of the reference api; ids sort in the order they apply. One line per area. */
-export const migrations: Migration[] = [m001_core, m002_shared, m010_locations, m030_usage, m050_accounts];
+export const migrations: Migration[] = [m001_core, m002_shared, m010_locations, m030_usage, m040_grid, m050_accounts];

@@ -7,10 +7,12 @@ import { seedLocations } from "./locations";
 import { seedThermostats } from "./thermostats";
 import { seedBills } from "./bills";
 import { seedUsage } from "./usage";
+import { seedGrid } from "./grid";
+import { seedCompliance } from "./compliance";
 import { seedAccounts } from "./accounts";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
-const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations, seedThermostats, seedBills, seedUsage, seedAccounts];
+const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations, seedThermostats, seedBills, seedUsage, seedGrid, seedCompliance, seedAccounts];
 
 export function todayUtc(now = new Date()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

@@ -1,0 +1,180 @@
+import { Router } from "express";
+import { z } from "zod";
+import {
+  type ApiDeps,
+  getAuth,
+  parse,
+  requireAuth,
+  requireOwnClient,
+  route,
+  validationError,
+  VISIBLE_BUILDINGS_SQL,
+  visibleBuildingParams,
+} from "../lib/http";
+
+/** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
+export const DISPATCH_SORT_FIELDS: Record<string, string> = {
+  end_time: "d.end_time",
+  start_time: "d.start_time",
+  precool_start_time: "d.precool_start_time",
+  building_address: "building_address",
+  status: "d.status",
+  event_type: "d.event_type",
+  is_internal_test: "d.is_internal_test",
+};
+export const DEFAULT_DISPATCH_SORT = ["end_time:DESC", "building_address:DESC"];
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine(
+    (s) =>
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    "must be a valid date",
+  );
+
+const sortItem = z.string().superRefine((value, ctx) => {
+  const [field, dir, ...rest] = value.split(":");
+  if (!(field in DISPATCH_SORT_FIELDS))
+    ctx.addIssue({ code: "custom", message: `unknown sort field '${field}'` });
+  if (rest.length > 0 || (dir !== "ASC" && dir !== "DESC"))
+    ctx.addIssue({ code: "custom", message: "direction must be ASC or DESC" });
+});
+
+const dispatchQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100000).default(1),
+    size: z.coerce.number().int().min(1).max(100).default(15),
+    sort_by: z.union([sortItem, z.array(sortItem).max(5)]).optional(),
+    location_search: z.string().max(100).optional(),
+    start_date: isoDate.optional(),
+    end_date: isoDate.optional(),
+  })
+  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
+    message: "must not be before start_date",
+    path: ["end_date"],
+  });
+
+type DispatchRow = {
+  id: number;
+  building_id: number;
+  building_address: string;
+  building_timezone: string;
+  status: string;
+  event_type: string;
+  is_internal_test: number;
+  precool_start_time: string | null;
+  start_time: string;
+  end_time: string;
+  were_overridden: number;
+};
+type DetailRow = {
+  dispatch_id: number;
+  thermostat_id: number;
+  device_name: string;
+  precool_setpoint: number | null;
+  target_setpoint: number | null;
+  pre_event_observed: number | null;
+  participating_minutes: number | null;
+  was_overridden: number;
+};
+
+/** Grid-services dispatch insights of a client (spec part 2 §3, §7). */
+export function gridRoutes(deps: ApiDeps) {
+  const r = Router();
+  r.use("/insights/:clientId/dispatches", requireAuth(deps));
+
+  r.get(
+    "/insights/:clientId/dispatches",
+    route((req, res) => {
+      const auth = getAuth(res);
+      const clientId = requireOwnClient(auth, req.params.clientId);
+      const q = parse(dispatchQuery, req.query, "query");
+      const sorts =
+        q.sort_by === undefined ? DEFAULT_DISPATCH_SORT : Array.isArray(q.sort_by) ? q.sort_by : [q.sort_by];
+      if (sorts.length === 0)
+        throw validationError({ query: [{ location: "sort_by", message: "must not be empty" }] });
+      const orderBy = [
+        ...sorts.map((s) => {
+          const [field, dir] = s.split(":");
+          return `${DISPATCH_SORT_FIELDS[field]} ${dir === "ASC" ? "ASC" : "DESC"}`;
+        }),
+        "d.id DESC",
+      ].join(", ");
+      const where = [`d.client_id = ?`, VISIBLE_BUILDINGS_SQL];
+      const params: unknown[] = [clientId, ...visibleBuildingParams(auth)];
+      if (q.location_search?.trim()) {
+        const like = `%${q.location_search
+          .trim()
+          .toLowerCase()
+          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        where.push(
+          "(lower(b.address_line1) LIKE ? ESCAPE '\\' OR lower(b.city) LIKE ? ESCAPE '\\' OR lower(b.name) LIKE ? ESCAPE '\\' OR lower(coalesce(b.nickname,'')) LIKE ? ESCAPE '\\')",
+        );
+        params.push(like, like, like, like);
+      }
+      if (q.start_date) {
+        where.push("substr(d.start_time, 1, 10) >= ?");
+        params.push(q.start_date);
+      }
+      if (q.end_date) {
+        where.push("substr(d.start_time, 1, 10) <= ?");
+        params.push(q.end_date);
+      }
+      const from = `FROM dispatches d JOIN buildings b ON b.id = d.building_id WHERE ${where.join(" AND ")}`;
+      const { total } = deps.db.prepare(`SELECT count(*) AS total ${from}`).get(...params) as {
+        total: number;
+      };
+      const rows = deps.db
+        .prepare(
+          `SELECT d.id, d.building_id, b.address_line1 || ', ' || b.city AS building_address, b.timezone AS building_timezone,
+             d.status, d.event_type, d.is_internal_test, d.precool_start_time, d.start_time, d.end_time,
+             EXISTS (SELECT 1 FROM dispatch_thermostats x WHERE x.dispatch_id = d.id AND x.was_overridden = 1) AS were_overridden
+           ${from} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+        )
+        .all(...params, q.size, (q.page - 1) * q.size) as DispatchRow[];
+      const ids = rows.map((row) => row.id);
+      const details = ids.length
+        ? (deps.db
+            .prepare(
+              `SELECT x.dispatch_id, x.thermostat_id, t.device_name, x.precool_setpoint, x.target_setpoint, x.pre_event_observed,
+                 x.participating_minutes, x.was_overridden
+               FROM dispatch_thermostats x JOIN thermostats t ON t.id = x.thermostat_id
+               WHERE x.dispatch_id IN (${ids.map(() => "?").join(",")}) ORDER BY t.device_name, t.id`,
+            )
+            .all(...ids) as DetailRow[])
+        : [];
+      res.json({
+        items: rows.map((row) => ({
+          id: row.id,
+          building_id: row.building_id,
+          building_address: row.building_address,
+          building_timezone: row.building_timezone,
+          status: row.status,
+          event_type: row.event_type,
+          is_internal_test: row.is_internal_test === 1,
+          precool_start_time: row.precool_start_time,
+          start_time: row.start_time,
+          end_time: row.end_time,
+          were_overridden_thermostats: row.were_overridden === 1,
+          thermostat_actions_insights: details
+            .filter((d) => d.dispatch_id === row.id)
+            .map((d) => ({
+              thermostat_id: d.thermostat_id,
+              device_name: d.device_name,
+              precool_setpoint: d.precool_setpoint,
+              target_setpoint: d.target_setpoint,
+              pre_event_observed: d.pre_event_observed,
+              participating_minutes: d.participating_minutes,
+              was_overridden: d.was_overridden === 1,
+            })),
+        })),
+        total,
+        page: q.page,
+        size: q.size,
+      });
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,298 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+
+/** Schedule compliance / override report rules (spec part 2 §2, §4, §5, §9). */
+
+export const NO_HISTORY_MESSAGE = "No thermostat data found for the selected date range.";
+export const AUTO_RESETS_TOOLTIP =
+  "number of times the system reset an override back to the recommended schedule";
+export const WORST_LOCATIONS_COUNT = 3;
+export const MIN_BAR_PERCENT = 25;
+export const PICKER_YEARS_BACK = 12;
+export const CHART_HEIGHT = 649;
+export const CHART_SCROLL_WIDTH = 6000;
+export const MONTH_NAMES = [
+  "Jan",
+  "Feb",
+  "Mar",
+  "Apr",
+  "May",
+  "Jun",
+  "Jul",
+  "Aug",
+  "Sep",
+  "Oct",
+  "Nov",
+  "Dec",
+];
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const iso = (y: number, m0: number, d = 1) => {
+  const dt = new Date(Date.UTC(y, m0, d));
+  return `${dt.getUTCFullYear()}-${pad(dt.getUTCMonth() + 1)}-${pad(dt.getUTCDate())}`;
+};
+
+/** The default period: the first day of the previous month. */
+export function previousMonthStart(today: Date) {
+  return iso(today.getUTCFullYear(), today.getUTCMonth() - 1, 1);
+}
+
+/** The report's end date: one month after the start. */
+export function monthAfter(start: string) {
+  const [y, m] = start.split("-").map(Number);
+  return iso(y, m, 1);
+}
+
+/** Years the picker offers: the current year and the 12 before it, newest first. */
+export function pickerYears(today: Date) {
+  const y = today.getUTCFullYear();
+  return Array.from({ length: PICKER_YEARS_BACK + 1 }, (_, i) => y - i);
+}
+
+/** A month (1..12) of a year lies after the current month. */
+export function isFutureMonth(year: number, month: number, today: Date) {
+  const y = today.getUTCFullYear();
+  return year > y || (year === y && month > today.getUTCMonth() + 1);
+}
+
+export function isPickableMonth(year: number, month: number, today: Date) {
+  const years = pickerYears(today);
+  return (
+    Number.isInteger(month) &&
+    month >= 1 &&
+    month <= 12 &&
+    years.includes(year) &&
+    !isFutureMonth(year, month, today)
+  );
+}
+
+export type Period = { start: string; end: string; year: number; month: number; error: string | null };
+
+/**
+ * The report period from the URL: `period=month&start=YYYY-MM-01`. A missing start is the previous month;
+ * a malformed, too old or future month falls back to it with a message.
+ */
+export function parsePeriod(params: URLSearchParams, today: Date): Period {
+  const fallback = previousMonthStart(today);
+  const raw = params.get("start");
+  let start = fallback;
+  let error: string | null = null;
+  if (raw) {
+    const m = /^(\d{4})-(\d{2})-\d{2}$/.exec(raw);
+    if (m && isPickableMonth(Number(m[1]), Number(m[2]), today)) start = `${m[1]}-${m[2]}-01`;
+    else error = "Choose a month from the list; future months are not available.";
+  }
+  const [y, mo] = start.split("-").map(Number);
+  return { start, end: monthAfter(start), year: y, month: mo, error };
+}
+
+export function monthLabel(start: string) {
+  const [y, m] = start.split("-").map(Number);
+  return format(new Date(y, m - 1, 1), "MMMM yyyy");
+}
+
+/** A percentage rounded for display, or N/A. */
+export function formatPercent(value: number | null | undefined) {
+  return value === null || value === undefined || Number.isNaN(value) ? "N/A" : `${Math.round(value)}%`;
+}
+
+export type BuildingCompliance = {
+  buildingId: number;
+  addressLine1: string;
+  reachableDuration: number;
+  scheduleCompliancePercentage: number | null;
+};
+
+/** The compliance a building is ranked by: no reachable duration counts as 100. */
+export function rankedCompliance(
+  b: Pick<BuildingCompliance, "reachableDuration" | "scheduleCompliancePercentage">,
+) {
+  return !b.reachableDuration || b.scheduleCompliancePercentage === null
+    ? 100
+    : b.scheduleCompliancePercentage;
+}
+
+/** Buildings by compliance ascending (no reachable duration = 100), ties by address. */
+export function sortLocationsByCompliance<T extends BuildingCompliance>(buildings: T[]): T[] {
+  return [...buildings].sort(
+    (a, b) => rankedCompliance(a) - rankedCompliance(b) || a.addressLine1.localeCompare(b.addressLine1),
+  );
+}
+
+export const worstLocations = <T extends BuildingCompliance>(buildings: T[]) =>
+  sortLocationsByCompliance(buildings).slice(0, WORST_LOCATIONS_COUNT);
+
+/** A compliance bar's width in percent: at least 25. */
+export function barWidth(percent: number) {
+  return Math.min(100, Math.max(MIN_BAR_PERCENT, percent));
+}
+
+/** "2025-03-03" → "Monday, March 3rd". */
+export function formatDay(date: string) {
+  const [y, m, d] = date.split("-").map(Number);
+  return format(new Date(y, m - 1, d), "EEEE, MMMM do");
+}
+
+export type WorstDay = {
+  date: string;
+  scheduleCompliancePercentage: number | null;
+  permanentHoldCount: number | null;
+};
+export type DaySortKey = "compliance" | "holds";
+export type DaySort = { key: DaySortKey; dir: "asc" | "desc" };
+export const DEFAULT_DAY_SORT: DaySort = { key: "compliance", dir: "desc" };
+
+export function parseDaySort(value: string | null): DaySort {
+  const [key, dir] = (value ?? "").split(":");
+  if ((key === "compliance" || key === "holds") && (dir === "asc" || dir === "desc")) return { key, dir };
+  return DEFAULT_DAY_SORT;
+}
+
+/** Clicking a column: the same column flips; another column starts descending. */
+export function nextDaySort(current: DaySort, key: DaySortKey): DaySort {
+  if (current.key === key) return { key, dir: current.dir === "desc" ? "asc" : "desc" };
+  return { key, dir: "desc" };
+}
+
+/** Days sorted by compliance or holds (a missing hold count is 0), ties by date. */
+export function sortDays(days: WorstDay[], sort: DaySort): WorstDay[] {
+  const value = (d: WorstDay) =>
+    sort.key === "holds" ? (d.permanentHoldCount ?? 0) : (d.scheduleCompliancePercentage ?? -1);
+  const sign = sort.dir === "asc" ? 1 : -1;
+  return [...days].sort((a, b) => sign * (value(a) - value(b)) || a.date.localeCompare(b.date));
+}
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** Tick interval: 6 hours for a span under 7 days, otherwise 1 day. */
+export function tickIntervalMs(startMs: number, endMs: number) {
+  return endMs - startMs < 7 * DAY_MS ? 6 * HOUR_MS : DAY_MS;
+}
+
+/** Tick instants aligned to the building's local midnight (and 6-hour marks), within [start, end]. */
+export function chartTicks(startMs: number, endMs: number, timezone: string) {
+  if (!(endMs > startMs)) return [];
+  const step = tickIntervalMs(startMs, endMs);
+  const first = new TZDate(+startMs, timezone);
+  let cursor = new TZDate(first.getFullYear(), first.getMonth(), first.getDate(), 0, 0, timezone);
+  const ticks: number[] = [];
+  for (let guard = 0; guard < 2000 && +cursor <= endMs; guard++) {
+    if (+cursor >= startMs) ticks.push(+cursor);
+    cursor =
+      step === DAY_MS
+        ? new TZDate(cursor.getFullYear(), cursor.getMonth(), cursor.getDate() + 1, 0, 0, timezone)
+        : new TZDate(
+            cursor.getFullYear(),
+            cursor.getMonth(),
+            cursor.getDate(),
+            cursor.getHours() + 6,
+            0,
+            timezone,
+          );
+  }
+  return ticks;
+}
+
+export function formatTick(ms: number, timezone: string, step: number) {
+  const d = new TZDate(+ms, timezone);
+  return step === DAY_MS ? format(d, "MMM d") : format(d, "MMM d, h a");
+}
+
+/** Full date and time in the building's timezone, e.g. "Monday, March 3, 2025, 2:30 PM". */
+export function formatFullTime(ms: number, timezone: string) {
+  return format(new TZDate(+ms, timezone), "EEEE, MMMM d, yyyy, h:mm a");
+}
+
+export const SERIES = [
+  { key: "schedule", label: "Recommended Schedule", field: "scheduleSetpointF", color: "#1f9d55" },
+  { key: "cool", label: "Cool Setpoint", field: "coolSetpointF", color: "#1d6fd6" },
+  { key: "heat", label: "Heat Setpoint", field: "heatSetpointF", color: "#d64545" },
+  { key: "indoor", label: "Indoor Temperature", field: "indoorTemperatureF", color: "#6b7280" },
+] as const;
+export type SeriesKey = (typeof SERIES)[number]["key"];
+export type SeriesField = (typeof SERIES)[number]["field"];
+
+export type ChartOptions = { visible: SeriesKey[]; plotBands: "none" | "mode"; showMarker: boolean };
+
+/**
+ * Chart options from the URL. The series form sends `chart=1` with one `show` per checked series, so an
+ * unchecked box is remembered; without `chart` every series is shown.
+ */
+export function parseChartOptions(params: URLSearchParams): ChartOptions {
+  const keys = SERIES.map((s) => s.key) as string[];
+  const visible = params.get("chart")
+    ? (params.getAll("show").filter((k) => keys.includes(k)) as SeriesKey[])
+    : (keys as SeriesKey[]);
+  return {
+    visible: SERIES.map((s) => s.key).filter((k) => visible.includes(k)),
+    plotBands: params.get("plotBands") === "mode" ? "mode" : "none",
+    showMarker: params.get("showMarker") === "true" || params.get("showMarker") === "on",
+  };
+}
+
+export type HistoryPoint = {
+  recordedAt: string;
+  scheduleSetpointF: number | null;
+  coolSetpointF: number | null;
+  heatSetpointF: number | null;
+  indoorTemperatureF: number | null;
+  mode?: string | null;
+};
+
+export const formatF = (v: number | null | undefined) =>
+  v === null || v === undefined ? "—" : `${Math.round(v * 10) / 10}°F`;
+
+/** The plotted series as CSV: local time, then each visible series in °F. */
+export function historyCsv(items: HistoryPoint[], visible: SeriesKey[], timezone: string) {
+  const series = SERIES.filter((s) => visible.includes(s.key));
+  const head = ["Time", ...series.map((s) => `${s.label} (°F)`)];
+  const rows = items.map((it) => [
+    format(new TZDate(Date.parse(it.recordedAt), timezone), "yyyy-MM-dd HH:mm"),
+    ...series.map((s) => (it[s.field] === null || it[s.field] === undefined ? "" : String(it[s.field]))),
+  ]);
+  return [head, ...rows]
+    .map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(","))
+    .join("\n");
+}
+
+/** The y domain: every visible value, padded and rounded out to whole multiples of 5 °F. */
+export function yDomain(items: HistoryPoint[], visible: SeriesKey[]): [number, number] {
+  const fields = SERIES.filter((s) => visible.includes(s.key)).map((s) => s.field);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const it of items)
+    for (const f of fields) {
+      const v = it[f];
+      if (typeof v === "number") {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+  if (!Number.isFinite(lo)) return [50, 90];
+  return [Math.floor((lo - 2) / 5) * 5, Math.ceil((hi + 2) / 5) * 5];
+}
+
+/** Contiguous runs of one mode, for the optional mode bands. */
+export function modeRuns(items: HistoryPoint[], endMs: number) {
+  const runs: { mode: string; from: number; to: number }[] = [];
+  items.forEach((it, i) => {
+    const at = Date.parse(it.recordedAt);
+    const mode = it.mode ?? "unknown";
+    const next = i + 1 < items.length ? Date.parse(items[i + 1].recordedAt) : endMs;
+    const last = runs[runs.length - 1];
+    if (last && last.mode === mode && last.to === at) last.to = next;
+    else runs.push({ mode, from: at, to: next });
+  });
+  return runs;
+}
+
+export const MODE_LABELS: Record<string, string> = {
+  auto: "auto",
+  cool: "cool",
+  heat: "heat",
+  off: "off",
+  dehumidifier: "dry",
+  emergencyheat: "EM heat",
+  ventilation: "fan",
+};

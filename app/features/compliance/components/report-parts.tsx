@@ -1,0 +1,297 @@
+import { Form, Link, useSubmit } from "@remix-run/react";
+import { Tooltip } from "~/ui/tooltip";
+import { UrlDialog } from "~/ui/url-dialog";
+import {
+  AUTO_RESETS_TOOLTIP,
+  barWidth,
+  formatDay,
+  formatPercent,
+  nextDaySort,
+  rankedCompliance,
+  sortLocationsByCompliance,
+  sortDays,
+  worstLocations,
+  type BuildingCompliance,
+  type DaySort,
+  type DaySortKey,
+  type WorstDay,
+} from "../compliance";
+
+export function ComplianceCards({
+  compliance,
+  autoResets,
+}: {
+  compliance: number | null;
+  autoResets: number;
+}) {
+  return (
+    <div className="card-grid compliance-cards">
+      <section className="card stat-card" aria-labelledby="card-compliance">
+        <h2 id="card-compliance">Schedule Compliance</h2>
+        <p className="stat" data-testid="schedule-compliance">
+          {formatPercent(compliance)}
+        </p>
+      </section>
+      <section className="card stat-card" aria-labelledby="card-resets">
+        <h2 id="card-resets">
+          Auto Resets{" "}
+          <Tooltip content={AUTO_RESETS_TOOLTIP}>
+            <span aria-hidden="true" className="info-dot">
+              i
+            </span>
+            <span className="visually-hidden">About Auto Resets</span>
+          </Tooltip>
+        </h2>
+        <p className="stat" data-testid="auto-resets">
+          {autoResets}
+        </p>
+      </section>
+    </div>
+  );
+}
+
+function LocationBars({ buildings, testId }: { buildings: BuildingCompliance[]; testId: string }) {
+  return (
+    <ul className="location-bars" data-testid={testId}>
+      {buildings.map((b) => {
+        const value = rankedCompliance(b);
+        return (
+          <li key={b.buildingId}>
+            <div className="location-bar-label">
+              <span>{b.addressLine1}</span>
+              <strong>
+                {b.reachableDuration ? formatPercent(b.scheduleCompliancePercentage) : "No reachable time"}
+              </strong>
+            </div>
+            <div className="location-bar-track" aria-hidden="true">
+              <div className="location-bar" style={{ width: `${barWidth(value)}%` }} />
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function LeastCompliantLocations({
+  buildings,
+  dialogOpen,
+  openHref,
+  closeHref,
+}: {
+  buildings: BuildingCompliance[];
+  dialogOpen: boolean;
+  openHref: string;
+  closeHref: string;
+}) {
+  return (
+    <section className="card stack" aria-labelledby="worst-locations">
+      <div className="row section-head">
+        <h2 id="worst-locations">Least Compliant Locations</h2>
+        <Link
+          to={openHref}
+          preventScrollReset
+          replace
+          className="btn btn-ghost btn-small"
+          data-testid="view-all-locations"
+        >
+          View all locations
+        </Link>
+      </div>
+      {buildings.length === 0 ? (
+        <p className="muted">N/A</p>
+      ) : (
+        <LocationBars buildings={worstLocations(buildings)} testId="worst-locations" />
+      )}
+      <UrlDialog
+        open={dialogOpen}
+        closeHref={closeHref}
+        title="All locations"
+        full
+        description="Schedule compliance of every location, least compliant first."
+      >
+        <LocationBars buildings={sortLocationsByCompliance(buildings)} testId="all-locations" />
+      </UrlDialog>
+    </section>
+  );
+}
+
+export type ThermostatRow = {
+  thermostatId: number;
+  buildingId: number;
+  addressLine1: string;
+  deviceName: string;
+  scheduleCompliancePercentage: number | null;
+  permanentHoldCount: number;
+  autoResetCount: number;
+  reachableDuration: number;
+};
+
+export function ThermostatTable({
+  thermostats,
+  buildings,
+  location,
+  keep,
+  viewHref,
+}: {
+  thermostats: ThermostatRow[];
+  buildings: { buildingId: number; addressLine1: string }[];
+  location: number | null;
+  keep: [string, string][];
+  viewHref: (id: number) => string;
+}) {
+  const submit = useSubmit();
+  const rows = location ? thermostats.filter((t) => t.buildingId === location) : thermostats;
+  return (
+    <section className="card stack" aria-labelledby="by-thermostat">
+      <h2 id="by-thermostat">Compliance by Thermostat</h2>
+      <Form method="get" className="row location-filter" preventScrollReset>
+        {keep.map(([k, v], i) => (
+          <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
+        ))}
+        <label htmlFor="location-filter">Location</label>
+        <select
+          id="location-filter"
+          name="location"
+          className="select"
+          defaultValue={location ?? ""}
+          onChange={(e) => submit(e.currentTarget.form, { replace: true, preventScrollReset: true })}
+        >
+          <option value="">All locations</option>
+          {buildings.map((b) => (
+            <option key={b.buildingId} value={b.buildingId}>
+              {b.addressLine1}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="btn btn-secondary btn-small">
+          Filter
+        </button>
+      </Form>
+      {rows.length === 0 ? (
+        <p className="muted">No thermostats found.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="thermostat-table">
+            <thead>
+              <tr>
+                <th scope="col">Location</th>
+                <th scope="col">Thermostat</th>
+                <th scope="col" className="num">
+                  Compliance
+                </th>
+                <th scope="col" className="num">
+                  Holds
+                </th>
+                <th scope="col" className="num">
+                  Auto Resets
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Detail</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((t) => (
+                <tr key={t.thermostatId} data-testid="thermostat-row">
+                  <td>{t.addressLine1}</td>
+                  <td>{t.deviceName}</td>
+                  <td className="num">{formatPercent(t.scheduleCompliancePercentage)}</td>
+                  <td className="num">{t.permanentHoldCount}</td>
+                  <td className="num">{t.autoResetCount}</td>
+                  <td>
+                    {t.reachableDuration > 0 ? (
+                      <Link
+                        to={viewHref(t.thermostatId)}
+                        replace
+                        className="btn btn-small"
+                        aria-label={`VIEW ${t.deviceName} at ${t.addressLine1}`}
+                      >
+                        VIEW
+                      </Link>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        disabled
+                        aria-label={`VIEW ${t.deviceName} at ${t.addressLine1} (no reachable time)`}
+                      >
+                        VIEW
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function WorstDaysTable({
+  days,
+  sort,
+  sortHref,
+}: {
+  days: WorstDay[] | null;
+  sort: DaySort;
+  sortHref: (s: DaySort) => string;
+}) {
+  const header = (key: DaySortKey, label: string) => {
+    const active = sort.key === key;
+    const aria = active ? (sort.dir === "asc" ? "ascending" : "descending") : "none";
+    return (
+      <th scope="col" aria-sort={aria} className="num">
+        <Link to={sortHref(nextDaySort(sort, key))} replace preventScrollReset className="sort-link">
+          {label} <span aria-hidden="true">{active ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}</span>
+          <span className="visually-hidden">, sort</span>
+        </Link>
+      </th>
+    );
+  };
+  return (
+    <section className="card stack" aria-labelledby="worst-days">
+      <h2 id="worst-days">Least Compliant Days</h2>
+      {!days || days.length === 0 ? (
+        <p data-testid="worst-days-empty">N/A</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="worst-days">
+            <thead>
+              <tr>
+                <th scope="col">DATE</th>
+                {header("compliance", "COMPLIANCE")}
+                {header("holds", "HOLDS")}
+              </tr>
+            </thead>
+            <tbody>
+              {sortDays(days, sort).map((d) => (
+                <tr key={d.date} data-testid="worst-day">
+                  <td>{formatDay(d.date)}</td>
+                  <td className="num">{formatPercent(d.scheduleCompliancePercentage)}</td>
+                  <td className="num">{d.permanentHoldCount ?? 0}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function ReportSkeleton() {
+  return (
+    <div className="stack" aria-busy="true" data-testid="report-skeleton">
+      <span className="visually-hidden">Loading the report</span>
+      <div className="card-grid compliance-cards">
+        <div className="skeleton skeleton-card" />
+        <div className="skeleton skeleton-card" />
+      </div>
+      <div className="skeleton skeleton-block" />
+      <div className="skeleton skeleton-block" />
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+import { Link } from "@remix-run/react";
+import { Fragment } from "react";
+import { Pill } from "~/ui/pill";
+import {
+  ariaSort,
+  dispatchStatusLabel,
+  dispatchStatusTone,
+  eventTimeParts,
+  eventTypeLabel,
+  formatEventTime,
+  gridSearch,
+  toggleOpen,
+  toggleSort,
+  type GridState,
+  type SortField,
+} from "../grid-services";
+import type { DispatchInsight } from "../grid-services.server";
+
+const COLUMNS: { field: SortField | null; label: string }[] = [
+  { field: "building_address", label: "Location" },
+  { field: null, label: "Event type" },
+  { field: "status", label: "Status" },
+  { field: "precool_start_time", label: "Precool start" },
+  { field: "start_time", label: "Start" },
+  { field: "end_time", label: "End" },
+];
+
+function EventTime({ iso, tz }: { iso: string | null | undefined; tz: string | null | undefined }) {
+  const parts = eventTimeParts(iso, tz);
+  if (!parts || !iso) return <>—</>;
+  return (
+    <time dateTime={iso} className="event-time">
+      <span>{parts[0]}</span> <span>{parts[1]}</span>
+    </time>
+  );
+}
+
+const num = (v: number | null | undefined, unit = "") =>
+  v === null || v === undefined ? "—" : `${v}${unit}`;
+
+function SortHeader({ state, field, label }: { state: GridState; field: SortField; label: string }) {
+  const sort = ariaSort(state, field);
+  const arrow = sort === "ascending" ? "▲" : sort === "descending" ? "▼" : "↕";
+  return (
+    <th scope="col" aria-sort={sort}>
+      <Link to={gridSearch(toggleSort(state, field))} className="sort-link" preventScrollReset>
+        {label} <span aria-hidden="true">{arrow}</span>
+        <span className="visually-hidden">, sort</span>
+      </Link>
+    </th>
+  );
+}
+
+export function DispatchTable({ items, state }: { items: DispatchInsight[]; state: GridState }) {
+  return (
+    <div className="table-wrap">
+      <table className="table grid-table" data-testid="dispatch-table">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">Details</span>
+            </th>
+            {COLUMNS.map((c) =>
+              c.field ? (
+                <SortHeader key={c.label} state={state} field={c.field} label={c.label} />
+              ) : (
+                <th key={c.label} scope="col">
+                  {c.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((d) => {
+            const open = state.open.includes(d.id);
+            const detailsId = `dispatch-${d.id}-details`;
+            const tz = d.buildingTimezone;
+            return (
+              <Fragment key={d.id}>
+                <tr data-testid="dispatch-row" className={open ? "row-open" : undefined}>
+                  <td>
+                    <Link
+                      to={gridSearch(toggleOpen(state, d.id))}
+                      preventScrollReset
+                      replace
+                      className="expand-link"
+                      aria-expanded={open}
+                      aria-controls={open ? detailsId : undefined}
+                    >
+                      <span aria-hidden="true">{open ? "▾" : "▸"}</span>
+                      <span className="visually-hidden">
+                        {open ? "Hide" : "Show"} thermostat details for the event at {d.buildingAddress}
+                      </span>
+                    </Link>
+                  </td>
+                  <td>
+                    <span className="grid-address">{d.buildingAddress}</span>
+                    {d.isInternalTest ? <Pill tone="info">Internal test</Pill> : null}
+                    {d.wereOverriddenThermostats ? <Pill tone="yellow">Overridden thermostats</Pill> : null}
+                  </td>
+                  <td>{d.eventType ? eventTypeLabel(d.eventType) : "—"}</td>
+                  <td>
+                    <Pill tone={dispatchStatusTone(d.status)}>{dispatchStatusLabel(d.status)}</Pill>
+                  </td>
+                  <td>
+                    <EventTime iso={d.precoolStartTime} tz={tz} />
+                  </td>
+                  <td>
+                    <EventTime iso={d.startTime} tz={tz} />
+                  </td>
+                  <td>
+                    <EventTime iso={d.endTime} tz={tz} />
+                  </td>
+                </tr>
+                {open ? (
+                  <tr className="grid-details-row">
+                    <td colSpan={7} id={detailsId} data-testid="dispatch-details">
+                      <dl className="grid-times">
+                        <div>
+                          <dt>Precool start</dt>
+                          <dd>{formatEventTime(d.precoolStartTime, tz)}</dd>
+                        </div>
+                        <div>
+                          <dt>Start</dt>
+                          <dd>{formatEventTime(d.startTime, tz)}</dd>
+                        </div>
+                        <div>
+                          <dt>End</dt>
+                          <dd>{formatEventTime(d.endTime, tz)}</dd>
+                        </div>
+                      </dl>
+                      {d.thermostatActionsInsights?.length ? (
+                        <table className="table table-compact">
+                          <caption className="visually-hidden">
+                            Thermostats in the event at {d.buildingAddress}
+                          </caption>
+                          <thead>
+                            <tr>
+                              <th scope="col">Device name</th>
+                              <th scope="col" className="num">
+                                Precool setpoint
+                              </th>
+                              <th scope="col" className="num">
+                                Target setpoint
+                              </th>
+                              <th scope="col" className="num">
+                                Observed pre-event
+                              </th>
+                              <th scope="col" className="num">
+                                Participating minutes
+                              </th>
+                              <th scope="col">Override</th>
+                            </tr>
+                          </thead>
+                          <tbody>
+                            {d.thermostatActionsInsights.map((t) => (
+                              <tr key={t.thermostatId} data-testid="thermostat-insight">
+                                <td>{t.deviceName}</td>
+                                <td className="num">{num(t.precoolSetpoint, "°F")}</td>
+                                <td className="num">{num(t.targetSetpoint, "°F")}</td>
+                                <td className="num">{num(t.preEventObserved, "°F")}</td>
+                                <td className="num">{num(t.participatingMinutes)}</td>
+                                <td>
+                                  {t.wasOverridden ? (
+                                    <Pill tone="yellow">Overridden</Pill>
+                                  ) : (
+                                    <span className="muted">No</span>
+                                  )}
+                                </td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      ) : (
+                        <p className="muted">No thermostats took part in this event.</p>
+                      )}
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function DispatchTableSkeleton() {
+  return (
+    <div className="table-wrap" aria-busy="true" data-testid="grid-skeleton">
+      <span className="visually-hidden">Loading events</span>
+      {Array.from({ length: 8 }, (_, i) => (
+        <div key={i} className="skeleton skeleton-row" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+
+/** Grid services rules (spec part 2 §2, §9): status labels, default sort and range, URL state. */
+
+export const GRID_PAGE_SIZE = 15;
+
+export const DISPATCH_STATUS_LABELS: Record<string, string> = {
+  OPT_OUT: "Opted out",
+  "NO DEVICES": "No available thermostats",
+  SUCCESS: "Participated",
+  PENDING: "Pending",
+};
+export const NO_STATUS_LABEL = "No status available";
+
+export function dispatchStatusLabel(status: string | null | undefined) {
+  return status && Object.hasOwn(DISPATCH_STATUS_LABELS, status)
+    ? DISPATCH_STATUS_LABELS[status]
+    : NO_STATUS_LABEL;
+}
+
+export function dispatchStatusTone(
+  status: string | null | undefined,
+): "success" | "info" | "grey" | "yellow" {
+  if (status === "SUCCESS") return "success";
+  if (status === "PENDING") return "info";
+  if (status === "OPT_OUT") return "yellow";
+  return "grey";
+}
+
+export const GRID_ERROR =
+  "An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.";
+export const GRID_EMPTY = "No events found";
+
+export const SORT_FIELDS = [
+  "building_address",
+  "status",
+  "precool_start_time",
+  "start_time",
+  "end_time",
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+export type SortDir = "ASC" | "DESC";
+export type SortItem = { field: SortField; dir: SortDir };
+
+/** Default sort: end time descending, then building address descending. */
+export const DEFAULT_SORT: SortItem[] = [
+  { field: "end_time", dir: "DESC" },
+  { field: "building_address", dir: "DESC" },
+];
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** From June 1 of the current year for 6 months: June 1 to November 30. */
+export function defaultDateRange(today: Date) {
+  const y = today.getUTCFullYear();
+  const start = new Date(Date.UTC(y, 5, 1));
+  const end = new Date(Date.UTC(y, 5 + 6, 0));
+  const iso = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  return { startDate: iso(start), endDate: iso(end) };
+}
+
+export const sortToParam = (s: SortItem) => `${s.field}:${s.dir}`;
+
+function parseSortItem(value: string): SortItem | null {
+  const [field, dir] = value.split(":");
+  if (!(SORT_FIELDS as readonly string[]).includes(field) || (dir !== "ASC" && dir !== "DESC")) return null;
+  return { field: field as SortField, dir };
+}
+
+export type GridState = { q: string; page: number; sort: SortItem[]; open: number[] };
+
+/** The page's state from its URL; anything malformed falls back to the defaults. */
+export function parseGridState(params: URLSearchParams): GridState {
+  const q = (params.get("q") ?? "").trim().slice(0, 100);
+  const pageNum = Number(params.get("page"));
+  const page = Number.isSafeInteger(pageNum) && pageNum >= 1 ? pageNum : 1;
+  const parsed = params.getAll("sort").map(parseSortItem);
+  const sort = parsed.length > 0 && parsed.every(Boolean) ? (parsed as SortItem[]).slice(0, 3) : DEFAULT_SORT;
+  const open = params
+    .getAll("open")
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
+  return { q, page, sort, open };
+}
+
+/** The URL query for a state; defaults are left out so the plain /grid-services is the default view. */
+export function gridSearch(state: GridState) {
+  const p = new URLSearchParams();
+  if (state.q) p.set("q", state.q);
+  const isDefaultSort = state.sort.map(sortToParam).join(",") === DEFAULT_SORT.map(sortToParam).join(",");
+  if (!isDefaultSort) for (const s of state.sort) p.append("sort", sortToParam(s));
+  if (state.page > 1) p.set("page", String(state.page));
+  for (const id of state.open) p.append("open", String(id));
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+/**
+ * Clicking a column: the same primary column flips its direction; another column becomes the primary sort
+ * (ascending for text, descending for times) with building address descending as the tie-breaker.
+ * Sorting goes back to the first page.
+ */
+export function toggleSort(state: GridState, field: SortField): GridState {
+  const primary = state.sort[0];
+  let first: SortItem;
+  if (primary?.field === field) first = { field, dir: primary.dir === "ASC" ? "DESC" : "ASC" };
+  else first = { field, dir: field.endsWith("_time") ? "DESC" : "ASC" };
+  const sort =
+    field === "building_address" ? [first] : [first, { field: "building_address", dir: "DESC" } as SortItem];
+  return { ...state, sort, page: 1, open: [] };
+}
+
+export function toggleOpen(state: GridState, id: number): GridState {
+  const open = state.open.includes(id) ? state.open.filter((o) => o !== id) : [...state.open, id];
+  return { ...state, open };
+}
+
+export function ariaSort(state: GridState, field: SortField): "ascending" | "descending" | "none" {
+  const primary = state.sort[0];
+  if (primary?.field !== field) return "none";
+  return primary.dir === "ASC" ? "ascending" : "descending";
+}
+
+export const pageCount = (total: number, size = GRID_PAGE_SIZE) => Math.max(1, Math.ceil(total / size));
+
+/** A timestamp in the building's timezone as [date, time], e.g. ["Nov 3, 2026", "2:00 PM PST"]. */
+export function eventTimeParts(
+  iso: string | null | undefined,
+  timezone: string | null | undefined,
+): [string, string] | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return null;
+  const tz = timezone || "America/New_York";
+  const d = new TZDate(+ms, tz);
+  const abbr = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" })
+    .formatToParts(new Date(ms))
+    .find((p) => p.type === "timeZoneName")?.value;
+  return [format(d, "MMM d, yyyy"), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
+}
+
+/** A timestamp in the building's timezone, e.g. "Nov 3, 2026, 2:00 PM PST". */
+export function formatEventTime(iso: string | null | undefined, timezone: string | null | undefined) {
+  const parts = eventTimeParts(iso, timezone);
+  return parts ? parts.join(", ") : "—";
+}
+
+export const EVENT_TYPE_LABELS: Record<string, string> = {
+  demand_response: "Demand response",
+  peak_shaving: "Peak shaving",
+  capacity_event: "Capacity event",
+};
+export const eventTypeLabel = (t: string) =>
+  Object.hasOwn(EVENT_TYPE_LABELS, t) ? EVENT_TYPE_LABELS[t] : t.replace(/_/g, " ");

@@ -1,0 +1,139 @@
+import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { DispatchTable, DispatchTableSkeleton } from "~/features/grid-services/components/dispatch-table";
+import styles from "~/features/grid-services/grid-services.css";
+import {
+  defaultDateRange,
+  GRID_EMPTY,
+  GRID_ERROR,
+  GRID_PAGE_SIZE,
+  gridSearch,
+  pageCount,
+  parseGridState,
+  sortToParam,
+  DEFAULT_SORT,
+} from "~/features/grid-services/grid-services";
+import { listDispatches } from "~/features/grid-services/grid-services.server";
+import { settle } from "~/server/api-error";
+import { requireUser } from "~/server/guards.server";
+import { getApi } from "~/server/upstream.server";
+import { EmptyState, ErrorState } from "~/ui/states";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!user.clientId) throw redirect("/");
+  const url = new URL(request.url);
+  const state = parseGridState(url.searchParams);
+  const range = defaultDateRange(new Date());
+  const result = await settle(listDispatches(await getApi(request), user.clientId, state, range));
+  return {
+    state,
+    range,
+    error: !result.ok,
+    items: result.ok ? result.data.items : [],
+    total: result.ok ? result.data.total : 0,
+  };
+}
+
+export const meta: MetaFunction = () => [{ title: "Grid Services · EnergyOps" }];
+
+const fmtDate = (iso: string) => {
+  const [y, m, d] = iso.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString("en-US", {
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+};
+
+/** Everything but the expanded rows: a change there is worth a skeleton. */
+const listKey = (search: string) => {
+  const p = new URLSearchParams(search);
+  p.delete("open");
+  return p.toString();
+};
+
+export default function GridServices() {
+  const { state, range, error, items, total } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const loading =
+    navigation.state === "loading" &&
+    navigation.location.pathname === "/grid-services" &&
+    listKey(navigation.location.search) !== listKey(location.search);
+  const pages = pageCount(total);
+  const isDefaultSort = state.sort.map(sortToParam).join() === DEFAULT_SORT.map(sortToParam).join();
+  return (
+    <div className="stack grid-page">
+      <h1>Grid Services</h1>
+      <p className="muted">
+        Events from {fmtDate(range.startDate)} to {fmtDate(range.endDate)}
+      </p>
+      <Form method="get" role="search" className="grid-search" key={state.q}>
+        <label htmlFor="grid-q">Search locations</label>
+        <div className="row">
+          <input
+            id="grid-q"
+            name="q"
+            type="search"
+            className="input"
+            defaultValue={state.q}
+            maxLength={100}
+            placeholder="Address or city"
+          />
+          {isDefaultSort
+            ? null
+            : state.sort.map((s) => <input key={s.field} type="hidden" name="sort" value={sortToParam(s)} />)}
+          <button type="submit" className="btn">
+            SUBMIT
+          </button>
+        </div>
+      </Form>
+      {loading ? (
+        <DispatchTableSkeleton />
+      ) : error ? (
+        <ErrorState title={GRID_ERROR} />
+      ) : items.length === 0 ? (
+        <EmptyState title={GRID_EMPTY} />
+      ) : (
+        <>
+          <DispatchTable items={items} state={state} />
+          <nav className="pager" aria-label="Pagination">
+            {state.page > 1 ? (
+              <Link
+                to={gridSearch({ ...state, page: state.page - 1, open: [] })}
+                rel="prev"
+                className="btn btn-secondary btn-small"
+              >
+                Previous
+              </Link>
+            ) : (
+              <span className="btn btn-secondary btn-small" aria-disabled="true">
+                Previous
+              </span>
+            )}
+            <span data-testid="page-status">
+              Page {Math.min(state.page, pages)} of {pages} · {total} events ({GRID_PAGE_SIZE} per page)
+            </span>
+            {state.page < pages ? (
+              <Link
+                to={gridSearch({ ...state, page: state.page + 1, open: [] })}
+                rel="next"
+                className="btn btn-secondary btn-small"
+              >
+                Next
+              </Link>
+            ) : (
+              <span className="btn btn-secondary btn-small" aria-disabled="true">
+                Next
+              </span>
+            )}
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { expect, expectJsState, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import { expectAccessible } from "./grid-a11y";
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+const now = new Date();
+const prev = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+const prevLabel = `${MONTHS[prev.getUTCMonth()]} ${prev.getUTCFullYear()}`;
+const thisMonth = MONTHS[now.getUTCMonth()];
+const NO_DATA = "No thermostat data found for the selected date range.";
+
+test.describe("schedule compliance report", () => {
+  test("the month picker defaults to the previous month and Apply sets period and start", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report");
+    await expectJsState(page, info);
+    await ready(page, info);
+    await expect(page.getByTestId("time-frame")).toContainText(prevLabel);
+    await page.getByTestId("time-frame").click();
+    const year = now.getUTCFullYear();
+    if (now.getUTCMonth() < 11) await expect(page.getByRole("radio", { name: "Dec" })).toBeDisabled();
+    await expect(page.getByRole("radio", { name: "Jan" })).toBeEnabled();
+    const years = await page.getByLabel("Year").locator("option").allTextContents();
+    expect(years[0]).toBe(String(year));
+    expect(years.at(-1)).toBe(String(year - 12));
+    await page.getByLabel("Year").selectOption(String(year - 1));
+    if (isJs(info)) await expect(page.getByRole("radio", { name: "Dec" })).toBeEnabled();
+    // The same month a year ago: within the 13 months of demo history.
+    await page.getByRole("radio", { name: thisMonth.slice(0, 3) }).check({ force: true });
+    await page.getByRole("button", { name: "Apply" }).click();
+    const mm = String(now.getUTCMonth() + 1).padStart(2, "0");
+    await expect(page).toHaveURL(new RegExp(`period=month&start=${year - 1}-${mm}-01`));
+    await expect(page.getByTestId("time-frame")).toContainText(`${thisMonth} ${year - 1}`);
+    await expect(page.getByTestId("schedule-compliance")).toHaveText(/^\d+%$/);
+    // A future month typed into the URL falls back to the default with a message.
+    await page.goto(`/override-report?period=month&start=${year + 1}-01-01`);
+    await expect(page.getByText("future months are not available")).toBeVisible();
+    await expect(page.getByTestId("time-frame")).toContainText(prevLabel);
+  });
+
+  test("cards, the worst 3 locations and the full-width dialog of all locations", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report");
+    await ready(page, info);
+    await expect(page.getByTestId("schedule-compliance")).toHaveText(/^\d+%$/);
+    await expect(page.getByTestId("auto-resets")).toHaveText(/^\d+$/);
+    await expect(page.locator('[role="tooltip"]')).toHaveText(
+      "number of times the system reset an override back to the recommended schedule",
+    );
+    const worst = page.getByTestId("worst-locations").locator("li");
+    await expect(worst).toHaveCount(3);
+    const widths = await page
+      .locator('[data-testid="worst-locations"] .location-bar')
+      .evaluateAll((els) => els.map((e) => parseFloat((e as HTMLElement).style.width)));
+    for (const w of widths) expect(w).toBeGreaterThanOrEqual(25);
+    await page.getByTestId("view-all-locations").click();
+    await expect(page).toHaveURL(/dialog=locations/);
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("heading", { name: "All locations" })).toBeVisible();
+    await expect(dialog.getByTestId("all-locations").locator("li")).toHaveCount(14);
+    // Buildings with no reachable time rank as 100: last in the list.
+    await expect(dialog.getByTestId("all-locations").locator("li").last()).toContainText("No reachable time");
+    await expectAccessible(page, info);
+    await dialog.getByRole("link", { name: "Close" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(page).not.toHaveURL(/dialog=/);
+  });
+
+  test("filter by location, VIEW a thermostat keeping the query, sort days, BACK", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/grid-services");
+    await page.goto("/override-report?period=month&start=" + prev.toISOString().slice(0, 10));
+    await ready(page, info);
+    await page.getByLabel("Location", { exact: true }).selectOption({ label: "1601 S Congress Ave" });
+    if (!isJs(info)) await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/location=105/);
+    const rows = page.getByTestId("thermostat-row");
+    await expect(rows).toHaveCount(5);
+    for (const r of await rows.allTextContents()) expect(r).toContain("1601 S Congress Ave");
+    await page.getByRole("link", { name: "VIEW Front of House at 1601 S Congress Ave" }).click();
+    await expect(page).toHaveURL(/\/override-report\/1013\?period=month&start=.*&location=105/);
+    await expect(page.getByTestId("thermostat-header")).toHaveText(
+      /1601 S Congress Ave\s*·\s*Front of House/,
+    );
+    const days = page.getByTestId("worst-day");
+    await expect(days.first()).toBeVisible();
+    await expect(days.first().locator("td").first()).toHaveText(
+      /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), [A-Z][a-z]+ \d{1,2}(st|nd|rd|th)$/,
+    );
+    const compliance = (
+      await page.locator('[data-testid="worst-day"] td:nth-child(2)').allTextContents()
+    ).map((t) => parseInt(t, 10));
+    expect(compliance).toEqual([...compliance].sort((a, b) => b - a));
+    await page.getByRole("link", { name: /^HOLDS/ }).click();
+    await expect(page).toHaveURL(/daySort=holds%3Adesc/);
+    await expect(page.getByRole("columnheader", { name: /HOLDS/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
+    const holds = (await page.locator('[data-testid="worst-day"] td:nth-child(3)').allTextContents()).map(
+      Number,
+    );
+    expect(holds).toEqual([...holds].sort((a, b) => b - a));
+    await expectAccessible(page, info);
+    await page.getByRole("link", { name: "BACK" }).click();
+    await expect(page).toHaveURL(/\/override-report\?period=month&start=.*&location=105$/);
+    await expect(page.getByTestId("thermostat-table")).toBeVisible();
+    if (isJs(info)) {
+      // Selecting and BACK replaced the history entry: going back leaves the report.
+      await page.goBack();
+      await expect(page).toHaveURL(/\/grid-services$/);
+    }
+  });
+
+  test("VIEW is disabled without reachable time, and such a thermostat's history is an empty warning", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report?location=102");
+    await ready(page, info);
+    const views = page.getByTestId("thermostat-row").getByRole("button", { name: /VIEW/ });
+    await expect(views).toHaveCount(2);
+    for (const b of await views.all()) await expect(b).toBeDisabled();
+    await page.goto("/override-report/1005");
+    await expect(page.getByRole("status").filter({ hasText: NO_DATA })).toBeVisible();
+    await expect(page.getByTestId("worst-days-empty")).toHaveText("N/A");
+  });
+
+  test("the Thermostat Settings chart: series toggles, bands, markers, tooltip, table and CSV", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report/1013");
+    await ready(page, info);
+    const chart = page.getByTestId("thermostat-chart");
+    await expect(chart).toBeVisible();
+    await expect(chart.getByText("°Fahrenheit")).toBeVisible();
+    const svg = chart.locator('svg[role="img"]');
+    await expect(svg).toHaveAttribute("height", "649");
+    await expect(svg).toHaveAttribute("width", "6000");
+    for (const s of ["schedule", "cool", "heat", "indoor"])
+      await expect(chart.getByTestId(`series-${s}`)).toHaveCount(1);
+    await expect(page.getByRole("link", { name: "How to read this chart" })).toHaveAttribute(
+      "href",
+      /^https?:\/\//,
+    );
+    await expect(page.getByTestId("csv-download")).toHaveAttribute("href", /^data:text\/csv/);
+    await expectAccessible(page, info);
+    await page.getByRole("checkbox", { name: "Cool Setpoint" }).uncheck();
+    if (!isJs(info)) await page.getByRole("button", { name: "Update chart" }).click();
+    await expect(page).toHaveURL(/chart=1/);
+    await expect(chart.getByTestId("series-cool")).toHaveCount(0);
+    await expect(chart.getByTestId("series-heat")).toHaveCount(1);
+    await page.getByText("Data table").click();
+    await expect(page.getByTestId("chart-data-table").getByRole("columnheader")).toHaveText([
+      "Time",
+      "Recommended Schedule",
+      "Heat Setpoint",
+      "Indoor Temperature",
+    ]);
+    await page.getByLabel("Plot bands").selectOption("mode");
+    if (!isJs(info)) await page.getByRole("button", { name: "Update chart" }).click();
+    await expect(page).toHaveURL(/plotBands=mode/);
+    await expect(chart.getByTestId("mode-band").first()).toBeAttached();
+    await expect(page.getByRole("checkbox", { name: "Cool Setpoint" })).not.toBeChecked();
+    await page.getByRole("checkbox", { name: "Show markers" }).check();
+    if (!isJs(info)) await page.getByRole("button", { name: "Update chart" }).click();
+    await expect(chart.getByTestId("marker").first()).toBeAttached();
+    if (isJs(info)) {
+      const overlay = chart.getByTestId("chart-overlay");
+      await overlay.hover({ position: { x: 400, y: 300 } });
+      const tip = page.getByTestId("chart-tooltip");
+      await expect(tip).toBeVisible();
+      await expect(tip).toContainText("°F");
+      await expect(tip).toContainText(/\d{4}, \d{1,2}:\d{2} (AM|PM)/);
+    } else {
+      await expect(svg.locator("rect.tip-rect > title").first()).toHaveText(
+        /\d{4}, \d{1,2}:\d{2} (AM|PM)[\s\S]*°F/,
+      );
+    }
+  });
+
+  test("Maple Dental has no thermostats; another client's thermostat is not found", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.alex);
+    await page.goto("/override-report");
+    await ready(page, info);
+    await expect(page.getByTestId("schedule-compliance")).toHaveText("N/A");
+    await expect(page.getByTestId("auto-resets")).toHaveText("0");
+    await expect(page.getByText("No thermostats found.")).toBeVisible();
+    await expectAccessible(page, info);
+    const res = await page.goto("/override-report/1001");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByText("Thermostat not found")).toBeVisible();
+  });
+
+  test("the report passes axe", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report");
+    await ready(page, info);
+    await expectAccessible(page, info);
+  });
+});

@@ -1,0 +1,227 @@
+import { describe, expect, it } from "vitest";
+import {
+  barWidth,
+  chartTicks,
+  DAY_MS,
+  formatDay,
+  formatPercent,
+  historyCsv,
+  HOUR_MS,
+  isFutureMonth,
+  modeRuns,
+  monthAfter,
+  nextDaySort,
+  parseChartOptions,
+  parseDaySort,
+  parsePeriod,
+  pickerYears,
+  previousMonthStart,
+  sortDays,
+  sortLocationsByCompliance,
+  tickIntervalMs,
+  worstLocations,
+} from "~/features/compliance/compliance";
+
+const today = new Date(Date.UTC(2026, 10, 21));
+
+describe("period and month picker limits", () => {
+  it("defaults to the previous month, ending one month later", () => {
+    expect(previousMonthStart(today)).toBe("2026-10-01");
+    expect(previousMonthStart(new Date(Date.UTC(2026, 0, 5)))).toBe("2025-12-01");
+    expect(monthAfter("2025-12-01")).toBe("2026-01-01");
+    expect(parsePeriod(new URLSearchParams(), today)).toMatchObject({
+      start: "2026-10-01",
+      end: "2026-11-01",
+      error: null,
+    });
+  });
+
+  it("offers the current year and the 12 before it", () => {
+    const years = pickerYears(today);
+    expect(years[0]).toBe(2026);
+    expect(years.at(-1)).toBe(2014);
+    expect(years).toHaveLength(13);
+  });
+
+  it("disables future months only", () => {
+    expect(isFutureMonth(2026, 11, today)).toBe(false);
+    expect(isFutureMonth(2026, 12, today)).toBe(true);
+    expect(isFutureMonth(2025, 12, today)).toBe(false);
+    expect(isFutureMonth(2027, 1, today)).toBe(true);
+  });
+
+  it("refuses a future, too old or malformed start and falls back to the default", () => {
+    expect(parsePeriod(new URLSearchParams("period=month&start=2026-03-01"), today)).toMatchObject({
+      start: "2026-03-01",
+      end: "2026-04-01",
+      error: null,
+    });
+    expect(parsePeriod(new URLSearchParams("start=2026-12-01"), today)).toMatchObject({
+      start: "2026-10-01",
+      error: expect.any(String),
+    });
+    expect(parsePeriod(new URLSearchParams("start=2013-05-01"), today).start).toBe("2026-10-01");
+    expect(parsePeriod(new URLSearchParams("start=garbage"), today).error).not.toBeNull();
+  });
+});
+
+describe("compliance sorting with the 100 rule", () => {
+  const b = (id: number, pct: number | null, reach: number) => ({
+    buildingId: id,
+    addressLine1: `${id} Main St`,
+    scheduleCompliancePercentage: pct,
+    reachableDuration: reach,
+  });
+  it("ranks ascending and counts no reachable duration as 100", () => {
+    const sorted = sortLocationsByCompliance([
+      b(1, 90, 10),
+      b(2, null, 0),
+      b(3, 20, 10),
+      b(4, 100, 10),
+      b(5, 55, 10),
+    ]);
+    expect(sorted.map((x) => x.buildingId)).toEqual([3, 5, 1, 2, 4]);
+    expect(
+      worstLocations([b(1, 90, 10), b(2, null, 0), b(3, 20, 10), b(5, 55, 10)]).map((x) => x.buildingId),
+    ).toEqual([3, 5, 1]);
+    expect(worstLocations([b(2, null, 0), b(6, 99.5, 10)]).map((x) => x.buildingId)).toEqual([6, 2]);
+  });
+
+  it("draws bars at least 25% wide", () => {
+    expect(barWidth(0)).toBe(25);
+    expect(barWidth(24.9)).toBe(25);
+    expect(barWidth(60)).toBe(60);
+    expect(barWidth(100)).toBe(100);
+  });
+
+  it("rounds percentages or says N/A", () => {
+    expect(formatPercent(57.14)).toBe("57%");
+    expect(formatPercent(66.67)).toBe("67%");
+    expect(formatPercent(null)).toBe("N/A");
+  });
+});
+
+describe("least compliant days", () => {
+  it("formats a day like Monday, March 3rd", () => {
+    expect(formatDay("2025-03-03")).toBe("Monday, March 3rd");
+    expect(formatDay("2026-10-22")).toBe("Thursday, October 22nd");
+    expect(formatDay("2026-10-11")).toBe("Sunday, October 11th");
+  });
+
+  const days = [
+    { date: "2026-10-01", scheduleCompliancePercentage: 40, permanentHoldCount: 0 },
+    { date: "2026-10-02", scheduleCompliancePercentage: 10, permanentHoldCount: 2 },
+    { date: "2026-10-03", scheduleCompliancePercentage: 75, permanentHoldCount: null },
+  ];
+  it("sorts by compliance descending by default, holds default to 0", () => {
+    expect(parseDaySort(null)).toEqual({ key: "compliance", dir: "desc" });
+    expect(sortDays(days, parseDaySort(null)).map((d) => d.date)).toEqual([
+      "2026-10-03",
+      "2026-10-01",
+      "2026-10-02",
+    ]);
+    expect(sortDays(days, { key: "compliance", dir: "asc" }).map((d) => d.date)).toEqual([
+      "2026-10-02",
+      "2026-10-01",
+      "2026-10-03",
+    ]);
+    expect(sortDays(days, { key: "holds", dir: "desc" }).map((d) => d.date)).toEqual([
+      "2026-10-02",
+      "2026-10-01",
+      "2026-10-03",
+    ]);
+    expect(parseDaySort("holds:sideways")).toEqual({ key: "compliance", dir: "desc" });
+  });
+
+  it("flips the active column and starts another descending", () => {
+    expect(nextDaySort({ key: "compliance", dir: "desc" }, "compliance")).toEqual({
+      key: "compliance",
+      dir: "asc",
+    });
+    expect(nextDaySort({ key: "compliance", dir: "asc" }, "holds")).toEqual({ key: "holds", dir: "desc" });
+  });
+});
+
+describe("chart ticks", () => {
+  const start = Date.UTC(2026, 9, 1, 7); // Oct 1, 00:00 in Los Angeles
+  it("uses 6 hours under 7 days, otherwise 1 day", () => {
+    expect(tickIntervalMs(start, start + 6 * DAY_MS)).toBe(6 * HOUR_MS);
+    expect(tickIntervalMs(start, start + 7 * DAY_MS - 1)).toBe(6 * HOUR_MS);
+    expect(tickIntervalMs(start, start + 7 * DAY_MS)).toBe(DAY_MS);
+    expect(tickIntervalMs(start, start + 31 * DAY_MS)).toBe(DAY_MS);
+  });
+
+  it("aligns ticks to the building's local midnight, across a DST change", () => {
+    const end = Date.UTC(2026, 10, 1, 7); // Nov 1 00:00 PDT
+    const ticks = chartTicks(start, end, "America/Los_Angeles");
+    expect(ticks).toHaveLength(32);
+    expect(new Date(ticks[0]).toISOString()).toBe("2026-10-01T07:00:00.000Z");
+    const short = chartTicks(start, start + 2 * DAY_MS, "America/Los_Angeles");
+    expect(short.map((t) => new Date(t).toISOString().slice(11, 16))).toEqual([
+      "07:00",
+      "13:00",
+      "19:00",
+      "01:00",
+      "07:00",
+      "13:00",
+      "19:00",
+      "01:00",
+      "07:00",
+    ]);
+  });
+});
+
+describe("chart options, CSV and mode bands", () => {
+  it("shows every series unless the series form was sent", () => {
+    expect(parseChartOptions(new URLSearchParams()).visible).toEqual(["schedule", "cool", "heat", "indoor"]);
+    expect(
+      parseChartOptions(new URLSearchParams("chart=1&show=indoor&show=cool&plotBands=mode&showMarker=true")),
+    ).toEqual({
+      visible: ["cool", "indoor"],
+      plotBands: "mode",
+      showMarker: true,
+    });
+    expect(parseChartOptions(new URLSearchParams("chart=1")).visible).toEqual([]);
+  });
+
+  const items = [
+    {
+      recordedAt: "2026-10-01T07:00:00.000Z",
+      scheduleSetpointF: 74,
+      coolSetpointF: 74,
+      heatSetpointF: 68,
+      indoorTemperatureF: 71.2,
+      mode: "cool",
+    },
+    {
+      recordedAt: "2026-10-01T07:30:00.000Z",
+      scheduleSetpointF: 74,
+      coolSetpointF: 72,
+      heatSetpointF: null,
+      indoorTemperatureF: 70.9,
+      mode: "cool",
+    },
+    {
+      recordedAt: "2026-10-01T09:00:00.000Z",
+      scheduleSetpointF: 80,
+      coolSetpointF: 80,
+      heatSetpointF: 62,
+      indoorTemperatureF: 72,
+      mode: "auto",
+    },
+  ];
+  it("writes the plotted series as CSV in local time", () => {
+    expect(historyCsv(items, ["schedule", "heat"], "America/Los_Angeles").split("\n")).toEqual([
+      "Time,Recommended Schedule (°F),Heat Setpoint (°F)",
+      "2026-10-01 00:00,74,68",
+      "2026-10-01 00:30,74,",
+      "2026-10-01 02:00,80,62",
+    ]);
+  });
+
+  it("groups contiguous samples of one mode, broken by gaps", () => {
+    const runs = modeRuns(items, Date.parse("2026-10-01T09:30:00.000Z"));
+    expect(runs.map((r) => r.mode)).toEqual(["cool", "auto"]);
+    expect(new Date(runs[0].to).toISOString()).toBe("2026-10-01T09:00:00.000Z");
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_SORT,
+  defaultDateRange,
+  dispatchStatusLabel,
+  formatEventTime,
+  gridSearch,
+  pageCount,
+  parseGridState,
+  toggleOpen,
+  toggleSort,
+} from "~/features/grid-services/grid-services";
+
+describe("dispatch status labels", () => {
+  it("maps every known status and falls back for the rest", () => {
+    expect(dispatchStatusLabel("OPT_OUT")).toBe("Opted out");
+    expect(dispatchStatusLabel("NO DEVICES")).toBe("No available thermostats");
+    expect(dispatchStatusLabel("SUCCESS")).toBe("Participated");
+    expect(dispatchStatusLabel("PENDING")).toBe("Pending");
+    expect(dispatchStatusLabel("CANCELLED_BY_UTILITY")).toBe("No status available");
+    expect(dispatchStatusLabel(null)).toBe("No status available");
+    expect(dispatchStatusLabel("constructor")).toBe("No status available");
+  });
+});
+
+describe("default sort and range", () => {
+  it("sorts by end time descending, then building address descending", () => {
+    expect(DEFAULT_SORT).toEqual([
+      { field: "end_time", dir: "DESC" },
+      { field: "building_address", dir: "DESC" },
+    ]);
+    expect(parseGridState(new URLSearchParams()).sort).toEqual(DEFAULT_SORT);
+  });
+
+  it("runs from June 1 of the current year for 6 months, to November 30", () => {
+    expect(defaultDateRange(new Date(Date.UTC(2026, 10, 21)))).toEqual({
+      startDate: "2026-06-01",
+      endDate: "2026-11-30",
+    });
+    expect(defaultDateRange(new Date(Date.UTC(2025, 0, 2)))).toEqual({
+      startDate: "2025-06-01",
+      endDate: "2025-11-30",
+    });
+  });
+});
+
+describe("URL state", () => {
+  it("parses the query and ignores malformed values", () => {
+    const s = parseGridState(new URLSearchParams("q=%20pike%20&page=3&sort=status:ASC&open=5&open=x"));
+    expect(s).toEqual({ q: "pike", page: 3, sort: [{ field: "status", dir: "ASC" }], open: [5] });
+    expect(parseGridState(new URLSearchParams("page=-2&sort=nope:ASC")).page).toBe(1);
+    expect(parseGridState(new URLSearchParams("sort=status:UP")).sort).toEqual(DEFAULT_SORT);
+  });
+
+  it("leaves defaults out of the URL and keeps everything else", () => {
+    expect(gridSearch(parseGridState(new URLSearchParams()))).toBe("");
+    expect(gridSearch({ q: "pike", page: 2, sort: DEFAULT_SORT, open: [4] })).toBe("?q=pike&page=2&open=4");
+  });
+
+  it("toggles sort direction on the primary column and goes back to page 1", () => {
+    const state = { q: "x", page: 3, sort: DEFAULT_SORT, open: [1] };
+    const flipped = toggleSort(state, "end_time");
+    expect(flipped.sort[0]).toEqual({ field: "end_time", dir: "ASC" });
+    expect(flipped.page).toBe(1);
+    expect(toggleSort(state, "status").sort).toEqual([
+      { field: "status", dir: "ASC" },
+      { field: "building_address", dir: "DESC" },
+    ]);
+    expect(toggleSort(state, "building_address").sort).toEqual([{ field: "building_address", dir: "ASC" }]);
+  });
+
+  it("expands and collapses rows", () => {
+    const s = { q: "", page: 1, sort: DEFAULT_SORT, open: [] as number[] };
+    expect(toggleOpen(s, 7).open).toEqual([7]);
+    expect(toggleOpen({ ...s, open: [7, 8] }, 7).open).toEqual([8]);
+  });
+
+  it("counts pages of 15", () => {
+    expect(pageCount(0)).toBe(1);
+    expect(pageCount(15)).toBe(1);
+    expect(pageCount(16)).toBe(2);
+  });
+});
+
+describe("event times", () => {
+  it("shows the time in the building's timezone", () => {
+    expect(formatEventTime("2026-07-01T18:00:00.000Z", "America/Los_Angeles")).toBe(
+      "Jul 1, 2026, 11:00 AM PDT",
+    );
+    expect(formatEventTime("2026-11-20T18:00:00.000Z", "America/New_York")).toBe("Nov 20, 2026, 1:00 PM EST");
+    expect(formatEventTime(null, "America/New_York")).toBe("—");
+  });
+});
