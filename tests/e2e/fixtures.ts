@@ -63,7 +63,7 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   if (!jsEnabled) {
     const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
     const browser = page.context().browser()!;
-    const ctx = await browser.newContext({ javaScriptEnabled: true });
+    const ctx = await browser.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() ?? undefined });
     scratch = await ctx.newPage();
     await scratch.goto(new URL("/healthz", page.url()).href);
     await scratch.setContent(html, { waitUntil: "load" });
