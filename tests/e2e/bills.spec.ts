@@ -159,7 +159,19 @@ test.describe("bills and energy usage page", () => {
     await page.goto("/locations/201/spending");
     await ready(page, info);
     await expect(page.getByRole("heading", { name: "We're waiting for your first bill" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Connect Utility Accounts" })).toHaveAttribute("href", "/authorize-arcadia");
+    const connect = page.getByRole("link", { name: "Connect Utility Accounts" });
+    if (isJs(info)) {
+      // With JavaScript the connect flow opens in the shell's dialog, over this page.
+      await expect(connect).toHaveAttribute("href", "/locations/201/spending?connect=1");
+      await connect.click();
+      const dialog = page.getByRole("dialog", { name: "Connect Utility Accounts" });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByText("Select Utility").first()).toBeVisible();
+      await dialog.getByRole("link", { name: "Close" }).click();
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+    } else {
+      await expect(connect).toHaveAttribute("href", "/authorize-arcadia");
+    }
     await a11y(page, info);
     // another client's location is not found
     await page.goto("/locations/101/spending");

@@ -189,6 +189,49 @@ describe("GET never mutates upstream", () => {
   });
 });
 
+describe("one client cannot reach another client's objects by id", () => {
+  it("buildings, thermostats, bills and accounts of Harbor Coffee are out of Maple Dental's reach", async () => {
+    const alex = await webLogin(stack.url, "alex@mapledental.test");
+    const db = stack.api.db;
+    const bill = db.prepare("SELECT id FROM bill_statements WHERE building_id = 101 ORDER BY id LIMIT 1").get() as { id: number };
+    const flag = db
+      .prepare("SELECT f.id, f.bill_statement_id, f.status FROM bill_flags f JOIN bill_statements b ON b.id = f.bill_statement_id WHERE b.building_id BETWEEN 101 AND 114 AND f.status = 'unacknowledged' LIMIT 1")
+      .get() as { id: number; bill_statement_id: number; status: string };
+    for (const path of ["/locations/101/control", "/locations/101/spending", "/locations/104/usage/demand", "/locations/101"]) {
+      const res = await getPage(stack.url, path, alex);
+      expect(res.status, path).toBe(302);
+      expect(res.location, path).toBe("/locations");
+    }
+    expect((await getPage(stack.url, `/api/bill-statement/${bill.id}/download`, alex)).status).toBe(404);
+    expect((await getPage(stack.url, "/api/client/1/bill-statements/export-csv", alex)).status).toBe(404);
+    expect((await getPage(stack.url, "/override-report/1003?period=month&start=2026-10-01", alex)).body).not.toContain("Seating Area");
+
+    // Mutations by id: a Harbor thermostat and a Harbor bill flag, posted from Maple Dental's own pages.
+    const actionsBefore = (db.prepare("SELECT count(*) AS n FROM thermostat_actions WHERE thermostat_id = 1010").get() as { n: number }).n;
+    const post = (path: string, fields: Record<string, string>) =>
+      fetch(`${stack.url}${path}`, { method: "POST", headers: { cookie: alex }, body: new URLSearchParams(fields), redirect: "manual" });
+    const save = await post("/locations/201/control", { intent: "save", thermostatId: "1010", mode: "cool", coolSetpointF: "72", heatSetpointF: "68" });
+    expect(save.status).toBeLessThan(500);
+    expect((db.prepare("SELECT count(*) AS n FROM thermostat_actions WHERE thermostat_id = 1010").get() as { n: number }).n).toBe(actionsBefore);
+    const answer = await post("/locations/201/spending", { intent: "investigate", statementId: String(flag.bill_statement_id), flagId: String(flag.id) });
+    expect(answer.status).toBeLessThan(500);
+    expect(await answer.text()).toContain("Unable to process update");
+    expect((db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flag.id) as { status: string }).status).toBe("unacknowledged");
+    check();
+  });
+
+  it("staff-only pages and the Team tab refuse everyone else", async () => {
+    const dana = await webLogin(stack.url, DANA);
+    expect((await getPage(stack.url, "/impersonate", dana)).status).toBe(403);
+    const imp = await fetch(`${stack.url}/impersonate`, { method: "POST", headers: { cookie: dana }, body: new URLSearchParams({ intent: "start", clientId: "2", reason: "curious" }), redirect: "manual" });
+    expect(imp.status).toBe(403);
+    expect(stack.api.db.prepare("SELECT count(*) AS n FROM impersonation_audit WHERE staff_user_id = 1").get()).toEqual({ n: 0 });
+    const alex = await webLogin(stack.url, "alex@mapledental.test");
+    expect((await getPage(stack.url, "/settings?tab=team", alex)).status).toBe(403);
+    check();
+  });
+});
+
 describe("no stack traces or internals for ordinary users", () => {
   it("upstream failures show the spec's message, not details", async () => {
     const cookie = await webLogin(stack.url, DANA);
