@@ -18,6 +18,7 @@ import styles from "~/features/accounts/accounts.css";
 import {
   connectUtility,
   listUtilities,
+  markConnectFlowOpened,
   markConnectSubmitted,
   submitConedAccounts,
 } from "~/features/accounts/accounts.server";
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return loadConnectFlow(request, await getApi(request), user);
 }
 
-const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit"] as const;
+const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit", "opened"] as const;
 const positiveInt = (v: FormDataEntryValue | null) =>
   typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null;
 
@@ -53,6 +54,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(INTENTS as readonly string[]).includes(intent))
     throw data({ message: "Unknown intent" }, { status: 400 });
   const api = await getApi(request);
+  if (intent === "opened") {
+    // Posted by the page (or the shell's dialog) once it is open with JavaScript: bill_monitoring in progress
+    // and task step 1. Without JavaScript the first submission records it.
+    await markConnectFlowOpened(api, user);
+    return data<ConnectActionData>({});
+  }
   const providerId = String(form.get("utility") ?? "");
   const correlationId = String(form.get("correlationId") ?? "").slice(0, 100);
   let utilities;

@@ -36,10 +36,28 @@ test.describe("onboarding", () => {
     await expect(page.getByRole("button", { name: "Review User Preferences" })).toBeVisible();
   });
 
-  test("opening the connect flow marks Bill Monitoring in progress", async ({ page }, info) => {
+  test("opening the connect flow marks Bill Monitoring in progress (posted, never on a GET)", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
-    await page.goto("/authorize-arcadia");
-    await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
+    if (isJs(info)) {
+      // With JavaScript the open flow posts "opened" once.
+      const opened = page.waitForResponse(
+        (r) => r.request().method() === "POST" && r.url().includes("/authorize-arcadia"),
+      );
+      await page.goto("/authorize-arcadia");
+      await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
+      await opened;
+    } else {
+      // Without JavaScript the first submission records the opening.
+      await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_duke");
+      await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+      await page.getByLabel("Duke Energy username").fill("harbor-onboarding");
+      await page.getByLabel("Duke Energy password").fill("s3cret");
+      await page.getByLabel(/multi-factor authentication/).check();
+      await page.getByRole("button", { name: "Connect" }).click();
+      await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
+    }
     await page.goto("/onboarding");
     const step = page.getByTestId("onboarding-step-bill_monitoring");
     await expect(step).toContainText("In Progress");

@@ -13,6 +13,8 @@ export type PageCase = {
   errorText: string;
   /** A different spec message for some faults (e.g. a 404 of the login options means "no account"). */
   faultText?: Partial<Record<string, string>>;
+  /** The page's status for some faults (default 200), e.g. 404 when the upstream says the object is gone. */
+  faultStatus?: Partial<Record<string, number>>;
   /** Faults that legitimately lead elsewhere (e.g. 404 of a location → /locations), with the expected target. */
   redirects?: Partial<Record<string, RegExp>>;
 };
@@ -108,6 +110,8 @@ export const PAGES: PageCase[] = [
     user: DANA,
     call: /^\/thermostat\/\d+\/history\//,
     errorText: "No thermostat data found for the selected date range.",
+    faultText: { "404": "Thermostat not found" },
+    faultStatus: { "404": 404 },
   },
   {
     name: "accounts",

@@ -121,8 +121,12 @@ export async function markConnectFlowOpened(api: ApiClient, user: SessionUser) {
   ]);
 }
 
-/** After a submission: task step 2 for non-staff users. */
+/**
+ * After a submission: the opening is recorded too (a browser without JavaScript could not post it when the
+ * flow opened; the step update is idempotent), then task step 2 for non-staff users.
+ */
 export async function markConnectSubmitted(api: ApiClient, user: SessionUser) {
+  await markConnectFlowOpened(api, user);
   if (user.clientId && shouldSendTaskStep(user, 2))
     await settle(sendOnboardingTaskStep(api, user.clientId, 2));
 }

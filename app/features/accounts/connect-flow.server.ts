@@ -15,7 +15,7 @@ import {
   resolveConnectStep,
   type ConnectStep,
 } from "./accounts";
-import { listAccounts, listUtilities, markConnectFlowOpened } from "./accounts.server";
+import { listAccounts, listUtilities } from "./accounts.server";
 
 export type ConnectReceipt = { kind: "provider" | "coned"; utility: string; count: number; already: number };
 export const RECEIPT_KEY = "state:connect" as const;
@@ -60,11 +60,8 @@ export async function loadConnectFlow(
   const confirmed = p.get("confirmed") === "on";
 
   const opening = !requested && !providerId && !q;
-  const [utilities, receipt] = await Promise.all([
-    settle(listUtilities(api)),
-    overrides.receipt ?? readReceipt(request),
-    opening ? markConnectFlowOpened(api, user) : null,
-  ]);
+  // Opening the flow is recorded by a POST (see the "opened" intent): a GET never changes anything upstream.
+  const [utilities, receipt] = await Promise.all([settle(listUtilities(api)), overrides.receipt ?? readReceipt(request)]);
   if (!utilities.ok) return { kind: "error" as const };
   const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
   let step: ConnectStep = resolveConnectStep(requested, {
@@ -155,6 +152,7 @@ export async function loadConnectFlow(
   return {
     kind: "flow" as const,
     embed,
+    opening,
     step,
     utilities: utilities.data,
     utility,
