@@ -87,7 +87,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!(INTENTS as readonly string[]).includes(intent))
     throw data({ message: "Unknown intent" }, { status: 400 });
   const thermostatId = Number(form.get("thermostatId"));
-  if (!Number.isSafeInteger(thermostatId)) throw data({ message: "Unknown thermostat" }, { status: 400 });
+  if (!Number.isSafeInteger(thermostatId) || thermostatId <= 0) throw data({ message: "Unknown thermostat" }, { status: 400 });
   const tab = parseTab(String(form.get("tab") ?? ""));
   const back = (extra: Record<string, string> = {}) => {
     const q = new URLSearchParams({ ...(tab === "issues" ? { tab } : {}), ...extra }).toString();
@@ -97,7 +97,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === "resolve" || intent === "dismiss") {
     const issueId = Number(form.get("issueId"));
-    if (!Number.isSafeInteger(issueId)) throw data({ message: "Unknown issue" }, { status: 400 });
+    if (!Number.isSafeInteger(issueId) || issueId <= 0) throw data({ message: "Unknown issue" }, { status: 400 });
     try {
       if (intent === "resolve") {
         await resolveIssue(api, thermostatId, issueId);

@@ -25,7 +25,7 @@ async function send(input: InputCase, value: string, duplicate: boolean) {
   const cookie = await cookieFor(input.user);
   const headers: Record<string, string> = cookie ? { cookie } : {};
   if (input.method === "GET") {
-    const url = new URL(input.path, stack.url);
+    const url = new URL(input.path.replace("HOSTILE", encodeURIComponent(value.slice(0, 200)) || "x"), stack.url);
     url.searchParams.append(input.field, value);
     if (duplicate) url.searchParams.append(input.field, "second");
     return fetch(url, { headers, redirect: "manual" });
@@ -33,7 +33,12 @@ async function send(input: InputCase, value: string, duplicate: boolean) {
   const body = new URLSearchParams(input.valid ?? {});
   body.append(input.field, value);
   if (duplicate) body.append(input.field, "second");
-  return fetch(new URL(input.path, stack.url), { method: "POST", headers, body, redirect: "manual" });
+  return fetch(new URL(input.path.replace("HOSTILE", encodeURIComponent(value.slice(0, 200)) || "x"), stack.url), {
+    method: "POST",
+    headers,
+    body,
+    redirect: "manual",
+  });
 }
 
 const RAW_MARKUP = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>'];

@@ -346,7 +346,8 @@ export function canSave(
   current: CurrentSettings,
   raw: { mode?: string; coolSetpointF?: string; heatSetpointF?: string },
 ) {
-  const toNum = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
+  // Values come back from a submission as typed; a duplicated field arrives as a list and is simply invalid.
+  const toNum = (v: unknown) => (v === undefined ? undefined : typeof v !== "string" ? Number.NaN : v.trim() === "" ? undefined : Number(v));
   const parsed = settingsSchema(limits).safeParse({
     mode: raw.mode || undefined,
     coolSetpointF: toNum(raw.coolSetpointF),
