@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { MESSAGES } from "~/features/thermostats/thermostats";
+import { MESSAGES } from "~/features/thermostats/messages";
 import { dismissIssueBySlug } from "~/features/thermostats/thermostats.server";
 import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";

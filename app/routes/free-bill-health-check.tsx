@@ -1,3 +1,4 @@
+import { ConedAccountList } from "~/features/accounts/components/coned-account-list";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import {
@@ -465,31 +466,7 @@ function ConedStep() {
         <FieldErrors id="coned-new-account-error" errors={errors.newAccount ? [errors.newAccount] : null} />
       </div>
       <div>
-        <h3 className="h3" id="coned-list-heading">
-          Accounts to add ({accounts.length})
-        </h3>
-        {accounts.length > 0 ? (
-          <ul className="account-list" aria-labelledby="coned-list-heading">
-            {accounts.map((a, i) => (
-              <li key={a} className="row">
-                <input type="hidden" name="account" value={a} />
-                <span className="spacer">{a}</span>
-                <button
-                  type="submit"
-                  name="op"
-                  value={`remove-${i}`}
-                  className="btn btn-ghost btn-small"
-                  aria-label={`Remove account ${a}`}
-                >
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">No account numbers added yet.</p>
-        )}
-        <FieldErrors id="coned-accounts-error" errors={errors.accounts ? [errors.accounts] : null} />
+        <ConedAccountList accounts={accounts} error={errors.accounts} level={3} />
       </div>
       <div className="field">
         <label className="checkbox" htmlFor="coned-confirmed">

@@ -1,13 +1,20 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useRef, useState } from "react";
-import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { codeLoginSchema, emailSchema, LOGIN_INTENTS, passwordLoginSchema, type LoginIntent, type LoginOption } from "~/features/auth/auth";
-import { AUTH_MESSAGES, looksLikeEmail } from "~/features/auth/messages";
+import type { LoginIntent, LoginOption } from "~/features/auth/auth";
+import { AUTH_MESSAGES, LOGIN_INTENTS, looksLikeEmail } from "~/features/auth/messages";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
-import { getLoginOptions, requestLoginCode, requestLoginLink, requestPasswordReset } from "~/features/auth/auth.server";
+import {
+  getLoginOptions,
+  parseCodeLogin,
+  parseEmail,
+  parsePasswordLogin,
+  requestLoginCode,
+  requestLoginLink,
+  requestPasswordReset,
+} from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/server/auth.server";
 import { completeLogin } from "~/server/login.server";
@@ -27,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rawEmail = url.searchParams.get("email");
   if (user && rawEmail === null) throw redirect(next);
   if (rawEmail === null) return { step: "email" as const, next, email: "", emailError: null, options: [] as LoginOption[] };
-  const parsed = emailSchema.safeParse({ email: rawEmail });
+  const parsed = parseEmail(rawEmail);
   if (!parsed.success) {
     return { step: "email" as const, next, email: rawEmail.slice(0, 254), emailError: AUTH_MESSAGES.invalidEmail, options: [] as LoginOption[] };
   }
@@ -60,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "") as LoginIntent;
   if (!LOGIN_INTENTS.includes(intent)) throw data({ message: "Unknown intent" }, { status: 400 });
   const next = safeRedirect(String(form.get("next") ?? ""));
-  const emailCheck = emailSchema.safeParse({ email: form.get("email") });
+  const emailCheck = parseEmail(form.get("email"));
   if (!emailCheck.success) {
     return data<ActionResult>({ intent, formError: AUTH_MESSAGES.invalidEmail }, { status: 400 });
   }
@@ -81,7 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const api = getPublicApi(request);
   switch (intent) {
     case "password": {
-      const submission = parseWithZod(form, { schema: passwordLoginSchema });
+      const submission = parsePasswordLogin(form);
       if (submission.status !== "success") {
         return data<ActionResult>({ intent, lastResult: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
       }
@@ -98,7 +105,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     }
     case "code": {
-      const submission = parseWithZod(form, { schema: codeLoginSchema });
+      const submission = parseCodeLogin(form);
       if (submission.status !== "success") {
         return data<ActionResult>({ intent, codeRequested: true, lastResult: submission.reply() }, { status: 400 });
       }

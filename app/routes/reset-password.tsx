@@ -1,12 +1,10 @@
-import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
-import { resetPasswordSchema } from "~/features/auth/auth";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
 import { useRef } from "react";
-import { resetPassword, validateResetToken } from "~/features/auth/auth.server";
+import { parseResetPassword, resetPassword, validateResetToken } from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
 import { retryAfterText } from "~/server/rate-limit.server";
 import { getPublicApi } from "~/server/upstream.server";
@@ -30,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const token = String(form.get("token") ?? "");
   if (!token) throw redirect("/");
-  const submission = parseWithZod(form, { schema: resetPasswordSchema });
+  const submission = parseResetPassword(form);
   if (submission.status !== "success") {
     return data({ lastResult: submission.reply({ hideFields: ["password", "confirmPassword"] }), done: false }, { status: 400 });
   }

@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { ApiError } from "~/server/api-error";
 import type { ApiClient } from "~/server/api-client.server";
-import { LOGIN_OPTIONS_RETRIES, type LoginOption, type LoginOptionsOutcome } from "./auth";
+import { parseWithZod } from "@conform-to/zod";
+import {
+  codeLoginSchema,
+  emailSchema,
+  LOGIN_OPTIONS_RETRIES,
+  passwordLoginSchema,
+  resetPasswordSchema,
+  type LoginOption,
+  type LoginOptionsOutcome,
+} from "./auth";
 
 const optionsSchema = z.object({
   items: z.array(z.string()).default([]),
@@ -40,3 +49,9 @@ export const resetPassword = (api: ApiClient, token: string, password: string, c
   api.post("/user/password/reset", { body: { token, password, confirmPassword }, schema: z.object({ message: z.string() }) });
 
 export const logoutUpstream = (api: ApiClient) => api.post("/auth/logout");
+
+// Form parsing lives here, server-only, so the sign-in pages never ship zod or Conform to the browser.
+export const parseEmail = (value: FormDataEntryValue | null) => emailSchema.safeParse({ email: value });
+export const parsePasswordLogin = (form: FormData) => parseWithZod(form, { schema: passwordLoginSchema });
+export const parseCodeLogin = (form: FormData) => parseWithZod(form, { schema: codeLoginSchema });
+export const parseResetPassword = (form: FormData) => parseWithZod(form, { schema: resetPasswordSchema });

@@ -48,5 +48,4 @@ export type LoginOptionsOutcome =
 /** The login-options lookup is retried up to 3 times, except when the answer is mycor or resi. */
 export const LOGIN_OPTIONS_RETRIES = 3;
 
-export type LoginIntent = "password" | "link" | "request-code" | "code" | "reset";
-export const LOGIN_INTENTS: LoginIntent[] = ["password", "link", "request-code", "code", "reset"];
+export { LOGIN_INTENTS, type LoginIntent } from "./messages";

@@ -23,3 +23,6 @@ export const AUTH_MESSAGES = {
  */
 const EMAIL = /^(?!\.)(?!.*\.\.)([A-Z0-9_'+\-.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9-]*\.)+[A-Z]{2,}$/i;
 export const looksLikeEmail = (value: string) => value.length <= 254 && EMAIL.test(value.trim());
+
+export type LoginIntent = "password" | "link" | "request-code" | "code" | "reset";
+export const LOGIN_INTENTS: LoginIntent[] = ["password", "link", "request-code", "code", "reset"];

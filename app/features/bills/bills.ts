@@ -76,11 +76,22 @@ export const FLAG_UPDATE_FAILED = "Unable to process update";
 /** The bill feedback confirmation heading (/fix-my-bill/{status}). */
 export const feedbackHeading = (status: string) => (status === "action_requested" ? "Help is on the way!" : "Bill feedback received");
 
+// Formatters are built once: an Intl formatter per call is slow when a page formats hundreds of values.
+const numberFormats = new Map<number, Intl.NumberFormat>();
+const numberFormat = (digits: number) => {
+  let f = numberFormats.get(digits);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    numberFormats.set(digits, f);
+  }
+  return f;
+};
+
 /** Money in cents as dollars with 2 decimals: 123456 → "$1,234.56". */
 export function formatMoney(cents: number | null | undefined) {
   if (cents === null || cents === undefined || !Number.isFinite(cents)) return "—";
   const sign = cents < 0 ? "-" : "";
-  return `${sign}$${(Math.abs(cents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `${sign}$${numberFormat(2).format(Math.abs(cents) / 100)}`;
 }
 
 /** A rate in cents per kWh shown as cents ÷ 100 per kWh with 4 decimals: 14.004 → "$0.1400/kWh". */
@@ -91,7 +102,7 @@ export function formatRate(centsPerKwh: number | null | undefined, withUnit = tr
 
 export function formatNumber(v: number | null | undefined, digits = 0) {
   if (v === null || v === undefined || !Number.isFinite(v)) return "—";
-  return v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return numberFormat(digits).format(v);
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");

@@ -61,24 +61,9 @@ export const POLL_INTERVAL_MS = 15_000;
 export const MAX_POLLS = 20;
 export const NEW_YORK = "America/New_York";
 
-export const MESSAGES = {
-  title: "Thermostats",
-  empty:
-    "There are no thermostats integrated for this location. This could be due to installations in progress or limitations on equipment.",
-  loadError:
-    "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
-  submitted: "Thermostat update submitted",
-  updateFailed: "Unable to update Thermostat settings",
-  completed: (name: string) => `Action completed for Thermostat: ${name}`,
-  failed: (name: string) => `Failed action for Thermostat: ${name}`,
-  dismissed: "Device issue dismissed.",
-  resolving: "resolving issue",
-  feedbackReceived: "Thermostat feedback received",
-  submissionFailed: "Submission Failed",
-  submissionFailedBody:
-    "Something went wrong. Our engineering team has been notified and will remedy this issue.",
-  returnToDashboard: "Return to Dashboard",
-} as const;
+import { MESSAGES } from "./messages";
+
+export { MESSAGES };
 
 // ---------------------------------------------------------------- modes
 

@@ -1,3 +1,4 @@
+import { ConedAccountList } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
@@ -306,34 +307,7 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
         />
       </div>
       <div>
-        <h2 className="h3" id="coned-list-heading">
-          Accounts to add ({data.accounts.length})
-        </h2>
-        {data.accounts.length > 0 ? (
-          <ul className="account-list" aria-labelledby="coned-list-heading">
-            {data.accounts.map((a, i) => (
-              <li key={a} className="row">
-                <input type="hidden" name="account" value={a} />
-                <span className="spacer">{a}</span>
-                <button
-                  type="submit"
-                  name="op"
-                  value={`remove-${i}`}
-                  className="btn btn-ghost btn-small"
-                  aria-label={`Remove account ${a}`}
-                >
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">No account numbers added yet.</p>
-        )}
-        <FieldErrors
-          id="coned-accounts-error"
-          errors={data.errors.accounts ? [data.errors.accounts] : null}
-        />
+        <ConedAccountList accounts={data.accounts} error={data.errors.accounts} level={2} />
       </div>
       <div className="field">
         <label className="checkbox" htmlFor="coned-confirmed">
