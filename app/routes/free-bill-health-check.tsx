@@ -1,4 +1,4 @@
-import { ConedAccountList } from "~/features/accounts/components/coned-account-list";
+import { ConedAccountFields } from "~/features/accounts/components/coned-account-list";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import {
@@ -40,7 +40,7 @@ import { retryAfterText } from "~/server/rate-limit.server";
 import { commitSession, getSession } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
-import { Field, FieldErrors } from "~/ui/field";
+import { Field } from "~/ui/field";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 
@@ -446,44 +446,15 @@ function ConedStep() {
   return (
     <Form method="get" action={PATH} className="card stack" data-testid="coned-accounts">
       <h2>Enter your {d.utility?.name} account numbers</h2>
-      <div className="field">
-        <label htmlFor="coned-new-account">Account number</label>
-        <div className="row">
-          <input
-            id="coned-new-account"
-            name="newAccount"
-            className="input"
-            value={pending}
-            onChange={(e) => setPending(e.target.value)}
-            aria-invalid={errors.newAccount ? true : undefined}
-            aria-describedby={errors.newAccount ? "coned-new-account-error" : undefined}
-            autoComplete="off"
-          />
-          <button type="submit" name="op" value="add" className="btn btn-secondary">
-            Add account
-          </button>
-        </div>
-        <FieldErrors id="coned-new-account-error" errors={errors.newAccount ? [errors.newAccount] : null} />
-      </div>
-      <div>
-        <ConedAccountList accounts={accounts} error={errors.accounts} level={3} />
-      </div>
-      <div className="field">
-        <label className="checkbox" htmlFor="coned-confirmed">
-          <input
-            type="checkbox"
-            id="coned-confirmed"
-            name="confirmed"
-            value="on"
-            checked={confirmed}
-            onChange={(e) => setConfirmed(e.target.checked)}
-            aria-invalid={errors.confirmed ? true : undefined}
-            aria-describedby={errors.confirmed ? "coned-confirmed-error" : undefined}
-          />
-          <span>{CONNECT_MESSAGES.conedCheckbox}</span>
-        </label>
-        <FieldErrors id="coned-confirmed-error" errors={errors.confirmed ? [errors.confirmed] : null} />
-      </div>
+      <ConedAccountFields
+        accounts={accounts}
+        errors={errors}
+        pending={pending}
+        onPendingChange={setPending}
+        confirmed={confirmed}
+        onConfirmedChange={setConfirmed}
+        level={3}
+      />
       <Alert tone="info">{CONNECT_MESSAGES.conedEmailNotice}</Alert>
       {actionData?.formError ? (
         <p className="field-error" role="alert">

@@ -1,3 +1,4 @@
+import { CONNECT_MESSAGES } from "../accounts";
 import { FieldErrors } from "~/ui/field";
 
 /**
@@ -27,6 +28,64 @@ export function ConedAccountList({ accounts, error, level }: { accounts: string[
         <p className="muted">No account numbers added yet.</p>
       )}
       <FieldErrors id="coned-accounts-error" errors={error ? [error] : null} />
+    </>
+  );
+}
+
+/**
+ * The ConEd account-numbers step's fields: a number to add (Add account posts `op=add`), the list so far, and the
+ * required confirmation that every account has a contact email. Controlled by the surrounding form.
+ */
+export function ConedAccountFields(props: {
+  accounts: string[];
+  errors: { newAccount?: string; accounts?: string; confirmed?: string };
+  pending: string;
+  onPendingChange: (value: string) => void;
+  confirmed: boolean;
+  onConfirmedChange: (value: boolean) => void;
+  level: 2 | 3;
+}) {
+  const { accounts, errors, pending, confirmed, level } = props;
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="coned-new-account">Account number</label>
+        <div className="row">
+          <input
+            id="coned-new-account"
+            name="newAccount"
+            className="input"
+            value={pending}
+            onChange={(e) => props.onPendingChange(e.target.value)}
+            aria-invalid={errors.newAccount ? true : undefined}
+            aria-describedby={errors.newAccount ? "coned-new-account-error" : undefined}
+            autoComplete="off"
+          />
+          <button type="submit" name="op" value="add" className="btn btn-secondary">
+            Add account
+          </button>
+        </div>
+        <FieldErrors id="coned-new-account-error" errors={errors.newAccount ? [errors.newAccount] : null} />
+      </div>
+      <div>
+        <ConedAccountList accounts={accounts} error={errors.accounts} level={level} />
+      </div>
+      <div className="field">
+        <label className="checkbox" htmlFor="coned-confirmed">
+          <input
+            type="checkbox"
+            id="coned-confirmed"
+            name="confirmed"
+            value="on"
+            checked={confirmed}
+            onChange={(e) => props.onConfirmedChange(e.target.checked)}
+            aria-invalid={errors.confirmed ? true : undefined}
+            aria-describedby={errors.confirmed ? "coned-confirmed-error" : undefined}
+          />
+          <span>{CONNECT_MESSAGES.conedCheckbox}</span>
+        </label>
+        <FieldErrors id="coned-confirmed-error" errors={errors.confirmed ? [errors.confirmed] : null} />
+      </div>
     </>
   );
 }

@@ -1,10 +1,9 @@
-import { ConedAccountList } from "./coned-account-list";
+import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 import { ConnectWidget } from "~/features/utility-connect/components/connect-widget";
 import type { ConnectWidgetConfig } from "~/features/utility-connect/utility-connect";
-import { FieldErrors } from "~/ui/field";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
@@ -284,50 +283,15 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
         Enter the {utility.name} account numbers to connect. Each account needs a contact email: the utility
         sends it an approval request.
       </p>
-      <div className="field">
-        <label htmlFor="coned-new-account">Account number</label>
-        <div className="row">
-          <input
-            id="coned-new-account"
-            name="newAccount"
-            className="input"
-            value={pending}
-            onChange={(e) => setPending(e.target.value)}
-            aria-invalid={data.errors.newAccount ? true : undefined}
-            aria-describedby={data.errors.newAccount ? "coned-new-account-error" : undefined}
-            autoComplete="off"
-          />
-          <button type="submit" name="op" value="add" className="btn btn-secondary">
-            Add account
-          </button>
-        </div>
-        <FieldErrors
-          id="coned-new-account-error"
-          errors={data.errors.newAccount ? [data.errors.newAccount] : null}
-        />
-      </div>
-      <div>
-        <ConedAccountList accounts={data.accounts} error={data.errors.accounts} level={2} />
-      </div>
-      <div className="field">
-        <label className="checkbox" htmlFor="coned-confirmed">
-          <input
-            type="checkbox"
-            id="coned-confirmed"
-            name="confirmed"
-            value="on"
-            checked={confirmed}
-            onChange={(e) => setConfirmed(e.target.checked)}
-            aria-invalid={data.errors.confirmed ? true : undefined}
-            aria-describedby={data.errors.confirmed ? "coned-confirmed-error" : undefined}
-          />
-          <span>{CONNECT_MESSAGES.conedCheckbox}</span>
-        </label>
-        <FieldErrors
-          id="coned-confirmed-error"
-          errors={data.errors.confirmed ? [data.errors.confirmed] : null}
-        />
-      </div>
+      <ConedAccountFields
+        accounts={data.accounts}
+        errors={data.errors}
+        pending={pending}
+        onPendingChange={setPending}
+        confirmed={confirmed}
+        onConfirmedChange={setConfirmed}
+        level={2}
+      />
       <div className="row">
         <button type="submit" name="op" value="continue" className="btn" disabled={hydrated && !canContinue}>
           Continue
