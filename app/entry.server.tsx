@@ -5,20 +5,11 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getSessionUser } from "./server/session.server";
-import { upstreamTimings } from "./server/upstream.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
 
 const ABORT_DELAY = 10_000;
 
 export const streamTimeout = ABORT_DELAY;
-
-/** Server-Timing: total upstream time and each upstream call (benchmarks read it). */
-export function serverTimingHeader(request: Request) {
-  const list = upstreamTimings(request);
-  if (!list.length) return null;
-  const total = list.reduce((s, t) => Math.max(s, t.ms), 0);
-  return [`upstream;dur=${total.toFixed(1)}`, ...list.map((t, i) => `u${i};desc="${t.label.replace(/"/g, "")}";dur=${t.ms.toFixed(1)}`)].join(", ");
-}
 
 export default async function handleRequest(
   request: Request,
@@ -33,8 +24,6 @@ export default async function handleRequest(
     const user = await getSessionUser(request).catch(() => null);
     if (user?.isStaff) staffStack = loadContext.serverError.stack ?? String(loadContext.serverError);
   }
-  const timing = serverTimingHeader(request);
-  if (timing) responseHeaders.set("Server-Timing", timing);
   const bot = isbot(request.headers.get("user-agent") ?? "");
 
   return new Promise<Response>((resolve, reject) => {

@@ -95,7 +95,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       try {
         const result = await authenticator.authenticate("password", request);
         await signInAccountLimiter().reset(email);
-        return await completeLogin(request, result, next);
+        return await completeLogin(result, next);
       } catch (error) {
         if (!isApiError(error)) throw error;
         return data<ActionResult>(
@@ -112,7 +112,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       try {
         const result = await authenticator.authenticate("login-code", request);
         await signInAccountLimiter().reset(email);
-        return await completeLogin(request, result, next);
+        return await completeLogin(result, next);
       } catch (error) {
         if (!isApiError(error)) throw error;
         // Spec part 1 §8: a failed code login is silently ignored (no message); the code stays on screen.

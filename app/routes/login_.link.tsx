@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!String(form.get("token") ?? "")) return data({ failed: true, limited: null }, { status: 400, headers: noStore });
   try {
     const result = await authenticator.authenticate("login-link", request);
-    return await completeLogin(request, result, form.get("next") ? next : (result.next ?? "/"));
+    return await completeLogin(result, form.get("next") ? next : (result.next ?? "/"));
   } catch (error) {
     if (!isApiError(error)) throw error;
     return data({ failed: true, limited: null }, { status: 401, headers: noStore });

@@ -13,8 +13,6 @@ export type ApiClientOptions = {
   onUnauthorized?: () => Promise<void> | void;
   /** Applied to every converted JSON answer (demo-mode anonymisation). */
   transform?: (body: unknown) => unknown;
-  /** Records each call's duration (Server-Timing). */
-  onTiming?: (label: string, ms: number) => void;
   fetchImpl?: typeof fetch;
 };
 
@@ -44,7 +42,6 @@ export function createApiClient(opts: ApiClientOptions) {
     }
     const timeout = AbortSignal.timeout(opts.timeoutMs);
     init.signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    const started = performance.now();
     try {
       return await doFetch(url, init);
     } catch (error) {
@@ -52,8 +49,6 @@ export function createApiClient(opts: ApiClientOptions) {
       if (opts.signal?.aborted) throw new ApiError("Request aborted", "aborted", 499);
       throw new ApiError("Could not reach the server", "network", 502);
       void error;
-    } finally {
-      opts.onTiming?.(`${method} ${path.split("?")[0]}`, performance.now() - started);
     }
   }
 

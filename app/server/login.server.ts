@@ -4,8 +4,7 @@ import { commitSession, newSession } from "./session.server";
 import { safeRedirect } from "./safe-redirect";
 
 /** A new session for a fresh login (the old cookie's data is dropped), then the safe `next`. */
-export async function completeLogin(request: Request, result: AuthResult, next: string | null | undefined) {
-  void request;
+export async function completeLogin(result: AuthResult, next: string | null | undefined) {
   const session = await newSession();
   session.set("user", result.user);
   session.set("apiSession", result.apiSession);
