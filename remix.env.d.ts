@@ -12,6 +12,8 @@ declare module "@remix-run/node" {
     signInLimited?: { retryAfterSeconds: number };
     /** The error a loader or action threw during this request (for staff's stack trace). */
     serverError?: unknown;
+    /** Identical upstream GETs of this request's loaders, shared (see getApi). */
+    upstream?: Map<string, Promise<unknown>>;
   }
 }
 

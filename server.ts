@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -36,17 +37,25 @@ if (config.sessionSecretGenerated) {
 // The embedded reference api, when no upstream is configured.
 let closeApi: (() => Promise<void>) | undefined;
 if (!config.API_URL) {
-  const { startApi } = await import("./api/server");
-  const api = await startApi({
-    port: config.API_PORT,
-    host: "127.0.0.1",
-    dbFile: path.join(config.DATA_DIR, "api.sqlite"),
-    webBaseUrl: process.env.PUBLIC_URL || `http://localhost:${config.PORT}`,
-    staffEmailDomain: config.STAFF_EMAIL_DOMAIN,
-    log: (msg, data) => logger.info({ service: "api", ...data }, msg),
-  });
-  process.env.API_URL = api.url;
-  closeApi = api.close;
+  const { startEmbeddedApi } = await import("./api/embedded");
+  try {
+    const api = await startEmbeddedApi(
+      {
+        port: config.API_PORT,
+        host: "127.0.0.1",
+        dbFile: path.join(config.DATA_DIR, "api.sqlite"),
+        webBaseUrl: process.env.PUBLIC_URL || `http://localhost:${config.PORT}`,
+        staffEmailDomain: config.STAFF_EMAIL_DOMAIN,
+      },
+      logger.level,
+      (msg, data) => logger.info({ service: "api", ...data }, msg),
+    );
+    process.env.API_URL = api.url;
+    closeApi = api.close;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
 }
 
 const BUILD_PATH = path.resolve("build/index.js");
@@ -122,7 +131,10 @@ app.use(compression());
 
 // Fingerprinted build assets: cached for a year; everything else in public/ for an hour.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
-app.use(express.static("public", { maxAge: "1h" }));
+// Top-level files of public/ (favicon, the sample bill) are listed once, so other paths pay no file-system lookup.
+const publicFiles = new Set(fs.readdirSync("public").filter((f) => f !== "build").map((f) => `/${f}`));
+const publicStatic = express.static("public", { maxAge: "1h", index: false });
+app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
 
 // CSRF: every state-changing request from another site is refused (on top of SameSite=Lax cookies).
 app.use((req, res, next) => {
@@ -165,6 +177,7 @@ app.all(
     getLoadContext: (_req, res) => ({
       cspNonce: res.locals.cspNonce as string,
       signInLimited: res.locals.signInLimited as { retryAfterSeconds: number } | undefined,
+      upstream: new Map(),
     }),
   }),
 );

@@ -15,6 +15,7 @@ import { commitSession, getSession } from "./server/session.server";
 import styles from "./styles/app.css";
 import { PublicPage } from "./ui/brand";
 import { StaffErrorContext, useNonce } from "./ui/nonce";
+import { LinkNavigationProvider } from "~/ui/app-link";
 import { Toasts } from "./ui/toasts";
 
 export const links: LinksFunction = () => [
@@ -67,7 +68,9 @@ export default function App() {
   }, []);
   return (
     <>
-      <Outlet />
+      <LinkNavigationProvider>
+        <Outlet />
+      </LinkNavigationProvider>
       <Toasts toasts={loaderData?.toast ? [loaderData.toast] : []} />
     </>
   );

@@ -1,8 +1,9 @@
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["server.ts"],
-  outfile: "dist/server.js",
+  // The web server, and the embedded api's worker thread (api/embedded.ts).
+  entryPoints: { server: "server.ts", "api-worker": "api/worker.ts" },
+  outdir: "dist",
   bundle: true,
   platform: "node",
   format: "esm",

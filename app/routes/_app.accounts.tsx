@@ -19,9 +19,9 @@ import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   const [accounts, credentials] = await Promise.all([
     settle(listAccounts(api)),
     settle(credentialsRequiringAction(api, user.clientId)),

@@ -38,22 +38,22 @@ import { getApi } from "~/server/upstream.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
-  return loadConnectFlow(request, await getApi(request), user);
+  return loadConnectFlow(request, await getApi(request, context), user);
 }
 
 const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit", "opened"] as const;
 const positiveInt = (v: FormDataEntryValue | null) =>
   typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null;
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   if (!(INTENTS as readonly string[]).includes(intent))
     throw data({ message: "Unknown intent" }, { status: 400 });
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   if (intent === "opened") {
     // Posted by the page (or the shell's dialog) once it is open with JavaScript: bill_monitoring in progress
     // and task step 1. Without JavaScript the first submission records it.

@@ -21,13 +21,13 @@ import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!user.clientId) throw redirect("/");
   const url = new URL(request.url);
   const state = parseGridState(url.searchParams);
   const range = defaultDateRange(new Date());
-  const result = await settle(listDispatches(await getApi(request), user.clientId, state, range));
+  const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
   return {
     state,
     range,

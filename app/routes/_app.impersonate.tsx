@@ -31,12 +31,12 @@ const CLIENT_TYPE_LABEL: Record<string, string> = {
   LARGE_COMMERCIAL: "Large Commercial",
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireStaff(request);
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
-  const clients = await settle(searchClients(await getApi(request), q, page));
+  const clients = await settle(searchClients(await getApi(request, context), q, page));
   return {
     q,
     page,
@@ -52,11 +52,11 @@ type ActionData = {
   values: { clientId: string; reason: string };
 };
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request);
   const form = await request.formData();
   const intent = form.get("intent");
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   switch (intent) {
     case "start": {
       const values = {

@@ -49,13 +49,13 @@ function locationIdOf(params: LoaderFunctionArgs["params"]) {
   return id;
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   const locationId = locationIdOf(params);
   const url = new URL(request.url);
   const tab = parseTab(url.searchParams.get("tab"));
   const watch = parseWatch(url.searchParams.get("watch"));
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   const [list, watched] = await Promise.all([
     settle(listThermostats(api, locationId)),
     watch ? settle(getThermostatAction(api, watch.thermostatId, watch.actionId)) : null,
@@ -79,7 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 const INTENTS = ["save", "resolve", "dismiss"] as const;
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireSmb(request);
   const locationId = locationIdOf(params);
   const form = await request.formData();
@@ -93,7 +93,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const q = new URLSearchParams({ ...(tab === "issues" ? { tab } : {}), ...extra }).toString();
     return `/locations/${locationId}/control${q ? `?${q}` : ""}`;
   };
-  const api = await getApi(request);
+  const api = await getApi(request, context);
 
   if (intent === "resolve" || intent === "dismiss") {
     const issueId = Number(form.get("issueId"));

@@ -6,11 +6,11 @@ import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 
 /** CSV of exactly what the spending page's Energy Usage chart plots (resource route: /locations/{id}/spending/csv). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const locationId = locationIdParam(params.locationId);
   const accountParam = new URL(request.url).searchParams.get("accountId");
-  const result = await loadLocationBills(await getApi(request), locationId, accountParam);
+  const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
   if (!result.ok) {
     return new Response("There was a problem loading your bills. Our team has been notified.", { status: 502, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }

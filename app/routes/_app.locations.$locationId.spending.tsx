@@ -20,16 +20,16 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const locationId = locationIdParam(params.locationId);
   const accountParam = new URL(request.url).searchParams.get("accountId");
-  const result = await loadLocationBills(await getApi(request), locationId, accountParam);
+  const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
   if (!result.ok) return { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] };
   return { state: result.bills.length ? ("ok" as const) : ("empty" as const), locationId, ...result };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireSmb(request);
   locationIdParam(params.locationId);
   const form = await request.formData();
@@ -40,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!Number.isSafeInteger(statementId) || !Number.isSafeInteger(flagId) || statementId <= 0 || flagId <= 0) {
     return data({ flagId: null, message: FLAG_UPDATE_FAILED }, { status: 400 });
   }
-  const result = await settle(answerFlag(await getApi(request), statementId, flagId, intent));
+  const result = await settle(answerFlag(await getApi(request, context), statementId, flagId, intent));
   if (!result.ok) return data({ flagId, message: FLAG_UPDATE_FAILED }, { status: result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502 });
   const url = new URL(request.url);
   return redirectWithToast(request, `${url.pathname}${url.search}`, { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) });

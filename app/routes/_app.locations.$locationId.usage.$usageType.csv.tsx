@@ -10,7 +10,7 @@ import { getApi } from "~/server/upstream.server";
  * CSV of exactly what the usage chart plots for the same period and start
  * (resource route: /locations/{id}/usage/{demand|consumption}/csv?period=…&start=…).
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const locationId = locationIdParam(params.locationId);
   const url = new URL(request.url);
@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const usageType = params.usageType;
   let result;
   try {
-    result = await loadUsage(await getApi(request), { locationId, usageType, search: url.searchParams, needBills: false });
+    result = await loadUsage(await getApi(request, context), { locationId, usageType, search: url.searchParams, needBills: false });
   } catch (thrown) {
     // A redirect to the canonical page URL (defaults, bill fallback) becomes the CSV of that view.
     if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400 && thrown.headers.get("Location")?.includes(`/usage/${usageType}?`)) {

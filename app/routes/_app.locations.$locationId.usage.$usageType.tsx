@@ -15,14 +15,14 @@ import { ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const locationId = locationIdParam(params.locationId);
   const url = new URL(request.url);
   if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
   const usageType: UsageType = params.usageType;
   const picker = url.searchParams.get("picker");
-  const result = await loadUsage(await getApi(request), { locationId, usageType, search: url.searchParams, needBills: picker === "bill" });
+  const result = await loadUsage(await getApi(request, context), { locationId, usageType, search: url.searchParams, needBills: picker === "bill" });
   const today = todayParts(todayUtc());
   const tabParam = url.searchParams.get("tab");
   return {

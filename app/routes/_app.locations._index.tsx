@@ -6,7 +6,8 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
+import { AppLink } from "~/ui/app-link";
 import { accountStatusView as connectionStatus } from "~/features/accounts/account-status";
 import {
   formatAddress,
@@ -45,9 +46,9 @@ const NO_DEVICES = {
   issueThermostatsIds: [],
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   const session = await getSession(request);
   const state = parseTableState(new URL(request.url).searchParams);
   const [buildings, advisor, alert] = await Promise.all([
@@ -245,7 +246,7 @@ export default function Locations() {
                         scope="col"
                         aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}
                       >
-                        <Link
+                        <AppLink
                           to={href({
                             sort: c.key === "location" && next === "asc" ? null : c.key,
                             dir: next === "asc" ? null : "desc",
@@ -263,7 +264,7 @@ export default function Locations() {
                               ? `, sorted ${state.dir === "asc" ? "ascending" : "descending"}`
                               : ", sort"}
                           </span>
-                        </Link>
+                        </AppLink>
                       </th>
                     );
                   })}
@@ -289,7 +290,7 @@ export default function Locations() {
                       className={open ? "row-open" : undefined}
                     >
                       <td className="col-expander">
-                        <Link
+                        <AppLink
                           to={href({ expanded: open ? null : String(r.id) })}
                           className="expander"
                           aria-expanded={open}
@@ -297,12 +298,12 @@ export default function Locations() {
                           preventScrollReset
                         >
                           <span aria-hidden="true">{open ? "▾" : "▸"}</span>
-                        </Link>
+                        </AppLink>
                       </td>
                       <td>
-                        <Link to={`/locations/${r.id}/control`} className="location-name">
+                        <AppLink to={`/locations/${r.id}/control`} className="location-name">
                           {r.label}
-                        </Link>
+                        </AppLink>
                         {r.nickname ? <span className="muted"> · {r.nickname}</span> : null}
                         <div className="muted small">{r.address}</div>
                       </td>
@@ -332,13 +333,13 @@ export default function Locations() {
                           </summary>
                           <ul>
                             <li>
-                              <Link to={`/locations/${r.id}/control`}>Control Room</Link>
+                              <AppLink to={`/locations/${r.id}/control`}>Control Room</AppLink>
                             </li>
                             <li>
-                              <Link to={`/locations/${r.id}/spending`}>View spending</Link>
+                              <AppLink to={`/locations/${r.id}/spending`}>View spending</AppLink>
                             </li>
                             <li>
-                              <Link to={`/locations/${r.id}/usage`}>View usage</Link>
+                              <AppLink to={`/locations/${r.id}/usage`}>View usage</AppLink>
                             </li>
                           </ul>
                         </details>
@@ -413,7 +414,7 @@ function SummaryCard({
         <ul className="summary-list">
           {items.map((i) => (
             <li key={i.id}>
-              <Link to={to(i.id)}>{i.label}</Link>
+              <AppLink to={to(i.id)}>{i.label}</AppLink>
             </li>
           ))}
         </ul>

@@ -28,9 +28,9 @@ import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
-  const steps = await settle(getOnboardingSteps(await getApi(request), user.clientId));
+  const steps = await settle(getOnboardingSteps(await getApi(request, context), user.clientId));
   return {
     firstName: user.firstName,
     clientName: user.client.name,
@@ -39,11 +39,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   const form = await request.formData();
   if (form.get("intent") !== "start") throw data({ message: "Unknown intent" }, { status: 400 });
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   const stepId = Number(form.get("stepId"));
   try {
     const steps = await getOnboardingSteps(api, user.clientId);

@@ -47,7 +47,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 const REPORT_ERROR = "Unable to load the schedule compliance report. Please try again.";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   if (!user.clientId) throw redirect("/");
   const clientId = user.clientId;
@@ -76,7 +76,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const rawId = params.thermostatId;
   if (rawId !== undefined && !/^\d{1,9}$/.test(rawId)) throw data(null, { status: 404 });
   const thermostatId = rawId ? Number(rawId) : null;
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   const [report, history, worstDays] = await Promise.all([
     settle(getOverrideReport(api, clientId, period.start, period.end)),
     thermostatId ? settle(getThermostatHistory(api, thermostatId, period.start, period.end)) : null,

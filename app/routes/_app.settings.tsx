@@ -43,13 +43,13 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 const FORBIDDEN = () => data({ message: "Forbidden" }, { status: 403 });
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   const url = new URL(request.url);
   const canManage = canManageTeam(user);
   if (url.searchParams.get("tab") === "team" && !canManage) throw FORBIDDEN();
   const tab = settingsTab(url.searchParams.get("tab"), canManage);
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   if (tab === "preferences") {
     const prefs = await settle(getPreferences(api));
     return {
@@ -96,11 +96,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type AccessActionData = { userId: number; chosen: number[]; failed?: string[]; message?: string };
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  const api = await getApi(request);
+  const api = await getApi(request, context);
 
   if (intent === "preference") {
     const type = form.get("type");

@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { AppLink } from "~/ui/app-link";
 import { anonymiseUser } from "~/features/demo-mode/demo-mode";
 import { demoModeRegistered } from "~/features/demo-mode/demo-mode.server";
 import { locationLabel, onboardingIncomplete, shellNav, sortLocations } from "~/features/locations/locations";
@@ -24,9 +25,9 @@ export const links: LinksFunction = () => [
 ];
 
 /** The authenticated shell: sidebar (top bar below 595px), location selector, navigation by context, banners. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = anonymiseUser(await requireUser(request));
-  const api = await getApi(request);
+  const api = await getApi(request, context);
   const wanted = params.locationId && /^\d{1,12}$/.test(params.locationId) ? Number(params.locationId) : null;
   const [buildings, steps, usage] = await Promise.all([
     settle(listAllBuildings(api)),
@@ -85,18 +86,18 @@ export default function AppShell() {
               </summary>
               <ul className="location-menu" aria-label="Locations">
                 <li>
-                  <Link to="/locations" className="location-menu-all">
+                  <AppLink to="/locations" className="location-menu-all">
                     See all locations
-                  </Link>
+                  </AppLink>
                 </li>
                 {locations.map((l) => (
                   <li key={l.id}>
-                    <Link
+                    <AppLink
                       to={`/locations/${l.id}/control`}
                       aria-current={current?.id === l.id ? "page" : undefined}
                     >
                       {l.label}
-                    </Link>
+                    </AppLink>
                   </li>
                 ))}
               </ul>

@@ -6,7 +6,7 @@ import { destroySession, getSession } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
 
 /** The root redirect by client type (spec part 1 §2). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   switch (user.client?.clientType) {
     case "SMB":
@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       throw redirect(getConfig().RESIDENTIAL_SITE_URL);
     case "LARGE_COMMERCIAL": {
       const session = await getSession(request);
-      await logoutUpstream(await getApi(request)).catch(() => undefined);
+      await logoutUpstream(await getApi(request, context)).catch(() => undefined);
       throw redirect("/mycor", { headers: { "Set-Cookie": await destroySession(session) } });
     }
     default:

@@ -14,7 +14,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
  * The link in the issue email (spec part 2 §2): login required (`next` keeps this URL), then the dismissal
  * call. It changes state on GET by design; the upstream call is idempotent, so opening the link twice is safe.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request);
   const url = new URL(request.url);
   const thermostatId = Number(url.searchParams.get("thermostatId") ?? "");
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ) {
     return { ok: false };
   }
-  const result = await settle(dismissIssueBySlug(await getApi(request), thermostatId, issueSlug));
+  const result = await settle(dismissIssueBySlug(await getApi(request, context), thermostatId, issueSlug));
   return { ok: result.ok };
 }
 

@@ -4,10 +4,10 @@ import { destroySession, getSession } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
 
 /** POST only: ends the upstream session, then destroys the cookie session. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const session = await getSession(request);
   if (session.get("apiSession")) {
-    const api = await getApi(request);
+    const api = await getApi(request, context);
     await logoutUpstream(api).catch(() => undefined);
   }
   return redirect("/login", { headers: { "Set-Cookie": await destroySession(session) } });

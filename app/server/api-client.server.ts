@@ -14,6 +14,11 @@ export type ApiClientOptions = {
   /** Applied to every converted JSON answer (demo-mode anonymisation). */
   transform?: (body: unknown) => unknown;
   fetchImpl?: typeof fetch;
+  /**
+   * One map per incoming request (the load context): identical GETs made by that request's loaders share one
+   * upstream call. Any other method clears it, so a loader after an action never sees pre-mutation data.
+   */
+  shared?: Map<string, Promise<unknown>>;
 };
 
 type Options<S extends z.ZodTypeAny | undefined> = {
@@ -60,12 +65,9 @@ export function createApiClient(opts: ApiClientOptions) {
     }
   }
 
-  async function request<S extends z.ZodTypeAny | undefined = undefined>(
-    method: string,
-    path: string,
-    options: Options<S> = {},
-  ): Promise<Result<S>> {
-    const res = await send(method, path, options.query, options.body);
+  /** One call: the converted (and transformed) answer, before any schema. */
+  async function fetchData(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown): Promise<unknown> {
+    const res = await send(method, path, query, body);
     if (!res.ok) {
       const text = await readText(res);
       if (res.status === 401) {
@@ -74,12 +76,12 @@ export function createApiClient(opts: ApiClientOptions) {
       }
       throw errorFromResponse(res.status, text, toCamel);
     }
-    if (res.status === 204) return null as Result<S>;
+    if (res.status === 204) return null;
     const text = await readText(res);
     if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
     const noConvert = res.headers.get("x-no-convert") === "true";
     const isJson = (res.headers.get("content-type") ?? "").includes("json");
-    if (noConvert && !isJson) return text as Result<S>;
+    if (noConvert && !isJson) return text;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -91,6 +93,35 @@ export function createApiClient(opts: ApiClientOptions) {
     }
     let data = noConvert ? parsed : keysToCamel(parsed);
     if (opts.transform) data = opts.transform(data);
+    return data;
+  }
+
+  function sharedGet(path: string, query?: Record<string, QueryValue>) {
+    const shared = opts.shared;
+    if (!shared) return fetchData("GET", path, query);
+    const key = `${opts.apiSession ?? ""} ${path}${toQueryString(query)}`;
+    let pending = shared.get(key);
+    if (!pending) {
+      const call = fetchData("GET", path, query);
+      pending = call;
+      shared.set(key, call);
+      // A failed call is not shared with later loaders: they try again.
+      call.catch(() => shared.get(key) === call && shared.delete(key));
+    }
+    return pending;
+  }
+
+  async function request<S extends z.ZodTypeAny | undefined = undefined>(
+    method: string,
+    path: string,
+    options: Options<S> = {},
+  ): Promise<Result<S>> {
+    let data: unknown;
+    if (method === "GET") data = await sharedGet(path, options.query);
+    else {
+      opts.shared?.clear();
+      data = await fetchData(method, path, options.query, options.body);
+    }
     if (options.schema) {
       const result = options.schema.safeParse(data);
       if (!result.success) {
@@ -98,7 +129,8 @@ export function createApiClient(opts: ApiClientOptions) {
       }
       return result.data;
     }
-    return data as Result<S>;
+    // Without a schema the answer may be shared with another loader: hand out a copy only when shared.
+    return (opts.shared && data && typeof data === "object" ? structuredClone(data) : data) as Result<S>;
   }
 
   return {
@@ -119,6 +151,7 @@ export function createApiClient(opts: ApiClientOptions) {
     },
     /** Reads a Set-Cookie api_session from an answer (login endpoints). */
     async withSessionCookie<S extends z.ZodTypeAny | undefined = undefined>(method: string, path: string, o?: Options<S>) {
+      if (method !== "GET") opts.shared?.clear();
       const res = await send(method, path, o?.query, o?.body);
       const text = await readText(res);
       if (!res.ok) throw errorFromResponse(res.status, text, toCamel);

@@ -6,16 +6,43 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
+/** Key names repeat across every answer: each distinct name is converted once (bounded, so hostile keys cannot grow it). */
+function memoized(fn: (key: string) => string) {
+  const cache = new Map<string, string>();
+  return (key: string) => {
+    let out = cache.get(key);
+    if (out === undefined) {
+      out = fn(key);
+      if (cache.size < 5000) cache.set(key, out);
+    }
+    return out;
+  };
+}
+const toSnakeCached = memoized(toSnake);
+const toCamelCached = memoized(toCamel);
+
 function convertKeys(value: unknown, fn: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((v) => convertKeys(v, fn));
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = convertKeys(value[i], fn);
+    return out;
+  }
   if (isPlainObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [fn(k), convertKeys(v, fn)]));
+    const out: Record<string, unknown> = {};
+    for (const k in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+      const key = fn(k);
+      // An own "__proto__" key (JSON.parse makes one) must stay data, never become the prototype.
+      if (key === "__proto__") Object.defineProperty(out, key, { value: convertKeys(value[k], fn), enumerable: true, writable: true, configurable: true });
+      else out[key] = convertKeys(value[k], fn);
+    }
+    return out;
   }
   return value;
 }
 
-export const keysToSnake = <T = unknown>(value: unknown) => convertKeys(value, toSnake) as T;
-export const keysToCamel = <T = unknown>(value: unknown) => convertKeys(value, toCamel) as T;
+export const keysToSnake = <T = unknown>(value: unknown) => convertKeys(value, toSnakeCached) as T;
+export const keysToCamel = <T = unknown>(value: unknown) => convertKeys(value, toCamelCached) as T;
 
 export type QueryValue = string | number | boolean | null | undefined | (string | number)[];
 

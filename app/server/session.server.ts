@@ -1,4 +1,4 @@
-import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { createCookieSessionStorage, createSession, redirect, type Session } from "@remix-run/node";
 import { getConfig } from "./config.server";
 
 export type ClientType = "SMB" | "RESI" | "LARGE_COMMERCIAL";
@@ -52,7 +52,25 @@ export function sessionStorage() {
 
 export type AppSession = Session<SessionData, FlashData>;
 
-export const getSession = (request: Request) => sessionStorage().getSession(request.headers.get("Cookie"));
+/**
+ * Verified cookie headers and the data they carry. A page's loaders read the session several times and a
+ * signed cookie's data never changes, so each distinct header's signature is checked once (bounded cache).
+ */
+const verified = new Map<string, Partial<SessionData & Record<string, unknown>>>();
+const VERIFIED_MAX = 1000;
+
+export async function getSession(request: Request): Promise<AppSession> {
+  const header = request.headers.get("Cookie");
+  const hit = header ? verified.get(header) : undefined;
+  if (hit) return createSession<SessionData, FlashData>({ ...hit } as SessionData);
+  const session = await sessionStorage().getSession(header);
+  const data = session.data;
+  if (header && Object.keys(data).length > 0) {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(header, { ...data });
+  }
+  return session;
+}
 export const commitSession = (session: AppSession) => sessionStorage().commitSession(session);
 export const destroySession = (session: AppSession) => sessionStorage().destroySession(session);
 

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { createApiClient, type ApiClient } from "./api-client.server";
 import { apiBaseUrl, getConfig } from "./config.server";
 import { loginRedirectUrl } from "./safe-redirect";
@@ -15,8 +15,9 @@ export function registerUpstreamTransform(t: Transform) {
 /**
  * The api client for the signed-in user of this request: the upstream session cookie, the request's abort
  * signal plus the upstream timeout, and a 401 that clears the session and sends the user to login.
+ * Pass the load context: the shell's and the page's loaders then share identical GETs (one upstream call).
  */
-export async function getApi(request: Request): Promise<ApiClient> {
+export async function getApi(request: Request, context?: AppLoadContext): Promise<ApiClient> {
   const session = await getSession(request);
   const cfg = getConfig();
   return createApiClient({
@@ -24,6 +25,7 @@ export async function getApi(request: Request): Promise<ApiClient> {
     apiSession: session.get("apiSession"),
     signal: request.signal,
     timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
+    shared: context?.upstream,
     transform: transforms.length ? (body) => transforms.reduce((b, t) => t(b, session.get("user")), body) : undefined,
     onUnauthorized: async () => {
       const cookie = await destroySession(session);

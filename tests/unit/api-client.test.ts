@@ -170,3 +170,45 @@ describe("error catalogue", () => {
     expect(await settle(Promise.resolve(1))).toEqual({ ok: true, data: 1 });
   });
 });
+
+describe("GETs shared within one request (the load context)", () => {
+  it("two loaders asking for the same GET cost one upstream call, each with its own copy", async () => {
+    const shared = new Map<string, Promise<unknown>>();
+    const f = fakeFetch(() => json({ items: [{ id: 1 }] }));
+    const a = createApiClient({ baseUrl: "http://up/api", apiSession: "tok", timeoutMs: 500, fetchImpl: f.impl, shared });
+    const b = createApiClient({ baseUrl: "http://up/api", apiSession: "tok", timeoutMs: 500, fetchImpl: f.impl, shared });
+    const [x, y] = await Promise.all([a.get<undefined>("/buildings", { query: { page: 1 } }), b.get<undefined>("/buildings", { query: { page: 1 } })]);
+    expect(f.calls).toHaveLength(1);
+    expect(x).toEqual(y);
+    expect(x).not.toBe(y);
+    await a.get("/buildings", { query: { page: 2 } });
+    expect(f.calls).toHaveLength(2);
+  });
+
+  it("a mutation clears what was shared, so a later loader reads fresh data", async () => {
+    const shared = new Map<string, Promise<unknown>>();
+    let n = 0;
+    const { api, calls } = client((call) => (call.init.method === "GET" ? json({ n: ++n }) : new Response(null, { status: 204 })), { shared });
+    expect(await api.get("/thing")).toEqual({ n: 1 });
+    expect(await api.get("/thing")).toEqual({ n: 1 });
+    await api.post("/thing", { body: { x: 1 } });
+    expect(await api.get("/thing")).toEqual({ n: 2 });
+    expect(calls.map((c) => c.init.method)).toEqual(["GET", "POST", "GET"]);
+  });
+
+  it("a failed GET is not shared with later loaders: they try again", async () => {
+    const shared = new Map<string, Promise<unknown>>();
+    let fail = true;
+    const { api, calls } = client(() => (fail ? new Response("boom", { status: 500 }) : json({ ok: true })), { shared });
+    expect((await failure(api.get("/thing"))).status).toBe(500);
+    fail = false;
+    expect(await api.get("/thing")).toEqual({ ok: true });
+    expect(calls).toHaveLength(2);
+  });
+
+  it("without a load context nothing is shared", async () => {
+    const { api, calls } = client(() => json({ ok: true }));
+    await Promise.all([api.get("/thing"), api.get("/thing")]);
+    expect(calls).toHaveLength(2);
+  });
+});

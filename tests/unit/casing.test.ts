@@ -36,3 +36,23 @@ describe("casing", () => {
     expect(toQueryString(undefined)).toBe("");
   });
 });
+
+describe("casing of hostile keys", () => {
+  it("keeps an own __proto__ key as data, never as the prototype", () => {
+    const parsed = JSON.parse('{"__proto__": {"is_admin": true}, "first_name": "Dana"}');
+    const out = keysToCamel<Record<string, unknown>>(parsed);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect((out as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+    expect(out.firstName).toBe("Dana");
+    const snake = keysToSnake<Record<string, unknown>>(JSON.parse('{"__proto__": {"isAdmin": true}}'));
+    expect(Object.getPrototypeOf(snake)).toBe(Object.prototype);
+    expect(Object.keys(snake)).toEqual(["__proto__"]);
+    expect((snake as { is_admin?: boolean }).is_admin).toBeUndefined();
+  });
+
+  it("converts the same key the same way every time (cached)", () => {
+    const a = keysToCamel<{ unit_price: number }[]>([{ unit_price: 1 }, { unit_price: 2 }]);
+    expect(a).toEqual([{ unitPrice: 1 }, { unitPrice: 2 }]);
+    expect(keysToSnake({ unitPrice: 3, nested: [{ billId: 4 }] })).toEqual({ unit_price: 3, nested: [{ bill_id: 4 }] });
+  });
+});
