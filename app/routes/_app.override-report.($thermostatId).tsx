@@ -192,7 +192,7 @@ export default function OverrideReport() {
               options={d.chart}
               keep={keepParams(search, dropForChart)}
               helpUrl={d.helpUrl}
-              fileName={`thermostat-${selected.thermostatId}-${d.period.start}.csv`}
+              csvHref={`/override-report/${selected.thermostatId}/csv${search}`}
             />
           )}
         </>

@@ -167,7 +167,11 @@ test.describe("schedule compliance report", () => {
       "href",
       /^https?:\/\//,
     );
-    await expect(page.getByTestId("csv-download")).toHaveAttribute("href", /^data:text\/csv/);
+    const csvLink = page.getByTestId("csv-download");
+    await expect(csvLink).toHaveAttribute("href", /^\/override-report\/\d+\/csv(\?|$)/);
+    const csv = await page.request.get((await csvLink.getAttribute("href"))!);
+    expect(csv.headers()["content-type"]).toContain("text/csv");
+    expect((await csv.text()).split("\n")[0]).toBe("Time,Recommended Schedule (°F),Cool Setpoint (°F),Heat Setpoint (°F),Indoor Temperature (°F)");
     await expectNoSeriousA11yViolations(page);
     await page.getByRole("checkbox", { name: "Cool Setpoint" }).uncheck();
     if (!isJs(info)) await page.getByRole("button", { name: "Update chart" }).click();

@@ -205,6 +205,9 @@ describe("one client cannot reach another client's objects by id", () => {
     expect((await getPage(stack.url, `/api/bill-statement/${bill.id}/download`, alex)).status).toBe(404);
     expect((await getPage(stack.url, "/api/client/1/bill-statements/export-csv", alex)).status).toBe(404);
     expect((await getPage(stack.url, "/override-report/1003?period=month&start=2026-10-01", alex)).body).not.toContain("Seating Area");
+    const foreignCsv = await getPage(stack.url, "/override-report/1003/csv?period=month&start=2026-10-01", alex);
+    expect(foreignCsv.status).toBe(404);
+    expect(foreignCsv.body).not.toContain("Recommended Schedule");
 
     // Mutations by id: a Harbor thermostat and a Harbor bill flag, posted from Maple Dental's own pages.
     const actionsBefore = (db.prepare("SELECT count(*) AS n FROM thermostat_actions WHERE thermostat_id = 1010").get() as { n: number }).n;

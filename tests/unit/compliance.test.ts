@@ -1,9 +1,12 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
 import { describe, expect, it } from "vitest";
 import {
   barWidth,
   chartTicks,
   DAY_MS,
   formatDay,
+  formatFullTime,
   formatPercent,
   historyCsv,
   HOUR_MS,
@@ -223,5 +226,19 @@ describe("chart options, CSV and mode bands", () => {
     const runs = modeRuns(items, Date.parse("2026-10-01T09:30:00.000Z"));
     expect(runs.map((r) => r.mode)).toEqual(["cool", "auto"]);
     expect(new Date(runs[0].to).toISOString()).toBe("2026-10-01T09:00:00.000Z");
+  });
+});
+
+describe("formatFullTime (cached Intl parts)", () => {
+  it("matches date-fns' 'EEEE, MMMM d, yyyy, h:mm a' in the building's timezone, DST changes included", () => {
+    for (const tz of ["America/New_York", "America/Los_Angeles", "America/Phoenix", "Pacific/Honolulu"]) {
+      for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2026, 0, 1); ms += 433 * 60 * 1000) {
+        expect(formatFullTime(ms, tz)).toBe(format(new TZDate(ms, tz), "EEEE, MMMM d, yyyy, h:mm a"));
+      }
+    }
+    // The DST change itself: 1:59 AM EDT is followed by 1:00 AM EST.
+    expect(formatFullTime(Date.parse("2025-11-02T05:30:00Z"), "America/New_York")).toBe("Sunday, November 2, 2025, 1:30 AM");
+    expect(formatFullTime(Date.parse("2025-11-02T06:30:00Z"), "America/New_York")).toBe("Sunday, November 2, 2025, 1:30 AM");
+    expect(formatFullTime(Date.parse("2025-03-09T07:00:00Z"), "America/New_York")).toBe("Sunday, March 9, 2025, 3:00 AM");
   });
 });

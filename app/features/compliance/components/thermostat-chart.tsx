@@ -14,7 +14,6 @@ import {
   formatF,
   formatFullTime,
   formatTick,
-  historyCsv,
   MODE_LABELS,
   modeRuns,
   SERIES,
@@ -69,7 +68,7 @@ export function ThermostatChart({
   options,
   keep,
   helpUrl,
-  fileName,
+  csvHref,
 }: {
   items: HistoryPoint[];
   timezone: string;
@@ -78,7 +77,8 @@ export function ThermostatChart({
   options: ChartOptions;
   keep: [string, string][];
   helpUrl: string;
-  fileName: string;
+  /** The resource route that answers the plotted series as CSV. */
+  csvHref: string;
 }) {
   const hydrated = useHydrated();
   const submit = useSubmit();
@@ -97,8 +97,8 @@ export function ThermostatChart({
   const step = tickIntervalMs(startMs, endMs);
   const ticks = chartTicks(startMs, endMs, timezone);
   const shown = SERIES.filter((s) => options.visible.includes(s.key));
-  const csv = useMemo(() => historyCsv(items, options.visible, timezone), [items, options.visible, timezone]);
   const times = useMemo(() => items.map((it) => Date.parse(it.recordedAt)), [items]);
+  const labels = useMemo(() => times.map((t) => formatFullTime(t, timezone)), [times, timezone]);
 
   const onMove = (e: MouseEvent<SVGRectElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
@@ -126,9 +126,9 @@ export function ThermostatChart({
     });
   };
 
-  const title = (it: HistoryPoint) =>
+  const title = (it: HistoryPoint, i: number) =>
     [
-      formatFullTime(Date.parse(it.recordedAt), timezone),
+      labels[i],
       ...shown.map((s) => `${s.label}: ${formatF(it[s.field])}`),
     ].join("\n");
 
@@ -326,7 +326,7 @@ export function ThermostatChart({
                         height={innerH}
                         fill="transparent"
                       >
-                        <title>{title(it)}</title>
+                        <title>{title(it, i)}</title>
                       </rect>
                     );
                   })
@@ -357,8 +357,8 @@ export function ThermostatChart({
       <div className="row">
         <a
           className="btn btn-secondary btn-small"
-          download={fileName}
-          href={`data:text/csv;charset=utf-8,${encodeURIComponent(csv)}`}
+          download
+          href={csvHref}
           data-testid="csv-download"
         >
           Download CSV
@@ -387,7 +387,7 @@ export function ThermostatChart({
             <tbody>
               {items.map((it, i) => (
                 <tr key={it.recordedAt}>
-                  <td>{formatFullTime(times[i], timezone)}</td>
+                  <td>{labels[i]}</td>
                   {shown.map((s) => (
                     <td key={s.key} className="num">
                       {formatF(it[s.field])}

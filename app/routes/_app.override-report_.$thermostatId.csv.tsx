@@ -1,0 +1,34 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { historyCsv, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
+import { getThermostatHistory } from "~/features/compliance/compliance.server";
+import { settle } from "~/server/api-error";
+import { requireSmb } from "~/server/guards.server";
+import { getApi } from "~/server/upstream.server";
+
+/**
+ * CSV of exactly what the thermostat chart plots (the visible series, in the building's local time), for the
+ * chart's "Download CSV": /override-report/{thermostatId}/csv with the page's period and series parameters.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  const rawId = params.thermostatId ?? "";
+  if (!/^\d{1,9}$/.test(rawId)) throw data(null, { status: 404 });
+  const url = new URL(request.url);
+  const period = parsePeriod(url.searchParams, new Date());
+  const history = await settle(getThermostatHistory(await getApi(request, context), Number(rawId), period.start, period.end));
+  if (!history.ok) {
+    if (history.error.status === 404 || history.error.status === 403) throw data(null, { status: 404 });
+    return new Response("Unable to load the thermostat history. Please try again.", {
+      status: 502,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  const csv = historyCsv(history.data.items, parseChartOptions(url.searchParams).visible, history.data.buildingTimezone);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="thermostat-${rawId}-${period.start}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
