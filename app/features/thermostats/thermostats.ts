@@ -284,7 +284,20 @@ function setpoint(label: string, min: number, max: number) {
 }
 
 /** The one schema of the setting form, built for a device: its modes, its setpoint bounds, its auto-mode spacing. */
+const schemas = new Map<string, ReturnType<typeof buildSettingsSchema>>();
+
+/** The device's settings schema; devices with the same limits share one (a control room renders dozens). */
 export function settingsSchema(limits: DeviceLimits) {
+  const key = `${limits.allowedModes.join(",")}|${limits.minSetpointF}|${limits.maxSetpointF}|${limits.minAutoSpacingF}`;
+  let schema = schemas.get(key);
+  if (!schema) {
+    schema = buildSettingsSchema({ ...limits, allowedModes: [...limits.allowedModes] });
+    if (schemas.size < 500) schemas.set(key, schema);
+  }
+  return schema;
+}
+
+function buildSettingsSchema(limits: DeviceLimits) {
   return z
     .object({
       mode: z.string({ required_error: "Mode is required" }).refine((m) => limits.allowedModes.includes(m), {

@@ -7,7 +7,6 @@ import {
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher } from "@remix-run/react";
-import { useState } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
@@ -32,6 +31,13 @@ export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: 
  * The setting form of a card (spec part 2 §2, §5): Conform + the device's Zod schema, validated as you type
  * with JavaScript and always on the server. Save is enabled only when valid and changed; Cancel resets.
  */
+const constraints = new WeakMap<object, ReturnType<typeof getZodConstraint>>();
+function constraintOf(schema: ReturnType<typeof settingsSchema>) {
+  let c = constraints.get(schema);
+  if (!c) constraints.set(schema, (c = getZodConstraint(schema)));
+  return c;
+}
+
 export function SettingsForm({
   item,
   tab,
@@ -46,14 +52,14 @@ export function SettingsForm({
   const hydrated = useHydrated();
   const fetcher = useFetcher<SettingsReply>({ key: `settings-${id}` });
   const limits = limitsOf(item);
-  // The form remounts (its key) whenever the device changes, so the schema is built once per mount.
-  const [schema] = useState(() => settingsSchema(limits));
+  // Devices with the same limits share one schema and its constraints (both cached).
+  const schema = settingsSchema(limits);
   const reply = fetcher.data?.thermostatId === id ? fetcher.data : serverReply;
   const [form, fields] = useForm({
     id: `settings-${id}`,
     lastResult: fetcher.state === "idle" ? reply?.lastResult : undefined,
     defaultValue: formDefaults(item),
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onInput",
     shouldRevalidate: "onInput",
