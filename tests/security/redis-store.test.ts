@@ -1,0 +1,77 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../support/stack";
+
+/**
+ * REDIS_URL: several web instances count sign-in attempts together. Two production servers share one real
+ * redis-server (started here on a free port, nothing persisted); attempts spread over both hit one limit.
+ */
+const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
+if (!hasRedis) console.warn("redis-server is not installed: skipping the shared rate-limit store test (scripts/ensure-redis.sh).");
+
+async function freePort() {
+  return new Promise<number>((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number) {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("redis-server did not start");
+}
+
+const postLogin = (base: string, email: string, password: string) =>
+  fetch(`${base}/login?email=${encodeURIComponent(email)}`, {
+    method: "POST",
+    body: new URLSearchParams({ intent: "password", email, password, next: "/" }),
+    redirect: "manual",
+  });
+
+describe.skipIf(!hasRedis)("rate limits shared through Redis (REDIS_URL)", () => {
+  let redis: ChildProcess;
+  let a: Stack;
+  let b: Stack;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    await waitForPort(port);
+    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, LOGIN_RATE_LIMIT_PER_ACCOUNT: "3", LOGIN_RATE_LIMIT_PER_IP: "1000", LOGIN_RATE_LIMIT_WINDOW_MS: "60000" };
+    [a, b] = await Promise.all([startStack(env), startStack(env)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    redis?.kill("SIGTERM");
+  });
+
+  it("attempts on two instances add up to one per-account limit, with Retry-After on both", async () => {
+    const email = "alex@mapledental.test";
+    expect((await postLogin(a.url, email, "wrong-1")).status).toBe(401);
+    expect((await postLogin(b.url, email, "wrong-2")).status).toBe(401);
+    expect((await postLogin(a.url, email, "wrong-3")).status).toBe(401);
+    const limitedB = await postLogin(b.url, email, "wrong-4");
+    expect(limitedB.status).toBe(429);
+    expect(Number(limitedB.headers.get("retry-after"))).toBeGreaterThan(0);
+    const limitedA = await postLogin(a.url, email, "wrong-5");
+    expect(limitedA.status).toBe(429);
+    // Another account is not affected.
+    expect((await postLogin(a.url, "dana@harborcoffee.test", "wrong")).status).toBe(401);
+    expect(a.alive() && b.alive()).toBe(true);
+  });
+});
