@@ -44,7 +44,10 @@ const W = 960;
 const H = 340;
 const M = { top: 16, right: 64, bottom: 44, left: 72 };
 
-const fmt = (v: number | null, unit: string) => (v === null ? "No data" : `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} ${unit}`);
+// One formatter for every value of every chart (toLocaleString builds a new one per call).
+const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const num = (v: number) => NUMBER.format(v);
+const fmt = (v: number | null, unit: string) => (v === null ? "No data" : `${num(v)} ${unit}`);
 
 export function EnergyChart(props: EnergyChartProps) {
   const { points, bar, lines, leftMax, rightDomain, xTicks, gaps = [] } = props;
@@ -300,10 +303,10 @@ export function ChartFigure({
                 {points.map((p) => (
                   <tr key={p.key}>
                     <th scope="row">{p.label}</th>
-                    <td className="num">{p.bar === null ? "No data" : p.bar.toLocaleString("en-US", { maximumFractionDigits: 2 })}</td>
+                    <td className="num">{p.bar === null ? "No data" : num(p.bar)}</td>
                     {lines.map((l, li) => (
                       <td key={l.name} className="num">
-                        {p.lines[li] === null ? "No data" : p.lines[li]?.toLocaleString("en-US", { maximumFractionDigits: 2 })}
+                        {p.lines[li] === null ? "No data" : p.lines[li] === undefined ? null : num(p.lines[li])}
                       </td>
                     ))}
                     {points.some((q) => q.href) ? <td>{p.href ? <a href={p.href}>{p.hrefLabel}</a> : null}</td> : null}
