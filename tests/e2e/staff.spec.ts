@@ -61,6 +61,17 @@ test.describe("staff: impersonation and demo mode", () => {
     expect(entries.slice(1, 4)).toEqual(["HCC-001", "HCC-002", "HCC-003"]);
     await expect(page.getByRole("link", { name: "Impersonate" })).toBeVisible();
 
+    // Impersonating staff see each thermostat's vendor and device model on the card back.
+    await page.goto("/locations/113/control");
+    const lobby = page.getByRole("article", { name: "Lobby" });
+    await lobby.locator("details.thermo-back > summary").click();
+    const vendor = lobby.getByTestId("vendor-detail");
+    await expect(vendor).toBeVisible();
+    await expect(vendor.locator("dt")).toHaveText(["Vendor", "Device model"]);
+    await expect(vendor.locator("dd").first()).toHaveText(/^(Enode|Airzone)$/);
+    await expect(vendor.locator("dd").nth(1)).toHaveText(/\S/);
+    await expect(vendor.locator("dd").nth(1)).not.toHaveText("Unknown");
+
     await page.goto("/impersonate");
     await expect(page.getByTestId("impersonation-banner")).toContainText("Harbor Coffee Co.");
     await page.getByTestId("impersonation-banner").getByRole("button", { name: "Stop" }).click();
