@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import {
   data,
   redirect,
@@ -22,6 +23,7 @@ import { requireStaff } from "~/server/guards.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import { getApi } from "~/server/upstream.server";
 import { Alert, ErrorState } from "~/ui/states";
+import { useFocusInvalid } from "~/ui/use-focus-invalid";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -120,6 +122,8 @@ export default function Impersonate() {
   const navigation = useNavigation();
   const { search } = useLocation();
   const errors = actionData && "errors" in actionData ? actionData.errors : {};
+  const startForm = useRef<HTMLFormElement>(null);
+  useFocusInvalid(startForm, actionData && "errors" in actionData ? actionData : null);
   const values =
     actionData && "values" in actionData
       ? actionData.values
@@ -171,7 +175,7 @@ export default function Impersonate() {
         {clients === null ? (
           <ErrorState title="Unable to fetch clients." />
         ) : (
-          <Form method="post" className="stack" noValidate>
+          <Form method="post" className="stack" noValidate ref={startForm}>
             {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
             <fieldset
               className="client-list"
@@ -187,6 +191,7 @@ export default function Impersonate() {
                     name="clientId"
                     value={c.id}
                     defaultChecked={values.clientId === String(c.id)}
+                    autoFocus={Boolean(errors.clientId) && c.id === clients.items[0]?.id}
                     required
                   />
                   <span>{c.name}</span>
@@ -218,6 +223,7 @@ export default function Impersonate() {
                 required
                 maxLength={500}
                 defaultValue={values.reason}
+                autoFocus={Boolean(errors.reason) && !errors.clientId}
                 aria-invalid={errors.reason ? true : undefined}
                 aria-describedby={errors.reason ? "reason-error reason-hint" : "reason-hint"}
               />

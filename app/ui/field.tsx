@@ -11,16 +11,19 @@ export function Field({ label, errors, hint, id, className, autoFocus, ...input 
   const hintId = `${id}-hint`;
   const invalid = Boolean(errors?.length);
   const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
+  // The field owns its description and invalid state: a form library's own ids (Conform's getInputProps)
+  // point to elements that do not exist here, so they never override these.
+  const { "aria-describedby": _ignoredDescribedBy, "aria-invalid": _ignoredInvalid, ...rest } = input;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input
+        {...rest}
         id={id}
         className={`input ${className ?? ""}`}
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
         autoFocus={autoFocus || invalid}
-        {...input}
       />
       {hint ? (
         <p className="field-hint" id={hintId}>

@@ -1,6 +1,7 @@
 import { Link, useNavigate } from "@remix-run/react";
 import * as Tabs from "@radix-ui/react-tabs";
 import type { ReactNode } from "react";
+import { useHydrated } from "./use-hydrated";
 
 export type LinkTab = { value: string; label: ReactNode; href: string; count?: number };
 
@@ -10,6 +11,9 @@ export type LinkTab = { value: string; label: ReactNode; href: string; count?: n
  */
 export function LinkTabs({ tabs, value, label, children }: { tabs: LinkTab[]; value: string; label: string; children: ReactNode }) {
   const navigate = useNavigate();
+  // Radix's roving focus gives every trigger tabindex=-1 until its effects run: without JavaScript they never
+  // do, so each tab link stays an ordinary Tab stop (arrow keys take over once hydrated).
+  const hydrated = useHydrated();
   return (
     <Tabs.Root
       value={value}
@@ -22,7 +26,7 @@ export function LinkTabs({ tabs, value, label, children }: { tabs: LinkTab[]; va
       <Tabs.List className="tabs-list" aria-label={label}>
         {tabs.map((t) => (
           <Tabs.Trigger key={t.value} value={t.value} asChild>
-            <Link to={t.href} replace preventScrollReset className="tabs-trigger">
+            <Link to={t.href} replace preventScrollReset className="tabs-trigger" tabIndex={hydrated ? undefined : 0}>
               {t.label}
               {t.count !== undefined ? (
                 <span className="count-badge" aria-label={`${t.count} devices`}>

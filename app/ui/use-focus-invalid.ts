@@ -5,6 +5,10 @@ export function useFocusInvalid(formRef: RefObject<HTMLFormElement | null>, resu
   useEffect(() => {
     if (!result) return;
     const invalid = formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']");
-    invalid?.focus();
+    // A group (a fieldset of radios) is not focusable itself: its first control is.
+    const target = invalid?.matches("fieldset, [role='radiogroup'], [role='group']")
+      ? invalid.querySelector<HTMLElement>("input:not([type='hidden']), select, textarea, button")
+      : invalid;
+    target?.focus();
   }, [formRef, result]);
 }

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type Page, type TestInfo } from "@playwright/test";
+import { expect, test as base, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { PORTS } from "../../playwright.config";
 
 export const PASSWORD = "demo-pass-2024";
@@ -82,3 +82,13 @@ export async function ready(page: Page, info: TestInfo) {
 
 export const test = base;
 export { expect };
+
+/** Presses Tab until `target` has the focus (at most `max` times): the user reaches it by keyboard alone. */
+export async function tabTo(page: Page, target: Locator, max = 80) {
+  await target.waitFor({ state: "attached" });
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+  }
+  throw new Error("could not reach the control with Tab");
+}

@@ -1,14 +1,4 @@
-import type { Locator, Page } from "@playwright/test";
-import { expect, loginAs, ready, test, USERS } from "./fixtures";
-
-/** Presses Tab until `target` has the focus (at most `max` times): the user reaches it by keyboard alone. */
-async function tabTo(page: Page, target: Locator, max = 60) {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press("Tab");
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-  }
-  throw new Error("could not reach the control with Tab");
-}
+import { expect, loginAs, ready, tabTo, test, USERS } from "./fixtures";
 
 test.describe("flows by keyboard alone", () => {
   test("search and sort the locations dashboard", async ({ page }, info) => {

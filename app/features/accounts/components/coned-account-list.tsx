@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { CONNECT_MESSAGES } from "../accounts";
 import { FieldErrors } from "~/ui/field";
 
@@ -46,14 +47,23 @@ export function ConedAccountFields(props: {
   level: 2 | 3;
 }) {
   const { accounts, errors, pending, confirmed, level } = props;
+  const numberRef = useRef<HTMLInputElement>(null);
+  const confirmedRef = useRef<HTMLInputElement>(null);
+  // A refused submission puts the focus on the first field in error (autoFocus does it without JavaScript).
+  useEffect(() => {
+    if (errors.newAccount) numberRef.current?.focus();
+    else if (errors.confirmed) confirmedRef.current?.focus();
+  }, [errors.newAccount, errors.confirmed]);
   return (
     <>
       <div className="field">
         <label htmlFor="coned-new-account">Account number</label>
         <div className="row">
           <input
+            ref={numberRef}
             id="coned-new-account"
             name="newAccount"
+            autoFocus={Boolean(errors.newAccount)}
             className="input"
             value={pending}
             onChange={(e) => props.onPendingChange(e.target.value)}
@@ -74,8 +84,10 @@ export function ConedAccountFields(props: {
         <label className="checkbox" htmlFor="coned-confirmed">
           <input
             type="checkbox"
+            ref={confirmedRef}
             id="coned-confirmed"
             name="confirmed"
+            autoFocus={Boolean(errors.confirmed) && !errors.newAccount}
             value="on"
             checked={confirmed}
             onChange={(e) => props.onConfirmedChange(e.target.checked)}
