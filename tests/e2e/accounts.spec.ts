@@ -166,6 +166,25 @@ test.describe("connect utility accounts", () => {
     ).toBeVisible();
   });
 
+  test("without JavaScript a refused credentials form stays on its step, focused on the message", async ({
+    page,
+  }, info) => {
+    test.skip(isJs(info), "with JavaScript the same rules run as you type and Connect stays disabled");
+    await loginAs(page, USERS.dana);
+    await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_gapower");
+    await page.getByLabel("Georgia Power username").fill("   ");
+    await page.getByLabel("Georgia Power password").fill("s3cret");
+    await page.getByRole("button", { name: "Connect" }).click();
+    await expect(page).toHaveURL(/step=connect_arcadia&utility=prov_gapower/);
+    await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+    const username = page.getByLabel("Georgia Power username");
+    await expect(username).toHaveAttribute("aria-invalid", "true");
+    await expect(username).toBeFocused();
+    const describedBy = (await username.getAttribute("aria-describedby"))!.split(" ");
+    await expect(page.locator(`[id="${describedBy.at(-1)}"]`)).toHaveText(/required/i);
+    await expect(page.getByLabel("Georgia Power password")).toHaveValue("");
+  });
+
   test("the ConEd path submits account numbers, then warns when all were already submitted", async ({
     page,
   }, info) => {

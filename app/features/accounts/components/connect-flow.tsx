@@ -146,7 +146,7 @@ function ConnectFlowBody({
             utility={data.utility}
             correlationId={data.correlationId}
             FormComponent={F}
-            action={ACTION}
+            action={stepAction(data)}
             hidden={{
               ...(data.embed ? { embed: "1" } : {}),
               utility: data.utility.arcadiaProviderId,
@@ -301,12 +301,27 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
   );
 }
 
+/**
+ * A step's own URL as the post target: when the action refuses a submission (400/502) without JavaScript, the
+ * page re-renders this step with the message and what was typed, not the first step.
+ */
+function stepAction(data: FlowData) {
+  return connectUrl({
+    step: data.step,
+    utility: data.utility?.arcadiaProviderId,
+    accounts: data.accounts,
+    confirmed: data.confirmed,
+    building: data.building,
+    credential: data.credential,
+  });
+}
+
 function ConedConnectStep({ data, formError }: { data: FlowData; formError?: string }) {
   const { Form: F, FlowLink } = useNav();
   const navigation = useNavigation();
   const utility = data.utility!;
   return (
-    <F method="post" action={ACTION} className="stack">
+    <F method="post" action={stepAction(data)} className="stack">
       <EmbedField data={data} />
       <input type="hidden" name="utility" value={utility.arcadiaProviderId} />
       <input type="hidden" name="correlationId" value={data.correlationId} />
