@@ -99,6 +99,18 @@ test.describe("usage explorer", () => {
     await expect(svgTicks(page)).toHaveCount(12);
   });
 
+  test("the month grid: the selected month is checked, last year's grid starts unselected", async ({ page }, info) => {
+    await open(page, info, `/locations/101/usage/demand?period=month&start=${firstOfMonth}`);
+    await page.getByRole("link", { name: "Select date" }).click();
+    const dialog = page.getByRole("dialog").filter({ hasText: "Select a date" });
+    await dialog.getByRole("tab", { name: "Month" }).click();
+    await expect(dialog.getByRole("radio", { name: `${MONTHS[today.m - 1]} ${today.y}` })).toBeChecked();
+    await dialog.getByRole("link", { name: "Previous year" }).click();
+    await expect(dialog.getByRole("radio", { name: `${MONTHS[today.m - 1]} ${today.y - 1}` })).toBeVisible();
+    // With JavaScript the grid re-renders in place: a reused radio once kept the checked state.
+    await expect(dialog.locator("input[type=radio]:checked")).toHaveCount(0);
+  });
+
   test("bill picker, bill period and the fallback", async ({ page }, info) => {
     await open(page, info, `/locations/104/usage/consumption?period=month&start=${firstOfMonth}`);
     await page.getByRole("link", { name: "Select bill" }).click();

@@ -128,6 +128,7 @@ function DayGrid({ year, month, today, selected, href }: { year: number; month: 
                   {day ? (
                     <label className="cal-cell">
                       <input
+                        key={day}
                         type="radio"
                         name="start"
                         value={day}
@@ -167,7 +168,8 @@ function MonthGrid({ year, today, selected, href }: { year: number; today: Today
         {MONTH_SHORT.map((name, i) => {
           const value = ymd(year, i + 1, 1);
           return (
-            <label key={name} className="choice-cell">
+            // Keyed by value: after "Previous year" a reused input would keep its checked state.
+            <label key={value} className="choice-cell">
               <input
                 type="radio"
                 name="start"
