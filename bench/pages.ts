@@ -25,4 +25,6 @@ export const BENCH_PAGES: BenchPage[] = [
   { name: "free bill health check", path: "/free-bill-health-check", auth: false, rt: true },
   { name: "dismissal link", path: "/dismiss-thermostat-issue?thermostatId=1030&issueSlug=permanent_hold", auth: true, rt: true, emailLink: true },
   { name: "fix-my-bill", path: "/fix-my-bill/action_requested", auth: false, emailLink: true },
+  // The floor of the stack: a server-rendered page with no upstream call and no session.
+  { name: "privacy policy (no upstream call)", path: "/privacy-policy", auth: false, throughput: true },
 ];
