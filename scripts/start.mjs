@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-if (!fs.existsSync("build/index.js") || !fs.existsSync("dist/server.js")) {
+if (!fs.existsSync("build/index.js") || !fs.existsSync("dist/server.js") || !fs.existsSync("dist/api-worker.js")) {
   console.log("No build found: building (about 10 seconds)…");
   execSync("npm run build", { stdio: "inherit" });
 }
