@@ -1,28 +1,15 @@
 import {
   expect,
   expectJsState,
+  expectNoSeriousA11yViolations,
   isJs,
   loginAs,
+  MONTHS,
   ready,
   test,
   USERS,
-  expectNoSeriousA11yViolations,
 } from "./fixtures";
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 const now = new Date();
 const prev = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
 const prevLabel = `${MONTHS[prev.getUTCMonth()]} ${prev.getUTCFullYear()}`;
@@ -171,7 +158,9 @@ test.describe("schedule compliance report", () => {
     await expect(csvLink).toHaveAttribute("href", /^\/override-report\/\d+\/csv(\?|$)/);
     const csv = await page.request.get((await csvLink.getAttribute("href"))!);
     expect(csv.headers()["content-type"]).toContain("text/csv");
-    expect((await csv.text()).split("\n")[0]).toBe("Time,Recommended Schedule (°F),Cool Setpoint (°F),Heat Setpoint (°F),Indoor Temperature (°F)");
+    expect((await csv.text()).split("\n")[0]).toBe(
+      "Time,Recommended Schedule (°F),Cool Setpoint (°F),Heat Setpoint (°F),Indoor Temperature (°F)",
+    );
     await expectNoSeriousA11yViolations(page);
     await page.getByRole("checkbox", { name: "Cool Setpoint" }).uncheck();
     if (!isJs(info)) await page.getByRole("button", { name: "Update chart" }).click();

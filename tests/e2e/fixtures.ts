@@ -19,7 +19,14 @@ const projectOf = (info: TestInfo) => (info.project.name === "nojs" ? "nojs" : "
 export const apiUrl = (info: TestInfo) => `http://127.0.0.1:${PORTS[projectOf(info)].api}/api`;
 export const isJs = (info: TestInfo) => projectOf(info) === "js";
 
-type Mail = { to: string; subject: string; text: string; links: string[]; code: string | null; sent_at: string };
+type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+  code: string | null;
+  sent_at: string;
+};
 
 /** The newest email to an address that arrived after `since` (polls the mail simulator's outbox). */
 export async function waitForMail(info: TestInfo, to: string, since: Date, match?: RegExp): Promise<Mail> {
@@ -45,7 +52,9 @@ export async function loginAs(page: Page, email: string, password = PASSWORD) {
 
 /** Proves the nojs project really runs without JavaScript. */
 export async function expectJsState(page: Page, info: TestInfo) {
-  const hasRemix = await page.evaluate(() => typeof (window as unknown as { __remixContext?: unknown }).__remixContext !== "undefined");
+  const hasRemix = await page.evaluate(
+    () => typeof (window as unknown as { __remixContext?: unknown }).__remixContext !== "undefined",
+  );
   expect(hasRemix).toBe(isJs(info));
 }
 
@@ -63,16 +72,23 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   if (!jsEnabled) {
     const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
     const browser = page.context().browser()!;
-    const ctx = await browser.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() ?? undefined });
+    const ctx = await browser.newContext({
+      javaScriptEnabled: true,
+      viewport: page.viewportSize() ?? undefined,
+    });
     scratch = await ctx.newPage();
     await scratch.goto(new URL("/healthz", page.url()).href);
     await scratch.setContent(html, { waitUntil: "load" });
     target = scratch;
   }
-  const results = await new AxeBuilder({ page: target }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
+  const results = await new AxeBuilder({ page: target })
+    .withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"])
+    .analyze();
   if (scratch) await scratch.context().close();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+  ).toEqual([]);
 }
 
 /** Waits until the page is hydrated (js) or simply loaded (nojs). */
@@ -92,3 +108,18 @@ export async function tabTo(page: Page, target: Locator, max = 80) {
   }
   throw new Error("could not reach the control with Tab");
 }
+
+export const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];

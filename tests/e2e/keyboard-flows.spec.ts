@@ -1,5 +1,5 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { expect, isJs, loginAs, ready, tabTo, test, USERS, waitForMail } from "./fixtures";
+import { expect, isJs, loginAs, MONTHS, ready, tabTo, test, USERS, waitForMail } from "./fixtures";
 
 /**
  * The product's main flows completed by keyboard alone (Tab, Shift+Tab, Enter, Space, arrows, typing): no
@@ -11,20 +11,6 @@ import { expect, isJs, loginAs, ready, tabTo, test, USERS, waitForMail } from ".
  * (the bill flags of the second accounts of 113 and 114, National Grid, Maple Dental, unique e-mails).
  */
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 const pad = (n: number) => String(n).padStart(2, "0");
 const unique = (tag: string) => `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
 

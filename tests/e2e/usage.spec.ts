@@ -1,19 +1,29 @@
 import { readFileSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
 import { gapsFor } from "../../api/db/seed/usage";
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  MONTHS,
+  ready,
+  test,
+  USERS,
+} from "./fixtures";
 
 /** axe in both projects (with JavaScript off the fixture scans the server's HTML). */
 async function a11y(page: Page, _info: TestInfo) {
   await expectNoSeriousA11yViolations(page);
 }
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const pad = (n: number) => String(n).padStart(2, "0");
 const now = new Date();
 const today = { y: now.getUTCFullYear(), m: now.getUTCMonth() + 1, d: now.getUTCDate() };
 const firstOfMonth = `${today.y}-${pad(today.m)}-01`;
-const daysAgo = (n: number) => new Date(Date.UTC(today.y, today.m - 1, today.d - n)).toISOString().slice(0, 10);
+const daysAgo = (n: number) =>
+  new Date(Date.UTC(today.y, today.m - 1, today.d - n)).toISOString().slice(0, 10);
 
 async function open(page: Page, info: TestInfo, path: string, who: string = USERS.dana) {
   await loginAs(page, who);
@@ -28,7 +38,9 @@ test.describe("usage explorer", () => {
     await open(page, info, "/locations/101/usage/demand");
     await expectJsState(page, info);
     await expect(page).toHaveURL(new RegExp(`period=month&start=${firstOfMonth}`));
-    await expect(page.getByRole("heading", { name: `Demand · ${MONTHS[today.m - 1]} ${today.y}` })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { name: `Demand · ${MONTHS[today.m - 1]} ${today.y}` }),
+    ).toBeVisible();
     await expect(page.locator(".chart-legend")).toContainText("Outdoor temperature (°F)");
     await expect(page.locator(".chart-legend")).toContainText("Indoor temperature (°F)");
     await expect(page.locator("svg.chart-svg")).toHaveAttribute("aria-label", /Demand in kW/);
@@ -64,15 +76,25 @@ test.describe("usage explorer", () => {
     await dialog.getByRole("tab", { name: "Day" }).click();
     if (today.d < 28) {
       const tomorrow = new Date(Date.UTC(today.y, today.m - 1, today.d + 1));
-      await expect(dialog.getByRole("radio", { name: `${MONTHS[tomorrow.getUTCMonth()].slice(0, 3)} ${tomorrow.getUTCDate()}, ${today.y}` })).toBeDisabled();
+      await expect(
+        dialog.getByRole("radio", {
+          name: `${MONTHS[tomorrow.getUTCMonth()].slice(0, 3)} ${tomorrow.getUTCDate()}, ${today.y}`,
+        }),
+      ).toBeDisabled();
     }
     await dialog.getByRole("link", { name: "Previous month" }).click();
     const prev = new Date(Date.UTC(today.y, today.m - 2, 15));
     const prevDay = prev.toISOString().slice(0, 10);
-    await dialog.getByRole("radio", { name: `${MONTHS[prev.getUTCMonth()].slice(0, 3)} 15, ${prev.getUTCFullYear()}` }).check();
+    await dialog
+      .getByRole("radio", { name: `${MONTHS[prev.getUTCMonth()].slice(0, 3)} 15, ${prev.getUTCFullYear()}` })
+      .check();
     await dialog.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(new RegExp(`period=day&start=${prevDay}`));
-    await expect(page.getByRole("heading", { name: `Demand · ${MONTHS[prev.getUTCMonth()]} 15, ${prev.getUTCFullYear()}` })).toBeVisible();
+    await expect(
+      page.getByRole("heading", {
+        name: `Demand · ${MONTHS[prev.getUTCMonth()]} 15, ${prev.getUTCFullYear()}`,
+      }),
+    ).toBeVisible();
     await expect(svgTicks(page)).toHaveText(["1", "6", "12", "18", "24"]);
     await page.getByText("Show data table").click();
     await expect(page.locator(".chart-data tbody tr")).toHaveCount(96);
@@ -99,7 +121,9 @@ test.describe("usage explorer", () => {
     await expect(svgTicks(page)).toHaveCount(12);
   });
 
-  test("the month grid: the selected month is checked, last year's grid starts unselected", async ({ page }, info) => {
+  test("the month grid: the selected month is checked, last year's grid starts unselected", async ({
+    page,
+  }, info) => {
     await open(page, info, `/locations/101/usage/demand?period=month&start=${firstOfMonth}`);
     await page.getByRole("link", { name: "Select date" }).click();
     const dialog = page.getByRole("dialog").filter({ hasText: "Select a date" });
@@ -158,8 +182,13 @@ test.describe("usage explorer", () => {
   test("CSV of exactly what the chart plots", async ({ page }, info) => {
     const day = daysAgo(3);
     await open(page, info, `/locations/101/usage/consumption?period=day&start=${day}`);
-    const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
-    const lines = readFileSync((await csv.path())!, "utf8").trim().split(/\r\n/);
+    const [csv] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    const lines = readFileSync((await csv.path())!, "utf8")
+      .trim()
+      .split(/\r\n/);
     expect(lines[0]).toBe("Period start,Consumption (kWh),Outdoor temperature (°F),Indoor temperature (°F)");
     expect(lines).toHaveLength(25);
     expect(lines[1].startsWith(`${day}T00:00:00`)).toBe(true);

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../support/stack";
+import { freePort, startStack, type Stack } from "../support/stack";
 
 /**
  * REDIS_URL: several web instances count sign-in attempts together. Two production servers share one real
@@ -9,16 +9,6 @@ import { startStack, type Stack } from "../support/stack";
  */
 const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
 if (!hasRedis) console.warn("redis-server is not installed: skipping the shared rate-limit store test (scripts/ensure-redis.sh).");
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForPort(port: number) {
   for (let i = 0; i < 100; i++) {

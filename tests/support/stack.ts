@@ -104,7 +104,7 @@ export async function startFaultProxy(target: string) {
   };
 }
 
-async function freePort() {
+export async function freePort() {
   return new Promise<number>((resolve) => {
     const s = net.createServer();
     s.listen(0, "127.0.0.1", () => {
