@@ -24,6 +24,7 @@ import { safeRedirect } from "~/server/safe-redirect";
 import { getApi } from "~/server/upstream.server";
 import { Alert, ErrorState } from "~/ui/states";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
+import { FieldErrors } from "~/ui/field";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -198,11 +199,7 @@ export default function Impersonate() {
                   <span className="muted small">{CLIENT_TYPE_LABEL[c.clientType] ?? c.clientType}</span>
                 </label>
               ))}
-              {errors.clientId ? (
-                <p className="field-error" id="clientId-error">
-                  {errors.clientId}
-                </p>
-              ) : null}
+              <FieldErrors id="clientId-error" errors={errors.clientId ? [errors.clientId] : null} />
             </fieldset>
             {pages > 1 ? (
               <nav aria-label="Client pages" className="row">
@@ -230,11 +227,7 @@ export default function Impersonate() {
               <p className="field-hint" id="reason-hint">
                 Recorded in the audit log with your name and the time.
               </p>
-              {errors.reason ? (
-                <p className="field-error" id="reason-error">
-                  {errors.reason}
-                </p>
-              ) : null}
+              <FieldErrors id="reason-error" errors={errors.reason ? [errors.reason] : null} />
             </div>
             <div>
               <button

@@ -40,7 +40,7 @@ import { retryAfterText } from "~/server/rate-limit.server";
 import { commitSession, getSession } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
-import { Field } from "~/ui/field";
+import { Field, FieldErrors } from "~/ui/field";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 
@@ -412,11 +412,7 @@ function StartStep({
             defaultValue=""
           />
         </div>
-        {form.errors ? (
-          <p className="field-error" id={form.errorId} role="alert">
-            {form.errors.join(" ")}
-          </p>
-        ) : null}
+        <FieldErrors id={form.errorId} errors={form.errors} alert />
         <div className="row">
           <button
             type="submit"
@@ -456,11 +452,7 @@ function ConedStep() {
         level={3}
       />
       <Alert tone="info">{CONNECT_MESSAGES.conedEmailNotice}</Alert>
-      {actionData?.formError ? (
-        <p className="field-error" role="alert">
-          {actionData.formError}
-        </p>
-      ) : null}
+      <FieldErrors errors={actionData?.formError ? [actionData.formError] : null} alert />
       <div className="row">
         <button
           type="submit"

@@ -57,10 +57,11 @@ export function SelectField({
   );
 }
 
-export function FieldErrors({ id, errors }: { id: string; errors?: string[] | null }) {
+/** A field's (or a form's) error messages; `alert` announces a form-level message when it appears. */
+export function FieldErrors({ id, errors, alert }: { id?: string; errors?: string[] | null; alert?: boolean }) {
   if (!errors?.length) return null;
   return (
-    <p className="field-error" id={id}>
+    <p className="field-error" id={id} role={alert ? "alert" : undefined}>
       {errors.join(" ")}
     </p>
   );

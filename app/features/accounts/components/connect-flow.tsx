@@ -16,6 +16,7 @@ import {
 } from "../accounts";
 import { AccountStatusBadge } from "./account-status-badge";
 import { UtilityPicker } from "./utility-picker";
+import { FieldErrors } from "~/ui/field";
 
 export type ConnectFlowData =
   | { kind: "error" }
@@ -338,11 +339,7 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
       </ul>
       <Alert tone="info">{CONNECT_MESSAGES.conedEmailNotice}</Alert>
       <p className="muted">{CONNECT_MESSAGES.twelveMonths}</p>
-      {formError ? (
-        <p className="field-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FieldErrors errors={formError ? [formError] : null} alert />
       <div className="row">
         <FlowLink
           className="btn btn-secondary"

@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Pill } from "~/ui/pill";
 import { canAnswer, flagCopy, flagHeading, groupHeading, groupPillStatus, pillLabel, pillTone } from "../bills";
+import { FieldErrors } from "~/ui/field";
 
 type Flag = { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null };
 
@@ -49,11 +50,7 @@ export function FlagBanner({
               </button>
             </Form>
           ) : null}
-          {error && error.flagId === f.id ? (
-            <p className="field-error" role="alert">
-              {error.message}
-            </p>
-          ) : null}
+          {error && error.flagId === f.id ? <FieldErrors errors={[error.message]} alert /> : null}
         </div>
       ))}
     </section>

@@ -110,11 +110,7 @@ export function BuiltinConnectForm({
           <FieldErrors id="connect-mfa-error" errors={fields.mfaAcknowledged.errors} />
         </div>
       )}
-      {form.errors ? (
-        <p className="field-error" id={form.errorId} role="alert">
-          {form.errors.join(" ")}
-        </p>
-      ) : null}
+      <FieldErrors id={form.errorId} errors={form.errors} alert />
       <div className="row">
         <button
           type="submit"
