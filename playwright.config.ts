@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { TEST_CLOCK_START } from "./tests/support/clock";
 
 /**
  * Every flow runs twice: JavaScript on (`js`) and off (`nojs`). Each project has its own server and its own
@@ -39,6 +40,8 @@ const serverEnv = (p: { web: number; api: number }) => ({
   LOGIN_RATE_LIMIT_PER_IP: "5000",
   UPSTREAM_TIMEOUT_MS: "8000",
   ENABLE_TEST_HOOKS: "true",
+  // Web and embedded api start their clock at one fixed instant: the suite does not depend on the hour.
+  CLOCK_START: TEST_CLOCK_START,
 });
 
 export default defineConfig({

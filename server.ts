@@ -46,6 +46,7 @@ if (!config.API_URL) {
         dbFile: path.join(config.DATA_DIR, "api.sqlite"),
         webBaseUrl: process.env.PUBLIC_URL || `http://localhost:${config.PORT}`,
         staffEmailDomain: config.STAFF_EMAIL_DOMAIN,
+        clockStart: config.CLOCK_START,
       },
       logger.level,
       (msg, data) => logger.info({ service: "api", ...data }, msg),

@@ -8,5 +8,7 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     testTimeout: 20000,
+    // Integration files seed a whole demo database (several seconds on a busy 2-core machine).
+    hookTimeout: 60_000,
   },
 });

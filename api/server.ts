@@ -5,6 +5,7 @@ import { createApiApp } from "./app";
 import { openDb, type DB } from "./db";
 import { seedIfEmpty } from "./db/seed";
 import type { ApiConfig, ApiDeps } from "./lib/http";
+import { setClockStart } from "./lib/clock";
 import { startSimulators } from "./simulators";
 
 export type StartApiOptions = Partial<ApiConfig> & {
@@ -25,6 +26,7 @@ export function apiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<Api
     staffEmailDomain: env.STAFF_EMAIL_DOMAIN || "energyops.test",
     thermostatActionDelayMs: Number(env.THERMOSTAT_ACTION_DELAY_MS ?? 20000),
     quiet: env.NODE_ENV === "test" || env.LOG_LEVEL === "silent",
+    clockStart: env.CLOCK_START || undefined,
   };
 }
 
@@ -48,6 +50,7 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
   if (opts.dbFile !== ":memory:") fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
   const db = openDb(opts.dbFile);
   const deps = createDeps(db, opts);
+  setClockStart(deps.config.clockStart);
   if (opts.seed !== false && deps.config.demoData) {
     if (seedIfEmpty(db, { staffEmailDomain: deps.config.staffEmailDomain })) deps.log("seeded demo data");
   }

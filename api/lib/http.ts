@@ -1,3 +1,4 @@
+import * as clock from "./clock";
 import type { NextFunction, Request, Response, RequestHandler } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
@@ -13,6 +14,8 @@ export type ApiConfig = {
   staffEmailDomain: string;
   thermostatActionDelayMs: number;
   quiet: boolean;
+  /** Where the api's clock starts (an ISO instant; it then advances in real time). Unset: the machine's clock. */
+  clockStart?: string;
 };
 
 export type ApiDeps = { db: DB; config: ApiConfig; log: (msg: string, data?: Record<string, unknown>) => void };
@@ -103,7 +106,7 @@ export function loadAuth(db: DB, token: string | undefined): Auth | null {
   if (!token) return null;
   const session = db
     .prepare("SELECT * FROM sessions WHERE id = ? AND revoked_at IS NULL AND expires_at > ?")
-    .get(sha256(token), new Date().toISOString()) as SessionRow | undefined;
+    .get(sha256(token), clock.now().toISOString()) as SessionRow | undefined;
   if (!session) return null;
   const user = db.prepare("SELECT * FROM users WHERE id = ?").get(session.user_id) as UserRow | undefined;
   if (!user) return null;

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { randomUUID } from "node:crypto";
 import { Router } from "express";
 import { z } from "zod";
@@ -35,7 +36,7 @@ type UtilityRow = {
 
 type AccountRow = Parameters<typeof accountJson>[0];
 
-const nowIso = () => new Date().toISOString();
+const nowIso = () => clock.now().toISOString();
 
 export function utilityByProvider(deps: ApiDeps, providerId: string) {
   return deps.db.prepare("SELECT * FROM utilities WHERE arcadia_provider_id = ?").get(providerId) as
@@ -278,7 +279,7 @@ export function accountsRoutes(deps: ApiDeps) {
             : "success";
       const correlationId = body.correlation_id ?? randomUUID();
       const created = nowIso();
-      const due = new Date(Date.now() + connectionDelayMs()).toISOString();
+      const due = new Date(clock.nowMs() + connectionDelayMs()).toISOString();
       const accounts: ReturnType<typeof accountJson>[] = [];
       db.transaction(() => {
         if (!a) {

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { Router, type Response } from "express";
 import { z } from "zod";
 import { hashPassword, randomCode, randomToken, sha256, verifyPassword } from "../lib/crypto";
@@ -23,8 +24,8 @@ const CODE_MINUTES = 10;
 const CODE_MAX_ATTEMPTS = 5;
 const LINK_MINUTES = 15;
 const RESET_MINUTES = 60;
-const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
-const nowIso = () => new Date().toISOString();
+const minutesFromNow = (m: number) => new Date(clock.nowMs() + m * 60_000).toISOString();
+const nowIso = () => clock.now().toISOString();
 
 const email = z.string().trim().min(1, "Email is required").email("Invalid email address");
 
@@ -58,7 +59,7 @@ function startSession(deps: ApiDeps, res: Response, user: UserRow, extra: Record
   const token = randomToken();
   deps.db
     .prepare("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
-    .run(sha256(token), user.id, nowIso(), new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString());
+    .run(sha256(token), user.id, nowIso(), new Date(clock.nowMs() + SESSION_DAYS * 86_400_000).toISOString());
   const auth = loadAuth(deps.db, token)!;
   res.setHeader("Set-Cookie", `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`);
   res.json({ ...userJson(deps, auth), ...extra });
@@ -271,9 +272,10 @@ export function authRoutes(deps: ApiDeps) {
         to
           ? db.prepare("SELECT * FROM outbox WHERE to_email = ? ORDER BY id DESC LIMIT 50").all(to.toLowerCase())
           : db.prepare("SELECT * FROM outbox ORDER BY id DESC LIMIT 50").all()
-      ) as { to_email: string; subject: string; text: string; links_json: string; code: string | null; sent_at: string }[];
+      ) as { id: number; to_email: string; subject: string; text: string; links_json: string; code: string | null; sent_at: string }[];
       res.json({
         items: rows.map((m) => ({
+          id: m.id,
           to: m.to_email,
           subject: m.subject,
           text: m.text,

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { Router } from "express";
 import PDFDocument from "pdfkit";
 import { z } from "zod";
@@ -206,7 +207,7 @@ export function billRoutes(deps: ApiDeps) {
       if (status !== "dismissed" && status !== "action_requested") {
         throw validationError({ body: [{ location: "status", message: "must be dismissed or action_requested" }] });
       }
-      db.prepare("UPDATE bill_flags SET status = ?, updated_at = ? WHERE id = ?").run(status, new Date().toISOString(), flag.id);
+      db.prepare("UPDATE bill_flags SET status = ?, updated_at = ? WHERE id = ?").run(status, clock.now().toISOString(), flag.id);
       res.json(flagJson(db.prepare("SELECT * FROM bill_flags WHERE id = ?").get(flag.id) as FlagRow));
     }),
   );

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { Router, type Request } from "express";
 import { z } from "zod";
 import {
@@ -41,7 +42,7 @@ const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",
  * The energy-advisor view of buildings (spec part 1 §3), computed from the stored thermostats, issues,
  * dispatches and bills every time (docs/api/locations.md explains each rule).
  */
-export function energyAdvisorBuildings(deps: ApiDeps, buildings: BuildingRow[], now = new Date()) {
+export function energyAdvisorBuildings(deps: ApiDeps, buildings: BuildingRow[], now = clock.now()) {
   const { db } = deps;
   if (buildings.length === 0) return [];
   const ids = buildings.map((b) => b.id);
@@ -335,7 +336,7 @@ export function locationsRoutes(deps: ApiDeps) {
       const body = parse(impersonationBody, req.body);
       const client = db.prepare("SELECT id FROM clients WHERE id = ?").get(body.client_id);
       if (!client) throw notFound();
-      const now = new Date().toISOString();
+      const now = clock.now().toISOString();
       db.transaction(() => {
         // A staff member impersonates one client at a time: switching ends the previous audit entry.
         db.prepare(
@@ -358,7 +359,7 @@ export function locationsRoutes(deps: ApiDeps) {
     route((req, res) => {
       const auth = getAuth(res);
       requireStaffAuth(auth);
-      const now = new Date().toISOString();
+      const now = clock.now().toISOString();
       db.transaction(() => {
         db.prepare(
           "UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL",

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
 import { type ApiDeps, getAuth, notFound, parse, requireAuth, requireOwnClient, route } from "../lib/http";
@@ -40,7 +41,7 @@ export function onboardingRoutes(deps: ApiDeps) {
       if (!step) throw notFound();
       db.prepare("UPDATE onboarding_steps SET status = ?, updated_at = ? WHERE id = ?").run(
         status,
-        new Date().toISOString(),
+        clock.now().toISOString(),
         step.id,
       );
       res.json(db.prepare("SELECT id, name, status FROM onboarding_steps WHERE id = ?").get(step.id));
@@ -56,7 +57,7 @@ export function onboardingRoutes(deps: ApiDeps) {
       const clientId = requireOwnClient(a, body.client_id);
       db.prepare(
         "INSERT INTO onboarding_task_events (client_id, user_id, onboarding_step, created_at) VALUES (?, ?, ?, ?)",
-      ).run(clientId, a.user.id, body.onboarding_step, new Date().toISOString());
+      ).run(clientId, a.user.id, body.onboarding_step, clock.now().toISOString());
       res.status(204).end();
     }),
   );

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { randomUUID } from "node:crypto";
 import { Router } from "express";
 import { z } from "zod";
@@ -35,7 +36,7 @@ export function prospectRoutes(deps: ApiDeps) {
     route((req, res) => {
       const body = parse(createBody, req.body);
       if (!providerExists(body.arcadia_provider_id)) throw badRequest("Unknown utility provider");
-      const now = new Date().toISOString();
+      const now = clock.now().toISOString();
       const correlationId = randomUUID();
       const id = db
         .prepare(
@@ -73,7 +74,7 @@ export function prospectRoutes(deps: ApiDeps) {
         body.arcadia_provider_id,
         body.prospect_name,
         body.utility_data == null ? null : JSON.stringify(body.utility_data),
-        new Date().toISOString(),
+        clock.now().toISOString(),
         row.id,
       );
       res.json({ id: row.id, correlation_id: row.correlation_id });

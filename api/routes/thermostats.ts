@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
@@ -172,7 +173,7 @@ function dispatchJson(d: DispatchRow) {
   };
 }
 
-export function thermostatInfoItem(db: DB, t: ThermostatRow, now = new Date().toISOString()) {
+export function thermostatInfoItem(db: DB, t: ThermostatRow, now = clock.now().toISOString()) {
   const action = db
     .prepare("SELECT * FROM thermostat_actions WHERE thermostat_id = ? ORDER BY id DESC LIMIT 1")
     .get(t.id) as ActionRow | undefined;
@@ -271,7 +272,7 @@ export function thermostatRoutes(deps: ApiDeps) {
       const rows = db
         .prepare("SELECT * FROM thermostats WHERE building_id = ? ORDER BY id")
         .all(building.id) as ThermostatRow[];
-      const now = new Date().toISOString();
+      const now = clock.now().toISOString();
       res.json({ items: rows.map((t) => thermostatInfoItem(db, t, now)) });
     }),
   );
@@ -289,7 +290,7 @@ export function thermostatRoutes(deps: ApiDeps) {
       db.prepare(
         `UPDATE thermostat_issues SET is_dismissed = 1, current_status = 'dismissed', updated_at = ?
          WHERE thermostat_id = ? AND issue_slug = ? AND current_status IN ('active','failed')`,
-      ).run(new Date().toISOString(), t.id, slug);
+      ).run(clock.now().toISOString(), t.id, slug);
       db.prepare(
         "UPDATE thermostat_issues SET is_dismissed = 1 WHERE thermostat_id = ? AND issue_slug = ? AND current_status = 'dismissed'",
       ).run(t.id, slug);
@@ -316,7 +317,7 @@ export function thermostatRoutes(deps: ApiDeps) {
       }
       const errors = settingsViolations(t, asked);
       if (errors.length) throw validationError({ body: errors });
-      const now = new Date();
+      const now = clock.now();
       const created = db.transaction(() => {
         db.prepare(
           "UPDATE thermostat_actions SET status = 'canceled', reason = ?, finished_at = ? WHERE thermostat_id = ? AND status = 'pending'",
@@ -371,7 +372,7 @@ export function thermostatRoutes(deps: ApiDeps) {
       if (issue.current_status !== "active" && issue.current_status !== "failed") {
         throw new HttpError(409, { message: `This issue is ${issue.current_status}` });
       }
-      const now = new Date();
+      const now = clock.now();
       db.prepare(
         "UPDATE thermostat_issues SET current_status = 'processing', updated_at = ?, resolves_at = ? WHERE id = ?",
       ).run(
@@ -400,7 +401,7 @@ export function thermostatRoutes(deps: ApiDeps) {
           : issue.current_status;
       db.prepare(
         "UPDATE thermostat_issues SET is_dismissed = ?, current_status = ?, updated_at = ? WHERE id = ?",
-      ).run(is_dismissed ? 1 : 0, status, new Date().toISOString(), issue.id);
+      ).run(is_dismissed ? 1 : 0, status, clock.now().toISOString(), issue.id);
       res.json(issueJson(requireIssue(db, t, String(issue.id))));
     }),
   );

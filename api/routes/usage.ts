@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
 import { type ApiDeps, getAuth, parse, requireAuth, requireBuilding, route, validationError } from "../lib/http";
@@ -95,7 +96,7 @@ export function wallClockIso(wall: number, timeZone: string) {
 
 /** Today's date (YYYY-MM-DD) in a timezone. */
 function localToday(timeZone: string) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(clock.now());
 }
 
 type Row = { b: number; kwh: number; kw: number; indoor: number | null; outdoor: number | null };

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import type { ApiDeps } from "../lib/http";
 import type { ActionRow, ThermostatRow } from "../routes/thermostats";
 import { UNREACHABLE_REASON } from "../routes/thermostats";
@@ -7,7 +8,7 @@ import { UNREACHABLE_REASON } from "../routes/thermostats";
  * reachable, linked device, which then takes the asked settings; fail with the vendor's reason otherwise),
  * and a processing issue becomes resolved once its `resolves_at` has passed.
  */
-export function tickThermostats(deps: ApiDeps, now = new Date()) {
+export function tickThermostats(deps: ApiDeps, now = clock.now()) {
   const { db } = deps;
   const at = now.toISOString();
   const due = db

@@ -1,3 +1,4 @@
+import * as clock from "../lib/clock";
 import type { ApiDeps } from "../lib/http";
 
 /** How long the simulated provider takes to settle a connection (UTILITY_PROVIDER_DELAY_MS, default 6 s). */
@@ -13,7 +14,7 @@ type Pending = {
 };
 
 /** Settles every due connection: its accounts leave CONNECTION_IN_PROGRESS for success, email approval or failure. */
-export function settleDueConnections(deps: ApiDeps, now = new Date()) {
+export function settleDueConnections(deps: ApiDeps, now = clock.now()) {
   const { db } = deps;
   const due = db
     .prepare(

@@ -18,6 +18,7 @@ import { settle } from "~/server/api-error";
 import { requireUser } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
+import { now } from "~/server/clock.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -26,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!user.clientId) throw redirect("/");
   const url = new URL(request.url);
   const state = parseGridState(url.searchParams);
-  const range = defaultDateRange(new Date());
+  const range = defaultDateRange(now());
   const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
   return {
     state,

@@ -36,6 +36,7 @@ import { getApi } from "~/server/upstream.server";
 import { Pill } from "~/ui/pill";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { Tooltip } from "~/ui/tooltip";
+import { now } from "~/server/clock.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -70,7 +71,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     return { ...base, error: true as const, total: 0, rows: [], issues: [], highDemand: [] };
 
   const byId = new Map(advisor.data.map((a) => [a.building.id, a]));
-  const today = new Date();
+  const today = now();
   const all = buildings.data.map((b) => {
     const a = byId.get(b.id);
     const summary = a?.deviceSummary ?? NO_DEVICES;

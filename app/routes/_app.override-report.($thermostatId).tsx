@@ -42,6 +42,7 @@ import { getConfig } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
+import { now } from "~/server/clock.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -52,7 +53,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!user.clientId) throw redirect("/");
   const clientId = user.clientId;
   const url = new URL(request.url);
-  const today = new Date();
+  const today = now();
 
   // The month picker's Apply: period=month and start = the first day of the chosen month.
   if (url.searchParams.has("pickerMonth") || url.searchParams.has("pickerYear")) {

@@ -4,6 +4,7 @@ import { getThermostatHistory } from "~/features/compliance/compliance.server";
 import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
+import { now } from "~/server/clock.server";
 
 /**
  * CSV of exactly what the thermostat chart plots (the visible series, in the building's local time), for the
@@ -14,7 +15,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const rawId = params.thermostatId ?? "";
   if (!/^\d{1,9}$/.test(rawId)) throw data(null, { status: 404 });
   const url = new URL(request.url);
-  const period = parsePeriod(url.searchParams, new Date());
+  const period = parsePeriod(url.searchParams, now());
   const history = await settle(getThermostatHistory(await getApi(request, context), Number(rawId), period.start, period.end));
   if (!history.ok) {
     if (history.error.status === 404 || history.error.status === 403) throw data(null, { status: 404 });

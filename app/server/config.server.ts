@@ -37,6 +37,8 @@ const schema = z.object({
   PROVIDER_WIDGET_SCRIPT_URL: url.optional(),
   PROVIDER_WIDGET_KEY: z.string().optional(),
   SERVER_TIMING: bool.default("true"),
+  /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */
+  CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
 
 export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; sessionSecretGenerated: boolean };

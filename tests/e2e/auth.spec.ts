@@ -1,4 +1,16 @@
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, PASSWORD, ready, test, USERS, waitForMail } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  outboxMark,
+  PASSWORD,
+  ready,
+  test,
+  USERS,
+  waitForMail,
+} from "./fixtures";
 
 test.describe("sign in", () => {
   test("password login lands on the locations dashboard", async ({ page }, info) => {
@@ -42,7 +54,7 @@ test.describe("sign in", () => {
   });
 
   test("login code read from the outbox", async ({ page }, info) => {
-    const since = new Date();
+    const since = await outboxMark(info);
     await page.goto(`/login?email=${encodeURIComponent(USERS.sam)}`);
     await ready(page, info);
     await expect(page.getByLabel("Password")).toHaveCount(0);
@@ -55,7 +67,7 @@ test.describe("sign in", () => {
   });
 
   test("login link read from the outbox, with next kept", async ({ page }, info) => {
-    const since = new Date();
+    const since = await outboxMark(info);
     await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("/privacy-policy")}`);
     await ready(page, info);
     await page.getByRole("button", { name: "Email me a login link" }).click();
@@ -79,7 +91,7 @@ test.describe("sign in", () => {
 
   test("reset password through the outbox", async ({ page }, info) => {
     const email = USERS.alex;
-    const since = new Date();
+    const since = await outboxMark(info);
     await page.goto(`/login?email=${encodeURIComponent(email)}`);
     await ready(page, info);
     await page.getByRole("button", { name: "Reset password" }).click();

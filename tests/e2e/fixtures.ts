@@ -20,6 +20,7 @@ export const apiUrl = (info: TestInfo) => `http://127.0.0.1:${PORTS[projectOf(in
 export const isJs = (info: TestInfo) => projectOf(info) === "js";
 
 type Mail = {
+  id: number;
   to: string;
   subject: string;
   text: string;
@@ -28,13 +29,23 @@ type Mail = {
   sent_at: string;
 };
 
-/** The newest email to an address that arrived after `since` (polls the mail simulator's outbox). */
-export async function waitForMail(info: TestInfo, to: string, since: Date, match?: RegExp): Promise<Mail> {
+/**
+ * Where the outbox ends now: `waitForMail` then waits for a mail sent after it. (Ids, not times: the test
+ * servers' clock starts at a fixed instant, tests/support/clock.ts, and is not this process's clock.)
+ */
+export async function outboxMark(info: TestInfo): Promise<number> {
+  const res = await fetch(`${apiUrl(info)}/dev/outbox`);
+  const { items } = (await res.json()) as { items: Mail[] };
+  return items[0]?.id ?? 0;
+}
+
+/** The newest email to an address sent after the `since` mark of `outboxMark` (polls the mail simulator's outbox). */
+export async function waitForMail(info: TestInfo, to: string, since: number, match?: RegExp): Promise<Mail> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(to)}`);
     const { items } = (await res.json()) as { items: Mail[] };
-    const mail = items.find((m) => new Date(m.sent_at) >= since && (!match || match.test(m.subject)));
+    const mail = items.find((m) => m.id > since && (!match || match.test(m.subject)));
     if (mail) return mail;
     await new Promise((r) => setTimeout(r, 200));
   }

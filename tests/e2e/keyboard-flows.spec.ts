@@ -1,5 +1,16 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { expect, isJs, loginAs, MONTHS, ready, tabTo, test, USERS, waitForMail } from "./fixtures";
+import {
+  expect,
+  isJs,
+  loginAs,
+  MONTHS,
+  outboxMark,
+  ready,
+  tabTo,
+  test,
+  USERS,
+  waitForMail,
+} from "./fixtures";
 
 /**
  * The product's main flows completed by keyboard alone (Tab, Shift+Tab, Enter, Space, arrows, typing): no
@@ -401,7 +412,7 @@ test.describe("main flows by keyboard alone", () => {
   });
 
   test("forgot password: request a reset link from the login page", async ({ page }, info) => {
-    const since = new Date();
+    const since = await outboxMark(info);
     await page.goto("/login");
     await ready(page, info);
     await expect(page.getByLabel("Email")).toBeFocused();

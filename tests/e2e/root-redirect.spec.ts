@@ -1,9 +1,18 @@
-import { apiUrl, expect, loginAs, ready, test, USERS, waitForMail } from "./fixtures";
+import {
+  apiUrl,
+  expect,
+  loginAs,
+  outboxMark,
+  ready,
+  test,
+  USERS,
+  waitForMail,
+} from "./fixtures";
 import type { Page, TestInfo } from "@playwright/test";
 
 /** Residential and migrated accounts cannot pass the login options step: they arrive through an emailed link. */
 async function signInByLink(page: Page, info: TestInfo, email: string) {
-  const since = new Date();
+  const since = await outboxMark(info);
   const res = await fetch(`${apiUrl(info)}/auth/login-link/request`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -5,6 +5,7 @@ import {
   expectNoSeriousA11yViolations,
   isJs,
   loginAs,
+  outboxMark,
   ready,
   test,
   USERS,
@@ -111,7 +112,7 @@ test.describe("manage account", () => {
   });
 
   test("a regular user sees only preferences and is refused the Team tab", async ({ page }, info) => {
-    const since = new Date();
+    const since = await outboxMark(info);
     await page.goto(`/login?email=${encodeURIComponent(USERS.sam)}&next=%2Fsettings`);
     await ready(page, info);
     await page.getByRole("button", { name: "Email me a 6-digit code" }).click();

@@ -12,6 +12,7 @@ import {
   test,
   USERS,
 } from "./fixtures";
+import { TEST_CLOCK_START } from "../support/clock";
 
 /** axe in both projects (with JavaScript off the fixture scans the server's HTML). */
 async function a11y(page: Page, _info: TestInfo) {
@@ -19,7 +20,7 @@ async function a11y(page: Page, _info: TestInfo) {
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
-const now = new Date();
+const now = new Date(TEST_CLOCK_START);
 const today = { y: now.getUTCFullYear(), m: now.getUTCMonth() + 1, d: now.getUTCDate() };
 const firstOfMonth = `${today.y}-${pad(today.m)}-01`;
 const daysAgo = (n: number) =>

@@ -61,6 +61,7 @@ beforeAll(async () => {
   db = openDb(":memory:");
   const ctx = {
     db,
+    now: new Date(Date.UTC(2020, 5, 15, 12)),
     today: new Date(Date.UTC(2020, 5, 15)),
     rand: prng(1),
     staffEmailDomain: "energyops.test",

@@ -3,6 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "./clock";
 
 /** What the fault-injecting upstream can answer instead of the real api. */
 export type Fault =
@@ -121,7 +122,7 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
  * in front of a real api with a fresh in-memory seeded database.
  */
 export async function startStack(env: Record<string, string> = {}) {
-  const api: RunningApi = await startApi({ port: 0, dbFile: ":memory:", quiet: true, thermostatActionDelayMs: 1000 });
+  const api: RunningApi = await startApi({ port: 0, dbFile: ":memory:", quiet: true, thermostatActionDelayMs: 1000, clockStart: TEST_CLOCK_START });
   const proxy = await startFaultProxy(api.url);
   const port = await freePort();
   const logs: string[] = [];
@@ -138,6 +139,7 @@ export async function startStack(env: Record<string, string> = {}) {
       UPSTREAM_TIMEOUT_MS: "1500",
       LOGIN_RATE_LIMIT_PER_ACCOUNT: "1000",
       LOGIN_RATE_LIMIT_PER_IP: "100000",
+      CLOCK_START: TEST_CLOCK_START,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

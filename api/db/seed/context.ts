@@ -3,7 +3,9 @@ import type { Rand } from "../../lib/prng";
 
 export type SeedContext = {
   db: DB;
-  /** Today at 00:00 UTC: every seeded date is relative to it, so the demo never goes stale. */
+  /** The api clock's "now" when seeding (api/lib/clock.ts): what must be under way, past or upcoming is relative to it. */
+  now: Date;
+  /** Today at 00:00 UTC (of `now`): dates of history (bills, usage, compliance) are relative to it. */
   today: Date;
   /** A deterministic PRNG; each area should make its own with `prng(<area seed>)` to stay independent. */
   rand: Rand;

@@ -1,4 +1,4 @@
-import { addDays, type SeedContext } from "./context";
+import type { SeedContext } from "./context";
 import { CLIENT } from "./ids";
 
 type Vendor = "enode" | "airzone";
@@ -73,7 +73,7 @@ const MODE_SETS = [
 ];
 
 export function seedDevices(ctx: SeedContext) {
-  const { db, today } = ctx;
+  const { db, now } = ctx;
   const insert = db.prepare(`INSERT INTO thermostats (id, building_id, device_name, vendor, status, issue_autoresolve, is_reachable,
     last_seen, vendor_data_json, temp_indoor_f, mode, cool_setpoint_f, heat_setpoint_f, allowed_modes_json, has_schedule)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -85,7 +85,8 @@ export function seedDevices(ctx: SeedContext) {
       t.vendor === "enode"
         ? { information: ENODE_BRANDS[i % ENODE_BRANDS.length] }
         : { manufacturer: { text: AIRZONE_MAKERS[i % 2].text }, model: AIRZONE_MAKERS[i % 2].model };
-    const lastSeen = reachable ? addDays(today, 0).toISOString() : new Date(today.getTime() - (2 + (i % 5)) * 3_600_000 - 86_400_000).toISOString();
+    // Reachable devices reported a few minutes before "now"; unreachable ones a day and some hours before.
+    const lastSeen = new Date(now.getTime() - (reachable ? (1 + (i % 10)) * 60_000 : 86_400_000 + (2 + (i % 5)) * 3_600_000)).toISOString();
     insert.run(
       t.id,
       t.building,
@@ -105,10 +106,13 @@ export function seedDevices(ctx: SeedContext) {
     );
   });
 
-  // Dispatch 1: a grid event under way at building 101 (spans the seed day so the demo shows it).
+  // Dispatch 1: the one grid event under way, at building 101: it started an hour before the api clock's
+  // "now" (precooling an hour earlier) and runs 36 hours more, so the demo shows it for the rest of the day.
+  // Its outcome is not known yet: PENDING.
+  const hours = (h: number) => new Date(now.getTime() + h * 3_600_000).toISOString();
   db.prepare(
     "INSERT INTO dispatches (id, client_id, building_id, status, event_type, is_internal_test, precool_start_time, start_time, end_time) VALUES (1, ?, 101, 'PENDING', 'demand_response', 0, ?, ?, ?)",
-  ).run(CLIENT.harbor, addDays(today, -1).toISOString(), addDays(today, -1).toISOString(), addDays(today, 2).toISOString());
+  ).run(CLIENT.harbor, hours(-2), hours(-1), hours(36));
   const dt = db.prepare(
     "INSERT INTO dispatch_thermostats (dispatch_id, thermostat_id, precool_setpoint, target_setpoint, pre_event_observed, participating_minutes, was_overridden) VALUES (1, ?, 70, 78, 71, NULL, 0)",
   );

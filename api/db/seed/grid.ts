@@ -8,8 +8,11 @@ const EVENT_TYPES = ["demand_response", "peak_shaving", "capacity_event"];
 export const UNKNOWN_DISPATCH_STATUS = "CANCELLED_BY_UTILITY";
 
 /**
- * Grid-services dispatches of Harbor Coffee Co. from June 1 of this year (ids from 2; dispatch 1 is seeded
- * by devices.ts): every status, internal tests, overridden thermostats, per-thermostat details.
+ * Grid-services dispatches of Harbor Coffee Co. from June 1 of this year (ids from 2; dispatch 1, the one
+ * under way, is seeded by devices.ts): every status, internal tests, overridden thermostats, per-thermostat
+ * details. Relative to the api clock's `now` (api/lib/clock.ts), whatever the hour: past events end before
+ * today began and have final statuses (SUCCESS, OPT_OUT, NO DEVICES or one the web does not know); upcoming
+ * ones start tomorrow or later and are PENDING. Only dispatch 1 is running.
  */
 export function seedGrid(ctx: SeedContext) {
   const { db, today } = ctx;
@@ -29,11 +32,14 @@ export function seedGrid(ctx: SeedContext) {
     byBuilding.set(t.building, [...(byBuilding.get(t.building) ?? []), t.id]);
   }
   let id = 2;
-  // Past events every 2 to 4 days from June 1 until yesterday, then a few upcoming ones (PENDING).
+  // Past events every 2 to 4 days from June 1 until yesterday, then a few upcoming ones (PENDING). Events
+  // start between 18:00 and 21:00 UTC and last at most 3 hours, so yesterday's have ended by midnight; none
+  // is put on today, where it could be running (or not) depending on the hour.
   let day = addDays(june1, 1);
   const end = addDays(today, 12);
   while (day < end) {
-    const future = day >= today;
+    if (day.getTime() === today.getTime()) day = addDays(today, 1);
+    const future = day > today;
     const building = HARBOR_BUILDINGS[Math.floor(rand() * HARBOR_BUILDINGS.length)];
     const thermostats = byBuilding.get(building) ?? [];
     const r = rand();
@@ -43,8 +49,7 @@ export function seedGrid(ctx: SeedContext) {
     else if (r < 0.62) status = "SUCCESS";
     else if (r < 0.78) status = "OPT_OUT";
     else if (r < 0.88) status = "NO DEVICES";
-    else if (r < 0.94) status = UNKNOWN_DISPATCH_STATUS;
-    else status = "PENDING";
+    else status = UNKNOWN_DISPATCH_STATUS;
     const startHourUtc = 18 + Math.floor(rand() * 4);
     const start = new Date(day.getTime() + startHourUtc * 3_600_000);
     const durationMin = [60, 90, 120, 180][Math.floor(rand() * 4)];

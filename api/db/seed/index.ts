@@ -1,3 +1,4 @@
+import * as clock from "../../lib/clock";
 import type { DB } from "..";
 import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
@@ -14,15 +15,16 @@ import { seedAccounts } from "./accounts";
 /** Every area's seed, in order. One line per area; each takes the same context. */
 const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations, seedThermostats, seedBills, seedUsage, seedGrid, seedCompliance, seedAccounts];
 
-export function todayUtc(now = new Date()) {
+export function todayUtc(now = clock.now()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
 /** Seeds the demo data once: a database that already has clients is left alone. */
-export function seedIfEmpty(db: DB, opts: { today?: Date; staffEmailDomain: string }) {
+export function seedIfEmpty(db: DB, opts: { now?: Date; staffEmailDomain: string }) {
   const { n } = db.prepare("SELECT count(*) AS n FROM clients").get() as { n: number };
   if (n > 0) return false;
-  const ctx: SeedContext = { db, today: opts.today ?? todayUtc(), rand: prng(20240816), staffEmailDomain: opts.staffEmailDomain };
+  const now = opts.now ?? clock.now();
+  const ctx: SeedContext = { db, now, today: todayUtc(now), rand: prng(20240816), staffEmailDomain: opts.staffEmailDomain };
   db.transaction(() => {
     for (const seed of seeds) seed(ctx);
   })();

@@ -47,7 +47,7 @@ export const SEED_ISSUES: SeedIssue[] = [
 ];
 
 export function seedThermostats(ctx: SeedContext) {
-  const { db, today } = ctx;
+  const { db, now, today } = ctx;
   const rand = prng(4004);
   const at = (daysAgo: number) =>
     new Date(today.getTime() - daysAgo * 86_400_000 + Math.floor(rand() * 8 * 3_600_000)).toISOString();
@@ -79,8 +79,9 @@ export function seedThermostats(ctx: SeedContext) {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const finished = (created: string) => new Date(new Date(created).getTime() + 20_000).toISOString();
-  // The grid event's precool command on the first event device (an action carrying a dispatch id).
-  const eventAt = new Date(today.getTime() - 86_400_000).toISOString();
+  // The grid event's precool command on the first event device (an action carrying a dispatch id), sent
+  // when the running event's precooling began (two hours before the seed's "now", devices.ts).
+  const eventAt = new Date(now.getTime() - 2 * 3_600_000).toISOString();
   action.run(
     1001,
     "success",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
 import { settle } from "~/server/api-error";
 import { billWindow, FLAG_ANSWERS, type FlagAnswer } from "./bills";
+import { now } from "~/server/clock.server";
 
 export const billFlagSchema = z.object({
   id: z.number(),
@@ -67,8 +68,8 @@ export function locationIdParam(value: string | undefined) {
 export const isNotFound = (r: { ok: boolean; error?: { status: number } }) => !r.ok && r.error?.status === 404;
 
 /** Today as a UTC calendar date. */
-export function todayUtc(now = new Date()) {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+export function todayUtc(at = now()) {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 }
 
 /**
