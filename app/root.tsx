@@ -76,7 +76,7 @@ export default function App() {
   );
 }
 
-/** The global fallback (spec part 1 §2): the support address for everyone, the stack trace for staff only. */
+/** The global fallback (rule error-fallback, docs/rules.md): the support address for everyone, the stack trace for staff only. */
 export function ErrorBoundary() {
   const error = useRouteError();
   const rootData = useRouteLoaderData<typeof loader>("root");

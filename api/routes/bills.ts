@@ -151,7 +151,7 @@ export function billPdf(bill: BillRow, building: BuildingRow): Promise<Buffer> {
   });
 }
 
-/** Bill statements, bill-flag answers and bill downloads (spec part 2 §3, §4, §7). */
+/** Bill statements, bill-flag answers and bill downloads (docs/api-contract.md, docs/api/bills.md). */
 export function billRoutes(deps: ApiDeps) {
   const r = Router();
   const { db } = deps;

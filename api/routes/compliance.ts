@@ -110,7 +110,7 @@ function requireThermostat(db: DB, auth: Auth, thermostatId: string) {
   return row;
 }
 
-/** Thermostat history, the override report and the worst-performing days (spec part 2 §3, §7). */
+/** Thermostat history, the override report and the worst-performing days (docs/api/compliance.md). */
 export function complianceRoutes(deps: ApiDeps) {
   const r = Router();
   r.use(["/thermostat/:thermostatId/history", "/override-report"], requireAuth(deps));

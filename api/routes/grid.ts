@@ -79,7 +79,7 @@ type DetailRow = {
   was_overridden: number;
 };
 
-/** Grid-services dispatch insights of a client (spec part 2 §3, §7). */
+/** Grid-services dispatch insights of a client (docs/api/grid.md). */
 export function gridRoutes(deps: ApiDeps) {
   const r = Router();
   r.use("/insights/:clientId/dispatches", requireAuth(deps));

@@ -39,7 +39,7 @@ type ThermostatRow = {
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",");
 
 /**
- * The energy-advisor view of buildings (spec part 1 §3), computed from the stored thermostats, issues,
+ * The energy-advisor view of buildings (docs/api/locations.md), computed from the stored thermostats, issues,
  * dispatches and bills every time (docs/api/locations.md explains each rule).
  */
 export function energyAdvisorBuildings(deps: ApiDeps, buildings: BuildingRow[], now = clock.now()) {

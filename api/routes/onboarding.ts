@@ -11,7 +11,7 @@ const taskBody = z.object({
   onboarding_step: z.number().int().min(0).max(5),
 });
 
-/** Onboarding steps and the onboarding task codes (spec part 1 §4, Onboarding). */
+/** Onboarding steps and the onboarding task codes (rule onboarding-task-codes, docs/rules.md; docs/api/accounts.md). */
 export function onboardingRoutes(deps: ApiDeps) {
   const r = Router();
   const { db } = deps;

@@ -75,7 +75,7 @@ type DispatchRow = {
   end_time: string;
 };
 
-/** Issue types of the catalogue (spec part 2 §3): the only slugs the email dismissal link accepts. */
+/** Issue types of the catalogue (docs/api/thermostats.md): the only slugs the email dismissal link accepts. */
 export const ISSUE_SLUGS = [
   "new_thermostat",
   "uninitialized",

@@ -103,7 +103,7 @@ type Row = { b: number; kwh: number; kw: number; indoor: number | null; outdoor:
 
 const round = (v: number | null, digits: number) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
 
-/** Usage insights aggregated in SQL from the stored 15-minute intervals (spec part 2 §3, §7). */
+/** Usage insights aggregated in SQL from the stored 15-minute intervals (docs/api/bills.md). */
 export function usageRoutes(deps: ApiDeps) {
   const r = Router();
   const { db } = deps;

@@ -5,7 +5,7 @@ import { requireUser } from "~/server/guards.server";
 import { destroySession, getSession } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
 
-/** The root redirect by client type (spec part 1 §2). */
+/** The root redirect by client type (rule root-redirect-by-client-type, docs/rules.md). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   switch (user.client?.clientType) {

@@ -11,7 +11,7 @@ import { PublicPage } from "~/ui/brand";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /**
- * The link in the issue email (spec part 2 §2): login required (`next` keeps this URL), then the dismissal
+ * The link in the issue email (rule dismissal-link, docs/rules.md): login required (`next` keeps this URL), then the dismissal
  * call. It changes state on GET by design; the upstream call is idempotent, so opening the link twice is safe.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -115,7 +115,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return await completeLogin(result, next);
       } catch (error) {
         if (!isApiError(error)) throw error;
-        // Spec part 1 §8: a failed code login is silently ignored (no message); the code stays on screen.
+        // Rule code-login-silent-failure (docs/rules.md): a failed code login is silently ignored (no message); the code stays on screen.
         return data<ActionResult>({ intent, codeRequested: true, lastResult: submission.reply() }, { status: 401 });
       }
     }

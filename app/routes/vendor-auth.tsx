@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
 import { getConfig } from "~/server/config.server";
 
-/** /vendor-auth: a full-page redirect to the vendor-authorisation address (spec part 1 §2). */
+/** /vendor-auth: a full-page redirect to the vendor-authorisation address (rule vendor-auth-redirect, docs/rules.md). */
 export const loader = () => redirect(getConfig().VENDOR_AUTH_URL);

@@ -29,7 +29,7 @@ type Options<S extends z.ZodTypeAny | undefined> = {
 type Result<S> = S extends z.ZodTypeAny ? z.infer<S> : unknown;
 
 /**
- * The one upstream client (ARCHITECTURE.md): every convention of spec part 1 §7 and part 2 §7.
+ * The one upstream client (ARCHITECTURE.md): every convention of docs/api-contract.md (rule upstream-conventions).
  * GET sends only non-empty query parameters in snake_case; other methods send JSON in snake_case;
  * answers come back in camelCase unless `x-no-convert: true`; 204 gives null; every failure is an ApiError.
  */

@@ -1,4 +1,4 @@
-/** Every upstream failure, typed (spec part 1 §8, part 2 §8). `message` follows the error catalogue. */
+/** Every upstream failure, typed (rule upstream-error-catalogue, docs/rules.md). `message` follows the error catalogue. */
 export type ApiErrorKind =
   | "forbidden"
   | "unauthorized"

@@ -48,7 +48,7 @@ async function login(request: Request, path: string, body: Record<string, unknow
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
-/** One remix-auth strategy per way to sign in: password, login code, login link (spec part 1 §2). */
+/** One remix-auth strategy per way to sign in: password, login code, login link (docs/api-contract.md). */
 export const authenticator = new Authenticator<AuthResult>()
   .use(
     new FormStrategy(({ form, request }) =>

@@ -1,4 +1,4 @@
-/** snake_case ⇄ camelCase for the upstream wire format (spec part 1 §7, part 2 §7). */
+/** snake_case ⇄ camelCase for the upstream wire format (docs/api-contract.md, Conventions). */
 export const toSnake = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
 export const toCamel = (key: string) => key.replace(/[_-]+([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

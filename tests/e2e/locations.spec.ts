@@ -97,7 +97,7 @@ test.describe("locations dashboard", () => {
     await page.getByRole("link", { name: "Hide accounts of Harbor Coffee Wicker Park" }).click();
     await expect(page.getByTestId("accounts-106")).toHaveCount(0);
 
-    // Every connection label of spec part 1 §4 that the seed holds at 113 and 114.
+    // Every connection label (rule account-status-labels, docs/rules.md) that the seed holds at 113 and 114.
     await page.goto("/locations?expanded=113");
     await expect(page.getByTestId("accounts-113")).toContainText("Inactive");
     await page.getByTestId("accounts-113").locator(".tip-trigger").first().hover();

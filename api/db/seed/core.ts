@@ -45,7 +45,7 @@ const UTILITY_FOR_BUILDING: Record<number, number> = {
 };
 
 /**
- * Harbor's utility accounts: every connection status and detail of spec part 1 §4 appears.
+ * Harbor's utility accounts: every connection status and detail appears (docs/demo-data.md).
  * [id, building, number, status, detail, credential]
  */
 export const HARBOR_ACCOUNT_ROWS: [number, number, string, string, string | null, number | null][] = [

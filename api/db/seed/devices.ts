@@ -3,7 +3,7 @@ import { CLIENT } from "./ids";
 
 type Vendor = "enode" | "airzone";
 /**
- * The thermostats of Harbor Coffee Co. and what each is meant to show (spec part 2 §4 card status; part 1 chips).
+ * The thermostats of Harbor Coffee Co. and what each is meant to show (docs/demo-data.md: card statuses and chips).
  * The thermostats area seeds the issues and actions that make each `intent` true; the grid area seeds
  * history for every thermostat. Dispatch 1 (ongoing, building 101, thermostats 1001 and 1002) is seeded here.
  *

@@ -1,4 +1,4 @@
-/** Fixed ids of the demo data (DEMO-DATA.md), shared by every area's seed and by the tests. */
+/** Fixed ids of the demo data (docs/demo-data.md), shared by every area's seed and by the tests. */
 export const CLIENT = { harbor: 1, maple: 2, greenway: 3, metro: 4 } as const;
 export const USER = { dana: 1, sam: 2, alex: 3, riley: 4, jordan: 5, morgan: 6 } as const;
 /** Harbor Coffee Co. buildings are 101..114; Maple Dental 201; Greenway Homes 301; Metro Towers 401. */

@@ -11,7 +11,7 @@ type SeedIssue = {
 };
 
 /**
- * The issues that make each thermostat's `intent` in devices.ts true (spec part 2 §4), plus actions that show
+ * The issues that make each thermostat's `intent` in devices.ts true (rule card-status-priority, docs/rules.md), plus actions that show
  * every receipt (success, fail with the vendor's reason, an event action with a dispatch id).
  */
 export const SEED_ISSUES: SeedIssue[] = [

@@ -1,4 +1,4 @@
-/** Connection status label, badge and tooltip of a utility account (spec part 1 §4, the connection status table). */
+/** Connection status label, badge and tooltip of a utility account (rule account-status-labels, docs/rules.md). */
 
 export const ACCOUNT_STATUSES = [
   "NEW_ACCOUNT",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Pure rules of the connect flow (spec part 1 §2 Connect utility accounts, §4 Connect flow, §5). */
+/** Pure rules of the connect flow (rules connect-steps, coned-account-list and mfa-checkbox, docs/rules.md). */
 
 export type UtilityOption = {
   id: number;
@@ -231,7 +231,7 @@ export function credentialsSchema(mfaExempt: boolean) {
 
 // ---- onboarding task codes ----------------------------------------------------------------------------
 
-/** Task step codes (spec part 1 §4); only 1 and 2 are sent, and only for non-staff users. */
+/** Task step codes (rule onboarding-task-codes, docs/rules.md); only 1 and 2 are sent, and only for non-staff users. */
 export const TASK_STEP = {
   notStarted: 0,
   pageVisited: 1,

@@ -1,4 +1,4 @@
-/** Every message of spec part 1 §2, §5 and §8 for sign-in, word for word (no dependencies: browser-safe). */
+/** Every sign-in message (the sign-in rules of docs/rules.md), word for word (no dependencies: browser-safe). */
 export const AUTH_MESSAGES = {
   invalidEmail: "Please enter a valid email address",
   wrongPassword: "Your email or password is incorrect",

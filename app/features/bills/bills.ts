@@ -1,4 +1,4 @@
-/** Pure rules of bills and bill-issue flags (spec part 2 §3, §4, §9). */
+/** Pure rules of bills and bill-issue flags (docs/rules.md, Bills and bill-issue flags). */
 
 export const BILL_FLAG_TYPES = [
   "zero_meter_read",
@@ -19,7 +19,7 @@ export const SHOWN_FLAG_TYPES: readonly string[] = ["supplier_change", "rate_cla
 
 export type FlagLike = { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null };
 
-/** The heading of one flag by type and status (spec part 2 §4). */
+/** The heading of one flag by type and status (rule flag-headings, docs/rules.md). */
 export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
   if (flag.type === "supplier_change") {
     if (flag.status === "unacknowledged") return "Please verify energy supplier change";
@@ -108,7 +108,7 @@ export function formatNumber(v: number | null | undefined, digits = 0) {
 const pad = (n: number) => String(n).padStart(2, "0");
 export const ymd = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 
-/** The bill window: 13 months back to today, as YYYY-MM-DD (spec part 2 §9). */
+/** The bill window: 13 months back to today, as YYYY-MM-DD (rule bill-window-13-months, docs/rules.md). */
 export function billWindow(today: Date) {
   const min = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 13, today.getUTCDate()));
   // 31 March minus one month overflows into March: clamp to the last day of the target month.
@@ -151,7 +151,7 @@ export function csvField(v: string | number | null | undefined) {
 }
 export const toCsv = (rows: (string | number | null | undefined)[][]) => rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
 
-/** The explanation under a flag's heading (copy notes of spec part 2 §4). */
+/** The explanation under a flag's heading (the copy notes of rule flag-headings, docs/rules.md). */
 export function flagCopy(flag: Pick<FlagLike, "type" | "status" | "details">, supplier: string | null | undefined) {
   const previous = flag.details?.previousSupplier;
   const to = supplier ?? "a new supplier";

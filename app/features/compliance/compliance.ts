@@ -1,7 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 
-/** Schedule compliance / override report rules (spec part 2 §2, §4, §5, §9). */
+/** Schedule compliance / override report rules (docs/rules.md, Schedule compliance). */
 
 export const NO_HISTORY_MESSAGE = "No thermostat data found for the selected date range.";
 export const AUTO_RESETS_TOOLTIP =

@@ -1,5 +1,5 @@
 /**
- * Demo mode (spec part 1 §1, §6): while impersonating staff have demo mode on, the client name becomes
+ * Demo mode (rule demo-mode-anonymisation, docs/rules.md): while impersonating staff have demo mode on, the client name becomes
  * 'Demo Client' and every location gets a generic name and one of 5 sample New York addresses, chosen by
  * building id so the same location always looks the same. One pure function, applied on the server to every
  * upstream answer, so no real name or address reaches the browser. The rule is documented in

@@ -1,7 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 
-/** Grid services rules (spec part 2 §2, §9): status labels, default sort and range, URL state. */
+/** Grid services rules (docs/rules.md, Grid services): status labels, default sort and range, URL state. */
 
 export const GRID_PAGE_SIZE = 15;
 

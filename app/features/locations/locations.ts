@@ -31,14 +31,14 @@ export function compareLocations(a: Building, b: Building, isStaff: boolean) {
 }
 
 /**
- * The selector's order (spec part 1 §2): staff see codes sorted by code number; everyone else sees names
+ * The selector's order (rule location-selector-order, docs/rules.md): staff see codes sorted by code number; everyone else sees names
  * sorted by street number, then name.
  */
 export function sortLocations(list: Building[], isStaff: boolean): Building[] {
   return [...list].sort((a, b) => compareLocations(a, b, isStaff));
 }
 
-/* ---------- the Thermostats chip (spec part 1 §2 and §4) ---------- */
+/* ---------- the Thermostats chip (rule location-chip, docs/rules.md) ---------- */
 
 export type DeviceStatus = "IN_DISPATCH_EVENT" | "DEVICE_ISSUES" | "OPERATING" | "NO_DEVICES";
 export type DeviceSummary = {
@@ -91,7 +91,7 @@ export function daysSince(date: string, today: Date) {
   return Math.round((t - d) / 86_400_000);
 }
 
-/** A bill is old when it is more than 45 days old (spec part 1 §9). */
+/** A bill is old when it is more than 45 days old (rule old-bill-45-days, docs/rules.md). */
 export const isBillOld = (date: string | null | undefined, today: Date) =>
   Boolean(date) && daysSince(date!, today) > OLD_BILL_DAYS;
 
@@ -164,7 +164,7 @@ export function tableRows<T extends TableRow>(
   return rows.filter((r) => matchesSearch(r.building, state.q, isStaff)).sort(compare);
 }
 
-/* ---------- the shell's navigation by context (spec part 1 §2) ---------- */
+/* ---------- the shell's navigation by context (rule shell-nav-by-context, docs/rules.md) ---------- */
 
 export type NavLinkItem = { label: string; to: string; download?: boolean };
 

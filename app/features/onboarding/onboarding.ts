@@ -1,6 +1,6 @@
 import type { Tone } from "~/ui/pill";
 
-/** Onboarding (spec part 1 §2 Onboarding page, §4 Onboarding). */
+/** Onboarding (rules onboarding-start-status, bill-monitoring-on-open and onboarding-labels, docs/rules.md). */
 export const ONBOARDING_STEP_NAMES = ["bill_monitoring", "thermostats", "user_preferences"] as const;
 export type OnboardingStepName = (typeof ONBOARDING_STEP_NAMES)[number];
 export type OnboardingStatus = "not_started" | "in_progress" | "complete";

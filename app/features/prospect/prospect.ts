@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The public prospect flow, free bill health check (spec part 1 §2 Prospect flow, §3 Prospect form, §5). */
+/** The public prospect flow, free bill health check (rules prospect-form and prospect-steps, docs/rules.md). */
 
 export const PROSPECT_MESSAGES = {
   title: "Free bill health check",

@@ -1,4 +1,4 @@
-/** Manage Account (spec part 1 §2 Manage Account, §3 Communication preference and Team member). */
+/** Manage Account (rules editable-preferences, team-tab-visibility and the team-* rules, docs/rules.md). */
 
 export const PREFERENCE_TOGGLES = [
   { type: "bill_flag", label: "Bill Audit Alerts" },

@@ -1,4 +1,4 @@
-/** The control room's and the dismissal page's strings (spec part 2 §8), dependency-free so any page may import them. */
+/** The control room's and the dismissal page's strings (rules action-toasts and dismissal-link, docs/rules.md), dependency-free so any page may import them. */
 export const MESSAGES = {
   title: "Thermostats",
   empty:

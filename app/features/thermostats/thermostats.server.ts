@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
 import type { Settings, ThermostatInfo } from "./thermostats";
 
-/** Upstream calls of the thermostat control room (spec part 2 §7), each answer checked with Zod. */
+/** Upstream calls of the thermostat control room (docs/api-contract.md, Thermostats), each answer checked with Zod. */
 
 const issueSchema = z.object({
   id: z.number(),

@@ -2,7 +2,7 @@ import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { z } from "zod";
 
-/** Pure rules of the thermostat control room (spec part 2 §3–§6). */
+/** Pure rules of the thermostat control room (docs/rules.md, Thermostats). */
 
 export type IssueStatus = "active" | "processing" | "failed" | "resolved" | "dismissed";
 export type ActionStatus = "pending" | "success" | "fail";
@@ -184,7 +184,7 @@ export const STATUS_EXPLANATIONS: Record<CardStatus, string> = {
   "following-schedule": "This thermostat is following its recommended schedule.",
 };
 
-/** The card's display status, in the spec's priority order (part 2 §4). */
+/** The card's display status, in priority order (rule card-status-priority, docs/rules.md). */
 export function cardStatus(item: ThermostatInfo): CardStatus {
   if (item.thermostat.status === UNLINKED_STATUS) return "unlinked";
   if (!item.isReachable) return "unreachable";
@@ -225,7 +225,7 @@ export function hasDeviceIssue(item: ThermostatInfo): boolean {
   );
 }
 
-/** Resolve Issue and DISMISS for the picked issue (§6): never for Airzone; DISMISS hidden once dismissed or auto-resolving. */
+/** Resolve Issue and DISMISS for the picked issue (rule resolve-dismiss-offer, docs/rules.md): never for Airzone; DISMISS hidden once dismissed or auto-resolving. */
 export function issueActions(item: ThermostatInfo): {
   issue: ThermostatIssue | null;
   canResolve: boolean;

@@ -1,4 +1,4 @@
-/** Pure rules of the usage explorer (spec part 2 §2, §4, §5, §9). */
+/** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
 export const USAGE_TYPES = ["demand", "consumption"] as const;
 export type UsageType = (typeof USAGE_TYPES)[number];
@@ -44,7 +44,7 @@ export type Today = { y: number; m: number; d: number };
 export const todayParts = (date: Date): Today => ({ y: date.getUTCFullYear(), m: date.getUTCMonth() + 1, d: date.getUTCDate() });
 export const todayYmd = (t: Today) => ymd(t.y, t.m, t.d);
 
-// ---- calendar limits (spec part 2 §5) ----
+// ---- calendar limits (rule calendar-picker-limits, docs/rules.md) ----
 
 /** The year grid: the current year and the 11 preceding ones, oldest first. */
 export const yearGrid = (t: Today) => Array.from({ length: 12 }, (_, i) => t.y - 11 + i);
@@ -82,7 +82,7 @@ export type BillRef = { id: number; serviceStartDate: string; serviceEndDate: st
 
 export type View =
   | { kind: "ok"; period: Period; start: string; startDate: string; endDate: string; bill?: BillRef }
-  /** The URL must change: a default filled in, or the bill fallback (spec part 2 §4). */
+  /** The URL must change: a default filled in, or the bill fallback (rule missing-bill-fallback, docs/rules.md). */
   | { kind: "redirect"; period: Period; start: string };
 
 const yesterday = (t: Today) => {
@@ -131,7 +131,7 @@ export function pickerBills<B extends { statementDate: string }>(bills: B[], min
   return bills.filter((b) => b.statementDate >= minDate).sort((a, b) => b.statementDate.localeCompare(a.statementDate));
 }
 
-// ---- axes (spec part 2 §9) ----
+// ---- axes (rules energy-axis-rounding and temperature-axis-rounding, docs/rules.md) ----
 
 /**
  * Energy axes round up to a multiple of 4 (at least 4), chosen so the axis splits into 4 equal, readable steps:

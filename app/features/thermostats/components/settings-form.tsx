@@ -28,7 +28,7 @@ function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
 export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: SubmissionResult<string[]> };
 
 /**
- * The setting form of a card (spec part 2 §2, §5): Conform + the device's Zod schema, validated as you type
+ * The setting form of a card (rules thermostat-settings-schema and changed-fields-only, docs/rules.md): Conform + the device's Zod schema, validated as you type
  * with JavaScript and always on the server. Save is enabled only when valid and changed; Cancel resets.
  */
 const constraints = new WeakMap<object, ReturnType<typeof getZodConstraint>>();
