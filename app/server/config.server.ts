@@ -13,6 +13,8 @@ const schema = z.object({
   API_URL: url.optional(),
   API_PORT: port.default(3001),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** The secret before a rotation: session cookies it sealed still open (new ones use SESSION_SECRET). */
+  SESSION_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   RESIDENTIAL_SITE_URL: url.default("https://home.energyops.test/"),
   MIGRATED_APP_URL: url.default("https://mycor.energyops.test/"),
