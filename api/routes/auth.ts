@@ -65,6 +65,24 @@ function startSession(deps: ApiDeps, res: Response, user: UserRow, extra: Record
   res.json({ ...userJson(deps, auth), ...extra });
 }
 
+/**
+ * Replaces the request's session by a new one (a privilege change: impersonation start and stop) with the
+ * given impersonated client and demo mode off: the old token is revoked, the new one is set as the cookie.
+ * Answers the new session's auth. Run inside the caller's transaction.
+ */
+export function rotateSession(deps: ApiDeps, res: Response, old: Auth, impersonatedClientId: number | null) {
+  const token = randomToken();
+  const now = nowIso();
+  deps.db
+    .prepare(
+      "INSERT INTO sessions (id, user_id, impersonated_client_id, is_demo_mode, created_at, expires_at) VALUES (?, ?, ?, 0, ?, ?)",
+    )
+    .run(sha256(token), old.user.id, impersonatedClientId, now, new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString());
+  deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(now, old.session.id);
+  res.setHeader("Set-Cookie", `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`);
+  return loadAuth(deps.db, token)!;
+}
+
 const unauthorized = (message: string) => new HttpError(401, { message });
 
 let dummyHash: string | undefined;

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getPage, startStack, type Stack } from "../support/stack";
+import { hashPassword } from "../../api/lib/crypto";
+import { deriveSessionKeys, openSessionData } from "~/server/session.server";
+import { getPage, startStack, webLogin, type Stack } from "../support/stack";
 
 /**
  * Issue 13, "Sign-in abuse": failed attempts limited per account + address and per account (so a stranger
- * cannot lock the owner out), the login-options lookup limited per address.
+ * cannot lock the owner out), the login-options lookup limited per address, sessions rotated at impersonation
+ * start and stop, the session cookie unreadable.
  */
 let s: Stack;
 const ACCOUNT_IP = 10;
@@ -71,7 +74,11 @@ describe("failed sign-in attempts (ASVS 2.2.1)", () => {
   });
 
   it("a distributed attack reaches the per-account ceiling: password waits, link and reset do not", async () => {
-    const email = "morgan@energyops.test";
+    // The test's own account (with a password), so the ceiling it reaches touches no other test.
+    const email = "ceiling@harborcoffee.test";
+    s.api.db
+      .prepare("INSERT INTO users (email, first_name, last_name, client_id, password_hash, is_client_admin, is_staff) VALUES (?, 'Cee', 'Ling', 1, ?, 0, 0)")
+      .run(email, hashPassword("demo-pass-2024"));
     let failures = 0;
     for (let host = 1; failures < ACCOUNT; host++) {
       for (let i = 0; i < ACCOUNT_IP && failures < ACCOUNT; i++, failures++) {
@@ -104,5 +111,68 @@ describe("login-options lookup (GET /login?email=)", () => {
     // Another address is not affected; the page without an email is never limited.
     expect((await lookup(100, "203.0.113.91")).status).toBe(200);
     expect((await getPage(s.url, "/login")).status).toBe(200);
+  });
+});
+
+/** The upstream token inside a web session cookie, opened with the stack's secret (see startStack). */
+function upstreamToken(cookiePair: string) {
+  const keys = deriveSessionKeys(["stack-test-secret-0123456789abcdef0123456789"]);
+  const data = openSessionData(decodeURIComponent(cookiePair.slice(cookiePair.indexOf("=") + 1)), keys, "__Host-session");
+  return data?.apiSession as string | undefined;
+}
+
+describe("impersonation rotates the web and the upstream session", () => {
+  const impersonate = (cookie: string, fields: Record<string, string>) =>
+    fetch(`${s.url}/impersonate`, { method: "POST", headers: { cookie }, body: new URLSearchParams(fields), redirect: "manual" });
+  const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
+
+  it("new cookie and new upstream token at start and stop; the cookies from before stop working", async () => {
+    const before = await webLogin(s.url, "morgan@energyops.test");
+    const start = await impersonate(before, { intent: "start", clientId: "1", reason: "support ticket 7" });
+    expect(start.status).toBe(302);
+    expect(start.headers.get("location")).toBe("/locations");
+    const during = cookieOf(start);
+    const stop = await impersonate(during, { intent: "stop" });
+    expect(stop.status).toBe(302);
+    const after = cookieOf(stop);
+
+    expect(new Set([before, during, after]).size).toBe(3);
+    const tokens = [before, during, after].map(upstreamToken);
+    for (const t of tokens) expect(t).toMatch(/^[\w-]{40,}$/);
+    expect(new Set(tokens).size).toBe(3);
+
+    // The cookies from before carry revoked upstream tokens: they lead to the login page.
+    for (const old of [before, during]) {
+      const res = await getPage(s.url, "/locations", old);
+      expect(res.status).toBe(302);
+      expect(res.location).toMatch(/^\/login\?next=/);
+    }
+    // The stop resubmitted with the cookie from before (browser resubmit): sent to sign in again, nothing else.
+    const again = await impersonate(during, { intent: "stop" });
+    expect(again.status).toBe(302);
+    expect(again.headers.get("location")).toBe("/login?next=%2Fimpersonate");
+    const now = await getPage(s.url, "/impersonate", after);
+    expect(now.status).toBe(200);
+    expect(now.body).toContain("You stopped impersonating.");
+  });
+});
+
+describe("session cookie from the built server", () => {
+  it("shows neither the email, the user id nor the upstream token when decoded; tampering fails", async () => {
+    const cookie = await webLogin(s.url, "alex@mapledental.test");
+    const value = decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1));
+    const decoded = Buffer.from(value.replace(/^v1\./, ""), "base64").toString("latin1");
+    const token = upstreamToken(cookie)!;
+    expect(token).toMatch(/^[\w-]{40,}$/);
+    for (const text of [value, decoded]) {
+      expect(text).not.toContain("alex@mapledental.test");
+      expect(text).not.toContain('"id"');
+      expect(text).not.toContain(token);
+    }
+    expect((await getPage(s.url, "/locations", cookie)).status).toBe(200);
+    const flipped = `${cookie.slice(0, -2)}${cookie.endsWith("A") ? "B" : "A"}${cookie.slice(-1)}`;
+    const tampered = await getPage(s.url, "/locations", flipped);
+    expect(tampered.status).toBe(302);
+    expect(tampered.location).toMatch(/^\/login/);
   });
 });
