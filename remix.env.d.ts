@@ -10,6 +10,10 @@ declare module "@remix-run/node" {
     cspNonce: string;
     /** Set by server.ts when the per-IP sign-in limit is exceeded: the action answers 429. */
     signInLimited?: { retryAfterSeconds: number };
+    /** The client's address (express `req.ip`: X-Forwarded-For only through TRUST_PROXY hops), for sign-in limits. */
+    clientIp?: string;
+    /** Set by the login action, so the login loader that re-renders the page after it does not count a lookup. */
+    signInActionRan?: boolean;
     /** The error a loader or action threw during this request (for staff's stack trace). */
     serverError?: unknown;
     /** Identical upstream GETs of this request's loaders, shared (see getApi). */

@@ -178,6 +178,7 @@ app.all(
     getLoadContext: (_req, res) => ({
       cspNonce: res.locals.cspNonce as string,
       signInLimited: res.locals.signInLimited as { retryAfterSeconds: number } | undefined,
+      clientIp: _req.ip ?? _req.socket.remoteAddress ?? "unknown",
       upstream: new Map(),
     }),
   }),

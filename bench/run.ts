@@ -43,6 +43,8 @@ async function startServer(latencyMs: number) {
       QUIET_BANNER: "true",
       API_LATENCY_MS: String(latencyMs),
       LOGIN_RATE_LIMIT_PER_ACCOUNT: "100000",
+      LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "100000",
+      LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
       LOGIN_RATE_LIMIT_PER_IP: "100000",
     },
     stdio: "ignore",

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import * as clock from "../lib/clock";
 import { Router, type Response } from "express";
 import { z } from "zod";
@@ -65,7 +66,31 @@ function startSession(deps: ApiDeps, res: Response, user: UserRow, extra: Record
   res.json({ ...userJson(deps, auth), ...extra });
 }
 
+/**
+ * Replaces the request's session by a new one (a privilege change: impersonation start and stop) with the
+ * given impersonated client and demo mode off: the old token is revoked, the new one is set as the cookie.
+ * Answers the new session's auth. Run inside the caller's transaction.
+ */
+export function rotateSession(deps: ApiDeps, res: Response, old: Auth, impersonatedClientId: number | null) {
+  const token = randomToken();
+  const now = nowIso();
+  deps.db
+    .prepare(
+      "INSERT INTO sessions (id, user_id, impersonated_client_id, is_demo_mode, created_at, expires_at) VALUES (?, ?, ?, 0, ?, ?)",
+    )
+    .run(sha256(token), old.user.id, impersonatedClientId, now, new Date(clock.nowMs() + SESSION_DAYS * 86_400_000).toISOString());
+  deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(now, old.session.id);
+  res.setHeader("Set-Cookie", `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`);
+  return loadAuth(deps.db, token)!;
+}
+
 const unauthorized = (message: string) => new HttpError(401, { message });
+
+let dummyHash: string | undefined;
+/** A real scrypt hash (same parameters as every password) to verify against when there is none. */
+const dummyPasswordHash = () => (dummyHash ??= hashPassword(randomToken()));
+
+const timingSafeEqualHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** Consumes a single-use hashed token of the given kind, or answers 400 with the reason. */
 function takeToken(deps: ApiDeps, kind: "login_link" | "password_reset", token: string, consume: boolean) {
@@ -89,6 +114,7 @@ function issueToken(deps: ApiDeps, kind: "login_link" | "password_reset", userId
 export function authRoutes(deps: ApiDeps) {
   const r = Router();
   const { db } = deps;
+  dummyPasswordHash(); // computed now, so the first unknown address does not pay for it
 
   r.get(
     "/users/:email/login-options",
@@ -110,7 +136,9 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const body = parse(z.object({ email, password: z.string().min(1, "Password is required") }), req.body);
       const user = findUser(deps, body.email);
-      if (!user || !verifyPassword(body.password, user.password_hash)) throw unauthorized("Invalid email or password");
+      // The same scrypt work whether or not the account exists or has a password: no enumeration by timing.
+      const ok = verifyPassword(body.password, user?.password_hash ?? dummyPasswordHash());
+      if (!user?.password_hash || !ok) throw unauthorized("Invalid email or password");
       startSession(deps, res, user);
     }),
   );
@@ -145,12 +173,13 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const body = parse(z.object({ email, code: z.string().trim().length(6, "Code must be 6 digits") }), req.body);
       const user = findUser(deps, body.email);
-      if (!user) throw unauthorized("Invalid code");
+      // One code path for known and unknown accounts (user id 0 has no codes): no enumeration by timing.
       const row = db
         .prepare("SELECT * FROM login_codes WHERE user_id = ? AND used_at IS NULL ORDER BY id DESC LIMIT 1")
-        .get(user.id) as { id: number; code_hash: string; attempts: number; expires_at: string } | undefined;
-      if (!row || row.expires_at <= nowIso() || row.attempts >= CODE_MAX_ATTEMPTS) throw unauthorized("Invalid code");
-      if (row.code_hash !== sha256(body.code)) {
+        .get(user?.id ?? 0) as { id: number; code_hash: string; attempts: number; expires_at: string } | undefined;
+      const matches = timingSafeEqualHex(row?.code_hash ?? sha256(""), sha256(body.code));
+      if (!user || !row || row.expires_at <= nowIso() || row.attempts >= CODE_MAX_ATTEMPTS) throw unauthorized("Invalid code");
+      if (!matches) {
         db.prepare("UPDATE login_codes SET attempts = attempts + 1 WHERE id = ?").run(row.id);
         throw unauthorized("Invalid code");
       }

@@ -1,5 +1,5 @@
 import * as clock from "../lib/clock";
-import { Router, type Request } from "express";
+import { Router } from "express";
 import { z } from "zod";
 import {
   type ApiDeps,
@@ -9,19 +9,17 @@ import {
   forbidden,
   getAuth,
   listVisibleBuildings,
-  loadAuth,
   notFound,
   pageQuery,
   paged,
   parse,
-  readSessionCookie,
   requireAuth,
   requireOwnClient,
   requireStaffAuth,
   route,
 } from "../lib/http";
 import { accountsOfBuilding } from "./core";
-import { userJson } from "./auth";
+import { rotateSession, userJson } from "./auth";
 
 /** Latest bill demand ÷ mean demand of the previous (up to) 12 bills of the same account at or above this is "high". */
 export const HIGH_DEMAND_RATIO = 1.3;
@@ -337,7 +335,7 @@ export function locationsRoutes(deps: ApiDeps) {
       const client = db.prepare("SELECT id FROM clients WHERE id = ?").get(body.client_id);
       if (!client) throw notFound();
       const now = clock.now().toISOString();
-      db.transaction(() => {
+      const rotated = db.transaction(() => {
         // A staff member impersonates one client at a time: switching ends the previous audit entry.
         db.prepare(
           "UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL",
@@ -345,12 +343,10 @@ export function locationsRoutes(deps: ApiDeps) {
         db.prepare(
           "INSERT INTO impersonation_audit (staff_user_id, client_id, reason, started_at) VALUES (?, ?, ?, ?)",
         ).run(auth.user.id, body.client_id, body.reason, now);
-        db.prepare("UPDATE sessions SET impersonated_client_id = ?, is_demo_mode = 0 WHERE id = ?").run(
-          body.client_id,
-          auth.session.id,
-        );
+        // A privilege change: a new session token (Set-Cookie), the old one revoked.
+        return rotateSession(deps, res, auth, body.client_id);
       })();
-      res.json(userJson(deps, reload(req)));
+      res.json(userJson(deps, rotated));
     }),
   );
 
@@ -360,15 +356,13 @@ export function locationsRoutes(deps: ApiDeps) {
       const auth = getAuth(res);
       requireStaffAuth(auth);
       const now = clock.now().toISOString();
-      db.transaction(() => {
+      const rotated = db.transaction(() => {
         db.prepare(
           "UPDATE impersonation_audit SET ended_at = ? WHERE staff_user_id = ? AND ended_at IS NULL",
         ).run(now, auth.user.id);
-        db.prepare("UPDATE sessions SET impersonated_client_id = NULL, is_demo_mode = 0 WHERE id = ?").run(
-          auth.session.id,
-        );
+        return rotateSession(deps, res, auth, null);
       })();
-      res.json(userJson(deps, reload(req)));
+      res.json(userJson(deps, rotated));
     }),
   );
 
@@ -392,13 +386,6 @@ export function locationsRoutes(deps: ApiDeps) {
       res.json({ is_demo_mode });
     }),
   );
-
-  /** The session's auth after an update in this request. */
-  function reload(req: Request) {
-    const auth = loadAuth(db, readSessionCookie(req));
-    if (!auth) throw notFound();
-    return auth;
-  }
 
   return r;
 }

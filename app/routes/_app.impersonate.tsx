@@ -13,7 +13,9 @@ import {
   CLIENTS_PAGE_SIZE,
   impersonationSchema,
   refreshSessionUser,
+  rotatedSessionCookie,
   searchClients,
+  signInAgain,
   startImpersonation,
   stopImpersonation,
 } from "~/features/impersonation/impersonation.server";
@@ -74,8 +76,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return data<ActionData>({ errors, values }, { status: 400 });
       }
       try {
-        const user = await startImpersonation(api, parsed.data.clientId, parsed.data.reason);
-        const cookie = await refreshSessionUser(request, api, {
+        const answer = await startImpersonation(api, parsed.data.clientId, parsed.data.reason);
+        const user = answer.data;
+        const cookie = await rotatedSessionCookie(request, answer, {
           kind: "success",
           message: `You are now impersonating ${user.client?.name ?? "the client"}`,
         });
@@ -85,6 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         });
       } catch (error) {
         if (!isApiError(error)) throw error;
+        if (error.status === 401) throw await signInAgain(request);
         const errors: ActionData["errors"] =
           error.status === 404
             ? { clientId: "Choose a client" }
@@ -95,8 +99,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
     }
     case "stop": {
-      await stopImpersonation(api);
-      const cookie = await refreshSessionUser(request, api, {
+      const stopped = await settle(stopImpersonation(api));
+      if (!stopped.ok) throw stopped.error.status === 401 ? await signInAgain(request) : stopped.error;
+      const cookie = await rotatedSessionCookie(request, stopped.data, {
         kind: "success",
         message: "You stopped impersonating.",
       });

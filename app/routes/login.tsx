@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useRef, useState } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import type { LoginIntent, LoginOption } from "~/features/auth/auth";
 import { AUTH_MESSAGES, LOGIN_INTENTS, looksLikeEmail } from "~/features/auth/messages";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
@@ -18,7 +18,7 @@ import {
 import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/server/auth.server";
 import { completeLogin } from "~/server/login.server";
-import { retryAfterText, signInAccountLimiter } from "~/server/rate-limit.server";
+import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import { getSessionUser, toastHeaders } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
@@ -27,7 +27,7 @@ import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const next = safeRedirect(url.searchParams.get("next"));
   const user = await getSessionUser(request);
@@ -39,6 +39,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return { step: "email" as const, next, email: rawEmail.slice(0, 254), emailError: AUTH_MESSAGES.invalidEmail, options: [] as LoginOption[] };
   }
   const email = parsed.data.email;
+  // The lookup tells which sign-in methods an address has: limited per client address, before the upstream.
+  // Not counted again when this loader re-renders the page after a sign-in POST (no JavaScript): those are
+  // counted by the per-IP sign-in limit in server.ts.
+  const lookup = context.signInActionRan ? null : await loginOptionsLimiter().hit(context.clientIp ?? "unknown");
+  if (lookup?.limited) {
+    return data(
+      { step: "email" as const, next, email, emailError: retryAfterText(lookup.retryAfterSeconds), options: [] as LoginOption[] },
+      { status: 429, headers: { "Retry-After": String(lookup.retryAfterSeconds) } },
+    );
+  }
   const outcome = await getLoginOptions(getPublicApi(request), email);
   switch (outcome.kind) {
     case "mycor":
@@ -63,6 +73,7 @@ type ActionResult = {
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  context.signInActionRan = true;
   const form = await request.clone().formData();
   const intent = String(form.get("intent") ?? "") as LoginIntent;
   if (!LOGIN_INTENTS.includes(intent)) throw data({ message: "Unknown intent" }, { status: 400 });
@@ -73,17 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const email = emailCheck.data.email;
 
-  let limited = context.signInLimited ?? null;
-  if (!limited) {
-    const hit = await signInAccountLimiter().hit(email);
-    if (hit.limited) limited = hit;
-  }
-  if (limited) {
-    return data<ActionResult>(
-      { intent, formError: retryAfterText(limited.retryAfterSeconds) },
-      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
-    );
-  }
+  if (context.signInLimited) return tooManyAttempts(intent, context.signInLimited.retryAfterSeconds);
 
   const api = getPublicApi(request);
   switch (intent) {
@@ -92,12 +93,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (submission.status !== "success") {
         return data<ActionResult>({ intent, lastResult: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
       }
+      const attempt = await beginSignInAttempt(email, context.clientIp ?? "unknown");
+      if (attempt.limited) return tooManyAttempts(intent, attempt.limited.retryAfterSeconds);
       try {
         const result = await authenticator.authenticate("password", request);
-        await signInAccountLimiter().reset(email);
+        await attempt.succeeded();
         return await completeLogin(result, next);
       } catch (error) {
         if (!isApiError(error)) throw error;
+        if (error.status !== 401) await attempt.abandoned();
         return data<ActionResult>(
           { intent, lastResult: submission.reply({ formErrors: [AUTH_MESSAGES.wrongPassword], hideFields: ["password"] }) },
           { status: 401 },
@@ -109,12 +113,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (submission.status !== "success") {
         return data<ActionResult>({ intent, codeRequested: true, lastResult: submission.reply() }, { status: 400 });
       }
+      const attempt = await beginSignInAttempt(email, context.clientIp ?? "unknown");
+      if (attempt.limited) return tooManyAttempts(intent, attempt.limited.retryAfterSeconds, true);
       try {
         const result = await authenticator.authenticate("login-code", request);
-        await signInAccountLimiter().reset(email);
+        await attempt.succeeded();
         return await completeLogin(result, next);
       } catch (error) {
         if (!isApiError(error)) throw error;
+        if (error.status !== 401) await attempt.abandoned();
         // Rule code-login-silent-failure (docs/rules.md): a failed code login is silently ignored (no message); the code stays on screen.
         return data<ActionResult>({ intent, codeRequested: true, lastResult: submission.reply() }, { status: 401 });
       }
@@ -148,7 +155,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/** 429 with Retry-After and the spec's "Too many attempts…" message. */
+function tooManyAttempts(intent: LoginIntent, retryAfterSeconds: number, codeRequested = false) {
+  return data<ActionResult>(
+    { intent, formError: retryAfterText(retryAfterSeconds), ...(codeRequested ? { codeRequested } : {}) },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
+}
+
 export const headers = forwardRetryAfter;
+
+/** A sign-in POST never changes the account's options: no second lookup (and no second count) after it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod?.toUpperCase() === "POST" ? false : defaultShouldRevalidate;
 
 export const meta: MetaFunction = () => [{ title: "Log in · EnergyOps" }];
 

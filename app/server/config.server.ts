@@ -13,6 +13,8 @@ const schema = z.object({
   API_URL: url.optional(),
   API_PORT: port.default(3001),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** The secret before a rotation: session cookies it sealed still open (new ones use SESSION_SECRET). */
+  SESSION_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   RESIDENTIAL_SITE_URL: url.default("https://home.energyops.test/"),
   MIGRATED_APP_URL: url.default("https://mycor.energyops.test/"),
@@ -29,9 +31,15 @@ const schema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   DATA_DIR: z.string().min(1).default("data"),
+  /** Sign-in POSTs (every kind) per client address and window; generous, offices share an address. */
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
-  LOGIN_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  /** Failed password and code attempts per account and client address, per window. */
+  LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: z.coerce.number().int().min(1).default(10),
+  /** Failed password and code attempts per account over all addresses, per window (NIST 800-63B: at most 100). */
+  LOGIN_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
   LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
+  /** Login-options lookups (`GET /login?email=`) per client address, per LOGIN_RATE_LIMIT_WINDOW_MS. */
+  LOGIN_OPTIONS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Utility-data provider widget: the built-in server-rendered form, or the provider's own embed. */
   UTILITY_CONNECT_WIDGET: z.enum(["builtin", "provider"]).default("builtin"),
   PROVIDER_WIDGET_SCRIPT_URL: url.optional(),

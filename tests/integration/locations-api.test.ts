@@ -198,7 +198,7 @@ describe("staff: clients, impersonation and demo mode", () => {
   });
 
   it("searches clients, impersonates with an audited reason, toggles demo mode and stops", async () => {
-    const morgan = await login("morgan@energyops.test");
+    let morgan = await login("morgan@energyops.test");
     const list = await call(morgan, "GET", "/clients?search=harbor&page=1&size=10");
     expect(list.json).toMatchObject({
       total: 1,
@@ -223,6 +223,8 @@ describe("staff: clients, impersonation and demo mode", () => {
       client_id: CLIENT.harbor,
       client: { name: "Harbor Coffee Co." },
     });
+    // Impersonation rotates the session: the answer carries the new token.
+    morgan = started.headers.get("set-cookie")!.split(";")[0];
     const audit = api.db
       .prepare("SELECT * FROM impersonation_audit WHERE staff_user_id = ? ORDER BY id DESC")
       .get(USER.morgan) as {
@@ -252,6 +254,7 @@ describe("staff: clients, impersonation and demo mode", () => {
 
     const stopped = await call(morgan, "DELETE", "/impersonation");
     expect(stopped.json).toMatchObject({ is_impersonating: false, client_id: null, is_demo_mode: false });
+    morgan = stopped.headers.get("set-cookie")!.split(";")[0];
     const ended = api.db
       .prepare("SELECT ended_at FROM impersonation_audit WHERE staff_user_id = ? ORDER BY id DESC")
       .get(USER.morgan) as {

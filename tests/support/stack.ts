@@ -138,6 +138,8 @@ export async function startStack(env: Record<string, string> = {}) {
       QUIET_BANNER: "true",
       UPSTREAM_TIMEOUT_MS: "1500",
       LOGIN_RATE_LIMIT_PER_ACCOUNT: "1000",
+      LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "1000",
+      LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
       LOGIN_RATE_LIMIT_PER_IP: "100000",
       CLOCK_START: TEST_CLOCK_START,
       ...env,
