@@ -9,7 +9,8 @@ function hasControlOrBackslash(value: string) {
 }
 
 /** A path that a browser (or a proxy that decodes once more) would read as another host: `//x`, `/\x`. */
-const startsLikeAnotherHost = (path: string) => !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\");
+const startsLikeAnotherHost = (path: string) =>
+  !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\");
 
 /** The WHATWG-normalised path of `value` against a dummy origin, or null when it leaves that origin. */
 function normalise(value: string): URL | null {

@@ -20,7 +20,7 @@ const MALFORMED = [
   "api_session=%E0%A4%A",
   "api_session=%zz",
   "api_session=%ff%fe",
-  "api_session=\"%\"",
+  'api_session="%"',
   "api_session",
   "api_session=",
   "=; api_session=%",
