@@ -1,4 +1,5 @@
 import * as clock from "./clock";
+import { parse as parseCookie } from "cookie";
 import type { NextFunction, Request, Response, RequestHandler } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
@@ -93,13 +94,15 @@ export type Auth = {
 export const SESSION_COOKIE = "api_session";
 export const SESSION_DAYS = 7;
 
+/**
+ * The `api_session` value, parsed by the `cookie` package: a malformed value (bad percent-encoding, quotes)
+ * is kept as it is, so it is just an unknown session (401), never an exception (it used to answer 500).
+ */
 export function readSessionCookie(req: Request): string | undefined {
-  const header = req.headers.cookie ?? "";
-  for (const part of header.split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === SESSION_COOKIE) return decodeURIComponent(v.join("="));
-  }
-  return undefined;
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  const value = parseCookie(header)[SESSION_COOKIE];
+  return value ? value : undefined;
 }
 
 export function loadAuth(db: DB, token: string | undefined): Auth | null {

@@ -20,6 +20,8 @@ import {
 } from "../lib/http";
 import { accountsOfBuilding } from "./core";
 import { rotateSession, userJson } from "./auth";
+// The product's one CSV writer (quoting and spreadsheet formula neutralisation), shared with the web downloads.
+import { toCsv, type CsvCell } from "../../app/server/csv";
 
 /** Latest bill demand ÷ mean demand of the previous (up to) 12 bills of the same account at or above this is "high". */
 export const HIGH_DEMAND_RATIO = 1.3;
@@ -173,11 +175,6 @@ function demoBuilding(b: { id: number; name: string; address: string }, demo: bo
   return { id: b.id, name: `Demo Location ${b.id}`, address: `${a.line1}, New York, NY ${a.zipcode}` };
 }
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 export const CSV_HEADER = [
   "Location",
   "Address",
@@ -195,7 +192,7 @@ export const CSV_HEADER = [
 
 function exportCsv(deps: ApiDeps, auth: Auth) {
   const buildings = listVisibleBuildings(deps.db, auth);
-  const lines = [CSV_HEADER.map(csvCell).join(",")];
+  const lines: CsvCell[][] = [CSV_HEADER];
   if (buildings.length) {
     const rows = deps.db
       .prepare(
@@ -245,13 +242,11 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
           (r.total_charges_cents / 100).toFixed(2),
           (r.total_electric_charges_cents / 100).toFixed(2),
           r.supplier ?? "",
-        ]
-          .map(csvCell)
-          .join(","),
+        ],
       );
     }
   }
-  return `${lines.join("\r\n")}\r\n`;
+  return toCsv(lines);
 }
 
 const impersonationBody = z.object({

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { chartBills } from "~/features/bills/bills";
 import { loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
-import { billChartCsv } from "~/features/usage/chart-data";
+import { billChartCsvRows } from "~/features/usage/chart-data";
+import { toCsv } from "~/server/csv";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 
@@ -14,7 +15,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!result.ok) {
     return new Response("There was a problem loading your bills. Our team has been notified.", { status: 502, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
-  return new Response(billChartCsv(chartBills(result.bills)), {
+  return new Response(toCsv(billChartCsvRows(chartBills(result.bills))), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="energy-usage-${locationId}${result.accountId ? `-${result.accountId}` : ""}.csv"`,

@@ -1,8 +1,9 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { locationIdParam } from "~/features/bills/bills.server";
-import { usageCsv } from "~/features/usage/chart-data";
+import { usageCsvRows } from "~/features/usage/chart-data";
 import { isUsageType } from "~/features/usage/usage";
 import { loadUsage } from "~/features/usage/usage.server";
+import { toCsv } from "~/server/csv";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 
@@ -28,7 +29,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     throw thrown;
   }
   if (!result.usage.ok) return new Response("Error loading data", { status: 502, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  return new Response(usageCsv(result.usage.points, usageType, result.usage.units), {
+  return new Response(toCsv(usageCsvRows(result.usage.points, usageType, result.usage.units)), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${usageType}-${locationId}-${result.view.startDate}.csv"`,

@@ -1,7 +1,8 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { historyCsv, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
+import { historyCsvRows, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
 import { getThermostatHistory } from "~/features/compliance/compliance.server";
 import { settle } from "~/server/api-error";
+import { toCsv } from "~/server/csv";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { now } from "~/server/clock.server";
@@ -24,7 +25,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  const csv = historyCsv(history.data.items, parseChartOptions(url.searchParams).visible, history.data.buildingTimezone);
+  const csv = toCsv(historyCsvRows(history.data.items, parseChartOptions(url.searchParams).visible, history.data.buildingTimezone));
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

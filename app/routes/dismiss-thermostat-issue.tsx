@@ -1,7 +1,9 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { DISMISSAL_TEXT, dismissalHref, dismissalSchema } from "~/features/thermostats/dismissal";
+import { dismissThermostatIssue, findDismissalTarget } from "~/features/thermostats/dismissal.server";
 import { MESSAGES } from "~/features/thermostats/messages";
-import { dismissIssueBySlug } from "~/features/thermostats/thermostats.server";
 import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";
 import { requireUser } from "~/server/guards.server";
@@ -11,47 +13,87 @@ import { PublicPage } from "~/ui/brand";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /**
- * The link in the issue email (rule dismissal-link, docs/rules.md): login required (`next` keeps this URL), then the dismissal
- * call. It changes state on GET by design; the upstream call is idempotent, so opening the link twice is safe.
+ * The link in the issue email (rule dismissal-link, docs/rules.md). Login required (`next` keeps this URL). Like the login link,
+ * the GET changes nothing: it names the thermostat and the issue and offers one button; the POST dismisses.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request);
-  const url = new URL(request.url);
-  const thermostatId = Number(url.searchParams.get("thermostatId") ?? "");
-  const issueSlug = url.searchParams.get("issueSlug")?.trim() ?? "";
-  if (
-    !url.searchParams.get("thermostatId") ||
-    !Number.isSafeInteger(thermostatId) ||
-    thermostatId <= 0 ||
-    !/^[a-z0-9_]{1,100}$/.test(issueSlug)
-  ) {
-    return { ok: false };
-  }
-  const result = await settle(dismissIssueBySlug(await getApi(request, context), thermostatId, issueSlug));
+  const submission = parseWithZod(new URL(request.url).searchParams, { schema: dismissalSchema });
+  if (submission.status !== "success") return { target: null, params: null };
+  const target = await settle(findDismissalTarget(await getApi(request, context), submission.value));
+  return { target: target.ok ? target.data : null, params: submission.value };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: dismissalSchema });
+  if (submission.status !== "success") return { ok: false };
+  const result = await settle(dismissThermostatIssue(await getApi(request, context), submission.value));
   return { ok: result.ok };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.ok ? MESSAGES.feedbackReceived : MESSAGES.submissionFailed} · EnergyOps` },
+  { title: `${data?.target ? "Dismiss thermostat issue" : MESSAGES.submissionFailed} · EnergyOps` },
 ];
 
+function Result({ ok }: { ok: boolean }) {
+  return (
+    <div className="card stack dismiss-page" role={ok ? "status" : "alert"}>
+      {ok ? (
+        <>
+          <h1>{MESSAGES.feedbackReceived}</h1>
+          <p>Thanks for letting us know. We will not flag this issue again for this thermostat.</p>
+        </>
+      ) : (
+        <>
+          <h1>{MESSAGES.submissionFailed}</h1>
+          <p>{MESSAGES.submissionFailedBody}</p>
+        </>
+      )}
+      <Link to="/" className="btn">
+        {MESSAGES.returnToDashboard}
+      </Link>
+    </div>
+  );
+}
+
 export default function DismissThermostatIssue() {
-  const { ok } = useLoaderData<typeof loader>();
+  const { target, params } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  if (result)
+    return (
+      <PublicPage>
+        <Result ok={result.ok} />
+      </PublicPage>
+    );
+  if (!target || !params)
+    return (
+      <PublicPage>
+        <Result ok={false} />
+      </PublicPage>
+    );
   return (
     <PublicPage>
-      <div className="card stack dismiss-page" role={ok ? "status" : "alert"}>
-        {ok ? (
-          <>
-            <h1>{MESSAGES.feedbackReceived}</h1>
-            <p>Thanks for letting us know. We will not flag this issue again for this thermostat.</p>
-          </>
-        ) : (
-          <>
-            <h1>{MESSAGES.submissionFailed}</h1>
-            <p>{MESSAGES.submissionFailedBody}</p>
-          </>
-        )}
-        <Link to="/" className="btn">
+      <div className="card stack dismiss-page">
+        <h1>{DISMISSAL_TEXT.heading}</h1>
+        <dl className="dismiss-details">
+          <dt>Thermostat</dt>
+          <dd>{target.thermostatName}</dd>
+          <dt>Location</dt>
+          <dd>{target.locationName}</dd>
+          <dt>Issue</dt>
+          <dd>{target.issueLabel}</dd>
+        </dl>
+        <p>{target.alreadyDismissed ? DISMISSAL_TEXT.alreadyDismissed : DISMISSAL_TEXT.explanation}</p>
+        <Form method="post" action={dismissalHref(params)} className="stack">
+          <input type="hidden" name="thermostatId" value={params.thermostatId} />
+          <input type="hidden" name="issueSlug" value={params.issueSlug} />
+          <button type="submit" className="btn" disabled={navigation.state === "submitting"}>
+            {DISMISSAL_TEXT.button}
+          </button>
+        </Form>
+        <Link to="/" className="btn btn-secondary">
           {MESSAGES.returnToDashboard}
         </Link>
       </div>

@@ -1,3 +1,5 @@
+const BASE = "http://safe.invalid";
+
 function hasControlOrBackslash(value: string) {
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -6,35 +8,56 @@ function hasControlOrBackslash(value: string) {
   return false;
 }
 
+/** A path that a browser (or a proxy that decodes once more) would read as another host: `//x`, `/\x`. */
+const startsLikeAnotherHost = (path: string) =>
+  !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\");
+
+/** The WHATWG-normalised path of `value` against a dummy origin, or null when it leaves that origin. */
+function normalise(value: string): URL | null {
+  try {
+    const url = new URL(value, BASE);
+    return url.origin === BASE ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Only a same-origin path starting with exactly one `/` is a safe `next`; anything else becomes the fallback.
- * Rejects `//x`, `/\x`, absolute URLs, `javascript:`, control characters and their percent-encoded forms.
+ * Only a same-origin path is a safe `next`/`redirectTo`; anything else becomes the fallback.
+ *
+ * Normalise first, then check what will actually be sent: the value is parsed as a URL against a dummy
+ * origin (which resolves `.`/`..` segments, `%2e` dots, backslashes and strips tabs and newlines, as a browser
+ * does), and the resulting path must stay on that origin and not start with `//` or `/\`. The same check is
+ * repeated on the percent-decoded path (up to three layers), so `%2f`/`%5c`/`%2e` hidden behind an encoding
+ * cannot become `//host` after one more decode. Raw control characters and backslashes are refused outright.
+ * The answer is the normalised path, query and hash: the string that was checked.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof to !== "string" || to.length === 0 || to.length > 2000) return fallback;
-  let decoded = to;
-  for (let i = 0; i < 3; i++) {
+  if (startsLikeAnotherHost(to) || hasControlOrBackslash(to)) return fallback;
+  const url = normalise(to);
+  if (!url || startsLikeAnotherHost(url.pathname)) return fallback;
+  const result = `${url.pathname}${url.search}${url.hash}`;
+
+  let path = url.pathname;
+  for (let layer = 0; layer < 3; layer++) {
+    let decoded: string;
     try {
-      const next = decodeURIComponent(decoded);
-      if (next === decoded) break;
-      decoded = next;
+      decoded = decodeURIComponent(path);
     } catch {
       return fallback;
     }
+    if (decoded === path) break;
+    if (startsLikeAnotherHost(decoded) || hasControlOrBackslash(decoded)) return fallback;
+    const again = normalise(decoded);
+    if (!again || startsLikeAnotherHost(again.pathname)) return fallback;
+    path = again.pathname;
   }
-  for (const candidate of [to, decoded]) {
-    if (!candidate.startsWith("/")) return fallback;
-    if (candidate.startsWith("//") || candidate.startsWith("/\\")) return fallback;
-    if (hasControlOrBackslash(candidate)) return fallback;
-  }
-  try {
-    const base = "http://safe.invalid";
-    const url = new URL(to, base);
-    if (url.origin !== base) return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return fallback;
-  }
+
+  // What we send must read the same when parsed again: same origin, same path.
+  const check = normalise(result);
+  if (!check || `${check.pathname}${check.search}${check.hash}` !== result) return fallback;
+  return result;
 }
 
 /** `/login?next=<path and query>` for the given request URL. */

@@ -162,7 +162,7 @@ test.describe("schedule compliance report", () => {
     await expect(csvLink).toHaveAttribute("href", /^\/override-report\/\d+\/csv(\?|$)/);
     const csv = await page.request.get((await csvLink.getAttribute("href"))!);
     expect(csv.headers()["content-type"]).toContain("text/csv");
-    expect((await csv.text()).split("\n")[0]).toBe(
+    expect((await csv.text()).split("\r\n")[0]).toBe(
       "Time,Recommended Schedule (°F),Cool Setpoint (°F),Heat Setpoint (°F),Indoor Temperature (°F)",
     );
     await expectNoSeriousA11yViolations(page);

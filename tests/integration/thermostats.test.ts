@@ -275,18 +275,31 @@ describe("the control room loader", () => {
     expect((thrown as Response).headers.get("location")).toBe("/locations");
   });
   it("the dismissal link page shows Submission Failed when the call fails or a parameter is missing", async () => {
-    const { loader } = await import("~/routes/dismiss-thermostat-issue");
+    const { loader, action } = await import("~/routes/dismiss-thermostat-issue");
+    // The GET only looks the thermostat up; with the upstream failing there is nothing to name.
     const failed = await loader({
       request: await request("/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold"),
       params: {},
       context: { cspNonce: "" },
     });
-    expect(failed).toEqual({ ok: false });
+    expect(failed).toEqual({ target: null, params: { thermostatId: 1013, issueSlug: "permanent_hold" } });
     const missing = await loader({
       request: await request("/dismiss-thermostat-issue?thermostatId=1013"),
       params: {},
       context: { cspNonce: "" },
     });
-    expect(missing).toEqual({ ok: false });
+    expect(missing).toEqual({ target: null, params: null });
+    // The POST dismisses; a failed upstream call is Submission Failed.
+    const post = await request("/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold");
+    const posted = await action({
+      request: new Request(post.url, {
+        method: "POST",
+        headers: { cookie: post.headers.get("cookie")!, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ thermostatId: "1013", issueSlug: "permanent_hold" }),
+      }),
+      params: {},
+      context: { cspNonce: "" },
+    });
+    expect(posted).toEqual({ ok: false });
   });
 });

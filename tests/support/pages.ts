@@ -87,7 +87,8 @@ export const PAGES: PageCase[] = [
     name: "thermostat dismissal link",
     path: "/dismiss-thermostat-issue?thermostatId=1030&issueSlug=permanent_hold",
     user: DANA,
-    call: /^\/thermostats\/dismiss-audit-issue\//,
+    // The link's GET names the thermostat: the user's locations' thermostat lists (it dismisses only on POST).
+    call: /^\/building\/\d+\/thermostats$/,
     errorText: "Submission Failed",
   },
   {

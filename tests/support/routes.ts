@@ -10,10 +10,11 @@ export const ACTIONS: string[] = [
   "/impersonate",
   "/locations/105/control",
   "/locations/101/spending",
+  "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold",
 ];
 
-/** Every GET route of the product; `mutatesByDesign` marks the idempotent dismissal link. */
-export const GET_ROUTES: { path: string; public?: boolean; mutatesByDesign?: boolean }[] = [
+/** Every GET route of the product (none may mutate: the dismissal link's GET only asks). */
+export const GET_ROUTES: { path: string; public?: boolean }[] = [
   { path: "/", public: false },
   { path: "/login", public: true },
   { path: "/login/link?token=abc", public: true },
@@ -29,5 +30,5 @@ export const GET_ROUTES: { path: string; public?: boolean; mutatesByDesign?: boo
   { path: "/locations/101/spending/csv", public: false },
   { path: "/locations/104/usage/demand/csv?period=month&start=2026-10-01", public: false },
   { path: "/override-report/1003/csv?period=month&start=2026-10-01", public: false },
-  ...PAGES.map((p) => ({ path: p.path, public: p.user === null, mutatesByDesign: p.path.startsWith("/dismiss-thermostat-issue") })),
+  ...PAGES.map((p) => ({ path: p.path, public: p.user === null })),
 ];

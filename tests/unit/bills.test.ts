@@ -11,7 +11,6 @@ import {
   groupHeading,
   groupPillStatus,
   pillTone,
-  toCsv,
   visibleFlags,
 } from "~/features/bills/bills";
 
@@ -96,8 +95,5 @@ describe("formatting", () => {
     expect(picked).toHaveLength(13);
     expect(picked.map((b) => b.id)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
     expect(billUsageHref(101, 5)).toBe("/locations/101/usage/demand?period=bill&start=5");
-  });
-  it("csv quoting", () => {
-    expect(toCsv([["a", "b,c"], [1, 'say "hi"']])).toBe('a,"b,c"\r\n1,"say ""hi"""\r\n');
   });
 });

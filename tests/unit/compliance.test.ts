@@ -8,7 +8,7 @@ import {
   formatDay,
   formatFullTime,
   formatPercent,
-  historyCsv,
+  historyCsvRows,
   HOUR_MS,
   isFutureMonth,
   modeRuns,
@@ -24,6 +24,7 @@ import {
   tickIntervalMs,
   worstLocations,
 } from "~/features/compliance/compliance";
+import { toCsv } from "~/server/csv";
 
 const today = new Date(Date.UTC(2026, 10, 21));
 
@@ -214,11 +215,12 @@ describe("chart options, CSV and mode bands", () => {
     },
   ];
   it("writes the plotted series as CSV in local time", () => {
-    expect(historyCsv(items, ["schedule", "heat"], "America/Los_Angeles").split("\n")).toEqual([
+    expect(toCsv(historyCsvRows(items, ["schedule", "heat"], "America/Los_Angeles")).split("\r\n")).toEqual([
       "Time,Recommended Schedule (°F),Heat Setpoint (°F)",
       "2026-10-01 00:00,74,68",
       "2026-10-01 00:30,74,",
       "2026-10-01 02:00,80,62",
+      "",
     ]);
   });
 

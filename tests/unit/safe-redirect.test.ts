@@ -32,6 +32,62 @@ describe("safeRedirect", () => {
     expect(safeRedirect(input as string)).toBe("/");
   });
 
+  // Issue 13: the old check looked at the raw string but answered the normalised path, so dot segments
+  // (plain or percent-encoded) that collapse into `//host` passed. Each of these must end on the fallback.
+  it.each([
+    "/.//evil.example",
+    "/%2e//evil.example",
+    "/%2E//evil.example",
+    "/a/..//evil.example",
+    "/..//evil.example",
+    "/../..//evil.example",
+    "/%2e%2e//evil.example",
+    "/a/%2e%2e//evil.example",
+    "/.%2e//evil.example",
+    "/./\\evil.example",
+    "/.\\/evil.example",
+    "/.%5c/evil.example",
+    "/.%5C%2fevil.example",
+    "/.%2f/evil.example",
+    "/%2f/evil.example",
+    "/a/%2e%2e/%2fevil.example",
+    "/x/..%2f/evil.example",
+    "/%252f%252fevil.example",
+    "/.%252f/evil.example",
+    "/%2e%252f/evil.example",
+    "/\t/evil.example",
+    "/.\t/evil.example",
+    "/\n/evil.example",
+    "/\r\n/evil.example",
+    "/%09/evil.example",
+    "/.%09/evil.example",
+    "/%0a/evil.example",
+    "/%00/x",
+    "/%E0%A4%A/x",
+    " //evil.example",
+    "\t//evil.example",
+    "/./..//evil.example",
+  ])("refuses %j, which normalises to another host", (input) => {
+    expect(safeRedirect(input)).toBe("/");
+  });
+
+  it.each([
+    ["/a/./b/../c?x=1#h", "/a/c?x=1#h"],
+    ["/locations/%2e/101", "/locations/101"],
+    ["/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold", "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold"],
+    ["/locations?q=%2F%2Fnot-a-path", "/locations?q=%2F%2Fnot-a-path"],
+    ["/a b", "/a%20b"],
+  ])("answers the normalised same-origin path for %j", (input, expected) => {
+    expect(safeRedirect(input)).toBe(expected);
+  });
+
+  it("what it answers is stable: checked again it is unchanged", () => {
+    for (const input of ["/a/./b/../c?x=1#h", "/locations/101/control?tab=issues", "/a%20b"]) {
+      const once = safeRedirect(input);
+      expect(safeRedirect(once)).toBe(once);
+    }
+  });
+
   it("uses the fallback", () => {
     expect(safeRedirect("//x", "/locations")).toBe("/locations");
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { billChart, billChartCsv, usageChart, usageCsv, usageTicks } from "~/features/usage/chart-data";
+import { billChart, billChartCsvRows, usageChart, usageCsvRows, usageTicks } from "~/features/usage/chart-data";
+import { toCsv } from "~/server/csv";
 import type { UsagePoint } from "~/features/usage/usage";
 
 const hours = (n: number, perHour: number): UsagePoint[] =>
@@ -32,7 +33,7 @@ describe("usage chart data", () => {
 
   it("the CSV holds exactly the plotted points", () => {
     const points = hours(24, 4);
-    const lines = usageCsv(points, "demand", { energy: "kW", temperature: "°F" }).trim().split("\r\n");
+    const lines = toCsv(usageCsvRows(points, "demand", { energy: "kW", temperature: "°F" })).trim().split("\r\n");
     expect(lines).toHaveLength(97);
     expect(lines[0]).toBe("Period start,Demand (kW),Outdoor temperature (°F),Indoor temperature (°F)");
     expect(lines[11]).toBe(`${points[10].startTs},,50,70`);
@@ -47,7 +48,7 @@ describe("usage chart data", () => {
     expect(chart.points.map((p) => p.href)).toEqual(["/locations/104/usage/demand?period=bill&start=7", "/locations/104/usage/demand?period=bill&start=8"]);
     expect(chart.leftMax).toBe(16000);
     expect(chart.rightDomain).toEqual([0, 120]);
-    expect(billChartCsv(bills).trim().split("\r\n")).toEqual([
+    expect(toCsv(billChartCsvRows(bills)).trim().split("\r\n")).toEqual([
       "Statement date,Service start date,Service end date,Consumption (kWh),Demand (kW)",
       "2026-10-12,2026-09-10,2026-10-09,13948,62.6",
       "2026-11-12,2026-10-10,2026-11-08,15461,109.8",

@@ -144,13 +144,6 @@ export const billUsageHref = (locationId: number | string, billId: number) => `/
 /** The bill download goes through the web server's /api passthrough. */
 export const billDownloadHref = (billId: number) => `/api/bill-statement/${billId}/download`;
 
-/** One CSV field, quoted when needed (RFC 4180). */
-export function csvField(v: string | number | null | undefined) {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-export const toCsv = (rows: (string | number | null | undefined)[][]) => rows.map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
-
 /** The explanation under a flag's heading (the copy notes of rule flag-headings, docs/rules.md). */
 export function flagCopy(flag: Pick<FlagLike, "type" | "status" | "details">, supplier: string | null | undefined) {
   const previous = flag.details?.previousSupplier;

@@ -1,5 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
+import type { CsvCell } from "~/server/csv";
 
 /** Schedule compliance / override report rules (docs/rules.md, Schedule compliance). */
 
@@ -265,17 +266,15 @@ export type HistoryPoint = {
 export const formatF = (v: number | null | undefined) =>
   v === null || v === undefined ? "—" : `${Math.round(v * 10) / 10}°F`;
 
-/** The plotted series as CSV: local time, then each visible series in °F. */
-export function historyCsv(items: HistoryPoint[], visible: SeriesKey[], timezone: string) {
+/** The plotted series as CSV rows (written by `toCsv`): local time, then each visible series in °F. */
+export function historyCsvRows(items: HistoryPoint[], visible: SeriesKey[], timezone: string): CsvCell[][] {
   const series = SERIES.filter((s) => visible.includes(s.key));
   const head = ["Time", ...series.map((s) => `${s.label} (°F)`)];
   const rows = items.map((it) => [
     format(new TZDate(Date.parse(it.recordedAt), timezone), "yyyy-MM-dd HH:mm"),
-    ...series.map((s) => (it[s.field] === null || it[s.field] === undefined ? "" : String(it[s.field]))),
+    ...series.map((s) => it[s.field] ?? null),
   ]);
-  return [head, ...rows]
-    .map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(","))
-    .join("\n");
+  return [head, ...rows];
 }
 
 /** The y domain: every visible value, padded and rounded out to whole multiples of 5 °F. */

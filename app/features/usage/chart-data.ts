@@ -1,4 +1,5 @@
-import { billUsageHref, formatDate, toCsv } from "~/features/bills/bills";
+import { billUsageHref, formatDate } from "~/features/bills/bills";
+import type { CsvCell } from "~/server/csv";
 import type { ChartPoint, ChartSeries, EnergyChartProps } from "./components/energy-chart";
 import {
   DAY_HOUR_TICKS,
@@ -53,11 +54,12 @@ export function billChart(bills: BillPoint[], locationId: number | string): Ener
   };
 }
 
-export function billChartCsv(bills: BillPoint[]) {
-  return toCsv([
+/** The bill chart's CSV rows (written by `toCsv` in the CSV route). */
+export function billChartCsvRows(bills: BillPoint[]): CsvCell[][] {
+  return [
     ["Statement date", "Service start date", "Service end date", "Consumption (kWh)", "Demand (kW)"],
     ...bills.map((b) => [b.statementDate, b.serviceStartDate, b.serviceEndDate, b.consumption, b.demand]),
-  ]);
+  ];
 }
 
 /** x ticks by granularity: the day view's hour ticks 1, 6, 12, 18, 24; dates for days; months for a year. */
@@ -99,9 +101,10 @@ export function usageChart(points: UsagePoint[], usageType: UsageType, granulari
   };
 }
 
-export function usageCsv(points: UsagePoint[], usageType: UsageType, units: { energy: string; temperature: string }) {
-  return toCsv([
+/** The usage chart's CSV rows (written by `toCsv` in the CSV route). */
+export function usageCsvRows(points: UsagePoint[], usageType: UsageType, units: { energy: string; temperature: string }): CsvCell[][] {
+  return [
     ["Period start", `${usageTitle(usageType)} (${units.energy})`, `Outdoor temperature (${units.temperature})`, `Indoor temperature (${units.temperature})`],
     ...points.map((p) => [p.startTs, p.energy, p.outdoor, p.indoor]),
-  ]);
+  ];
 }

@@ -1,0 +1,47 @@
+import { parseWithZod } from "@conform-to/zod";
+import { describe, expect, it } from "vitest";
+import { dismissalHref, dismissalSchema, issueLabel } from "~/features/thermostats/dismissal";
+
+describe("the dismissal link's parameters", () => {
+  const parse = (query: string) => parseWithZod(new URLSearchParams(query), { schema: dismissalSchema });
+
+  it("accepts a thermostat id and an issue slug", () => {
+    const s = parse("thermostatId=1024&issueSlug=permanent_hold");
+    expect(s.status).toBe("success");
+    expect(s.status === "success" && s.value).toEqual({ thermostatId: 1024, issueSlug: "permanent_hold" });
+  });
+
+  it.each([
+    "",
+    "thermostatId=1024",
+    "issueSlug=permanent_hold",
+    "thermostatId=0&issueSlug=permanent_hold",
+    "thermostatId=-3&issueSlug=permanent_hold",
+    "thermostatId=1.5&issueSlug=permanent_hold",
+    "thermostatId=x&issueSlug=permanent_hold",
+    "thermostatId=99999999999999999999&issueSlug=permanent_hold",
+    "thermostatId=1024&issueSlug=..%2Fx",
+    "thermostatId=1024&issueSlug=Permanent%20Hold",
+    `thermostatId=1024&issueSlug=${"a".repeat(101)}`,
+  ])("refuses %j", (query) => {
+    expect(parse(query).status).not.toBe("success");
+  });
+
+  it("builds the link back", () => {
+    expect(dismissalHref({ thermostatId: 1024, issueSlug: "permanent_hold" })).toBe(
+      "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold",
+    );
+  });
+});
+
+describe("issueLabel", () => {
+  it.each([
+    ["permanent_hold", "Inactive schedule"],
+    ["unchanging_schedule", "Inefficient schedule"],
+    ["cool_setpoint_below_indoor_temp", "Cool setpoint below indoor temp"],
+    ["nodata", "Nodata"],
+    ["constructor", "Constructor"],
+  ])("%s reads %s", (slug, label) => {
+    expect(issueLabel(slug)).toBe(label);
+  });
+});
