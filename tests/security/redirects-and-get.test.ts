@@ -73,14 +73,19 @@ describe("open redirects", () => {
   });
 
   it("the staff demo-mode redirectTo never leaves the site", async () => {
-    const cookie = await webLogin(stack.url, MORGAN);
-    const post = (fields: Record<string, string>) =>
-      fetch(`${stack.url}/impersonate`, {
+    let cookie = await webLogin(stack.url, MORGAN);
+    // Like a browser, keep the newest session cookie (impersonation start rotates the session).
+    const post = async (fields: Record<string, string>) => {
+      const res = await fetch(`${stack.url}/impersonate`, {
         method: "POST",
         headers: { cookie },
         body: new URLSearchParams(fields),
         redirect: "manual",
       });
+      const next = res.headers.getSetCookie().find((c) => c.includes("session="));
+      if (next) cookie = next.split(";")[0];
+      return res;
+    };
     const start = await post({ intent: "start", clientId: "1", reason: "security test of demo mode" });
     expect(start.status).toBe(302);
     let on = true;
