@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { createApiApp } from "./app";
+import { apiConfigFromEnv } from "./config";
 import { openDb, type DB } from "./db";
 import { seedIfEmpty } from "./db/seed";
 import type { ApiConfig, ApiDeps } from "./lib/http";
@@ -18,17 +19,6 @@ export type StartApiOptions = Partial<ApiConfig> & {
 };
 
 export type RunningApi = { server: http.Server; db: DB; url: string; deps: ApiDeps; close: () => Promise<void> };
-
-export function apiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<ApiConfig, "webBaseUrl"> {
-  return {
-    latencyMs: Number(env.API_LATENCY_MS ?? 0) || 0,
-    demoData: env.API_DEMO_DATA !== "false",
-    staffEmailDomain: env.STAFF_EMAIL_DOMAIN || "energyops.test",
-    thermostatActionDelayMs: Number(env.THERMOSTAT_ACTION_DELAY_MS ?? 20000),
-    quiet: env.NODE_ENV === "test" || env.LOG_LEVEL === "silent",
-    clockStart: env.CLOCK_START || undefined,
-  };
-}
 
 export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiDeps {
   const base = apiConfigFromEnv();

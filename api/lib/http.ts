@@ -14,6 +14,8 @@ export type ApiConfig = {
   webBaseUrl: string;
   staffEmailDomain: string;
   thermostatActionDelayMs: number;
+  /** How long the simulated utility-data provider takes to settle a connection. */
+  utilityProviderDelayMs: number;
   quiet: boolean;
   /** Where the api's clock starts (an ISO instant; it then advances in real time). Unset: the machine's clock. */
   clockStart?: string;

@@ -22,7 +22,6 @@ import { ACCOUNT_SELECT, accountJson } from "./core";
 import { onboardingRoutes } from "./onboarding";
 import { prospectRoutes } from "./prospect";
 import { settingsRoutes } from "./settings";
-import { connectionDelayMs } from "../simulators/utility-provider";
 
 type UtilityRow = {
   id: number;
@@ -279,7 +278,7 @@ export function accountsRoutes(deps: ApiDeps) {
             : "success";
       const correlationId = body.correlation_id ?? randomUUID();
       const created = nowIso();
-      const due = new Date(clock.nowMs() + connectionDelayMs()).toISOString();
+      const due = new Date(clock.nowMs() + deps.config.utilityProviderDelayMs).toISOString();
       const accounts: ReturnType<typeof accountJson>[] = [];
       db.transaction(() => {
         if (!a) {

@@ -1,12 +1,6 @@
 import * as clock from "../lib/clock";
 import type { ApiDeps } from "../lib/http";
 
-/** How long the simulated provider takes to settle a connection (UTILITY_PROVIDER_DELAY_MS, default 6 s). */
-export function connectionDelayMs() {
-  const v = Number(process.env.UTILITY_PROVIDER_DELAY_MS);
-  return Number.isFinite(v) && v >= 0 ? v : 6000;
-}
-
 type Pending = {
   id: number;
   credential_id: number | null;

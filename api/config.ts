@@ -1,0 +1,44 @@
+import { z } from "zod";
+import type { ApiConfig } from "./lib/http";
+
+const ms = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
+
+/** The reference api's environment variables, parsed once with Zod (as the web tier's are). */
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.string().optional(),
+  /** Fixed delay added to every answer (benchmarks). */
+  API_LATENCY_MS: ms(0),
+  /** "false": an empty database, no seed, no GET /dev/outbox. */
+  API_DEMO_DATA: z.enum(["true", "false"]).default("true"),
+  STAFF_EMAIL_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "must be a domain like energyops.test")
+    .default("energyops.test"),
+  /** How long the simulated thermostat vendors take to carry out a command. */
+  THERMOSTAT_ACTION_DELAY_MS: ms(20_000),
+  /** How long the simulated utility-data provider takes to settle a connection. */
+  UTILITY_PROVIDER_DELAY_MS: ms(6_000),
+  /** Where the api clock starts (api/lib/clock.ts): tests only. */
+  CLOCK_START: z.string().datetime({ offset: true }).optional(),
+});
+
+/** Parses the environment; a bad value throws an error naming each variable. */
+export function apiConfigFromEnv(env: Record<string, string | undefined> = process.env): Omit<ApiConfig, "webBaseUrl"> {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid api environment configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = result.data;
+  return {
+    latencyMs: e.API_LATENCY_MS,
+    demoData: e.API_DEMO_DATA === "true",
+    staffEmailDomain: e.STAFF_EMAIL_DOMAIN,
+    thermostatActionDelayMs: e.THERMOSTAT_ACTION_DELAY_MS,
+    utilityProviderDelayMs: e.UTILITY_PROVIDER_DELAY_MS,
+    quiet: e.NODE_ENV === "test" || e.LOG_LEVEL === "silent",
+    clockStart: e.CLOCK_START,
+  };
+}

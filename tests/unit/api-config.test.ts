@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { apiConfigFromEnv } from "../../api/config";
+
+describe("the reference api's configuration", () => {
+  it("has defaults for every variable", () => {
+    expect(apiConfigFromEnv({})).toEqual({
+      latencyMs: 0,
+      demoData: true,
+      staffEmailDomain: "energyops.test",
+      thermostatActionDelayMs: 20_000,
+      utilityProviderDelayMs: 6_000,
+      quiet: false,
+      clockStart: undefined,
+    });
+  });
+
+  it("reads each variable", () => {
+    const c = apiConfigFromEnv({
+      API_LATENCY_MS: "200",
+      API_DEMO_DATA: "false",
+      THERMOSTAT_ACTION_DELAY_MS: "2500",
+      UTILITY_PROVIDER_DELAY_MS: "0",
+      CLOCK_START: "2026-11-18T19:30:00.000Z",
+      LOG_LEVEL: "silent",
+    });
+    expect(c).toMatchObject({ latencyMs: 200, demoData: false, thermostatActionDelayMs: 2500, utilityProviderDelayMs: 0, quiet: true });
+    expect(c.clockStart).toBe("2026-11-18T19:30:00.000Z");
+  });
+
+  it("names every bad variable instead of running with a wrong value", () => {
+    let message = "";
+    try {
+      apiConfigFromEnv({ API_LATENCY_MS: "soon", CLOCK_START: "yesterday", API_DEMO_DATA: "no" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const name of ["API_LATENCY_MS", "CLOCK_START", "API_DEMO_DATA"]) expect(message).toContain(name);
+    expect(() => apiConfigFromEnv({ CLOCK_START: "yesterday" })).toThrow(/CLOCK_START/);
+    expect(() => apiConfigFromEnv({ THERMOSTAT_ACTION_DELAY_MS: "-1" })).toThrow(/THERMOSTAT_ACTION_DELAY_MS/);
+  });
+});
