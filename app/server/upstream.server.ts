@@ -1,20 +1,14 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
+import { anonymise } from "~/features/demo-mode/demo-mode";
 import { createApiClient, type ApiClient } from "./api-client.server";
 import { apiBaseUrl, getConfig } from "./config.server";
 import { loginRedirectUrl } from "./safe-redirect";
-import { destroySession, getSession, type SessionUser } from "./session.server";
-
-type Transform = (body: unknown, user: SessionUser | undefined) => unknown;
-const transforms: Transform[] = [];
-
-/** Registers a server-side transform of every upstream answer for this user (demo-mode anonymisation). */
-export function registerUpstreamTransform(t: Transform) {
-  transforms.push(t);
-}
+import { destroySession, getSession } from "./session.server";
 
 /**
  * The api client for the signed-in user of this request: the upstream session cookie, the request's abort
- * signal plus the upstream timeout, and a 401 that clears the session and sends the user to login.
+ * signal plus the upstream timeout, a 401 that clears the session and sends the user to login, and, while
+ * the user has demo mode on, the anonymisation of every answer (rule demo-mode-anonymisation, ADR 7).
  * Pass the load context: the shell's and the page's loaders then share identical GETs (one upstream call).
  */
 export async function getApi(request: Request, context?: AppLoadContext): Promise<ApiClient> {
@@ -26,7 +20,7 @@ export async function getApi(request: Request, context?: AppLoadContext): Promis
     signal: request.signal,
     timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
     shared: context?.upstream,
-    transform: transforms.length ? (body) => transforms.reduce((b, t) => t(b, session.get("user")), body) : undefined,
+    transform: session.get("user")?.isDemoMode ? anonymise : undefined,
     onUnauthorized: async () => {
       const cookie = await destroySession(session);
       throw redirect(loginRedirectUrl(request.url), { headers: { "Set-Cookie": cookie } });

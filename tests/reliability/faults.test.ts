@@ -81,7 +81,9 @@ describe("a hung upstream under load", () => {
     stack.proxy.clear();
     const after = rss();
     console.log(`faults: 50 concurrent requests on a hung upstream answered in ${Math.round(elapsed)} ms; RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`);
-    expect(elapsed).toBeLessThan(TIMEOUT_MS + 1000);
+    // Every request is answered once the upstream timeout fires, not held until the hung upstream lets go.
+    // The slack covers rendering 50 error pages on a busy 2-core machine (speed itself is the benchmark's).
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + 4000);
     for (const r of results) {
       expect(r.status).toBe(200);
       expect(r.body).toContain("Unable to fetch locations.");

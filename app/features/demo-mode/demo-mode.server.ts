@@ -1,13 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
-import { registerUpstreamTransform } from "~/server/upstream.server";
-import { anonymise } from "./demo-mode";
 
-// Every upstream answer is anonymised on the server while the session user has demo mode on.
-registerUpstreamTransform((body, user) => (user?.isDemoMode ? anonymise(body) : body));
-
-/** True once the transform is registered (importing this module registers it). */
-export const demoModeRegistered = true;
+// The anonymisation itself is applied by the api client (app/server/upstream.server.ts#getApi).
 
 const demoSchema = z.object({ isDemoMode: z.boolean() });
 
