@@ -2,26 +2,10 @@ import * as clock from "../lib/clock";
 import { randomUUID } from "node:crypto";
 import { Router } from "express";
 import { z } from "zod";
-import {
-  type ApiDeps,
-  type Auth,
-  badRequest,
-  buildingJson,
-  getAuth,
-  listVisibleBuildings,
-  loadAuth,
-  notFound,
-  parse,
-  readSessionCookie,
-  requireAuth,
-  requireBuilding,
-  requireOwnClient,
-  route,
-} from "../lib/http";
+import { type Auth, getAuth, loadAuth, readSessionCookie, requireAuth, requireOwnClient } from "../lib/auth";
+import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
+import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
 import { ACCOUNT_SELECT, accountJson } from "./core";
-import { onboardingRoutes } from "./onboarding";
-import { prospectRoutes } from "./prospect";
-import { settingsRoutes } from "./settings";
 
 type UtilityRow = {
   id: number;
@@ -90,16 +74,12 @@ function newAccountNumber(utility: UtilityRow, seq: number) {
 
 /**
  * Utility accounts, utilities, credentials requiring action, ConEd submissions and the utility-data provider's
- * connect step; mounts the onboarding, settings and prospect routers of the same area (issue 7).
+ * connect step. (Onboarding, settings and prospects have routers of their own, mounted in routes/index.ts.)
  */
 export function accountsRoutes(deps: ApiDeps) {
   const r = Router();
   const { db } = deps;
   const auth = requireAuth(deps);
-
-  r.use(onboardingRoutes(deps));
-  r.use(settingsRoutes(deps));
-  r.use(prospectRoutes(deps));
 
   // Public: the prospect flow lists utilities before anyone signs in.
   r.get(

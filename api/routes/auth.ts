@@ -3,22 +3,8 @@ import * as clock from "../lib/clock";
 import { Router, type Response } from "express";
 import { z } from "zod";
 import { hashPassword, randomCode, randomToken, sha256, verifyPassword } from "../lib/crypto";
-import {
-  type ApiDeps,
-  type Auth,
-  type UserRow,
-  HttpError,
-  SESSION_COOKIE,
-  SESSION_DAYS,
-  badRequest,
-  getAuth,
-  loadAuth,
-  parse,
-  readSessionCookie,
-  requireAuth,
-  route,
-  validationError,
-} from "../lib/http";
+import { type Auth, type UserRow, SESSION_COOKIE, SESSION_DAYS, getAuth, loadAuth, readSessionCookie, requireAuth } from "../lib/auth";
+import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
 import { sendMail } from "../simulators/mailer";
 
 const CODE_MINUTES = 10;

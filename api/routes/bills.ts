@@ -3,18 +3,9 @@ import { Router } from "express";
 import PDFDocument from "pdfkit";
 import { z } from "zod";
 import type { DB } from "../db";
-import {
-  type ApiDeps,
-  type Auth,
-  type BuildingRow,
-  getAuth,
-  notFound,
-  parse,
-  requireAuth,
-  requireBuilding,
-  route,
-  validationError,
-} from "../lib/http";
+import { type Auth, getAuth, requireAuth } from "../lib/auth";
+import { type BuildingRow, requireBuilding } from "../lib/buildings";
+import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
 
 type BillRow = {
   id: number;

@@ -1,18 +1,9 @@
 import { Router } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
-import {
-  type ApiDeps,
-  type Auth,
-  getAuth,
-  notFound,
-  parse,
-  requireAuth,
-  requireOwnClient,
-  route,
-  VISIBLE_BUILDINGS_SQL,
-  visibleBuildingParams,
-} from "../lib/http";
+import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
+import { type ApiDeps, notFound, parse, route } from "../lib/http";
 
 /**
  * 1 when a history sample was on the recommended schedule (docs/api/compliance.md): there is a schedule

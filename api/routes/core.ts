@@ -1,16 +1,7 @@
 import { Router } from "express";
-import {
-  type ApiDeps,
-  buildingJson,
-  getAuth,
-  listVisibleBuildings,
-  pageQuery,
-  paged,
-  parse,
-  requireAuth,
-  requireBuilding,
-  route,
-} from "../lib/http";
+import { getAuth, requireAuth } from "../lib/auth";
+import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
+import { type ApiDeps, pageQuery, paged, parse, route } from "../lib/http";
 
 type AccountRow = {
   id: number;

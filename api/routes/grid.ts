@@ -1,16 +1,8 @@
 import { Router } from "express";
 import { z } from "zod";
-import {
-  type ApiDeps,
-  getAuth,
-  parse,
-  requireAuth,
-  requireOwnClient,
-  route,
-  validationError,
-  VISIBLE_BUILDINGS_SQL,
-  visibleBuildingParams,
-} from "../lib/http";
+import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
+import { type ApiDeps, parse, route, validationError } from "../lib/http";
 
 /** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
 export const DISPATCH_SORT_FIELDS: Record<string, string> = {

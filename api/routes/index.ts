@@ -9,6 +9,22 @@ import { usageRoutes } from "./usage";
 import { gridRoutes } from "./grid";
 import { complianceRoutes } from "./compliance";
 import { accountsRoutes } from "./accounts";
+import { onboardingRoutes } from "./onboarding";
+import { settingsRoutes } from "./settings";
+import { prospectRoutes } from "./prospect";
 
-/** Every router of the reference api, mounted under /api. One line per area. */
-export const routers: ((deps: ApiDeps) => Router)[] = [authRoutes, coreRoutes, locationsRoutes, thermostatRoutes, billRoutes, usageRoutes, gridRoutes, complianceRoutes, accountsRoutes];
+/** Every router of the reference api, mounted under /api in this order: one entry per area, none nested. */
+export const routers: ((deps: ApiDeps) => Router)[] = [
+  authRoutes,
+  coreRoutes,
+  locationsRoutes,
+  thermostatRoutes,
+  billRoutes,
+  usageRoutes,
+  gridRoutes,
+  complianceRoutes,
+  onboardingRoutes,
+  settingsRoutes,
+  prospectRoutes,
+  accountsRoutes,
+];

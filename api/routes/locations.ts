@@ -1,23 +1,9 @@
 import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
-import {
-  type ApiDeps,
-  type Auth,
-  type BuildingRow,
-  buildingJson,
-  forbidden,
-  getAuth,
-  listVisibleBuildings,
-  notFound,
-  pageQuery,
-  paged,
-  parse,
-  requireAuth,
-  requireOwnClient,
-  requireStaffAuth,
-  route,
-} from "../lib/http";
+import { type Auth, getAuth, requireAuth, requireOwnClient, requireStaffAuth } from "../lib/auth";
+import { type BuildingRow, buildingJson, listVisibleBuildings } from "../lib/buildings";
+import { type ApiDeps, forbidden, notFound, pageQuery, paged, parse, route } from "../lib/http";
 import { accountsOfBuilding } from "./core";
 import { rotateSession, userJson } from "./auth";
 // The product's one CSV writer (quoting and spreadsheet formula neutralisation), shared with the web downloads.

@@ -1,7 +1,8 @@
 import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
-import { type ApiDeps, getAuth, notFound, parse, requireAuth, requireOwnClient, route } from "../lib/http";
+import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { type ApiDeps, notFound, parse, route } from "../lib/http";
 
 type StepRow = { id: number; name: string; status: string };
 

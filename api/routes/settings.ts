@@ -1,16 +1,7 @@
 import { Router } from "express";
 import { z } from "zod";
-import {
-  type ApiDeps,
-  type Auth,
-  forbidden,
-  getAuth,
-  notFound,
-  parse,
-  requireAuth,
-  requireOwnClient,
-  route,
-} from "../lib/http";
+import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { type ApiDeps, forbidden, notFound, parse, route } from "../lib/http";
 
 export const EDITABLE_PREFERENCES = [
   "bill_flag",

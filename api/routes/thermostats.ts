@@ -2,21 +2,9 @@ import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
-import {
-  type ApiDeps,
-  type Auth,
-  badRequest,
-  getAuth,
-  HttpError,
-  notFound,
-  parse,
-  requireAuth,
-  requireBuilding,
-  route,
-  validationError,
-  VISIBLE_BUILDINGS_SQL,
-  visibleBuildingParams,
-} from "../lib/http";
+import { type Auth, getAuth, requireAuth } from "../lib/auth";
+import { requireBuilding, VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
+import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
 
 export type ThermostatRow = {
   id: number;

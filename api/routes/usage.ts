@@ -1,7 +1,9 @@
 import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
-import { type ApiDeps, getAuth, parse, requireAuth, requireBuilding, route, validationError } from "../lib/http";
+import { getAuth, requireAuth } from "../lib/auth";
+import { requireBuilding } from "../lib/buildings";
+import { type ApiDeps, parse, route, validationError } from "../lib/http";
 
 export const USAGE_PERIODS = ["quarter_hour", "hour", "day", "week", "month", "year"] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];

@@ -1,0 +1,90 @@
+import { parse as parseCookie } from "cookie";
+import type { Request, RequestHandler, Response } from "express";
+import type { DB } from "../db";
+import * as clock from "./clock";
+import { sha256 } from "./crypto";
+import { forbidden, notFound, type ApiDeps } from "./http";
+
+/** Who is calling: the upstream session (the `api_session` cookie), its user and the client it sees. */
+
+export type UserRow = {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  client_id: number | null;
+  password_hash: string | null;
+  is_client_admin: number;
+  is_staff: number;
+};
+export type SessionRow = {
+  id: string;
+  user_id: number;
+  impersonated_client_id: number | null;
+  is_demo_mode: number;
+};
+export type Auth = {
+  user: UserRow;
+  session: SessionRow;
+  /** The client whose data this session sees: the impersonated one for staff, otherwise the user's own. */
+  clientId: number | null;
+  isStaff: boolean;
+  isAdmin: boolean;
+};
+
+export const SESSION_COOKIE = "api_session";
+export const SESSION_DAYS = 7;
+
+/**
+ * The `api_session` value, parsed by the `cookie` package: a malformed value (bad percent-encoding, quotes)
+ * is kept as it is, so it is just an unknown session (401), never an exception (it used to answer 500).
+ */
+export function readSessionCookie(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  const value = parseCookie(header)[SESSION_COOKIE];
+  return value ? value : undefined;
+}
+
+export function loadAuth(db: DB, token: string | undefined): Auth | null {
+  if (!token) return null;
+  const session = db
+    .prepare("SELECT * FROM sessions WHERE id = ? AND revoked_at IS NULL AND expires_at > ?")
+    .get(sha256(token), clock.now().toISOString()) as SessionRow | undefined;
+  if (!session) return null;
+  const user = db.prepare("SELECT * FROM users WHERE id = ?").get(session.user_id) as UserRow | undefined;
+  if (!user) return null;
+  const isStaff = user.is_staff === 1;
+  return {
+    user,
+    session,
+    clientId: isStaff ? session.impersonated_client_id : user.client_id,
+    isStaff,
+    isAdmin: user.is_client_admin === 1,
+  };
+}
+
+/** Middleware: 401 unless the request carries a live upstream session. */
+export const requireAuth =
+  (deps: ApiDeps): RequestHandler =>
+  (req, res, next) => {
+    const auth = loadAuth(deps.db, readSessionCookie(req));
+    if (!auth) {
+      res.status(401).json({ message: "Not authenticated" });
+      return;
+    }
+    res.locals.auth = auth;
+    next();
+  };
+
+export const getAuth = (res: Response) => res.locals.auth as Auth;
+
+export function requireStaffAuth(auth: Auth) {
+  if (!auth.isStaff) throw forbidden();
+}
+
+/** The client id in a path must be the session's (effective) client; anything else is 404, never data. */
+export function requireOwnClient(auth: Auth, clientId: number | string) {
+  if (auth.clientId === null || Number(clientId) !== auth.clientId) throw notFound();
+  return auth.clientId;
+}

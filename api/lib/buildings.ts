@@ -1,0 +1,61 @@
+import type { DB } from "../db";
+import type { Auth } from "./auth";
+import { notFound } from "./http";
+
+/** The buildings a session may see: the client's, narrowed by per-user access unless staff or admin. */
+
+export type BuildingRow = {
+  id: number;
+  client_id: number;
+  name: string;
+  nickname: string | null;
+  code: string;
+  address_line1: string;
+  address_line2: string | null;
+  city: string;
+  state: string;
+  zipcode: string;
+  timezone: string;
+};
+
+/** SQL condition (with two `?` for user id and client id) for the buildings a session may see. */
+export const VISIBLE_BUILDINGS_SQL =
+  "b.client_id = ? AND (? = 1 OR EXISTS (SELECT 1 FROM user_building_access a WHERE a.building_id = b.id AND a.user_id = ? AND a.has_access = 1))";
+
+export function visibleBuildingParams(auth: Auth) {
+  return [auth.clientId ?? -1, auth.isStaff || auth.isAdmin ? 1 : 0, auth.user.id];
+}
+
+/** A building the session may see, or 404. */
+export function requireBuilding(db: DB, auth: Auth, buildingId: number | string): BuildingRow {
+  const id = Number(buildingId);
+  if (!Number.isSafeInteger(id)) throw notFound();
+  const row = db
+    .prepare(`SELECT b.* FROM buildings b WHERE b.id = ? AND ${VISIBLE_BUILDINGS_SQL}`)
+    .get(id, ...visibleBuildingParams(auth)) as BuildingRow | undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
+export function listVisibleBuildings(db: DB, auth: Auth): BuildingRow[] {
+  return db
+    .prepare(`SELECT b.* FROM buildings b WHERE ${VISIBLE_BUILDINGS_SQL} ORDER BY b.id`)
+    .all(...visibleBuildingParams(auth)) as BuildingRow[];
+}
+
+export function buildingJson(b: BuildingRow) {
+  return {
+    id: b.id,
+    name: b.name,
+    nickname: b.nickname,
+    code: b.code,
+    address: {
+      address_line1: b.address_line1,
+      address_line2: b.address_line2,
+      city: b.city,
+      state: b.state,
+      zipcode: b.zipcode,
+    },
+    timezone: b.timezone,
+  };
+}
