@@ -36,7 +36,7 @@ import { isApiError, settle } from "~/server/api-error";
 import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { redirectWithToast, toastHeaders } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { Toasts } from "~/ui/toasts";
@@ -63,7 +63,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // Another client's building, or one this user may not see: treat as not found.
   if (!list.ok && list.error.status === 404) throw redirect("/locations");
   const card = Number(url.searchParams.get("card"));
-  return {
+  return withPrimaryStatus({
     locationId,
     tab,
     poll: parsePoll(url.searchParams.get("poll")),
@@ -74,7 +74,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     watched: watched?.ok ? watched.data : null,
     showVendor: user.isStaff && user.isImpersonating,
     supportEmail: supportEmail(request),
-  };
+  }, list);
 }
 
 const INTENTS = ["save", "resolve", "dismiss"] as const;

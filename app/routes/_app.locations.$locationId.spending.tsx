@@ -11,7 +11,7 @@ import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
 import { redirectWithToast } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 
@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const locationId = locationIdParam(params.locationId);
   const accountParam = new URL(request.url).searchParams.get("accountId");
   const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
-  if (!result.ok) return { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] };
+  if (!result.ok) return withPrimaryStatus({ state: "error" as const, locationId, accounts: [], accountId: null, bills: [] }, result);
   return { state: result.bills.length ? ("ok" as const) : ("empty" as const), locationId, ...result };
 }
 

@@ -33,7 +33,7 @@ import { getPreferences, getTeam, saveTeamAccess, setPreference } from "~/featur
 import { isApiError, settle } from "~/server/api-error";
 import { canManageTeam, requireSmb, requireTeamManager } from "~/server/guards.server";
 import { redirectWithToast } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
 import { Alert, ErrorState } from "~/ui/states";
 import { UrlDialog } from "~/ui/url-dialog";
@@ -52,13 +52,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const api = await getApi(request, context);
   if (tab === "preferences") {
     const prefs = await settle(getPreferences(api));
-    return {
+    return withPrimaryStatus({
       tab,
       canManage,
       userId: user.id,
       toggles: prefs.ok ? emailToggles(prefs.data) : null,
       team: null,
-    };
+    }, prefs);
   }
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const sortParam = url.searchParams.get("sort") as TeamSort;
@@ -66,7 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const dir = url.searchParams.get("dir") === "desc" ? "desc" : "asc";
   const edit = Number(url.searchParams.get("edit")) || null;
   const team = await settle(getTeam(api, user.clientId));
-  return {
+  return withPrimaryStatus({
     tab,
     canManage,
     userId: user.id,
@@ -91,7 +91,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           }))
         : [],
     },
-  };
+  }, team);
 }
 
 type AccessActionData = { userId: number; chosen: number[]; failed?: string[]; message?: string };
