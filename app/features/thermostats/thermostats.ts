@@ -62,6 +62,7 @@ export const MAX_POLLS = 20;
 export const NEW_YORK = "America/New_York";
 
 import { MESSAGES } from "./messages";
+import { submissionIdField } from "~/ui/submission-id";
 
 export { MESSAGES };
 
@@ -305,6 +306,7 @@ function buildSettingsSchema(limits: DeviceLimits) {
       }),
       coolSetpointF: setpoint("Cool setpoint", limits.minSetpointF, limits.maxSetpointF),
       heatSetpointF: setpoint("Heat setpoint", limits.minSetpointF, limits.maxSetpointF),
+      submissionId: submissionIdField,
     })
     .superRefine((v, ctx) => {
       if (v.mode === "auto" && v.coolSetpointF - v.heatSetpointF < limits.minAutoSpacingF) {
