@@ -6,6 +6,7 @@ import {
   submissionKey,
   SubmissionInProgressError,
 } from "~/server/idempotency.server";
+import { changedSettings } from "~/features/thermostats/thermostats";
 import { submissionIdField } from "~/ui/submission-id";
 
 const ID = "0b6e4a3c-1f2d-4e5f-8a9b-0c1d2e3f4a5b";
@@ -87,6 +88,12 @@ describe("submission keys", () => {
     expect(submissionKey(dana, "thermostat-settings", ID.replace("0b6e", "1b6e"), a)).not.toBe(key);
     expect(submissionKey(dana, "thermostat-settings", ID, form([["submissionId", ID], ["thermostatId", "1012"], ["coolSetpointF", "75"]]))).not.toBe(key);
     expect(key).not.toContain("1012");
+  });
+
+  it("the submission id is never a thermostat setting (auto mode sends all three settings, only those)", () => {
+    const current = { mode: "cool", coolSetpointF: 74, heatSetpointF: 68 };
+    const next = { mode: "auto", coolSetpointF: 75, heatSetpointF: 68, submissionId: ID };
+    expect(changedSettings(current as never, next)).toEqual({ mode: "auto", coolSetpointF: 75, heatSetpointF: 68 });
   });
 
   it("the form field accepts a UUID and treats anything else as absent", () => {

@@ -336,7 +336,8 @@ export function changedSettings(current: CurrentSettings, next: Settings): Parti
   if (next.coolSetpointF !== current.coolSetpointF) changed.coolSetpointF = next.coolSetpointF;
   if (next.heatSetpointF !== current.heatSetpointF) changed.heatSetpointF = next.heatSetpointF;
   if (Object.keys(changed).length === 0) return changed;
-  if (next.mode === "auto") return { ...next };
+  // Auto mode sends all three (the vendor checks the spacing); only these three: the form has other fields.
+  if (next.mode === "auto") return { mode: next.mode, coolSetpointF: next.coolSetpointF, heatSetpointF: next.heatSetpointF };
   return changed;
 }
 
