@@ -137,6 +137,16 @@ describe("status of partial failures and of .data requests", () => {
     expect(res.body).not.toContain(errorText);
   });
 
+  it("a location page whose location list fails: the error page with 502 (was 500)", async () => {
+    const cookie = await cookieFor(DANA);
+    stack.proxy.clear();
+    stack.proxy.fail(/^\/buildings$/, "500");
+    const res = await getPage(stack.url, "/locations/105/control", cookie);
+    stack.proxy.clear();
+    expect(res.status).toBe(502);
+    expect(res.body).toContain("We&#x27;re sorry. An error has occurred.");
+  });
+
   it("a .data request (client navigation) carries the same status", async () => {
     const cookie = await cookieFor(DANA);
     stack.proxy.clear();
