@@ -14,7 +14,7 @@ import {
 import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
 import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     utilityName: c.utilityName,
     href: reconnectHref(c.url, origin),
   });
-  return {
+  return withPrimaryStatus({
     error: !accounts.ok,
     buildings: accounts.ok
       ? accounts.data.items.map((b) => ({
@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     unassigned: accounts.ok ? accounts.data.unassignedAccounts : [],
     reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
     mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
-  };
+  }, accounts);
 }
 
 export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];

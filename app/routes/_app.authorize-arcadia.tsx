@@ -40,7 +40,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
-  return loadConnectFlow(request, await getApi(request, context), user);
+  const flow = await loadConnectFlow(request, await getApi(request, context), user);
+  return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
 }
 
 const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit", "opened"] as const;

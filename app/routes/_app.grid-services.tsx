@@ -16,7 +16,7 @@ import {
 import { listDispatches } from "~/features/grid-services/grid-services.server";
 import { settle } from "~/server/api-error";
 import { requireUser } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { now } from "~/server/clock.server";
 
@@ -29,13 +29,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const state = parseGridState(url.searchParams);
   const range = defaultDateRange(now());
   const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
-  return {
+  return withPrimaryStatus({
     state,
     range,
     error: !result.ok,
     items: result.ok ? result.data.items : [],
     total: result.ok ? result.data.total : 0,
-  };
+  }, result);
 }
 
 export const meta: MetaFunction = () => [{ title: "Grid Services · EnergyOps" }];

@@ -35,10 +35,13 @@ import styles from "~/features/thermostats/thermostats.css";
 import { isApiError, settle } from "~/server/api-error";
 import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
-import { redirectWithToast, toastHeaders } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import type { ApiClient } from "~/server/api-client.server";
+import { answer, detached, once, ownerOf, rememberRedirects, submissionKey, type ActionOutcome } from "~/server/idempotency.server";
+import { redirectWithToast } from "~/server/session.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
+import { SUBMISSION_ID_FIELD, submissionIdField } from "~/ui/submission-id";
 import { Toasts } from "~/ui/toasts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -63,7 +66,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // Another client's building, or one this user may not see: treat as not found.
   if (!list.ok && list.error.status === 404) throw redirect("/locations");
   const card = Number(url.searchParams.get("card"));
-  return {
+  return withPrimaryStatus({
     locationId,
     tab,
     poll: parsePoll(url.searchParams.get("poll")),
@@ -74,13 +77,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     watched: watched?.ok ? watched.data : null,
     showVendor: user.isStaff && user.isImpersonating,
     supportEmail: supportEmail(request),
-  };
+    submissionId: crypto.randomUUID(),
+  }, list);
 }
 
 const INTENTS = ["save", "resolve", "dismiss"] as const;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  await requireSmb(request);
+  const user = await requireSmb(request);
   const locationId = locationIdOf(params);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -93,7 +97,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const q = new URLSearchParams({ ...(tab === "issues" ? { tab } : {}), ...extra }).toString();
     return `/locations/${locationId}/control${q ? `?${q}` : ""}`;
   };
-  const api = await getApi(request, context);
+  // Not cancelled with the browser's request: a claimed submission finishes for its repeats (ADR 0010).
+  const api = await getApi(detached(request), context);
 
   if (intent === "resolve" || intent === "dismiss") {
     const issueId = Number(form.get("issueId"));
@@ -114,59 +119,55 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
   }
 
-  // Save: the device's own limits come from the list, so the server validates with the same schema as the browser.
+  // Save: once per submission id (a double click or a browser resubmit sends one vendor command, ADR 0010).
+  const submissionId = submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined);
+  const key = submissionId ? submissionKey(ownerOf(user), "thermostat-settings", submissionId, form) : null;
+  const outcome = await once(key, () => saveSettings(api, locationId, thermostatId, form, back), rememberRedirects);
+  return answer(request, outcome);
+}
+
+/** Save: the device's own limits come from the list, so the server validates with the same schema as the browser. */
+async function saveSettings(
+  api: ApiClient,
+  locationId: number,
+  thermostatId: number,
+  form: FormData,
+  back: (extra?: Record<string, string>) => string,
+): Promise<ActionOutcome<SettingsReply>> {
   const list = await settle(listThermostats(api, locationId));
   const item = list.ok ? list.data.find((i) => i.thermostat.id === thermostatId) : undefined;
   const submission = item ? parseWithZod(form, { schema: settingsSchema(limitsOf(item)) }) : null;
   if (!item || !submission) {
-    return data(
-      {
-        intent: "save",
-        thermostatId,
-        lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
-      } satisfies SettingsReply,
-      {
-        status: list.ok ? 404 : 502,
-        headers: await toastHeaders(request, { kind: "error", message: MESSAGES.updateFailed }),
-      },
-    );
+    return {
+      kind: "reply",
+      status: list.ok ? 404 : 502,
+      body: { intent: "save", thermostatId, lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } } },
+      toast: { kind: "error", message: MESSAGES.updateFailed },
+    };
   }
   if (submission.status !== "success") {
-    return data({ intent: "save", thermostatId, lastResult: submission.reply() } satisfies SettingsReply, {
-      status: 400,
-    });
+    return { kind: "reply", status: 400, body: { intent: "save", thermostatId, lastResult: submission.reply() } };
   }
   const changed = changedSettings(item.state, submission.value);
   if (Object.keys(changed).length === 0) {
-    return data(
-      {
-        intent: "save",
-        thermostatId,
-        lastResult: submission.reply({ formErrors: ["Change a setting before saving."] }),
-      } satisfies SettingsReply,
-      { status: 400 },
-    );
+    return {
+      kind: "reply",
+      status: 400,
+      body: { intent: "save", thermostatId, lastResult: submission.reply({ formErrors: ["Change a setting before saving."] }) },
+    };
   }
   try {
     const created = await updateThermostatSettings(api, thermostatId, changed);
-    return redirectWithToast(request, back({ watch: `${thermostatId}:${created.id}` }), {
-      kind: "success",
-      message: MESSAGES.submitted,
-    });
+    return { kind: "redirect", to: back({ watch: `${thermostatId}:${created.id}` }), toast: { kind: "success", message: MESSAGES.submitted } };
   } catch (error) {
     if (!isApiError(error)) throw error;
     const message = updateErrorMessage(error);
-    return data(
-      {
-        intent: "save",
-        thermostatId,
-        lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
-      } satisfies SettingsReply,
-      {
-        status: error.status >= 400 && error.status < 600 ? error.status : 502,
-        headers: await toastHeaders(request, { kind: "error", message }),
-      },
-    );
+    return {
+      kind: "reply",
+      status: error.status >= 400 && error.status < 600 ? error.status : 502,
+      body: { intent: "save", thermostatId, lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }) },
+      toast: { kind: "error", message },
+    };
   }
 }
 
@@ -267,6 +268,7 @@ export default function ThermostatsPage() {
                   tab={page.tab}
                   showVendor={page.showVendor}
                   openBack={page.openCard === item.thermostat.id}
+                  submissionId={page.submissionId}
                   serverReply={
                     actionData && actionData.thermostatId === item.thermostat.id ? actionData : undefined
                   }

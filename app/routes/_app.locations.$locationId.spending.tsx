@@ -1,8 +1,9 @@
+import { parseWithZod } from "@conform-to/zod";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
-import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, feedbackHeading, isFlagAnswer } from "~/features/bills/bills";
+import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, feedbackHeading, flagAnswerSchema, isFlagAnswer } from "~/features/bills/bills";
 import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
 import { billChart } from "~/features/usage/chart-data";
@@ -10,8 +11,8 @@ import { ChartFigure } from "~/features/usage/components/energy-chart";
 import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { answer, detached, once, ownerOf, rememberRedirects, submissionKey, type ActionOutcome } from "~/server/idempotency.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 
@@ -25,29 +26,45 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const locationId = locationIdParam(params.locationId);
   const accountParam = new URL(request.url).searchParams.get("accountId");
   const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
-  if (!result.ok) return { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] };
-  return { state: result.bills.length ? ("ok" as const) : ("empty" as const), locationId, ...result };
+  if (!result.ok) return withPrimaryStatus({ state: "error" as const, locationId, accounts: [], accountId: null, bills: [] }, result);
+  return {
+    state: result.bills.length ? ("ok" as const) : ("empty" as const),
+    locationId,
+    ...result,
+    submissionId: crypto.randomUUID(),
+  };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  await requireSmb(request);
+  const user = await requireSmb(request);
   locationIdParam(params.locationId);
   const form = await request.formData();
-  const intent = form.get("intent");
-  if (!isFlagAnswer(intent)) throw data({ message: "Unknown intent" }, { status: 400 });
-  const statementId = Number(form.get("statementId"));
-  const flagId = Number(form.get("flagId"));
-  if (!Number.isSafeInteger(statementId) || !Number.isSafeInteger(flagId) || statementId <= 0 || flagId <= 0) {
-    return data({ flagId: null, message: FLAG_UPDATE_FAILED }, { status: 400 });
-  }
-  const result = await settle(answerFlag(await getApi(request, context), statementId, flagId, intent));
-  if (!result.ok) return data({ flagId, message: FLAG_UPDATE_FAILED }, { status: result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502 });
+  if (!isFlagAnswer(form.get("intent"))) throw data({ message: "Unknown intent" }, { status: 400 });
+  const submission = parseWithZod(form, { schema: flagAnswerSchema });
+  if (submission.status !== "success") return data({ flagId: null, message: FLAG_UPDATE_FAILED }, { status: 400 });
+  const { intent, statementId, flagId, submissionId } = submission.value;
+  // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
+  const key = submissionId ? submissionKey(ownerOf(user), "bill-flag", submissionId, form) : null;
+  const api = await getApi(detached(request), context);
   const url = new URL(request.url);
-  return redirectWithToast(request, `${url.pathname}${url.search}`, { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) });
+  const outcome = await once(
+    key,
+    async (): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
+      const result = await settle(answerFlag(api, statementId, flagId, intent));
+      if (!result.ok) {
+        const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
+        return { kind: "reply", status, body: { flagId, message: FLAG_UPDATE_FAILED } };
+      }
+      return { kind: "redirect", to: `${url.pathname}${url.search}`, toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) } };
+    },
+    rememberRedirects,
+  );
+  return answer(request, outcome);
 }
 
 export default function Spending() {
-  const { state, locationId, accounts, accountId, bills } = useLoaderData<typeof loader>();
+  const loaderData = useLoaderData<typeof loader>();
+  const { state, locationId, accounts, accountId, bills } = loaderData;
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const submit = useSubmit();
@@ -99,7 +116,11 @@ export default function Spending() {
           <section className="stack" aria-labelledby="your-bills-heading">
             <h2 id="your-bills-heading">Your Bills</h2>
             {actionData && "message" in actionData && actionData.flagId === null ? <Alert tone="error">{actionData.message}</Alert> : null}
-            <BillsTable bills={bills} error={actionData && "message" in actionData ? actionData : null} />
+            <BillsTable
+              bills={bills}
+              error={actionData && "message" in actionData ? actionData : null}
+              submissionId={"submissionId" in loaderData ? loaderData.submissionId : ""}
+            />
           </section>
         </>
       )}

@@ -1,13 +1,19 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { findLocation } from "~/features/locations/locations.server";
 import { requireSmb } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
+import { isApiError } from "~/server/api-error";
+import { failureStatus, getApi } from "~/server/upstream.server";
 
-/** A location's pages (SMB only). An unknown or foreign location id goes back to /locations. */
+/**
+ * A location's pages (SMB only). An unknown or foreign location id goes back to /locations. When the location
+ * list itself fails, no page of the location can be shown: the error page, with the outage status (ADR 0009).
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
-  const location = await findLocation(await getApi(request, context), params.locationId);
+  const location = await findLocation(await getApi(request, context), params.locationId).catch((error: unknown) => {
+    throw isApiError(error) ? data(null, { status: failureStatus(error) }) : error;
+  });
   if (!location) throw redirect("/locations");
   return null;
 }

@@ -1,4 +1,4 @@
-import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { billWindow } from "~/features/bills/bills";
 import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const result = await loadUsage(await getApi(request, context), { locationId, usageType, search: url.searchParams, needBills: picker === "bill" });
   const today = todayParts(todayUtc());
   const tabParam = url.searchParams.get("tab");
-  return {
+  return data({
     locationId,
     usageType,
     today,
@@ -37,7 +37,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     cal: url.searchParams.get("cal"),
     bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
     billsFailed: result.bills ? !result.bills.ok : false,
-  };
+  }, { status: result.status });
 }
 
 export default function UsagePage() {

@@ -32,7 +32,7 @@ import { getConfig, supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import { commitSession, getSession } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Pill } from "~/ui/pill";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { Tooltip } from "~/ui/tooltip";
@@ -68,7 +68,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     supportEmail: supportEmail(request),
   };
   if (!buildings.ok || !advisor.ok)
-    return { ...base, error: true as const, total: 0, rows: [], issues: [], highDemand: [] };
+    return withPrimaryStatus({ ...base, error: true as const, total: 0, rows: [], issues: [], highDemand: [] }, buildings, advisor);
 
   const byId = new Map(advisor.data.map((a) => [a.building.id, a]));
   const today = now();

@@ -22,7 +22,7 @@ import { getOnboardingSteps, setOnboardingStepStatus } from "~/features/onboardi
 import { isApiError, settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
 import { redirectWithToast } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Pill } from "~/ui/pill";
 import { EmptyState, ErrorState } from "~/ui/states";
 
@@ -31,12 +31,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   const steps = await settle(getOnboardingSteps(await getApi(request, context), user.clientId));
-  return {
+  return withPrimaryStatus({
     firstName: user.firstName,
     clientName: user.client.name,
     error: !steps.ok,
     steps: steps.ok ? steps.data : [],
-  };
+  }, steps);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -40,7 +40,7 @@ import {
 import { settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import { now } from "~/server/clock.server";
 
@@ -93,7 +93,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const location = Number(url.searchParams.get("location"));
   const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
   const [sy, sm] = period.start.split("-").map(Number);
-  return {
+  return withPrimaryStatus({
     todayIso: today.toISOString().slice(0, 10),
     period,
     report: report.ok ? report.data : null,
@@ -109,7 +109,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     daySort: parseDaySort(url.searchParams.get("daySort")),
     chart: parseChartOptions(url.searchParams),
     helpUrl: getConfig().HELP_URL,
-  };
+  }, report, history);
 }
 
 export const meta: MetaFunction = () => [{ title: "Schedule Compliance · EnergyOps" }];

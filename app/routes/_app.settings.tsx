@@ -32,10 +32,13 @@ import styles from "~/features/settings/settings.css";
 import { getPreferences, getTeam, saveTeamAccess, setPreference } from "~/features/settings/settings.server";
 import { isApiError, settle } from "~/server/api-error";
 import { canManageTeam, requireSmb, requireTeamManager } from "~/server/guards.server";
+import type { ApiClient } from "~/server/api-client.server";
+import { answer, detached, once, ownerOf, rememberRedirects, submissionKey, type ActionOutcome } from "~/server/idempotency.server";
 import { redirectWithToast } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
 import { Alert, ErrorState } from "~/ui/states";
+import { SUBMISSION_ID_FIELD, SubmissionIdInput, submissionIdField } from "~/ui/submission-id";
 import { UrlDialog } from "~/ui/url-dialog";
 import { useHydrated } from "~/ui/use-hydrated";
 
@@ -52,13 +55,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const api = await getApi(request, context);
   if (tab === "preferences") {
     const prefs = await settle(getPreferences(api));
-    return {
+    return withPrimaryStatus({
       tab,
       canManage,
       userId: user.id,
       toggles: prefs.ok ? emailToggles(prefs.data) : null,
       team: null,
-    };
+    }, prefs);
   }
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const sortParam = url.searchParams.get("sort") as TeamSort;
@@ -66,13 +69,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const dir = url.searchParams.get("dir") === "desc" ? "desc" : "asc";
   const edit = Number(url.searchParams.get("edit")) || null;
   const team = await settle(getTeam(api, user.clientId));
-  return {
+  return withPrimaryStatus({
     tab,
     canManage,
     userId: user.id,
     toggles: null,
     team: {
       error: !team.ok,
+      /** For the access form (ADR 0010): a new one with every render. */
+      submissionId: crypto.randomUUID(),
       q,
       sort,
       dir,
@@ -91,7 +96,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           }))
         : [],
     },
-  };
+  }, team);
 }
 
 type AccessActionData = { userId: number; chosen: number[]; failed?: string[]; message?: string };
@@ -119,40 +124,58 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await requireTeamManager(request);
     const userId = Number(form.get("userId"));
     const chosenRaw = form.getAll("building").map(Number).filter(Number.isSafeInteger);
-    let team;
-    try {
-      team = await getTeam(api, user.clientId);
-    } catch (error) {
-      if (!isApiError(error)) throw error;
-      return data<AccessActionData>({ userId, chosen: chosenRaw, message: error.message }, { status: 502 });
-    }
-    const member = team.find((m) => m.id === userId);
-    if (!member) throw data({ message: "Not found" }, { status: 404 });
-    const all = member.userBuildingsWithName.map((b) => b.buildingId);
-    if (intent !== "access-save") {
-      return data<AccessActionData>({
-        userId,
-        chosen: bulkChoice(all, chosenRaw, intent === "access-select-all" ? "select-all" : "revoke-all"),
-      });
-    }
-    const chosen = bulkChoice(all, chosenRaw, "keep");
-    const changes = accessChanges(member.userBuildingsWithName, chosen);
-    const back = `/settings?tab=team`;
-    if (changes.length === 0)
-      return redirectWithToast(request, back, { kind: "info", message: "No changes to save." });
-    const { failed } = await saveTeamAccess(api, userId, changes);
-    if (failed.length > 0) {
-      const names = member.userBuildingsWithName
-        .filter((b) => failed.includes(b.buildingId))
-        .map((b) => b.buildingName);
-      return data<AccessActionData>({ userId, chosen, failed: names }, { status: 502 });
-    }
-    return redirectWithToast(request, back, {
-      kind: "success",
-      message: `Location access saved for ${fullName(member)} (${changes.length} location${changes.length === 1 ? "" : "s"} changed).`,
-    });
+    // A save runs once per submission id: a double click or a browser resubmit saves once (ADR 0010).
+    const submissionId = intent === "access-save" ? submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined) : undefined;
+    const key = submissionId ? submissionKey(ownerOf(user), "team-access", submissionId, form) : null;
+    const detachedApi = await getApi(detached(request), context);
+    const outcome = await once(key, () => accessAction(detachedApi, user.clientId, intent, userId, chosenRaw), rememberRedirects);
+    return answer(request, outcome);
   }
   throw data({ message: "Unknown intent" }, { status: 400 });
+}
+
+/** The access editor's intents: Select all / Revoke all without JavaScript answer the choice; Save saves it. */
+async function accessAction(
+  api: ApiClient,
+  clientId: number,
+  intent: "access-select-all" | "access-revoke-all" | "access-save",
+  userId: number,
+  chosenRaw: number[],
+): Promise<ActionOutcome<AccessActionData>> {
+  let team;
+  try {
+    team = await getTeam(api, clientId);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return { kind: "reply", status: 502, body: { userId, chosen: chosenRaw, message: error.message } };
+  }
+  const member = team.find((m) => m.id === userId);
+  if (!member) throw data({ message: "Not found" }, { status: 404 });
+  const all = member.userBuildingsWithName.map((b) => b.buildingId);
+  if (intent !== "access-save") {
+    return {
+      kind: "reply",
+      status: 200,
+      body: { userId, chosen: bulkChoice(all, chosenRaw, intent === "access-select-all" ? "select-all" : "revoke-all") },
+    };
+  }
+  const chosen = bulkChoice(all, chosenRaw, "keep");
+  const changes = accessChanges(member.userBuildingsWithName, chosen);
+  const back = `/settings?tab=team`;
+  if (changes.length === 0) return { kind: "redirect", to: back, toast: { kind: "info", message: "No changes to save." } };
+  const { failed } = await saveTeamAccess(api, userId, changes);
+  if (failed.length > 0) {
+    const names = member.userBuildingsWithName.filter((b) => failed.includes(b.buildingId)).map((b) => b.buildingName);
+    return { kind: "reply", status: 502, body: { userId, chosen, failed: names } };
+  }
+  return {
+    kind: "redirect",
+    to: back,
+    toast: {
+      kind: "success",
+      message: `Location access saved for ${fullName(member)} (${changes.length} location${changes.length === 1 ? "" : "s"} changed).`,
+    },
+  };
 }
 
 export const meta: MetaFunction = () => [{ title: "Manage account · EnergyOps" }];
@@ -309,13 +332,21 @@ function Team({ team }: { team: TeamData }) {
         closeHref={keep({ edit: null })}
         title={editing ? `Location access: ${editing.name}` : ""}
       >
-        {editing ? <AccessEditor key={editing.id} member={editing} hydrated={hydrated} /> : null}
+        {editing ? <AccessEditor key={editing.id} member={editing} hydrated={hydrated} submissionId={team.submissionId} /> : null}
       </UrlDialog>
     </section>
   );
 }
 
-function AccessEditor({ member, hydrated }: { member: TeamData["members"][number]; hydrated: boolean }) {
+function AccessEditor({
+  member,
+  hydrated,
+  submissionId,
+}: {
+  member: TeamData["members"][number];
+  hydrated: boolean;
+  submissionId: string;
+}) {
   const actionData = useActionData<typeof action>() as AccessActionData | undefined;
   const navigation = useNavigation();
   const fromAction = actionData && actionData.userId === member.id ? actionData : null;
@@ -331,6 +362,7 @@ function AccessEditor({ member, hydrated }: { member: TeamData["members"][number
       message={fromAction?.message}
       hydrated={hydrated}
       busy={navigation.state !== "idle"}
+      submissionId={submissionId}
     />
   );
 }
@@ -342,6 +374,7 @@ function AccessForm({
   message,
   hydrated,
   busy,
+  submissionId,
 }: {
   member: TeamData["members"][number];
   initial: number[];
@@ -349,6 +382,7 @@ function AccessForm({
   message?: string;
   hydrated: boolean;
   busy: boolean;
+  submissionId: string;
 }) {
   const [chosen, setChosen] = useState<Set<number>>(new Set(initial));
   const all = member.buildings.map((b) => b.id);
@@ -364,6 +398,7 @@ function AccessForm({
       data-testid="access-editor"
     >
       <input type="hidden" name="userId" value={member.id} />
+      <SubmissionIdInput value={submissionId} />
       {failed?.length ? (
         <Alert tone="error" title="Some changes were not saved.">
           Access could not be saved for: {failed.join(", ")}. Your choices are kept below; save again to

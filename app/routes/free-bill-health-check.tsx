@@ -38,7 +38,7 @@ import { getConnectWidgetConfig } from "~/features/utility-connect/utility-conne
 import { isApiError, settle } from "~/server/api-error";
 import { retryAfterText } from "~/server/rate-limit.server";
 import { commitSession, getSession } from "~/server/session.server";
-import { getPublicApi } from "~/server/upstream.server";
+import { getPublicApi, withPrimaryStatus } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
 import { Field, FieldErrors } from "~/ui/field";
 import { Alert, ErrorState } from "~/ui/states";
@@ -105,7 +105,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       accounts = result.accounts;
     }
   }
-  return {
+  return withPrimaryStatus({
     step,
     error: !utilities.ok,
     utilities: utilities.ok ? utilities.data : [],
@@ -118,7 +118,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     newAccount,
     newAccountError,
     widget: getConnectWidgetConfig(),
-  };
+  }, utilities);
 }
 
 type ActionData = {

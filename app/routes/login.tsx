@@ -57,8 +57,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.resi, options: [] as LoginOption[] };
     case "unknown":
       return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.unknownEmail, options: [] as LoginOption[] };
-    case "failed":
-      return { step: "email" as const, next, email, emailError: AUTH_MESSAGES.somethingWrong, options: [] as LoginOption[] };
+    case "failed": // the upstream is down or answered nonsense: 502 (ADR 0009)
+      return data({ step: "email" as const, next, email, emailError: AUTH_MESSAGES.somethingWrong, options: [] as LoginOption[] }, { status: 502 });
     case "options":
       return { step: "options" as const, next, email, emailError: null, options: outcome.options };
   }

@@ -1,6 +1,7 @@
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { anonymise } from "~/features/demo-mode/demo-mode";
 import { createApiClient, type ApiClient } from "./api-client.server";
+import type { ApiError } from "./api-error";
 import { apiBaseUrl, getConfig } from "./config.server";
 import { loginRedirectUrl } from "./safe-redirect";
 import { destroySession, getSession } from "./session.server";
@@ -36,4 +37,32 @@ export function getPublicApi(request?: Request): ApiClient {
     signal: request?.signal,
     timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
   });
+}
+
+/** What a page's primary upstream call came to: a `settle` result, or a loader's own ok/error pair. */
+export type PrimaryOutcome = { ok: true } | { ok: false; error: ApiError } | null | undefined;
+
+/**
+ * The HTTP status of a page whose primary data failed (ADR 0009): a refusal the upstream answered with a 4xx
+ * (403, 404, 409, 422 …) keeps that status; anything else (5xx, no answer, a time-out, an answer that is not the
+ * contract: malformed, empty, `errMsg`; an upstream 401 or 429 on a call without a user) is an outage: 502.
+ */
+export function failureStatus(error: ApiError): number {
+  const s = error.status;
+  return s >= 400 && s < 500 && s !== 401 && s !== 429 ? s : 502;
+}
+
+/** 200 when every primary outcome succeeded, otherwise the `failureStatus` of the first that failed. */
+export function primaryStatus(...primary: PrimaryOutcome[]): number {
+  for (const p of primary) if (p && !p.ok) return failureStatus(p.error);
+  return 200;
+}
+
+/**
+ * A loader's answer with the status of its primary data: `return withPrimaryStatus(body, list)`. The page's
+ * HTML is the same (its in-page error state); document and `.data` requests both carry the status, so a
+ * monitor sees an upstream outage. Secondary data (one card, a banner, the shell's menus) is not passed here.
+ */
+export function withPrimaryStatus<T>(body: T, ...primary: PrimaryOutcome[]) {
+  return data(body, { status: primaryStatus(...primary) });
 }

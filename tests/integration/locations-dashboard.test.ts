@@ -101,7 +101,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-type DashboardData = Exclude<Awaited<ReturnType<Loader>>, Response>;
+/** The dashboard's success answer (a plain object; an upstream failure answers `data(…, { status })`). */
+type DashboardData = Extract<Exclude<Awaited<ReturnType<Loader>>, Response>, { error: false }>;
 
 describe("the locations dashboard loader", () => {
   it("builds the chips, the old-bill warning and both summary cards from the api", async () => {

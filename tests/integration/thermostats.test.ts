@@ -237,14 +237,14 @@ describe("the control room loader", () => {
 
   it("an upstream failure gives the error state, never a 500", async () => {
     const { loader } = await import("~/routes/_app.locations.$locationId.control");
-    const result = (await loader({
+    const answer = await loader({
       request: await request("/locations/101/control"),
       params: { locationId: "101" },
       context: { cspNonce: "" },
-    })) as {
-      error: boolean;
-      items: unknown[];
-    };
+    });
+    // The thermostat list is the page's primary data: its failure answers 502 (ADR 0009).
+    expect(answer.init?.status).toBe(502);
+    const result = answer.data;
     expect(result.error).toBe(true);
     expect(result.items).toEqual([]);
   });
@@ -255,13 +255,13 @@ describe("the control room loader", () => {
       request: await args(true),
       params: { locationId: "777" },
       context: { cspNonce: "" },
-    })) as { showVendor: boolean; error: boolean; items: unknown[] };
+    })).data as { showVendor: boolean; error: boolean; items: unknown[] };
     expect(staff).toMatchObject({ showVendor: true, error: false, items: [] });
     const user = (await loader({
       request: await args(false),
       params: { locationId: "777" },
       context: { cspNonce: "" },
-    })) as { showVendor: boolean };
+    })).data as { showVendor: boolean };
     expect(user.showVendor).toBe(false);
   });
   it("a building the upstream does not know sends the user to /locations", async () => {

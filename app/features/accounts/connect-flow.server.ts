@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { listAllBuildings } from "~/features/locations/locations.server";
 import { locationLabel, sortLocations } from "~/features/locations/locations";
 import { settle } from "~/server/api-error";
+import { failureStatus } from "~/server/upstream.server";
 import type { ApiClient } from "~/server/api-client.server";
 import { commitSession, getSession, type SessionUser } from "~/server/session.server";
 import { getConnectWidgetConfig } from "~/features/utility-connect/utility-connect.server";
@@ -62,7 +63,7 @@ export async function loadConnectFlow(
   const opening = !requested && !providerId && !q;
   // Opening the flow is recorded by a POST (see the "opened" intent): a GET never changes anything upstream.
   const [utilities, receipt] = await Promise.all([settle(listUtilities(api)), overrides.receipt ?? readReceipt(request)]);
-  if (!utilities.ok) return { kind: "error" as const };
+  if (!utilities.ok) return { kind: "error" as const, status: failureStatus(utilities.error) };
   const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
   let step: ConnectStep = resolveConnectStep(requested, {
     utility,

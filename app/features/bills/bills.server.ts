@@ -84,7 +84,8 @@ export async function loadLocationBills(api: ApiClient, locationId: number, acco
     settle(listBills(api, { buildingId: locationId, minDate, maxDate, accountId: accountParam || undefined })),
   ]);
   if (isNotFound(accounts) || isNotFound(bills)) throw redirect("/locations");
-  if (!accounts.ok || !bills.ok) return { ok: false as const };
+  if (!accounts.ok) return { ok: false as const, error: accounts.error };
+  if (!bills.ok) return { ok: false as const, error: bills.error };
   const accountId = accountParam ? Number(accountParam) : accounts.data.length > 1 ? accounts.data[0].id : null;
   const list = accountParam || accountId === null ? bills.data : bills.data.filter((b) => b.accountId === accountId);
   return { ok: true as const, accounts: accounts.data.map((a) => ({ id: a.id, number: a.number })), accountId, bills: list };

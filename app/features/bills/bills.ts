@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { submissionIdField } from "~/ui/submission-id";
+
 /** Pure rules of bills and bill-issue flags (docs/rules.md, Bills and bill-issue flags). */
 
 export const BILL_FLAG_TYPES = [
@@ -70,6 +73,16 @@ export const canAnswer = (flag: Pick<FlagLike, "status">) => flag.status === "un
 export const FLAG_ANSWERS = { confirm: "dismissed", investigate: "action_requested" } as const;
 export type FlagAnswer = keyof typeof FLAG_ANSWERS;
 export const isFlagAnswer = (v: unknown): v is FlagAnswer => v === "confirm" || v === "investigate";
+
+const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** A flag answer form: the answer (the button pressed), the bill and flag, and the submission id (ADR 0010). */
+export const flagAnswerSchema = z.object({
+  intent: z.enum(["confirm", "investigate"]),
+  statementId: positiveId,
+  flagId: positiveId,
+  submissionId: submissionIdField,
+});
 
 export const FLAG_UPDATE_FAILED = "Unable to process update";
 

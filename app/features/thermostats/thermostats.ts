@@ -62,6 +62,7 @@ export const MAX_POLLS = 20;
 export const NEW_YORK = "America/New_York";
 
 import { MESSAGES } from "./messages";
+import { submissionIdField } from "~/ui/submission-id";
 
 export { MESSAGES };
 
@@ -305,6 +306,7 @@ function buildSettingsSchema(limits: DeviceLimits) {
       }),
       coolSetpointF: setpoint("Cool setpoint", limits.minSetpointF, limits.maxSetpointF),
       heatSetpointF: setpoint("Heat setpoint", limits.minSetpointF, limits.maxSetpointF),
+      submissionId: submissionIdField,
     })
     .superRefine((v, ctx) => {
       if (v.mode === "auto" && v.coolSetpointF - v.heatSetpointF < limits.minAutoSpacingF) {
@@ -334,7 +336,8 @@ export function changedSettings(current: CurrentSettings, next: Settings): Parti
   if (next.coolSetpointF !== current.coolSetpointF) changed.coolSetpointF = next.coolSetpointF;
   if (next.heatSetpointF !== current.heatSetpointF) changed.heatSetpointF = next.heatSetpointF;
   if (Object.keys(changed).length === 0) return changed;
-  if (next.mode === "auto") return { ...next };
+  // Auto mode sends all three (the vendor checks the spacing); only these three: the form has other fields.
+  if (next.mode === "auto") return { mode: next.mode, coolSetpointF: next.coolSetpointF, heatSetpointF: next.heatSetpointF };
   return changed;
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
 import { redirect } from "@remix-run/node";
 import { settle } from "~/server/api-error";
+import { primaryStatus } from "~/server/upstream.server";
 import { billWindow } from "~/features/bills/bills";
 import { isNotFound, listBills, todayUtc, type BillStatement } from "~/features/bills/bills.server";
 import { granularityFor, joinSeries, resolveView, todayParts, usageHref, type Granularity, type UsagePoint, type UsageType, type View } from "./usage";
@@ -41,6 +42,8 @@ export type UsageLoad = {
   granularity: ReturnType<typeof granularityFor>;
   usage: { ok: true; points: UsagePoint[]; units: { energy: string; temperature: string } } | { ok: false };
   bills: { ok: true; items: BillStatement[] } | { ok: false } | null;
+  /** The page's HTTP status: the usage series is its primary data (ADR 0009). */
+  status: number;
 };
 
 /**
@@ -86,5 +89,6 @@ export async function loadUsage(
         }
       : { ok: false },
     bills: bills ? (bills.ok ? { ok: true, items: bills.data } : { ok: false }) : null,
+    status: primaryStatus(usage),
   };
 }

@@ -19,7 +19,16 @@ type Bill = {
 const COLUMNS = 8;
 
 /** Your Bills: one row per bill, newest first, with its flag banner in a full-width row below it. */
-export function BillsTable({ bills, error }: { bills: Bill[]; error?: { flagId: number | null; message: string } | null }) {
+export function BillsTable({
+  bills,
+  error,
+  submissionId,
+}: {
+  bills: Bill[];
+  error?: { flagId: number | null; message: string } | null;
+  /** For the flag answer forms (ADR 0010). */
+  submissionId: string;
+}) {
   // The wrapper scrolls sideways on narrow screens: it takes keyboard focus so keyboard users can scroll it.
   const scrollFocus = 0;
   return (
@@ -78,7 +87,7 @@ export function BillsTable({ bills, error }: { bills: Bill[]; error?: { flagId: 
               flags.length ? (
                 <tr key={`${b.id}-flags`} className="flag-row">
                   <td colSpan={COLUMNS}>
-                    <FlagBanner billId={b.id} statementLabel={formatDate(b.statementDate)} supplier={supplier} flags={flags} error={error} />
+                    <FlagBanner billId={b.id} statementLabel={formatDate(b.statementDate)} supplier={supplier} flags={flags} error={error} submissionId={submissionId} />
                   </td>
                 </tr>
               ) : null,

@@ -2,6 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { Pill } from "~/ui/pill";
 import { canAnswer, flagCopy, flagHeading, groupHeading, groupPillStatus, pillLabel, pillTone } from "../bills";
 import { FieldErrors } from "~/ui/field";
+import { SubmissionIdInput } from "~/ui/submission-id";
 
 type Flag = { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null };
 
@@ -12,12 +13,15 @@ export function FlagBanner({
   supplier,
   flags,
   error,
+  submissionId,
 }: {
   billId: number;
   statementLabel: string;
   supplier: string | null | undefined;
   flags: Flag[];
   error?: { flagId: number | null; message: string } | null;
+  /** Rendered by the server; a repeat of the same answer is processed once (ADR 0010). */
+  submissionId: string;
 }) {
   const navigation = useNavigation();
   const busyFlag = navigation.state !== "idle" ? navigation.formData?.get("flagId") : null;
@@ -42,6 +46,7 @@ export function FlagBanner({
             <Form method="post" className="flag-actions" preventScrollReset>
               <input type="hidden" name="statementId" value={billId} />
               <input type="hidden" name="flagId" value={f.id} />
+              <SubmissionIdInput value={submissionId} />
               <button type="submit" name="intent" value="confirm" className="btn btn-secondary btn-small" disabled={busyFlag === String(f.id)}>
                 Yes, this is expected
               </button>

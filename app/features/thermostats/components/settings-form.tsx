@@ -7,8 +7,10 @@ import {
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef, type FormEvent } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
+import { SubmissionIdInput } from "~/ui/submission-id";
 import { useHydrated } from "~/ui/use-hydrated";
 import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
 
@@ -42,10 +44,13 @@ export function SettingsForm({
   item,
   tab,
   serverReply,
+  submissionId,
 }: {
   item: ThermostatInfo;
   tab: string;
   serverReply?: SettingsReply;
+  /** Rendered by the server for this page load; a repeat of the same submission is answered once (ADR 0010). */
+  submissionId: string;
 }) {
   const { thermostat, state } = item;
   const id = thermostat.id;
@@ -75,6 +80,18 @@ export function SettingsForm({
     heatSetpointF: fields.heatSetpointF.value,
   });
   const busy = fetcher.state !== "idle";
+  // A second click before React disables Save (a fast double click) must not send a second request: the
+  // server would answer it once (ADR 0010), but the browser would drop the first answer's navigation.
+  const inFlight = useRef(false);
+  useEffect(() => {
+    if (fetcher.state === "idle") inFlight.current = false;
+  }, [fetcher.state]);
+  const formProps = getFormProps(form);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (inFlight.current) return event.preventDefault();
+    formProps.onSubmit(event);
+    if (!event.defaultPrevented) inFlight.current = true;
+  };
   const modes =
     state.mode && !state.allowedModes.includes(state.mode)
       ? [...state.allowedModes, state.mode]
@@ -83,12 +100,14 @@ export function SettingsForm({
   return (
     <fetcher.Form
       method="post"
-      {...getFormProps(form)}
+      {...formProps}
+      onSubmit={onSubmit}
       className="thermo-form"
       aria-label={`Settings of ${thermostat.deviceName}`}
     >
       <input type="hidden" name="thermostatId" value={id} />
       <input type="hidden" name="tab" value={tab} />
+      <SubmissionIdInput value={submissionId} />
       {form.errors?.length ? <Alert tone="error">{form.errors.join(" ")}</Alert> : null}
       <SelectField
         label="Mode"

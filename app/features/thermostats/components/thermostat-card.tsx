@@ -29,12 +29,14 @@ export function ThermostatCard({
   showVendor,
   openBack,
   serverReply,
+  submissionId,
 }: {
   item: ThermostatInfo;
   tab: string;
   showVendor: boolean;
   openBack: boolean;
   serverReply?: SettingsReply;
+  submissionId: string;
 }) {
   const { thermostat, state } = item;
   const status = cardStatus(item);
@@ -157,7 +159,7 @@ export function ThermostatCard({
 
       <details className="thermo-settings" open={serverReply ? true : undefined}>
         <summary>Change settings</summary>
-        <SettingsForm key={formKey} item={item} tab={tab} serverReply={serverReply} />
+        <SettingsForm key={formKey} item={item} tab={tab} serverReply={serverReply} submissionId={submissionId} />
       </details>
     </article>
   );

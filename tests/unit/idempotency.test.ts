@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import {
+  MemoryIdempotencyStore,
+  once,
+  ownerOf,
+  submissionKey,
+  SubmissionInProgressError,
+} from "~/server/idempotency.server";
+import { changedSettings } from "~/features/thermostats/thermostats";
+import { submissionIdField } from "~/ui/submission-id";
+
+const ID = "0b6e4a3c-1f2d-4e5f-8a9b-0c1d2e3f4a5b";
+
+function clock(start = 1_000_000) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+describe("the in-memory idempotency store", () => {
+  it("claims a key once, keeps the outcome for its TTL, then forgets it", async () => {
+    const c = clock();
+    const store = new MemoryIdempotencyStore(100, c.now);
+    expect(await store.claim("k", 1_000)).toBe(true);
+    expect(await store.claim("k", 1_000)).toBe(false);
+    expect(await store.read("k")).toEqual({ state: "pending" });
+    await store.finish("k", { kind: "redirect", to: "/x" }, 10_000);
+    c.advance(9_999);
+    expect(await store.read("k")).toEqual({ state: "done", outcome: { kind: "redirect", to: "/x" } });
+    expect(await store.claim("k", 1_000)).toBe(false);
+    c.advance(1);
+    expect(await store.read("k")).toBeNull();
+    expect(await store.claim("k", 1_000)).toBe(true);
+  });
+
+  it("a pending mark expires on its own (a crashed processing does not block the id forever)", async () => {
+    const c = clock();
+    const store = new MemoryIdempotencyStore(100, c.now);
+    await store.claim("k", 500);
+    c.advance(500);
+    expect(await store.claim("k", 500)).toBe(true);
+  });
+
+  it("is bounded: beyond `max` entries the oldest go first, expired ones before them", async () => {
+    const c = clock();
+    const store = new MemoryIdempotencyStore(3, c.now);
+    await store.finish("a", 1, 60_000);
+    await store.finish("short", 0, 10);
+    await store.finish("b", 2, 60_000);
+    c.advance(20);
+    await store.finish("c", 3, 60_000);
+    expect(store.size).toBe(3);
+    expect(await store.read("short")).toBeNull();
+    expect(await store.read("a")).not.toBeNull();
+    await store.finish("d", 4, 60_000);
+    expect(store.size).toBe(3);
+    expect(await store.read("a")).toBeNull();
+    for (const k of ["b", "c", "d"]) expect(await store.read(k)).not.toBeNull();
+    for (let i = 0; i < 1_000; i++) await store.finish(`x${i}`, i, 60_000);
+    expect(store.size).toBe(3);
+  });
+
+  it("release frees the key", async () => {
+    const store = new MemoryIdempotencyStore();
+    await store.claim("k", 1_000);
+    await store.release("k");
+    expect(await store.read("k")).toBeNull();
+    expect(await store.claim("k", 1_000)).toBe(true);
+  });
+});
+
+describe("submission keys", () => {
+  const form = (entries: [string, string][]) => new URLSearchParams(entries);
+  const dana = ownerOf({ id: 1, clientId: 10, isImpersonating: false });
+  const sam = ownerOf({ id: 2, clientId: 10, isImpersonating: false });
+
+  it("are per user: one user cannot replay another's submission id", () => {
+    const f = form([["submissionId", ID], ["thermostatId", "1012"], ["coolSetpointF", "74"]]);
+    expect(submissionKey(dana, "thermostat-settings", ID, f)).not.toBe(submissionKey(sam, "thermostat-settings", ID, f));
+    expect(ownerOf({ id: 9, clientId: 10, isImpersonating: true })).not.toBe(ownerOf({ id: 9, clientId: 11, isImpersonating: true }));
+  });
+
+  it("are the same for a repeat (field order aside) and differ for another form, id or change", () => {
+    const a = form([["submissionId", ID], ["thermostatId", "1012"], ["coolSetpointF", "74"]]);
+    const reordered = form([["coolSetpointF", "74"], ["thermostatId", "1012"], ["submissionId", ID]]);
+    const key = submissionKey(dana, "thermostat-settings", ID, a);
+    expect(submissionKey(dana, "thermostat-settings", ID, reordered)).toBe(key);
+    expect(submissionKey(dana, "bill-flag", ID, a)).not.toBe(key);
+    expect(submissionKey(dana, "thermostat-settings", ID.replace("0b6e", "1b6e"), a)).not.toBe(key);
+    expect(submissionKey(dana, "thermostat-settings", ID, form([["submissionId", ID], ["thermostatId", "1012"], ["coolSetpointF", "75"]]))).not.toBe(key);
+    expect(key).not.toContain("1012");
+  });
+
+  it("the submission id is never a thermostat setting (auto mode sends all three settings, only those)", () => {
+    const current = { mode: "cool", coolSetpointF: 74, heatSetpointF: 68 };
+    const next = { mode: "auto", coolSetpointF: 75, heatSetpointF: 68, submissionId: ID };
+    expect(changedSettings(current as never, next)).toEqual({ mode: "auto", coolSetpointF: 75, heatSetpointF: 68 });
+  });
+
+  it("the form field accepts a UUID and treats anything else as absent", () => {
+    expect(submissionIdField.parse(ID)).toBe(ID);
+    expect(submissionIdField.parse("not-an-id")).toBeUndefined();
+    expect(submissionIdField.parse(undefined)).toBeUndefined();
+  });
+});
+
+describe("once", () => {
+  const remember = (o: { ok: boolean }) => o.ok;
+
+  it("runs a submission once; repeats get the first outcome", async () => {
+    const store = new MemoryIdempotencyStore();
+    let calls = 0;
+    const run = async () => ({ ok: true, n: ++calls });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await once("k", run, remember, { store }));
+    expect(calls).toBe(1);
+    expect(answers).toEqual([{ ok: true, n: 1 }, { ok: true, n: 1 }, { ok: true, n: 1 }]);
+  });
+
+  it("concurrent repeats wait for the first and run nothing", async () => {
+    const store = new MemoryIdempotencyStore();
+    let calls = 0;
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => (finish = r));
+    const run = async () => {
+      calls++;
+      await gate;
+      return { ok: true, n: calls };
+    };
+    const all = Promise.all([1, 2, 3].map(() => once("k", run, remember, { store, pollMs: 5 })));
+    await new Promise((r) => setTimeout(r, 30));
+    finish();
+    expect(await all).toEqual([{ ok: true, n: 1 }, { ok: true, n: 1 }, { ok: true, n: 1 }]);
+    expect(calls).toBe(1);
+  });
+
+  it("an outcome that is not final (an error reply) or a thrown error leaves the id free for a retry", async () => {
+    const store = new MemoryIdempotencyStore();
+    let calls = 0;
+    await once("k", async () => ({ ok: false, n: ++calls }), remember, { store });
+    await expect(once("k", async () => { calls++; throw new Error("boom"); }, remember, { store })).rejects.toThrow("boom");
+    expect(await once("k", async () => ({ ok: true, n: ++calls }), remember, { store })).toEqual({ ok: true, n: 3 });
+  });
+
+  it("without a key (no submission id) it simply runs", async () => {
+    let calls = 0;
+    await once(null, async () => ({ ok: true, n: ++calls }), remember);
+    await once(null, async () => ({ ok: true, n: ++calls }), remember);
+    expect(calls).toBe(2);
+  });
+
+  it("gives up waiting on a submission that stays in progress", async () => {
+    const store = new MemoryIdempotencyStore();
+    await store.claim("k", 60_000);
+    await expect(once("k", async () => ({ ok: true }), remember, { store, waitMs: 30, pollMs: 5 })).rejects.toBeInstanceOf(
+      SubmissionInProgressError,
+    );
+  });
+});
