@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref, dismissalSchema } from "~/features/thermostats/dismissal";
 import { dismissThermostatIssue, findDismissalTarget } from "~/features/thermostats/dismissal.server";
@@ -7,7 +7,7 @@ import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";
 import { requireUser } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
+import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const submission = parseWithZod(new URL(request.url).searchParams, { schema: dismissalSchema });
   if (submission.status !== "success") return { target: null, params: null };
   const target = await settle(findDismissalTarget(await getApi(request, context), submission.value));
-  return { target: target.ok ? target.data : null, params: submission.value };
+  return withPrimaryStatus({ target: target.ok ? target.data : null, params: submission.value }, target);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -29,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: dismissalSchema });
   if (submission.status !== "success") return { ok: false };
   const result = await settle(dismissThermostatIssue(await getApi(request, context), submission.value));
-  return { ok: result.ok };
+  return result.ok ? { ok: true } : data({ ok: false }, { status: failureStatus(result.error) });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

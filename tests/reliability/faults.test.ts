@@ -23,8 +23,6 @@ const STATUS_EXCEPTIONS: Record<string, Partial<Record<Fault, number>>> = {
   // A 404 of the login options is an answer (no account for that email); any other failure of this lookup
   // without a user, a refusal included, is the upstream misbehaving: 502.
   "login options": { "404": 200, "403": 502, validation: 502 },
-  // The GET dismissal link is being replaced by a page with a POST button (h-redirects); it keeps 200 here.
-  "thermostat dismissal link": Object.fromEntries(ALL_FAULTS.map((f) => [f, 200])),
 };
 
 export function expectedStatus(page: PageCase, fault: Fault): number {
