@@ -29,7 +29,7 @@ import {
   redirectToSuccess,
   type ConnectReceipt,
 } from "~/features/accounts/connect-flow.server";
-import { CONNECT_INTENTS } from "~/features/utility-connect/utility-connect";
+import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
 import { isApiError } from "~/server/api-error";
 import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";

@@ -32,9 +32,9 @@ import {
 } from "~/features/prospect/prospect";
 import styles from "~/features/prospect/prospect.css";
 import { createProspect, hitProspectLimit, updateProspect } from "~/features/prospect/prospect.server";
-import { ConnectWidget } from "~/features/utility-connect/components/connect-widget";
-import { CONNECT_INTENTS } from "~/features/utility-connect/utility-connect";
-import { getConnectWidgetConfig } from "~/features/utility-connect/utility-connect.server";
+import { ConnectWidget } from "~/features/accounts/components/connect-widget";
+import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
+import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
 import { isApiError, settle } from "~/server/api-error";
 import { retryAfterText } from "~/server/rate-limit.server";
 import { commitSession, getSession } from "~/server/session.server";

@@ -13,7 +13,7 @@ import {
   shouldSendTaskStep,
   CONNECT_MESSAGES,
 } from "~/features/accounts/accounts";
-import { connectWidgetConfig } from "~/features/utility-connect/utility-connect";
+import { connectWidgetConfig } from "~/features/accounts/utility-connect";
 
 const U = (name: string, id: string) => ({ name, arcadiaProviderId: id });
 const utilities = [

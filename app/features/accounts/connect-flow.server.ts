@@ -6,7 +6,7 @@ import { settle } from "~/server/api-error";
 import { failureStatus } from "~/server/upstream.server";
 import type { ApiClient } from "~/server/api-client.server";
 import { commitSession, getSession, type SessionUser } from "~/server/session.server";
-import { getConnectWidgetConfig } from "~/features/utility-connect/utility-connect.server";
+import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
 import {
   applyAccountListOp,
   conedStepErrors,

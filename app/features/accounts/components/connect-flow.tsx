@@ -2,8 +2,8 @@ import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
-import { ConnectWidget } from "~/features/utility-connect/components/connect-widget";
-import type { ConnectWidgetConfig } from "~/features/utility-connect/utility-connect";
+import { ConnectWidget } from "~/features/accounts/components/connect-widget";
+import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 import {

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
 import { useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
-import { CONNECT_MESSAGES, credentialsSchema } from "~/features/accounts/accounts";
+import { CONNECT_MESSAGES, credentialsSchema } from "../accounts";
 import { Field, FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
