@@ -46,3 +46,6 @@ export function migrate(db: DB) {
     })();
   }
 }
+
+/** `?,?,…` for an SQL `IN (…)` of n values. */
+export const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(",");
