@@ -2,17 +2,18 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import pino from "pino";
+import { bodyLimit } from "./app/server/body-limit.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
 import { apiPassthrough } from "./app/server/passthrough.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
+import { createRequestHandler } from "./app/server/remix-handler.server";
 
 let config: ReturnType<typeof getConfig>;
 try {
@@ -135,6 +136,10 @@ app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y"
 const publicFiles = new Set(fs.readdirSync("public").filter((f) => f !== "build").map((f) => `/${f}`));
 const publicStatic = express.static("public", { maxAge: "1h", index: false });
 app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
+
+// Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
+// count and name length, checked before anything parses them; the Remix handler reads the checked bytes.
+app.use(bodyLimit({ maxBytes: config.BODY_LIMIT_BYTES, maxFields: config.FORM_MAX_FIELDS, maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH }));
 
 // CSRF: every state-changing request from another site is refused (on top of SameSite=Lax cookies).
 app.use((req, res, next) => {

@@ -37,6 +37,11 @@ const schema = z.object({
   PROVIDER_WIDGET_SCRIPT_URL: url.optional(),
   PROVIDER_WIDGET_KEY: z.string().optional(),
   SERVER_TIMING: bool.default("true"),
+  /** Largest request body (bytes), most form fields and longest field name; larger is refused with 413. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  // 1000 fields: the team-access form posts one field per location.
+  FORM_MAX_FIELDS: z.coerce.number().int().min(1).default(1000),
+  FORM_MAX_FIELD_NAME_LENGTH: z.coerce.number().int().min(1).default(200),
 });
 
 export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; sessionSecretGenerated: boolean };
