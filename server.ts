@@ -9,6 +9,7 @@ import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import pino from "pino";
 import { bodyLimit } from "./app/server/body-limit.server";
+import { privateByDefault } from "./app/server/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
 import { apiPassthrough } from "./app/server/passthrough.server";
@@ -140,6 +141,9 @@ app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, 
 // Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
 // count and name length, checked before anything parses them; the Remix handler reads the checked bytes.
 app.use(bodyLimit({ maxBytes: config.BODY_LIMIT_BYTES, maxFields: config.FORM_MAX_FIELDS, maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH }));
+
+// Every dynamic answer depends on the session or a token: private, no-store unless a route declares public.
+app.use(privateByDefault());
 
 // CSRF: every state-changing request from another site is refused (on top of SameSite=Lax cookies).
 app.use((req, res, next) => {
