@@ -69,7 +69,8 @@ app.disable("x-powered-by");
 app.set("trust proxy", config.TRUST_PROXY);
 
 // One access-log line per request: method, path (never the query: it may hold tokens), status, duration.
-// The total server time also goes out as Server-Timing (benchmarks divide it by the upstream latency).
+// With SERVER_TIMING (the benchmark; off in production by default) the total server time goes out as
+// Server-Timing (benchmarks divide it by the upstream latency).
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
