@@ -144,21 +144,30 @@ export function bodyLimit(limits: BodyLimits) {
 
 const MESSAGES: Record<number, string> = { 400: "Bad Request", 413: "Payload Too Large" };
 
-/** How long a refused connection stays open (reading nothing) so the client can read the answer. */
+/** How long a refused connection stays open so the client can read the answer. */
 const LINGER_MS = 2000;
+/** How much more of a refused body is read (and dropped) so that a client a little over the limit finishes cleanly. */
+const DISCARD_BYTES = 256 * 1024;
 
 /**
- * Answers the refusal with `Connection: close` and reads nothing more: the request is paused (at most one
- * stream buffer more is taken in), so TCP flow control stops a client that is still sending while it reads the
- * answer. After the answer only the sending side is closed, and the socket is destroyed LINGER_MS later: Node
- * would destroy it right after the answer, and closing a socket with unread input resets the connection, so
- * the client would lose the 413.
+ * Answers the refusal with `Connection: close` and keeps nothing more of the body: up to DISCARD_BYTES more
+ * are read and dropped (a form a little over the limit finishes sending and its client reads the answer on a
+ * cleanly closed connection), then the request is paused, so TCP flow control stops a client still sending
+ * while it reads the answer. After the answer only the sending side is closed, and the socket is destroyed
+ * LINGER_MS later: Node would destroy it right after the answer, and closing a socket with unread input resets
+ * the connection, so the client would lose the 413.
  */
 function refuse(req: Req, res: ServerResponse, status: 400 | 413, reason: string) {
   const socket = req.socket;
-  req.pause();
-  // Marks the body as being consumed, so Node does not drain (read and discard) the rest after the answer.
-  req.read(0);
+  let discarded = 0;
+  const discard = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_BYTES) {
+      req.off("data", discard);
+      req.pause();
+    }
+  };
+  req.on("data", discard);
   const close = () => socket?.destroy();
   setTimeout(close, LINGER_MS).unref();
   if (res.headersSent || !socket) return close();
