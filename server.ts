@@ -13,6 +13,7 @@ import { privateByDefault } from "./app/server/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
 import { apiPassthrough } from "./app/server/passthrough.server";
+import { createLoadShedder } from "./app/server/load-shed.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
 
@@ -142,6 +143,16 @@ app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, 
 // Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
 // count and name length, checked before anything parses them; the Remix handler reads the checked bytes.
 app.use(bodyLimit({ maxBytes: config.BODY_LIMIT_BYTES, maxFields: config.FORM_MAX_FIELDS, maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH }));
+
+// Load shedding (never /healthz or static files, answered above): 503 + Retry-After at once when too many
+// requests are in flight or the event loop lags, instead of queueing until clients time out.
+app.use(
+  createLoadShedder({
+    maxInFlight: config.SHED_MAX_IN_FLIGHT,
+    maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
+    retryAfterSeconds: config.SHED_RETRY_AFTER_S,
+  }),
+);
 
 // Every dynamic answer depends on the session or a token: private, no-store unless a route declares public.
 app.use(privateByDefault());
