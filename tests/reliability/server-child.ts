@@ -44,7 +44,7 @@ export async function startServerChild({
   child.stdout!.on("data", (d) => logs.push(String(d)));
   child.stderr!.on("data", (d) => logs.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
@@ -52,7 +52,10 @@ export async function startServerChild({
       /* not up yet */
     }
     if (child.exitCode !== null) throw new Error(`web server exited: ${logs.join("")}`);
-    if (Date.now() > deadline) throw new Error(`web server did not start: ${logs.join("")}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`web server did not start: ${logs.join("")}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
