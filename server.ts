@@ -2,17 +2,20 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
 import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import pino from "pino";
+import { bodyLimit } from "./app/server/body-limit.server";
+import { privateByDefault } from "./app/server/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
 import { apiPassthrough } from "./app/server/passthrough.server";
+import { createLoadShedder } from "./app/server/load-shed.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
+import { createRequestHandler } from "./app/server/remix-handler.server";
 
 let config: ReturnType<typeof getConfig>;
 try {
@@ -68,7 +71,8 @@ app.disable("x-powered-by");
 app.set("trust proxy", config.TRUST_PROXY);
 
 // One access-log line per request: method, path (never the query: it may hold tokens), status, duration.
-// The total server time also goes out as Server-Timing (benchmarks divide it by the upstream latency).
+// With SERVER_TIMING (the benchmark; off in production by default) the total server time goes out as
+// Server-Timing (benchmarks divide it by the upstream latency).
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
@@ -136,6 +140,23 @@ app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y"
 const publicFiles = new Set(fs.readdirSync("public").filter((f) => f !== "build").map((f) => `/${f}`));
 const publicStatic = express.static("public", { maxAge: "1h", index: false });
 app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
+
+// Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
+// count and name length, checked before anything parses them; the Remix handler reads the checked bytes.
+app.use(bodyLimit({ maxBytes: config.BODY_LIMIT_BYTES, maxFields: config.FORM_MAX_FIELDS, maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH }));
+
+// Load shedding (never /healthz or static files, answered above): 503 + Retry-After at once when too many
+// requests are in flight or the event loop lags, instead of queueing until clients time out.
+app.use(
+  createLoadShedder({
+    maxInFlight: config.SHED_MAX_IN_FLIGHT,
+    maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
+    retryAfterSeconds: config.SHED_RETRY_AFTER_S,
+  }),
+);
+
+// Every dynamic answer depends on the session or a token: private, no-store unless a route declares public.
+app.use(privateByDefault());
 
 // CSRF: every state-changing request from another site is refused (on top of SameSite=Lax cookies).
 app.use((req, res, next) => {

@@ -44,12 +44,22 @@ const schema = z.object({
   UTILITY_CONNECT_WIDGET: z.enum(["builtin", "provider"]).default("builtin"),
   PROVIDER_WIDGET_SCRIPT_URL: url.optional(),
   PROVIDER_WIDGET_KEY: z.string().optional(),
-  SERVER_TIMING: bool.default("true"),
+  /** Server-Timing on every answer (benchmarks read it). Default: on outside production, off in production. */
+  SERVER_TIMING: bool.optional(),
+  /** Largest request body (bytes), most form fields and longest field name; larger is refused with 413. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  // 1000 fields: the team-access form posts one field per location.
+  FORM_MAX_FIELDS: z.coerce.number().int().min(1).default(1000),
+  FORM_MAX_FIELD_NAME_LENGTH: z.coerce.number().int().min(1).default(200),
+  /** Load shedding: requests in flight, and event-loop delay (median over 1 s, ms; 0: off), above which answers are 503. */
+  SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(32),
+  SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(150),
+  SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(5),
   /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
 
-export type Config = z.infer<typeof schema> & { SESSION_SECRET: string; sessionSecretGenerated: boolean };
+export type Config = Omit<z.infer<typeof schema>, "SERVER_TIMING"> & { SERVER_TIMING: boolean } & { SESSION_SECRET: string; sessionSecretGenerated: boolean };
 
 export class ConfigError extends Error {}
 
@@ -61,7 +71,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n  ${lines.join("\n  ")}`);
   }
-  const cfg = result.data;
+  const cfg = { ...result.data, SERVER_TIMING: result.data.SERVER_TIMING ?? result.data.NODE_ENV !== "production" };
   if (!cfg.SESSION_SECRET) {
     if (cfg.NODE_ENV === "production") {
       throw new ConfigError("Invalid environment configuration:\n  SESSION_SECRET: required in production");

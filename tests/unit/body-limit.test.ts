@@ -1,0 +1,78 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyLimit, checkFormBody, checkUrlEncoded, multipartBoundary } from "~/server/body-limit.server";
+
+const limits = { maxBytes: 1024, maxFields: 5, maxFieldNameLength: 10 };
+
+describe("checkUrlEncoded", () => {
+  it("counts fields, empty pairs aside", () => {
+    expect(checkUrlEncoded("a=1&b=2&&c=3&d&e=", limits)).toEqual({ ok: true });
+    expect(checkUrlEncoded("a=1&b=2&c=3&d=4&e=5&f=6", limits)).toMatchObject({ ok: false, status: 413 });
+    expect(checkUrlEncoded("", limits)).toEqual({ ok: true });
+  });
+  it("measures a name decoded, and a name without a value", () => {
+    expect(checkUrlEncoded(`${"%41".repeat(10)}=1`, limits)).toEqual({ ok: true });
+    expect(checkUrlEncoded(`${"a".repeat(11)}=1`, limits)).toMatchObject({ ok: false, reason: "form field name too long" });
+    expect(checkUrlEncoded(`x=1&${"a".repeat(11)}`, limits)).toMatchObject({ ok: false });
+    // The = of a later pair does not end an earlier name.
+    expect(checkUrlEncoded(`${"a".repeat(11)}&b=1`, limits)).toMatchObject({ ok: false });
+  });
+});
+
+describe("checkFormBody", () => {
+  const part = (name: string) => `--XyZ\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nv\r\n`;
+  it("multipart: counts parts and checks names", () => {
+    const type = "multipart/form-data; boundary=XyZ";
+    expect(multipartBoundary(type)).toBe("XyZ");
+    expect(multipartBoundary('multipart/form-data; boundary="a b"')).toBe("a b");
+    expect(checkFormBody(Buffer.from(`${part("a").repeat(5)}--XyZ--\r\n`), type, limits)).toEqual({ ok: true });
+    expect(checkFormBody(Buffer.from(`${part("a").repeat(6)}--XyZ--\r\n`), type, limits)).toMatchObject({ ok: false, status: 413 });
+    expect(checkFormBody(Buffer.from(`${part("a".repeat(11))}--XyZ--\r\n`), type, limits)).toMatchObject({ ok: false, status: 413 });
+    expect(checkFormBody(Buffer.from("x"), "multipart/form-data", limits)).toMatchObject({ ok: false, status: 400 });
+  });
+  it("leaves other content types to the byte limit", () => {
+    expect(checkFormBody(Buffer.from("a&".repeat(100)), "application/json", limits)).toEqual({ ok: true });
+    expect(checkFormBody(Buffer.from("a&".repeat(100)), "Application/X-WWW-Form-Urlencoded; charset=UTF-8", limits)).toMatchObject({ ok: false });
+  });
+});
+
+describe("bodyLimit middleware", () => {
+  let server: http.Server;
+  let url: string;
+  beforeAll(async () => {
+    const limit = bodyLimit(limits);
+    server = http.createServer((req, res) =>
+      limit(req, res, () => {
+        res.end(`read ${(req as typeof req & { rawBody?: Buffer }).rawBody?.length ?? "none"}`);
+      }),
+    );
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("hands a body within the limit on as rawBody; GET passes untouched", async () => {
+    expect(await (await fetch(url, { method: "POST", body: "a=1&b=2", headers: { "content-type": "application/x-www-form-urlencoded" } })).text()).toBe("read 7");
+    expect(await (await fetch(url)).text()).toBe("read none");
+  });
+
+  it("refuses a body over the limit, declared or streamed, with 413 and Connection: close", async () => {
+    const declared = await fetch(url, { method: "POST", body: "x".repeat(1025) });
+    expect(declared.status).toBe(413);
+    expect(declared.headers.get("connection")).toBe("close");
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 4; i++) c.enqueue(new TextEncoder().encode("y".repeat(300)));
+        c.close();
+      },
+    });
+    const chunked = await fetch(url, { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+
+  it("refuses too many fields with 413", async () => {
+    const res = await fetch(url, { method: "POST", body: "a&b&c&d&e&f", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.status).toBe(413);
+  });
+});
