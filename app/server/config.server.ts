@@ -52,7 +52,7 @@ const schema = z.object({
   FORM_MAX_FIELDS: z.coerce.number().int().min(1).default(1000),
   FORM_MAX_FIELD_NAME_LENGTH: z.coerce.number().int().min(1).default(200),
   /** Load shedding: requests in flight, and event-loop delay (median over 1 s, ms; 0: off), above which answers are 503. */
-  SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(32),
+  SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(64),
   SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(150),
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(5),
   /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */

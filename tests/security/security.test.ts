@@ -153,7 +153,7 @@ describe("headers", () => {
 
   it("token pages are not cached and send no referrer", async () => {
     const res = await getPage(stack.url, "/login/link?token=abc");
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     check();
   });
