@@ -48,6 +48,9 @@ async function startServer(latencyMs: number) {
       LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "100000",
       LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
       LOGIN_RATE_LIMIT_PER_IP: "100000",
+      // Throughput measures capacity: load shedding off (tests/reliability/overload.test.ts covers it).
+      SHED_MAX_IN_FLIGHT: "100000",
+      SHED_MAX_EVENT_LOOP_DELAY_MS: "0",
     },
     stdio: "ignore",
   });
