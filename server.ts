@@ -7,10 +7,10 @@ import compression from "compression";
 import express from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
-import pino from "pino";
 import { bodyLimit } from "./app/server/body-limit.server";
 import { privateByDefault } from "./app/server/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
+import { errorFields, getLogger } from "./app/server/logger.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
 import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
@@ -29,10 +29,7 @@ try {
 }
 
 const production = config.NODE_ENV === "production";
-const logger = pino(
-  { level: config.LOG_LEVEL ?? (config.NODE_ENV === "test" ? "silent" : "info"), base: undefined },
-  pino.destination({ sync: false }),
-);
+const logger = getLogger();
 if (config.sessionSecretGenerated) {
   logger.warn("SESSION_SECRET is not set: using a random secret for this process (sessions end on restart).");
 }
@@ -57,7 +54,7 @@ if (!config.API_URL) {
     process.env.API_URL = api.url;
     closeApi = api.close;
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(`the embedded api could not start: ${errorFields(error).err}`); // synchronous: the process exits next
     process.exit(1);
   }
 }

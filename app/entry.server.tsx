@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getSessionUser } from "./server/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
+import { errorFields, getLogger } from "~/server/logger.server";
 
 const ABORT_DELAY = 10_000;
 
@@ -48,7 +49,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) getLogger().error(errorFields(error), "render error after the shell");
         },
       },
     );
@@ -61,5 +62,5 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (request.signal.aborted) return;
   if (context && typeof context === "object") (context as AppLoadContext).serverError = error;
   if (error instanceof Response && error.status === 404) return;
-  console.error(error instanceof Error ? error.stack : error);
+  getLogger().error({ ...errorFields(error), method: request.method, path: new URL(request.url).pathname }, "server error");
 };

@@ -4,6 +4,7 @@ import { SUBMISSION_ID_FIELD } from "~/ui/submission-id";
 import { data, redirect } from "@remix-run/node";
 import { getConfig } from "./config.server";
 import { commitSession, getSession, type SessionUser, type Toast } from "./session.server";
+import { errorFields, getLogger } from "./logger.server";
 
 /**
  * Idempotent form submissions (ADR 0010): a form rendered by the server carries a random submission id; the
@@ -116,7 +117,7 @@ export function idempotencyStore(): IdempotencyStore {
   const url = getConfig().REDIS_URL;
   if (url) {
     const client = createClient({ url });
-    client.connect().catch((error: unknown) => console.error("redis connection failed (idempotency store)", error));
+    client.connect().catch((error: unknown) => getLogger().error(errorFields(error), "redis connection failed (idempotency store)"));
     store = new RedisIdempotencyStore(client);
   } else {
     store = new MemoryIdempotencyStore();

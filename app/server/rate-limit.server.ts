@@ -2,6 +2,7 @@ import { MemoryStore, type Store } from "express-rate-limit";
 import { RedisStore } from "rate-limit-redis";
 import { createClient } from "redis";
 import { getConfig } from "./config.server";
+import { errorFields, getLogger } from "./logger.server";
 
 let redis: ReturnType<typeof createClient> | undefined;
 
@@ -14,7 +15,7 @@ export function makeRateLimitStore(prefix: string): Store {
   if (!cfg.REDIS_URL) return new MemoryStore();
   if (!redis) {
     redis = createClient({ url: cfg.REDIS_URL });
-    redis.connect().catch((error: unknown) => console.error("redis connection failed", error));
+    redis.connect().catch((error: unknown) => getLogger().error(errorFields(error), "redis connection failed (rate-limit store)"));
   }
   const client = redis;
   return new RedisStore({ prefix: `rl:${prefix}:`, sendCommand: (...args: string[]) => client.sendCommand(args) });
