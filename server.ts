@@ -44,7 +44,7 @@ if (!config.API_URL) {
         port: config.API_PORT,
         host: "127.0.0.1",
         dbFile: path.join(config.DATA_DIR, "api.sqlite"),
-        webBaseUrl: process.env.PUBLIC_URL || `http://localhost:${config.PORT}`,
+        webBaseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
         staffEmailDomain: config.STAFF_EMAIL_DOMAIN,
         clockStart: config.CLOCK_START,
       },
@@ -205,7 +205,7 @@ app.all(
 const server = app.listen(config.PORT, config.HOST, () => {
   const url = `http://localhost:${config.PORT}`;
   logger.info({ url }, "web server listening");
-  if (process.env.QUIET_BANNER !== "true" && config.NODE_ENV !== "test") {
+  if (!config.QUIET_BANNER && config.NODE_ENV !== "test") {
     const demo = closeApi
       ? `\n  Demo logins (password demo-pass-2024):\n    dana@harborcoffee.test (client admin)   sam@harborcoffee.test (code or link only)\n    alex@mapledental.test   riley@greenwayhomes.test (resi)   jordan@metrotowers.test (migrated)\n    morgan@${config.STAFF_EMAIL_DOMAIN} (staff)\n  Emails the demo sends (login codes, links): ${process.env.API_URL}/dev/outbox\n`
       : "";

@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { getConfig } from "~/server/config.server";
 
 /**
  * Test hook, off unless ENABLE_TEST_HOOKS=true (set only by the test servers): throws an unexpected error so
@@ -6,7 +7,7 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
  * Without the variable it behaves like any unknown path.
  */
 export function loader(_: LoaderFunctionArgs) {
-  if (process.env.ENABLE_TEST_HOOKS !== "true") throw redirect("/");
+  if (!getConfig().ENABLE_TEST_HOOKS) throw redirect("/");
   throw new Error("Deliberate failure for the error-fallback test");
 }
 

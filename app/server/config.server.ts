@@ -55,6 +55,12 @@ const schema = z.object({
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(64),
   SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(150),
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(5),
+  /** The web app's public origin, for links in the embedded api's emails (default http://localhost:$PORT). */
+  PUBLIC_URL: url.optional(),
+  /** No start-up banner (the demo logins) on stdout: the test servers. */
+  QUIET_BANNER: bool.default("false"),
+  /** Test-only routes (a deliberate server error for the error-fallback test); never in production deploys. */
+  ENABLE_TEST_HOOKS: bool.default("false"),
   /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
