@@ -1,10 +1,14 @@
+import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import {
+  ACCESS_INTENTS,
   accessChanges,
   bulkChoice,
   emailToggles,
+  isAccessIntent,
   locationsColumn,
   searchAndSortTeam,
+  settingsActionSchema,
   settingsTab,
   truncateName,
 } from "~/features/settings/settings";
@@ -125,5 +129,132 @@ describe("preferences and tabs", () => {
     expect(settingsTab("team", true)).toBe("team");
     expect(settingsTab("team", false)).toBe("preferences");
     expect(settingsTab(null, true)).toBe("preferences");
+  });
+});
+
+describe("the action's schema (one per intent)", () => {
+  const parse = (fields: [string, string][]) =>
+    parseWithZod(new URLSearchParams(fields), { schema: settingsActionSchema });
+  const ID = "3f1c2b9e-8a4d-4c6e-9b2a-1d5e7f0a9c31";
+
+  it("reads a preference switch", () => {
+    const s = parse([
+      ["intent", "preference"],
+      ["type", "monthly_recap"],
+      ["enabled", "false"],
+    ]);
+    expect(s.status).toBe("success");
+    expect(s.status === "success" && s.value).toEqual({
+      intent: "preference",
+      type: "monthly_recap",
+      enabled: false,
+    });
+    const on = parse([
+      ["intent", "preference"],
+      ["type", "bill_flag"],
+      ["enabled", "true"],
+    ]);
+    expect(on.status === "success" && on.value).toMatchObject({ enabled: true });
+  });
+
+  it("refuses a preference that cannot be edited here, or a switch without its state", () => {
+    for (const type of ["sms", "", "<script>", "BILL_FLAG"])
+      expect(
+        parse([
+          ["intent", "preference"],
+          ["type", type],
+          ["enabled", "true"],
+        ]).status,
+      ).toBe("error");
+    expect(
+      parse([
+        ["intent", "preference"],
+        ["type", "bill_flag"],
+      ]).status,
+    ).toBe("error");
+    expect(
+      parse([
+        ["intent", "preference"],
+        ["type", "bill_flag"],
+        ["enabled", "yes"],
+      ]).status,
+    ).toBe("error");
+  });
+
+  it("reads an access save: the member, every ticked location, the submission id", () => {
+    const s = parse([
+      ["intent", "access-save"],
+      ["userId", "7"],
+      ["building", "101"],
+      ["building", "104"],
+      ["submissionId", ID],
+    ]);
+    expect(s.status === "success" && s.value).toEqual({
+      intent: "access-save",
+      userId: 7,
+      building: [101, 104],
+      submissionId: ID,
+    });
+  });
+
+  it("reads one ticked location or none (Revoke all) as a list", () => {
+    const one = parse([
+      ["intent", "access-select-all"],
+      ["userId", "7"],
+      ["building", "101"],
+    ]);
+    expect(one.status === "success" && one.value).toEqual({
+      intent: "access-select-all",
+      userId: 7,
+      building: [101],
+      submissionId: undefined,
+    });
+    const none = parse([
+      ["intent", "access-revoke-all"],
+      ["userId", "7"],
+      ["submissionId", "not-a-uuid"],
+    ]);
+    expect(none.status === "success" && none.value).toEqual({
+      intent: "access-revoke-all",
+      userId: 7,
+      building: [],
+      submissionId: undefined,
+    });
+  });
+
+  it("refuses a member or location that is not an id", () => {
+    for (const userId of ["", "0", "-1", "1.5", "NaN", "99999999999999999999999", "x"])
+      expect(
+        parse([
+          ["intent", "access-save"],
+          ["userId", userId],
+        ]).status,
+      ).toBe("error");
+    expect(
+      parse([
+        ["intent", "access-save"],
+        ["userId", "7"],
+        ["building", "abc"],
+      ]).status,
+    ).toBe("error");
+  });
+
+  it("refuses an unknown or missing intent", () => {
+    for (const intent of ["", "x", "access", "PREFERENCE"])
+      expect(
+        parse([
+          ["intent", intent],
+          ["userId", "7"],
+          ["type", "bill_flag"],
+          ["enabled", "true"],
+        ]).status,
+      ).toBe("error");
+    expect(parse([["userId", "7"]]).status).toBe("error");
+  });
+
+  it("tells the access intents apart from the others (the team-manager guard)", () => {
+    expect(ACCESS_INTENTS.every(isAccessIntent)).toBe(true);
+    expect(isAccessIntent("preference")).toBe(false);
+    expect(isAccessIntent(["access-save"])).toBe(false);
   });
 });

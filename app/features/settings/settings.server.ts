@@ -1,7 +1,22 @@
+import { data } from "@remix-run/node";
 import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
-import { settle } from "~/server/api-error";
-import type { EditablePreference } from "./settings";
+import { isApiError, settle } from "~/server/api-error";
+import type { ActionOutcome } from "~/server/idempotency.server";
+import {
+  accessChanges,
+  bulkChoice,
+  emailToggles,
+  fullName,
+  locationsColumn,
+  searchAndSortTeam,
+  TEAM_SORTS,
+  type AccessAction,
+  type AccessActionData,
+  type EditablePreference,
+  type TeamSort,
+  type TeamView,
+} from "./settings";
 
 const prefSchema = z.object({
   userId: z.number(),
@@ -67,5 +82,98 @@ export async function saveTeamAccess(
   return {
     saved: changes.filter((_, i) => results[i].ok).map((c) => c.buildingId),
     failed: changes.filter((_, i) => !results[i].ok).map((c) => c.buildingId),
+  };
+}
+
+/** The preferences tab: the four toggles, or null when the upstream failed (with its outcome for the status). */
+export async function loadPreferences(api: ApiClient) {
+  const prefs = await settle(getPreferences(api));
+  return { toggles: prefs.ok ? emailToggles(prefs.data) : null, outcome: prefs };
+}
+
+/** The team tab's query: search (100 characters at most), sort, direction and the member being edited. */
+export function teamQuery(params: URLSearchParams) {
+  const sortParam = params.get("sort") as TeamSort;
+  return {
+    q: (params.get("q") ?? "").slice(0, 100),
+    sort: TEAM_SORTS.includes(sortParam) ? sortParam : ("name" as TeamSort),
+    dir: params.get("dir") === "desc" ? ("desc" as const) : ("asc" as const),
+    edit: Number(params.get("edit")) || null,
+  };
+}
+
+/** The team tab: the client's members searched and sorted for the list (with the upstream outcome). */
+export async function loadTeam(api: ApiClient, clientId: number, params: URLSearchParams) {
+  const query = teamQuery(params);
+  const team = await settle(getTeam(api, clientId));
+  const view: TeamView = {
+    error: !team.ok,
+    submissionId: crypto.randomUUID(),
+    ...query,
+    members: team.ok
+      ? searchAndSortTeam(team.data, query.q, query.sort, query.dir).map((m) => ({
+          id: m.id,
+          name: fullName(m),
+          email: m.email,
+          locations: locationsColumn(m.userBuildingsWithName),
+          buildings: m.userBuildingsWithName.map((b) => ({
+            id: b.buildingId,
+            name: b.buildingName,
+            hasAccess: b.hasAccess,
+          })),
+        }))
+      : [],
+  };
+  return { view, outcome: team };
+}
+
+/**
+ * The access editor's intents: Select all / Revoke all without JavaScript answer the choice; Save saves one
+ * call per changed location. An unknown member is a 404.
+ */
+export async function accessAction(
+  api: ApiClient,
+  clientId: number,
+  { intent, userId, building }: AccessAction,
+): Promise<ActionOutcome<AccessActionData>> {
+  let team;
+  try {
+    team = await getTeam(api, clientId);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return { kind: "reply", status: 502, body: { userId, chosen: building, message: error.message } };
+  }
+  const member = team.find((m) => m.id === userId);
+  if (!member) throw data({ message: "Not found" }, { status: 404 });
+  const all = member.userBuildingsWithName.map((b) => b.buildingId);
+  if (intent !== "access-save") {
+    return {
+      kind: "reply",
+      status: 200,
+      body: {
+        userId,
+        chosen: bulkChoice(all, building, intent === "access-select-all" ? "select-all" : "revoke-all"),
+      },
+    };
+  }
+  const chosen = bulkChoice(all, building, "keep");
+  const changes = accessChanges(member.userBuildingsWithName, chosen);
+  const back = `/settings?tab=team`;
+  if (changes.length === 0)
+    return { kind: "redirect", to: back, toast: { kind: "info", message: "No changes to save." } };
+  const { failed } = await saveTeamAccess(api, userId, changes);
+  if (failed.length > 0) {
+    const names = member.userBuildingsWithName
+      .filter((b) => failed.includes(b.buildingId))
+      .map((b) => b.buildingName);
+    return { kind: "reply", status: 502, body: { userId, chosen, failed: names } };
+  }
+  return {
+    kind: "redirect",
+    to: back,
+    toast: {
+      kind: "success",
+      message: `Location access saved for ${fullName(member)} (${changes.length} location${changes.length === 1 ? "" : "s"} changed).`,
+    },
   };
 }

@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { submissionIdField } from "~/ui/submission-id";
+
 /** Manage Account (rules editable-preferences, team-tab-visibility and the team-* rules, docs/rules.md). */
 
 export const PREFERENCE_TOGGLES = [
@@ -119,3 +122,57 @@ export const SETTINGS_TABS = ["preferences", "team"] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 export const settingsTab = (v: string | null, canManage: boolean): SettingsTab =>
   v === "team" && canManage ? "team" : "preferences";
+
+/** The view of the preferences tab: the four email toggles. */
+export type PreferenceToggleView = { type: EditablePreference; label: string; enabled: boolean };
+
+/** One row of the team list, with the locations its access editor lists. */
+export type TeamMemberView = {
+  id: number;
+  name: string;
+  email: string;
+  locations: string;
+  buildings: { id: number; name: string; hasAccess: boolean }[];
+};
+
+/** The view of the team tab: the list as searched and sorted, the member being edited, the form's id. */
+export type TeamView = {
+  error: boolean;
+  /** For the access form (ADR 0010): a new one with every render. */
+  submissionId: string;
+  q: string;
+  sort: TeamSort;
+  dir: "asc" | "desc";
+  edit: number | null;
+  members: TeamMemberView[];
+};
+
+/** What the access editor gets back from the action: the choice to show, and what failed. */
+export type AccessActionData = { userId: number; chosen: number[]; failed?: string[]; message?: string };
+
+/** The access editor's intents: Select all / Revoke all (without JavaScript) answer the choice; Save saves it. */
+export const ACCESS_INTENTS = ["access-select-all", "access-revoke-all", "access-save"] as const;
+export type AccessIntent = (typeof ACCESS_INTENTS)[number];
+export const isAccessIntent = (v: unknown): v is AccessIntent => ACCESS_INTENTS.some((i) => i === v);
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Every form of Manage Account, told apart by `intent` (the submit button): a preference switch, and the
+ * access editor's three buttons (the member, the locations ticked, the submission id of ADR 0010).
+ */
+export const settingsActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("preference"),
+    type: z.enum(PREFERENCE_TOGGLES.map((t) => t.type) as [EditablePreference, ...EditablePreference[]]),
+    enabled: z.enum(["true", "false"]).transform((v) => v === "true"),
+  }),
+  z.object({
+    intent: z.enum(ACCESS_INTENTS),
+    userId: id,
+    building: z.array(id).default([]),
+    submissionId: submissionIdField,
+  }),
+]);
+export type SettingsAction = z.infer<typeof settingsActionSchema>;
+export type AccessAction = Extract<SettingsAction, { intent: AccessIntent }>;
