@@ -14,9 +14,8 @@ import {
 
 /**
  * The product's main flows completed by keyboard alone (Tab, Shift+Tab, Enter, Space, arrows, typing): no
- * clicks, no fills, and no navigation by URL except to open each flow's first page. Sign-in, the thermostat
- * card back, the locations search, grid-services sorting and the preference toggle are covered by
- * keyboard.spec.ts and a11y-auth.spec.ts.
+ * clicks, no fills, and no navigation by URL except to open each flow's first page. Sign-in and the thermostat
+ * card back are covered by a11y-auth.spec.ts and thermostats.spec.ts.
  *
  * Data: flows that change something either restore it (team access) or use records no other spec reads
  * (the bill flags of the second accounts of 113 and 114, National Grid, Maple Dental, unique e-mails).
@@ -436,5 +435,43 @@ test.describe("main flows by keyboard alone", () => {
     await expect(page.getByTestId("vendor-alert")).toHaveCount(0);
     await expect(page).toHaveURL(/\/locations$/);
     await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+  });
+});
+
+test.describe("short flows by keyboard alone", () => {
+  test("search and sort the locations dashboard", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    await tabTo(page, page.getByLabel("Search locations"));
+    await page.keyboard.type("Wynwood");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/q=Wynwood/);
+    const table = page.getByRole("table");
+    await expect(table.getByRole("link", { name: "Harbor Coffee Wynwood", exact: true })).toBeVisible();
+    await expect(table.getByRole("link", { name: "Harbor Coffee Ballard", exact: true })).toHaveCount(0);
+  });
+
+  test("sort the grid services table", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/grid-services");
+    await ready(page, info);
+    await tabTo(page, page.getByRole("link", { name: /^Location/ }), 80);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/sort=building_address%3AASC/);
+  });
+
+  test("switch a notification preference and switch it back", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/settings");
+    await ready(page, info);
+    const weekly = page.getByRole("switch", { name: "Weekly Rundown" });
+    const before = (await weekly.getAttribute("aria-checked")) === "true";
+    await tabTo(page, weekly, 80);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("switch", { name: "Weekly Rundown" })).toHaveAttribute("aria-checked", String(!before));
+    await tabTo(page, page.getByRole("switch", { name: "Weekly Rundown" }), 80);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("switch", { name: "Weekly Rundown" })).toHaveAttribute("aria-checked", String(before));
   });
 });
