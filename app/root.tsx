@@ -1,12 +1,10 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
-  useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useContext, useEffect, type ReactNode } from "react";
@@ -16,6 +14,7 @@ import styles from "./styles/app.css";
 import { PublicPage } from "./ui/brand";
 import { StaffErrorContext, useNonce } from "./ui/nonce";
 import { LinkNavigationProvider } from "~/ui/app-link";
+import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import { Toasts } from "./ui/toasts";
 
 export const links: LinksFunction = () => [
@@ -78,23 +77,27 @@ export default function App() {
 
 /** The global fallback (rule error-fallback, docs/rules.md): the support address for everyone, the stack trace for staff only. */
 export function ErrorBoundary() {
-  const error = useRouteError();
+  return <GeneralErrorBoundary statusHandlers={{ 403: () => <ForbiddenPage /> }} defaultStatusHandler={() => <SorryPage />} unexpectedErrorHandler={(error) => <SorryPage error={error} />} />;
+}
+
+function ForbiddenPage() {
+  return (
+    <PublicPage>
+      <div className="card error-page" role="alert">
+        <h1>Forbidden</h1>
+        <p>You do not have access to this page.</p>
+        <a className="btn" href="/">
+          Go to the dashboard
+        </a>
+      </div>
+    </PublicPage>
+  );
+}
+
+function SorryPage({ error }: { error?: unknown }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const staffStack = useContext(StaffErrorContext);
   const support = rootData?.supportEmail ?? "support@energyops.test";
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return (
-      <PublicPage>
-        <div className="card error-page" role="alert">
-          <h1>Forbidden</h1>
-          <p>You do not have access to this page.</p>
-          <a className="btn" href="/">
-            Go to the dashboard
-          </a>
-        </div>
-      </PublicPage>
-    );
-  }
   const clientStack = rootData?.isStaff && error instanceof Error && error.stack && !/Unexpected Server Error/.test(error.message) ? error.stack : null;
   const stack = staffStack ?? clientStack;
   return (

@@ -7,12 +7,10 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
   Link,
   useLoaderData,
   useLocation,
   useNavigation,
-  useRouteError,
 } from "@remix-run/react";
 import { MonthPicker } from "~/features/compliance/components/month-picker";
 import {
@@ -41,6 +39,7 @@ import { settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import { now } from "~/server/clock.server";
 
@@ -234,9 +233,8 @@ function onlyUiParamsChanged(a: string, b: string) {
 }
 
 /** An unknown or another client's thermostat is not found; anything else is the report's error state. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+/** A thermostat that is not the user's: not found; any other failure: the report's error state. */
+function ReportError({ notFound }: { notFound: boolean }) {
   return (
     <div className="stack report-page">
       <h1>Schedule Compliance</h1>
@@ -253,5 +251,15 @@ export function ErrorBoundary() {
         </Link>
       </p>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{ 404: () => <ReportError notFound /> }}
+      defaultStatusHandler={() => <ReportError notFound={false} />}
+      unexpectedErrorHandler={() => <ReportError notFound={false} />}
+    />
   );
 }

@@ -6,7 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { Preferences } from "~/features/settings/components/preferences";
 import { Team } from "~/features/settings/components/team";
 import { isAccessIntent, settingsActionSchema, settingsTab } from "~/features/settings/settings";
@@ -25,6 +25,7 @@ import {
 import { redirectWithToast } from "~/server/session.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
+import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import { ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -96,18 +97,20 @@ export default function Settings() {
 export const meta: MetaFunction = () => [{ title: "Manage account · EnergyOps" }];
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return (
-      <div className="stack settings">
-        <h1>Manage account</h1>
-        <ErrorState title="Forbidden">
-          <p>
-            <Link to="/settings">My Preferences</Link>
-          </p>
-        </ErrorState>
-      </div>
-    );
-  }
-  throw error;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        403: () => (
+          <div className="stack settings">
+            <h1>Manage account</h1>
+            <ErrorState title="Forbidden">
+              <p>
+                <Link to="/settings">My Preferences</Link>
+              </p>
+            </ErrorState>
+          </div>
+        ),
+      }}
+    />
+  );
 }
