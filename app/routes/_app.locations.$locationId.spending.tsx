@@ -3,7 +3,7 @@ import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
-import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, feedbackHeading, flagAnswerSchema, isFlagAnswer } from "~/features/bills/bills";
+import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, feedbackHeading, flagAnswerSchema } from "~/features/bills/bills";
 import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
 import { billChart } from "~/features/usage/chart-data";
@@ -39,9 +39,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   locationIdParam(params.locationId);
   const form = await request.formData();
-  if (!isFlagAnswer(form.get("intent"))) throw data({ message: "Unknown intent" }, { status: 400 });
+  // One schema: a missing or unknown answer (intent) fails here like any other field.
   const submission = parseWithZod(form, { schema: flagAnswerSchema });
-  if (submission.status !== "success") return data({ flagId: null, message: FLAG_UPDATE_FAILED }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ flagId: null, message: FLAG_UPDATE_FAILED, lastResult: submission.reply() }, { status: 400 });
   const { intent, statementId, flagId, submissionId } = submission.value;
   // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
   const key = submissionId ? submissionKey(ownerOf(user), "bill-flag", submissionId, form) : null;

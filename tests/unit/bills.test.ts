@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import {
   billUsageHref,
@@ -5,6 +6,8 @@ import {
   canAnswer,
   chartBills,
   feedbackHeading,
+  FLAG_UPDATE_FAILED,
+  flagAnswerSchema,
   flagHeading,
   formatMoney,
   formatRate,
@@ -13,6 +16,8 @@ import {
   pillTone,
   visibleFlags,
 } from "~/features/bills/bills";
+import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
+import { commitSession, newSession, type SessionUser } from "~/server/session.server";
 
 describe("flag headings", () => {
   it("supplier change by status", () => {
@@ -95,5 +100,76 @@ describe("formatting", () => {
     expect(picked).toHaveLength(13);
     expect(picked.map((b) => b.id)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
     expect(billUsageHref(101, 5)).toBe("/locations/101/usage/demand?period=bill&start=5");
+  });
+});
+
+/* ---------- the flag answer form: one schema through parseWithZod ---------- */
+
+const form = (fields: Record<string, string>) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  return f;
+};
+const SUBMISSION = "0b7c8a2e-3f4d-4e5a-9b6c-7d8e9f0a1b2c";
+
+describe("flagAnswerSchema", () => {
+  it("reads both answers, the ids as numbers and the submission id", () => {
+    const ok = parseWithZod(form({ intent: "investigate", statementId: "12", flagId: "34", submissionId: SUBMISSION }), { schema: flagAnswerSchema });
+    expect(ok.status).toBe("success");
+    expect(ok.status === "success" && ok.value).toEqual({ intent: "investigate", statementId: 12, flagId: 34, submissionId: SUBMISSION });
+    const confirm = parseWithZod(form({ intent: "confirm", statementId: "12", flagId: "34" }), { schema: flagAnswerSchema });
+    expect(confirm.status === "success" && confirm.value).toEqual({ intent: "confirm", statementId: 12, flagId: 34, submissionId: undefined });
+  });
+  it("refuses an unknown or missing answer and ids that are not positive whole numbers", () => {
+    const cases: Record<string, string>[] = [
+      { intent: "delete", statementId: "12", flagId: "34" },
+      { statementId: "12", flagId: "34" },
+      { intent: "confirm", statementId: "0", flagId: "34" },
+      { intent: "confirm", statementId: "12", flagId: "3.5" },
+      { intent: "confirm", statementId: "12" },
+    ];
+    for (const fields of cases) {
+      expect(parseWithZod(form(fields), { schema: flagAnswerSchema }).status, JSON.stringify(fields)).toBe("error");
+    }
+  });
+});
+
+const dana: SessionUser = {
+  id: 1,
+  email: "dana@harborcoffee.test",
+  firstName: "Dana",
+  lastName: "Reyes",
+  clientId: 1,
+  client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
+  isStaff: false,
+  isClientAdmin: true,
+  isImpersonating: false,
+  canImpersonate: false,
+  isDemoMode: false,
+};
+
+/** A `data()` answer of the action (Remix's DataWithResponseInit). */
+type Replied = {
+  data: { flagId: number | null; message: string; lastResult: { status?: string; error?: Record<string, string[] | null> } };
+  init: { status: number };
+};
+
+describe("the spending action refuses a malformed answer before any upstream call", () => {
+  it("answers an unknown intent like any invalid field: 400, 'Unable to process update' and the submission's reply", async () => {
+    const s = await newSession();
+    s.set("user", dana);
+    s.set("apiSession", "tok");
+    const cookie = (await commitSession(s)).split(";")[0];
+    const cases: Record<string, string>[] = [
+      { intent: "delete", statementId: "1", flagId: "1" },
+      { statementId: "1", flagId: "1" },
+      { intent: "investigate", statementId: "1", flagId: "x" },
+    ];
+    for (const fields of cases) {
+      const request = new Request("http://app.test/locations/101/spending", { method: "POST", headers: { cookie }, body: new URLSearchParams(fields) });
+      const res = (await spendingAction({ request, params: { locationId: "101" }, context: { cspNonce: "" } })) as unknown as Replied;
+      expect(res.init.status, JSON.stringify(fields)).toBe(400);
+      expect(res.data).toMatchObject({ flagId: null, message: FLAG_UPDATE_FAILED, lastResult: { status: "error" } });
+    }
   });
 });

@@ -72,7 +72,6 @@ export const canAnswer = (flag: Pick<FlagLike, "status">) => flag.status === "un
 /** The two answers: yes, this is expected → dismissed; no, please investigate → action_requested. */
 export const FLAG_ANSWERS = { confirm: "dismissed", investigate: "action_requested" } as const;
 export type FlagAnswer = keyof typeof FLAG_ANSWERS;
-export const isFlagAnswer = (v: unknown): v is FlagAnswer => v === "confirm" || v === "investigate";
 
 const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

@@ -1,0 +1,230 @@
+import { Form, useLocation } from "@remix-run/react";
+import { AppLink } from "~/ui/app-link";
+import { Pill } from "~/ui/pill";
+import { Tooltip } from "~/ui/tooltip";
+import { OLD_BILL_MESSAGE, type SortKey } from "../locations";
+import type { DashboardRow, TableState } from "../dashboard.server";
+
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: "location", label: "Location" },
+  { key: "thermostats", label: "Thermostats" },
+  { key: "lastBill", label: "Last Bill" },
+];
+
+/** The current URL with some query parameters changed (null or "" removes one). */
+function useHref() {
+  const { pathname, search } = useLocation();
+  return (changes: Record<string, string | null>) => {
+    const p = new URLSearchParams(search);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === "") p.delete(k);
+      else p.set(k, v);
+    }
+    const s = p.toString();
+    return s ? `${pathname}?${s}` : pathname;
+  };
+}
+
+/** All locations: a search form and the sortable table, one row per location, its accounts below when expanded. */
+export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: TableState }) {
+  const href = useHref();
+  return (
+    <section aria-labelledby="table-title" className="stack">
+      <h2 id="table-title" className="visually-hidden">
+        All locations
+      </h2>
+      <Form method="get" className="locations-search" role="search">
+        <label htmlFor="location-search" className="visually-hidden">
+          Search locations
+        </label>
+        <input
+          id="location-search"
+          className="input"
+          type="search"
+          name="q"
+          defaultValue={state.q}
+          placeholder="Search locations"
+          key={state.q}
+        />
+        {state.sort !== "location" ? <input type="hidden" name="sort" value={state.sort} /> : null}
+        {state.dir !== "asc" ? <input type="hidden" name="dir" value={state.dir} /> : null}
+        <button type="submit" className="btn btn-secondary">
+          Search
+        </button>
+      </Form>
+      <div className="table-wrap">
+        <table className="table locations-table">
+          <thead>
+            <tr>
+              <th scope="col" className="col-expander">
+                <span className="visually-hidden">Accounts</span>
+              </th>
+              {COLUMNS.map((c) => {
+                const active = state.sort === c.key;
+                const next = active && state.dir === "asc" ? "desc" : "asc";
+                return (
+                  <th
+                    key={c.key}
+                    scope="col"
+                    aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}
+                  >
+                    <AppLink
+                      to={href({
+                        sort: c.key === "location" && next === "asc" ? null : c.key,
+                        dir: next === "asc" ? null : "desc",
+                        expanded: null,
+                      })}
+                      className="sort-link"
+                      preventScrollReset
+                    >
+                      {c.label}
+                      <span aria-hidden="true" className="sort-mark">
+                        {active ? (state.dir === "asc" ? "▲" : "▼") : "↕"}
+                      </span>
+                      <span className="visually-hidden">
+                        {active ? `, sorted ${state.dir === "asc" ? "ascending" : "descending"}` : ", sort"}
+                      </span>
+                    </AppLink>
+                  </th>
+                );
+              })}
+              <th scope="col" className="col-menu">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No locations match your search.
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((r) => {
+              const open = r.accounts !== null;
+              return [
+                <tr key={r.id} data-testid={`location-row-${r.id}`} className={open ? "row-open" : undefined}>
+                  <td className="col-expander">
+                    <AppLink
+                      to={href({ expanded: open ? null : String(r.id) })}
+                      className="expander"
+                      aria-expanded={open}
+                      aria-label={`${open ? "Hide" : "Show"} accounts of ${r.label}`}
+                      preventScrollReset
+                    >
+                      <span aria-hidden="true">{open ? "▾" : "▸"}</span>
+                    </AppLink>
+                  </td>
+                  <td>
+                    <AppLink to={`/locations/${r.id}/control`} className="location-name">
+                      {r.label}
+                    </AppLink>
+                    {r.nickname ? <span className="muted"> · {r.nickname}</span> : null}
+                    <div className="muted small">{r.address}</div>
+                  </td>
+                  <td>
+                    <Pill tone={r.chip.tone}>{r.chip.label}</Pill>
+                  </td>
+                  <td className="last-bill">
+                    {r.lastBill ? (
+                      <>
+                        {r.lastBill.date}
+                        {r.lastBill.old ? (
+                          <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
+                            <span className="warn-icon" aria-hidden="true">
+                              !
+                            </span>
+                          </Tooltip>
+                        ) : null}
+                      </>
+                    ) : (
+                      <span className="muted">No bills</span>
+                    )}
+                  </td>
+                  <td className="col-menu">
+                    <RowMenu id={r.id} label={r.label} />
+                  </td>
+                </tr>,
+                r.accounts !== null ? (
+                  <AccountsRow key={`${r.id}-accounts`} row={r} accounts={r.accounts} />
+                ) : null,
+              ];
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** The ⋯ menu of a row: the location's three pages. */
+function RowMenu({ id, label }: { id: number; label: string }) {
+  return (
+    <details className="row-menu">
+      <summary aria-label={`Actions for ${label}`}>
+        <span aria-hidden="true">⋯</span>
+      </summary>
+      <ul>
+        <li>
+          <AppLink to={`/locations/${id}/control`}>Control Room</AppLink>
+        </li>
+        <li>
+          <AppLink to={`/locations/${id}/spending`}>View spending</AppLink>
+        </li>
+        <li>
+          <AppLink to={`/locations/${id}/usage`}>View usage</AppLink>
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+/** The expanded row: the location's utility accounts and their Bill Monitoring status. */
+function AccountsRow({
+  row,
+  accounts,
+}: {
+  row: DashboardRow;
+  accounts: NonNullable<DashboardRow["accounts"]>;
+}) {
+  return (
+    <tr className="accounts-row" data-testid={`accounts-${row.id}`}>
+      <td />
+      <td colSpan={4}>
+        {accounts.length === 0 ? (
+          <p className="muted">There are no accounts connected.</p>
+        ) : (
+          <table className="table accounts-table">
+            <caption className="visually-hidden">Accounts of {row.label}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Account #</th>
+                <th scope="col">Bill Monitoring</th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.map((a) => (
+                <tr key={a.id}>
+                  <td>
+                    {a.number}
+                    {a.utility ? <div className="muted small">{a.utility}</div> : null}
+                  </td>
+                  <td>
+                    {a.status.tooltip ? (
+                      <Tooltip content={a.status.tooltip}>
+                        <Pill tone={a.status.badge}>{a.status.label}</Pill>
+                      </Tooltip>
+                    ) : (
+                      <Pill tone={a.status.badge}>{a.status.label}</Pill>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </td>
+    </tr>
+  );
+}

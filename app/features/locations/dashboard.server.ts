@@ -1,0 +1,98 @@
+import { accountStatusView as connectionStatus } from "~/features/accounts/account-status";
+import {
+  formatAddress,
+  formatBillDate,
+  hasThermostatIssues,
+  isBillOld,
+  locationLabel,
+  thermostatChip,
+  tableRows,
+  type parseTableState,
+} from "./locations";
+import type { Building, EnergyAdvisorBuilding } from "./locations.server";
+
+/** The locations dashboard's view model: what the page shows, computed from the upstream answers. */
+
+export type TableState = ReturnType<typeof parseTableState>;
+
+/** A location the energy-advisor list does not know has no devices. */
+const NO_DEVICES = {
+  deviceStatus: "NO_DEVICES",
+  numThermostats: 0,
+  unreachableThermostatsIds: [],
+  issueThermostatsIds: [],
+};
+
+/** The vendor alert to show: the upstream's message when it asks for one and the user has not dismissed it. */
+export function vendorAlertMessage(
+  alert: { showAlert: boolean; message?: string | null } | null,
+  dismissed: boolean,
+): string | null {
+  return alert && alert.showAlert && alert.message && !dismissed ? alert.message : null;
+}
+
+/**
+ * The summary cards and the table: every building joined with its energy-advisor entry (devices, last bill,
+ * demand ratio, accounts). The cards list locations in the Location column's order; the table follows the
+ * URL's search and sort, and lists the accounts of the expanded row only.
+ */
+export function dashboardView({
+  buildings,
+  advisor,
+  state,
+  isStaff,
+  today,
+}: {
+  buildings: Building[];
+  advisor: EnergyAdvisorBuilding[];
+  state: TableState;
+  isStaff: boolean;
+  today: Date;
+}) {
+  const byId = new Map(advisor.map((a) => [a.building.id, a]));
+  const all = buildings.map((b) => {
+    const a = byId.get(b.id);
+    const summary = a?.deviceSummary ?? NO_DEVICES;
+    return {
+      building: b,
+      summary,
+      chip: thermostatChip(summary),
+      lastBillDate: a?.lastBillDate ?? null,
+      highDemand: Boolean(a?.peakDemandRatio?.hasHighDemandRatio),
+      accounts: a?.accounts ?? [],
+    };
+  });
+  const toLink = (r: (typeof all)[number]) => ({
+    id: r.building.id,
+    label: locationLabel(r.building, isStaff),
+  });
+  const ordered = tableRows(all, { sort: "location", dir: "asc", q: "" }, isStaff);
+  return {
+    total: all.length,
+    issues: ordered.filter((r) => hasThermostatIssues(r.summary)).map(toLink),
+    highDemand: ordered.filter((r) => r.highDemand).map(toLink),
+    rows: tableRows(all, state, isStaff).map((r) => ({
+      id: r.building.id,
+      label: locationLabel(r.building, isStaff),
+      nickname: r.building.nickname && !isStaff ? r.building.nickname : null,
+      address: formatAddress(r.building.address),
+      chip: r.chip,
+      lastBill: r.lastBillDate
+        ? { date: formatBillDate(r.lastBillDate), old: isBillOld(r.lastBillDate, today) }
+        : null,
+      accounts:
+        state.expanded === r.building.id
+          ? r.accounts.map((acc) => ({
+              id: acc.id,
+              number: acc.number,
+              utility: acc.utilityDisplayName ?? null,
+              status: connectionStatus(acc.arcadiaAccountStatus, acc.arcadiaAccountStatusDetail),
+            }))
+          : null,
+    })),
+  };
+}
+
+export type DashboardView = ReturnType<typeof dashboardView>;
+export type DashboardRow = DashboardView["rows"][number];
+export type LocationLink = DashboardView["issues"][number];

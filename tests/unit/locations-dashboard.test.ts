@@ -1,0 +1,225 @@
+import { describe, expect, it } from "vitest";
+import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboard.server";
+import { parseTableState } from "~/features/locations/locations";
+import type { Building, EnergyAdvisorBuilding } from "~/features/locations/locations.server";
+import { action } from "~/routes/_app.locations._index";
+import { commitSession, getSession, newSession, type SessionUser } from "~/server/session.server";
+
+/* ---------- the view model ---------- */
+
+const building = (
+  id: number,
+  name: string,
+  street: string,
+  code: string,
+  nickname: string | null = null,
+): Building => ({
+  id,
+  name,
+  nickname,
+  code,
+  address: { addressLine1: street, addressLine2: null, city: "Seattle", state: "WA", zipcode: "98101" },
+  timezone: null,
+});
+
+const devices = (deviceStatus: string, num: number, unreachable: number[] = [], issues: number[] = []) => ({
+  deviceStatus,
+  numThermostats: num,
+  unreachableThermostatsIds: unreachable,
+  issueThermostatsIds: issues,
+});
+
+const BUILDINGS = [
+  building(1, "Pike", "1912 Pike Pl", "HCC-003", "Flagship"),
+  building(2, "Mission", "300 Mission St", "HCC-001"),
+  building(3, "Loop", "50 Wacker Dr", "HCC-002"),
+];
+
+const ADVISOR: EnergyAdvisorBuilding[] = [
+  {
+    building: BUILDINGS[0],
+    accounts: [
+      {
+        id: 11,
+        number: "A-11",
+        utilityDisplayName: "Seattle City Light",
+        arcadiaAccountStatus: "CONNECTION_SUCCESS",
+        arcadiaAccountStatusDetail: "DATA_ACCESSIBLE",
+      },
+      {
+        id: 12,
+        number: "A-12",
+        utilityDisplayName: null,
+        arcadiaAccountStatus: "DATA_ACCESS_FAILURE",
+        arcadiaAccountStatusDetail: "CREDENTIAL_ISSUE",
+      },
+    ],
+    deviceSummary: devices("DEVICE_ISSUES", 3, [7], [8]),
+    peakDemandRatio: { hasHighDemandRatio: true, ratio: 2.1 },
+    lastBillDate: "2026-09-01",
+  },
+  {
+    building: BUILDINGS[1],
+    accounts: [],
+    deviceSummary: devices("OPERATING", 2),
+    peakDemandRatio: { hasHighDemandRatio: true, ratio: 1.8 },
+    lastBillDate: "2026-10-20",
+  },
+  // Building 3 is missing from the advisor list: no devices, no bill, no accounts.
+];
+
+const TODAY = new Date("2026-11-01T12:00:00Z");
+const view = (query: string, isStaff = false) =>
+  dashboardView({
+    buildings: BUILDINGS,
+    advisor: ADVISOR,
+    state: parseTableState(new URLSearchParams(query)),
+    isStaff,
+    today: TODAY,
+  });
+
+describe("dashboardView (the locations dashboard's view model)", () => {
+  it("joins each building with its advisor entry: chip, last bill and the 45-day warning", () => {
+    const v = view("");
+    expect(v.total).toBe(3);
+    const row = (id: number) => v.rows.find((r) => r.id === id)!;
+    expect(row(1).chip.label).toBe("2 device issues");
+    expect(row(1).lastBill).toEqual({ date: "Sep 1, 2026", old: true });
+    expect(row(2).chip.label).toBe("Operating");
+    expect(row(2).lastBill).toEqual({ date: "Oct 20, 2026", old: false });
+    // A building the advisor list does not know: No Devices, no bill.
+    expect(row(3).chip.label).toBe("No Devices");
+    expect(row(3).lastBill).toBeNull();
+    expect(row(1).address).toBe("1912 Pike Pl, Seattle, WA 98101");
+  });
+
+  it("fills the summary cards in the Location column's order, whatever the table's sort", () => {
+    const v = view("sort=lastBill&q=pike");
+    expect(v.rows.map((r) => r.id)).toEqual([1]);
+    expect(v.issues).toEqual([{ id: 1, label: "Pike" }]);
+    // Mission (300) before Pike (1912) by street number, though the table puts Pike's older bill first.
+    expect(v.highDemand).toEqual([
+      { id: 2, label: "Mission" },
+      { id: 1, label: "Pike" },
+    ]);
+    expect(view("sort=lastBill").rows.map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(view("sort=lastBill&dir=desc").rows.map((r) => r.id)).toEqual([2, 1, 3]);
+  });
+
+  it("orders and searches the table from the URL state", () => {
+    expect(view("").rows.map((r) => r.id)).toEqual([3, 2, 1]);
+    expect(view("q=mission").rows.map((r) => r.id)).toEqual([2]);
+    expect(view("q=nowhere").rows).toEqual([]);
+    expect(view("q=nowhere").total).toBe(3);
+  });
+
+  it("shows staff the code and no nickname; everyone else the name and nickname", () => {
+    const client = view("").rows.find((r) => r.id === 1)!;
+    expect(client).toMatchObject({ label: "Pike", nickname: "Flagship" });
+    const staff = view("", true);
+    expect(staff.rows.find((r) => r.id === 1)).toMatchObject({ label: "HCC-003", nickname: null });
+    expect(staff.rows.map((r) => r.label)).toEqual(["HCC-001", "HCC-002", "HCC-003"]);
+    expect(staff.issues).toEqual([{ id: 1, label: "HCC-003" }]);
+  });
+
+  it("lists the accounts of the expanded row only, with their Bill Monitoring status", () => {
+    const v = view("expanded=1");
+    expect(v.rows.find((r) => r.id === 1)!.accounts).toEqual([
+      {
+        id: 11,
+        number: "A-11",
+        utility: "Seattle City Light",
+        status: { label: "Connected", badge: "success", tooltip: null },
+      },
+      {
+        id: 12,
+        number: "A-12",
+        utility: null,
+        status: {
+          label: "Invalid Credentials",
+          badge: "error",
+          tooltip: "The credentials used were invalid. Please reconnect.",
+        },
+      },
+    ]);
+    expect(v.rows.find((r) => r.id === 2)!.accounts).toBeNull();
+    expect(view("expanded=3").rows.find((r) => r.id === 3)!.accounts).toEqual([]);
+  });
+});
+
+describe("vendorAlertMessage", () => {
+  it("shows the upstream's message unless it is off, empty, missing or dismissed", () => {
+    expect(vendorAlertMessage({ showAlert: true, message: "Maintenance tonight" }, false)).toBe(
+      "Maintenance tonight",
+    );
+    expect(vendorAlertMessage({ showAlert: true, message: "Maintenance tonight" }, true)).toBeNull();
+    expect(vendorAlertMessage({ showAlert: false, message: "Maintenance tonight" }, false)).toBeNull();
+    expect(vendorAlertMessage({ showAlert: true, message: "" }, false)).toBeNull();
+    expect(vendorAlertMessage({ showAlert: true, message: null }, false)).toBeNull();
+    expect(vendorAlertMessage(null, false)).toBeNull();
+  });
+});
+
+/* ---------- the action: one schema through parseWithZod ---------- */
+
+const dana: SessionUser = {
+  id: 1,
+  email: "dana@harborcoffee.test",
+  firstName: "Dana",
+  lastName: "Reyes",
+  clientId: 1,
+  client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
+  isStaff: false,
+  isClientAdmin: true,
+  isImpersonating: false,
+  canImpersonate: false,
+  isDemoMode: false,
+};
+
+async function post(fields: Record<string, string>) {
+  const s = await newSession();
+  s.set("user", dana);
+  s.set("apiSession", "tok");
+  const cookie = (await commitSession(s)).split(";")[0];
+  const request = new Request("http://app.test/locations?index", {
+    method: "POST",
+    headers: { cookie },
+    body: new URLSearchParams(fields),
+  });
+  return action({ request, params: {}, context: { cspNonce: "" } });
+}
+
+/** A `data()` answer of the action (Remix's DataWithResponseInit). */
+type Replied = {
+  type: string;
+  data: { lastResult: { status?: string; error?: Record<string, string[] | null> } };
+  init: { status: number };
+};
+
+describe("the dashboard action (Dismiss on the vendor alert)", () => {
+  it("dismisses for the session and goes back to the page it was on, in the locations area only", async () => {
+    const res = (await post({
+      intent: "dismiss-vendor-alert",
+      redirectTo: "/locations?sort=lastBill",
+    })) as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/locations?sort=lastBill");
+    const cookie = res.headers.get("Set-Cookie")!.split(";")[0];
+    const session = await getSession(new Request("http://app.test/", { headers: { cookie } }));
+    expect(session.get("vendorAlertDismissed")).toBe(true);
+    for (const redirectTo of ["/settings", "https://evil.test/locations", ""]) {
+      const elsewhere = (await post({ intent: "dismiss-vendor-alert", redirectTo })) as Response;
+      expect(elsewhere.headers.get("Location"), redirectTo).toBe("/locations");
+    }
+  });
+
+  it("answers an unknown or missing intent with a 400 and the submission's reply", async () => {
+    const cases: Record<string, string>[] = [{ intent: "delete-everything" }, {}];
+    for (const fields of cases) {
+      const res = (await post(fields)) as unknown as Replied;
+      expect(res.init.status).toBe(400);
+      expect(res.data.lastResult.status).toBe("error");
+      expect(res.data.lastResult.error).toHaveProperty("intent");
+    }
+  });
+});
