@@ -1,10 +1,78 @@
+import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import {
   clientIpFromHeaders,
   conedUtilityData,
+  prospectActionSchema,
   prospectSchema,
   prospectStep,
 } from "~/features/prospect/prospect";
+
+const formOf = (entries: [string, string][]) => {
+  const f = new FormData();
+  for (const [k, v] of entries) f.append(k, v);
+  return f;
+};
+
+describe("prospect action schema", () => {
+  const start: [string, string][] = [
+    ["intent", "start"],
+    ["firstName", "Ada"],
+    ["emailAddress", "ada@example.test"],
+    ["companyName", "Ada's"],
+    ["arcadiaProvider", "prov_pge"],
+  ];
+  it("parses each intent of the page", () => {
+    const s = parseWithZod(formOf(start), { schema: prospectActionSchema(true) });
+    expect(s.status === "success" && s.value).toMatchObject({ intent: "start", firstName: "Ada" });
+    const coned = parseWithZod(
+      formOf([
+        ["intent", "coned-submit"],
+        ["account", "1"],
+        ["account", "2"],
+        ["confirmed", "on"],
+      ]),
+      { schema: prospectActionSchema(true) },
+    );
+    expect(coned.status === "success" && coned.value).toEqual({
+      intent: "coned-submit",
+      account: ["1", "2"],
+      confirmed: "on",
+    });
+    const provider = parseWithZod(formOf([["intent", "provider-connected"]]), {
+      schema: prospectActionSchema(true),
+    });
+    expect(provider.status).toBe("success");
+  });
+  it("answers an unknown or missing intent with an error on intent", () => {
+    for (const intent of ["bogus", ""]) {
+      const s = parseWithZod(formOf([...start.slice(1), ["intent", intent]]), {
+        schema: prospectActionSchema(true),
+      });
+      expect(s.status).toBe("error");
+      expect(s.status === "error" && s.error?.intent).toBeTruthy();
+    }
+  });
+  it("reports the first form's field errors", () => {
+    const s = parseWithZod(formOf([["intent", "start"], ["emailAddress", "nope"]]), {
+      schema: prospectActionSchema(true),
+    });
+    expect(s.status === "error" && s.error).toMatchObject({
+      emailAddress: ["Please enter a valid email address"],
+      firstName: ["Required"],
+    });
+  });
+  it("asks for the MFA acknowledgement only when the utility is not exempt", () => {
+    const creds = formOf([
+      ["intent", "connect"],
+      ["username", "u"],
+      ["password", "p"],
+    ]);
+    expect(parseWithZod(creds, { schema: prospectActionSchema(true) }).status).toBe("success");
+    const s = parseWithZod(creds, { schema: prospectActionSchema(false) });
+    expect(s.status === "error" && Object.keys(s.error ?? {})).toEqual(["mfaAcknowledged"]);
+  });
+});
 
 describe("prospect form", () => {
   const ok = {
