@@ -54,9 +54,15 @@ describe("prospect action schema", () => {
     }
   });
   it("reports the first form's field errors", () => {
-    const s = parseWithZod(formOf([["intent", "start"], ["emailAddress", "nope"]]), {
-      schema: prospectActionSchema(true),
-    });
+    const s = parseWithZod(
+      formOf([
+        ["intent", "start"],
+        ["emailAddress", "nope"],
+      ]),
+      {
+        schema: prospectActionSchema(true),
+      },
+    );
     expect(s.status === "error" && s.error).toMatchObject({
       emailAddress: ["Please enter a valid email address"],
       firstName: ["Required"],

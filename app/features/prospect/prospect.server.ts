@@ -193,7 +193,10 @@ export async function prospectConnectRule(
 }
 
 const connectFailed = (intent: string, message: string) =>
-  data<ProspectActionData>({ intent, lastResult: { status: "error", error: { "": [message] } } }, { status: 502 });
+  data<ProspectActionData>(
+    { intent, lastResult: { status: "error", error: { "": [message] } } },
+    { status: 502 },
+  );
 
 /** The first form: the rate limit, the utility check, then the prospect record. */
 export async function startProspect(
@@ -217,7 +220,9 @@ export async function startProspect(
       return data<ProspectActionData>(
         {
           intent,
-          lastResult: submission.reply({ fieldErrors: { arcadiaProvider: [PROSPECT_MESSAGES.selectUtility] } }),
+          lastResult: submission.reply({
+            fieldErrors: { arcadiaProvider: [PROSPECT_MESSAGES.selectUtility] },
+          }),
         },
         { status: 400 },
       );
@@ -289,7 +294,10 @@ export async function submitConedStep(
 export async function connectProspect(
   request: Request,
   state: ProspectState,
-  value: Extract<ProspectAction, { intent: typeof CONNECT_INTENTS.builtin | typeof CONNECT_INTENTS.provider }>,
+  value: Extract<
+    ProspectAction,
+    { intent: typeof CONNECT_INTENTS.builtin | typeof CONNECT_INTENTS.provider }
+  >,
 ) {
   const api = getPublicApi(request);
   try {
