@@ -13,11 +13,15 @@ import accountStyles from "~/features/accounts/accounts.css";
 import { ConnectWidget } from "~/features/accounts/components/connect-widget";
 import { ConedStep } from "~/features/prospect/components/coned-step";
 import { StartStep } from "~/features/prospect/components/start-step";
-import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectActionSchema } from "~/features/prospect/prospect";
+import {
+  HONEYPOT_FIELD,
+  PROSPECT_MESSAGES,
+  PROSPECT_PATH as PATH,
+  prospectActionSchema,
+} from "~/features/prospect/prospect";
 import styles from "~/features/prospect/prospect.css";
 import {
   connectProspect,
-  PROSPECT_PATH as PATH,
   prospectConnectRule,
   prospectPage,
   readProspectState,

@@ -20,6 +20,7 @@ import {
   clientIpFromHeaders,
   conedUtilityData,
   PROSPECT_MESSAGES,
+  PROSPECT_PATH,
   prospectStep,
   type ProspectAction,
   type ProspectForm,
@@ -79,8 +80,6 @@ export async function hitProspectLimit(request: Request, email: string): Promise
   return hits.find((h): h is LimitResult => Boolean(h?.limited)) ?? null;
 }
 
-/** Where the flow lives; every step redirects back here. */
-export const PROSPECT_PATH = "/free-bill-health-check";
 const STATE_KEY = "state:prospect" as const;
 
 /** The flow's state between steps, kept in the session cookie (no account exists yet). */

@@ -17,6 +17,9 @@ export const PROSPECT_MESSAGES = {
   rejected: "Your request could not be submitted.",
 } as const;
 
+/** Where the flow lives; every step redirects back here. */
+export const PROSPECT_PATH = "/free-bill-health-check";
+
 /** The honeypot field: hidden from people, filled by form-stuffing bots. */
 export const HONEYPOT_FIELD = "website";
 
