@@ -1,6 +1,8 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
 import { getLoginOptions, parseLoginAction } from "~/features/auth/auth.server";
 import type { ApiClient } from "~/server/api-client.server";
+import { action as loginAction } from "~/routes/login";
 import { ApiError } from "~/server/api-error";
 
 function fakeApi(answers: (() => unknown)[]) {
@@ -118,5 +120,57 @@ describe("login action schema", () => {
   it("ignores a next that is not text (safeRedirect then falls back)", () => {
     const s = parseLoginAction(formOf([["intent", "link"], email, ["next", new Blob(["x"])]]));
     expect(s.status === "success" && s.value.next).toBeUndefined();
+  });
+});
+
+describe("login action", () => {
+  const post = (fields: Record<string, string>) =>
+    new Request("http://web.test/login", { method: "POST", body: new URLSearchParams(fields) });
+  const run = (fields: Record<string, string>, context: Partial<AppLoadContext> = {}) =>
+    loginAction({
+      request: post(fields),
+      context: { cspNonce: "", ...context } as AppLoadContext,
+      params: {},
+    });
+  const email = "dana@example.test";
+
+  it("answers an unknown intent with a 400 and the form's reply, not a thrown response", async () => {
+    const res = await run({ intent: "bogus", email });
+    expect(res).toMatchObject({
+      init: { status: 400 },
+      data: { intent: null, lastResult: { status: "error", error: { intent: [expect.any(String)] } } },
+    });
+  });
+
+  it("keeps the order: email, then the per-IP limit, then the intent's fields", async () => {
+    expect(
+      await run({ intent: "password", email: "nope" }, { signInLimited: { retryAfterSeconds: 60 } }),
+    ).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "password", formError: "Please enter a valid email address" },
+    });
+    const limited = await run({ intent: "password", email }, { signInLimited: { retryAfterSeconds: 60 } });
+    expect(limited).toMatchObject({ init: { status: 429, headers: { "Retry-After": "60" } } });
+    expect(await run({ intent: "password", email })).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "password", lastResult: { error: { password: ["Password is required"] } } },
+    });
+    expect(await run({ intent: "code", email, code: "12" })).toMatchObject({
+      init: { status: 400 },
+      data: {
+        intent: "code",
+        codeRequested: true,
+        lastResult: { error: { code: ["Enter the 6-digit code"] } },
+      },
+    });
+  });
+
+  it("a valid form under the per-IP limit waits, whatever the intent", async () => {
+    for (const intent of ["link", "reset", "request-code"]) {
+      expect(await run({ intent, email }, { signInLimited: { retryAfterSeconds: 5 } })).toMatchObject({
+        init: { status: 429 },
+        data: { intent },
+      });
+    }
   });
 });

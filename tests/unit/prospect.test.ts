@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
+import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import {
   clientIpFromHeaders,
@@ -7,6 +8,7 @@ import {
   prospectSchema,
   prospectStep,
 } from "~/features/prospect/prospect";
+import { action as prospectAction } from "~/routes/free-bill-health-check";
 
 const formOf = (entries: [string, string][]) => {
   const f = new FormData();
@@ -114,5 +116,52 @@ describe("prospect form", () => {
     expect(clientIpFromHeaders("6.6.6.6, 1.1.1.1, 10.0.0.1", 2)).toBe("1.1.1.1");
     expect(clientIpFromHeaders("1.1.1.1", 5)).toBe("1.1.1.1");
     expect(clientIpFromHeaders(null, 1)).toBeNull();
+  });
+});
+
+describe("prospect action", () => {
+  const run = (fields: [string, string][]) =>
+    prospectAction({
+      request: new Request("http://web.test/free-bill-health-check", {
+        method: "POST",
+        body: new URLSearchParams(fields),
+      }),
+      context: { cspNonce: "" } as AppLoadContext,
+      params: {},
+    });
+
+  it("answers an unknown intent with a 400 and the form's reply, not a thrown response", async () => {
+    const res = await run([["intent", "bogus"]]);
+    expect(res).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "bogus", lastResult: { status: "error", error: { intent: [expect.any(String)] } } },
+    });
+  });
+
+  it("refuses a filled honeypot and an invalid first form with a 400", async () => {
+    const bot = await run([
+      ["intent", "start"],
+      ["firstName", "Ada"],
+      ["emailAddress", "ada@example.test"],
+      ["companyName", "Ada's"],
+      ["arcadiaProvider", "prov_pge"],
+      ["website", "http://spam.test"],
+    ]);
+    expect(bot).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "start", lastResult: { error: { "": ["Your request could not be submitted."] } } },
+    });
+    expect(await run([["intent", "start"]])).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "start", lastResult: { error: { firstName: ["Required"] } } },
+    });
+  });
+
+  it("sends a later step without a flow in progress back to the start", async () => {
+    for (const intent of ["coned-submit", "connect", "provider-connected"]) {
+      const res = await run([["intent", intent]]);
+      expect(res instanceof Response && res.status).toBe(302);
+      expect(res instanceof Response && res.headers.get("location")).toBe("/free-bill-health-check");
+    }
   });
 });
