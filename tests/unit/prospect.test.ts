@@ -1,10 +1,86 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import {
   clientIpFromHeaders,
   conedUtilityData,
+  prospectActionSchema,
   prospectSchema,
   prospectStep,
 } from "~/features/prospect/prospect";
+import { action as prospectAction } from "~/routes/free-bill-health-check";
+
+const formOf = (entries: [string, string][]) => {
+  const f = new FormData();
+  for (const [k, v] of entries) f.append(k, v);
+  return f;
+};
+
+describe("prospect action schema", () => {
+  const start: [string, string][] = [
+    ["intent", "start"],
+    ["firstName", "Ada"],
+    ["emailAddress", "ada@example.test"],
+    ["companyName", "Ada's"],
+    ["arcadiaProvider", "prov_pge"],
+  ];
+  it("parses each intent of the page", () => {
+    const s = parseWithZod(formOf(start), { schema: prospectActionSchema(true) });
+    expect(s.status === "success" && s.value).toMatchObject({ intent: "start", firstName: "Ada" });
+    const coned = parseWithZod(
+      formOf([
+        ["intent", "coned-submit"],
+        ["account", "1"],
+        ["account", "2"],
+        ["confirmed", "on"],
+      ]),
+      { schema: prospectActionSchema(true) },
+    );
+    expect(coned.status === "success" && coned.value).toEqual({
+      intent: "coned-submit",
+      account: ["1", "2"],
+      confirmed: "on",
+    });
+    const provider = parseWithZod(formOf([["intent", "provider-connected"]]), {
+      schema: prospectActionSchema(true),
+    });
+    expect(provider.status).toBe("success");
+  });
+  it("answers an unknown or missing intent with an error on intent", () => {
+    for (const intent of ["bogus", ""]) {
+      const s = parseWithZod(formOf([...start.slice(1), ["intent", intent]]), {
+        schema: prospectActionSchema(true),
+      });
+      expect(s.status).toBe("error");
+      expect(s.status === "error" && s.error?.intent).toBeTruthy();
+    }
+  });
+  it("reports the first form's field errors", () => {
+    const s = parseWithZod(
+      formOf([
+        ["intent", "start"],
+        ["emailAddress", "nope"],
+      ]),
+      {
+        schema: prospectActionSchema(true),
+      },
+    );
+    expect(s.status === "error" && s.error).toMatchObject({
+      emailAddress: ["Please enter a valid email address"],
+      firstName: ["Required"],
+    });
+  });
+  it("asks for the MFA acknowledgement only when the utility is not exempt", () => {
+    const creds = formOf([
+      ["intent", "connect"],
+      ["username", "u"],
+      ["password", "p"],
+    ]);
+    expect(parseWithZod(creds, { schema: prospectActionSchema(true) }).status).toBe("success");
+    const s = parseWithZod(creds, { schema: prospectActionSchema(false) });
+    expect(s.status === "error" && Object.keys(s.error ?? {})).toEqual(["mfaAcknowledged"]);
+  });
+});
 
 describe("prospect form", () => {
   const ok = {
@@ -40,5 +116,52 @@ describe("prospect form", () => {
     expect(clientIpFromHeaders("6.6.6.6, 1.1.1.1, 10.0.0.1", 2)).toBe("1.1.1.1");
     expect(clientIpFromHeaders("1.1.1.1", 5)).toBe("1.1.1.1");
     expect(clientIpFromHeaders(null, 1)).toBeNull();
+  });
+});
+
+describe("prospect action", () => {
+  const run = (fields: [string, string][]) =>
+    prospectAction({
+      request: new Request("http://web.test/free-bill-health-check", {
+        method: "POST",
+        body: new URLSearchParams(fields),
+      }),
+      context: { cspNonce: "" } as AppLoadContext,
+      params: {},
+    });
+
+  it("answers an unknown intent with a 400 and the form's reply, not a thrown response", async () => {
+    const res = await run([["intent", "bogus"]]);
+    expect(res).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "bogus", lastResult: { status: "error", error: { intent: [expect.any(String)] } } },
+    });
+  });
+
+  it("refuses a filled honeypot and an invalid first form with a 400", async () => {
+    const bot = await run([
+      ["intent", "start"],
+      ["firstName", "Ada"],
+      ["emailAddress", "ada@example.test"],
+      ["companyName", "Ada's"],
+      ["arcadiaProvider", "prov_pge"],
+      ["website", "http://spam.test"],
+    ]);
+    expect(bot).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "start", lastResult: { error: { "": ["Your request could not be submitted."] } } },
+    });
+    expect(await run([["intent", "start"]])).toMatchObject({
+      init: { status: 400 },
+      data: { intent: "start", lastResult: { error: { firstName: ["Required"] } } },
+    });
+  });
+
+  it("sends a later step without a flow in progress back to the start", async () => {
+    for (const intent of ["coned-submit", "connect", "provider-connected"]) {
+      const res = await run([["intent", intent]]);
+      expect(res instanceof Response && res.status).toBe(302);
+      expect(res instanceof Response && res.headers.get("location")).toBe("/free-bill-health-check");
+    }
   });
 });

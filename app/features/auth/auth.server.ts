@@ -3,10 +3,9 @@ import { ApiError } from "~/server/api-error";
 import type { ApiClient } from "~/server/api-client.server";
 import { parseWithZod } from "@conform-to/zod";
 import {
-  codeLoginSchema,
   emailSchema,
+  loginActionSchema,
   LOGIN_OPTIONS_RETRIES,
-  passwordLoginSchema,
   resetPasswordSchema,
   type LoginOption,
   type LoginOptionsOutcome,
@@ -21,10 +20,14 @@ const optionsSchema = z.object({
 export async function getLoginOptions(api: ApiClient, email: string): Promise<LoginOptionsOutcome> {
   for (let attempt = 0; attempt <= LOGIN_OPTIONS_RETRIES; attempt++) {
     try {
-      const res = await api.get(`/users/${encodeURIComponent(email)}/login-options`, { schema: optionsSchema });
+      const res = await api.get(`/users/${encodeURIComponent(email)}/login-options`, {
+        schema: optionsSchema,
+      });
       if (res.error === "mycor") return { kind: "mycor" };
       if (res.error === "resi") return { kind: "resi" };
-      const options = res.items.filter((o): o is LoginOption => o === "password" || o === "login_link" || o === "login_code");
+      const options = res.items.filter(
+        (o): o is LoginOption => o === "password" || o === "login_link" || o === "login_code",
+      );
       return { kind: "options", options };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -40,18 +43,23 @@ export async function getLoginOptions(api: ApiClient, email: string): Promise<Lo
 
 export const requestLoginLink = (api: ApiClient, email: string, next: string) =>
   api.post("/auth/login-link/request", { body: { email, next } });
-export const requestLoginCode = (api: ApiClient, email: string) => api.post("/auth/login-code/request", { body: { email } });
-export const requestPasswordReset = (api: ApiClient, email: string) => api.post("/auth/password-reset/request", { body: { email } });
+export const requestLoginCode = (api: ApiClient, email: string) =>
+  api.post("/auth/login-code/request", { body: { email } });
+export const requestPasswordReset = (api: ApiClient, email: string) =>
+  api.post("/auth/password-reset/request", { body: { email } });
 
-export const validateResetToken = (api: ApiClient, token: string) => api.get("/user/password/token/validate", { query: { token } });
+export const validateResetToken = (api: ApiClient, token: string) =>
+  api.get("/user/password/token/validate", { query: { token } });
 
 export const resetPassword = (api: ApiClient, token: string, password: string, confirmPassword: string) =>
-  api.post("/user/password/reset", { body: { token, password, confirmPassword }, schema: z.object({ message: z.string() }) });
+  api.post("/user/password/reset", {
+    body: { token, password, confirmPassword },
+    schema: z.object({ message: z.string() }),
+  });
 
 export const logoutUpstream = (api: ApiClient) => api.post("/auth/logout");
 
 // Form parsing lives here, server-only, so the sign-in pages never ship zod or Conform to the browser.
 export const parseEmail = (value: FormDataEntryValue | null) => emailSchema.safeParse({ email: value });
-export const parsePasswordLogin = (form: FormData) => parseWithZod(form, { schema: passwordLoginSchema });
-export const parseCodeLogin = (form: FormData) => parseWithZod(form, { schema: codeLoginSchema });
+export const parseLoginAction = (form: FormData) => parseWithZod(form, { schema: loginActionSchema });
 export const parseResetPassword = (form: FormData) => parseWithZod(form, { schema: resetPasswordSchema });

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 
 import { AUTH_MESSAGES } from "./messages";
@@ -32,9 +33,40 @@ export const resetPasswordSchema = z
       .string({ required_error: AUTH_MESSAGES.passwordMin, invalid_type_error: AUTH_MESSAGES.passwordMin })
       .min(8, AUTH_MESSAGES.passwordMin)
       .max(200, "Password must contain at most 200 characters"),
-    confirmPassword: z.string({ required_error: AUTH_MESSAGES.passwordsMatch, invalid_type_error: AUTH_MESSAGES.passwordsMatch }),
+    confirmPassword: z.string({
+      required_error: AUTH_MESSAGES.passwordsMatch,
+      invalid_type_error: AUTH_MESSAGES.passwordsMatch,
+    }),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: AUTH_MESSAGES.passwordsMatch, path: ["confirmPassword"] });
+  .refine((v) => v.password === v.confirmPassword, {
+    message: AUTH_MESSAGES.passwordsMatch,
+    path: ["confirmPassword"],
+  });
+
+/** Where to go after signing in; anything but a string (a file) is no destination (safeRedirect decides). */
+const nextField = z.string().optional().catch(undefined);
+
+/**
+ * The login page's action: one form per intent, told apart by the submit button's `intent`. Every intent
+ * carries the email address (an invalid one is the form's own error) and `next`.
+ */
+export const loginActionSchema = z.discriminatedUnion("intent", [
+  passwordLoginSchema.extend({ intent: z.literal("password"), next: nextField }),
+  codeLoginSchema.extend({ intent: z.literal("code"), next: nextField }),
+  emailSchema.extend({ intent: z.literal("link"), next: nextField }),
+  emailSchema.extend({ intent: z.literal("request-code"), next: nextField }),
+  emailSchema.extend({ intent: z.literal("reset"), next: nextField }),
+]);
+export type LoginAction = z.infer<typeof loginActionSchema>;
+
+/** What the login action answers the page (besides the redirect of a sign-in). null intent: an unknown one. */
+export type LoginActionData = {
+  intent: LoginIntent | null;
+  message?: string;
+  formError?: string;
+  codeRequested?: boolean;
+  lastResult?: SubmissionResult<string[]>;
+};
 
 export type LoginOption = "password" | "login_link" | "login_code";
 
@@ -49,3 +81,4 @@ export type LoginOptionsOutcome =
 export const LOGIN_OPTIONS_RETRIES = 3;
 
 export { LOGIN_INTENTS, type LoginIntent } from "./messages";
+import type { LoginIntent } from "./messages";

@@ -1,8 +1,30 @@
+import type { Submission, SubmissionResult } from "@conform-to/react";
+import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
+import {
+  applyAccountListOp,
+  conedStepErrors,
+  normalizeAccountNumber,
+  parseAccountListOp,
+} from "~/features/accounts/accounts";
+import { connectUtility, listUtilities, submitConedAccounts } from "~/features/accounts/accounts.server";
+import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
+import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
 import type { ApiClient } from "~/server/api-client.server";
+import { isApiError, settle } from "~/server/api-error";
 import { getConfig } from "~/server/config.server";
-import { createKeyedLimiter, type LimitResult } from "~/server/rate-limit.server";
-import { clientIpFromHeaders, type ProspectForm } from "./prospect";
+import { createKeyedLimiter, retryAfterText, type LimitResult } from "~/server/rate-limit.server";
+import { commitSession, getSession } from "~/server/session.server";
+import { getPublicApi } from "~/server/upstream.server";
+import {
+  clientIpFromHeaders,
+  conedUtilityData,
+  PROSPECT_MESSAGES,
+  PROSPECT_PATH,
+  prospectStep,
+  type ProspectAction,
+  type ProspectForm,
+} from "./prospect";
 
 const recordSchema = z.object({ id: z.number(), correlationId: z.string() });
 
@@ -56,4 +78,245 @@ export async function hitProspectLimit(request: Request, email: string): Promise
     limiters.all.hit("all"),
   ]);
   return hits.find((h): h is LimitResult => Boolean(h?.limited)) ?? null;
+}
+
+const STATE_KEY = "state:prospect" as const;
+
+/** The flow's state between steps, kept in the session cookie (no account exists yet). */
+export type ProspectState = {
+  id: number;
+  correlationId: string;
+  email: string;
+  company: string;
+  provider: string;
+  isConed: boolean;
+  done: boolean;
+};
+
+export async function readProspectState(request: Request) {
+  const session = await getSession(request);
+  return (session.get(STATE_KEY) as ProspectState | undefined) ?? null;
+}
+
+/** Stores (or, with null, forgets) the state and redirects back to the page. */
+export async function saveProspectState(request: Request, state: ProspectState | null, to = PROSPECT_PATH) {
+  const session = await getSession(request);
+  if (state) session.set(STATE_KEY, state);
+  else session.unset(STATE_KEY);
+  return redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+/**
+ * The page's view model: the step, the utility list (the primary data: 502 when it fails), and the ConEd
+ * account list, whose edits (add/remove) are GETs like the signed-in flow (the submit is a POST).
+ * Throws the redirects of `?restart` and of a successful list edit.
+ */
+export async function prospectPage(request: Request) {
+  const p = new URL(request.url).searchParams;
+  const state = await readProspectState(request);
+  if (p.get("restart") !== null) throw await saveProspectState(request, null);
+  const utilities = await settle(listUtilities(getPublicApi(request)));
+  const step = prospectStep(state, p.get("step"));
+  const utility =
+    utilities.ok && state
+      ? (utilities.data.find((u) => u.arcadiaProviderId === state.provider) ?? null)
+      : null;
+
+  let accounts = p.getAll("account").map(normalizeAccountNumber).filter(Boolean).slice(0, 50);
+  let newAccount = "";
+  let newAccountError: string | null = null;
+  if (step === "coned") {
+    const op = parseAccountListOp(p.get("op"), p.get("newAccount"));
+    if (op.op !== "none") {
+      const result = applyAccountListOp(accounts, op);
+      if (result.error) {
+        newAccountError = result.error;
+        newAccount = p.get("newAccount") ?? "";
+      } else {
+        const q = new URLSearchParams();
+        for (const a of result.accounts) q.append("account", a);
+        if (p.get("confirmed") === "on") q.set("confirmed", "on");
+        throw redirect(`${PROSPECT_PATH}?${q.toString()}`);
+      }
+      accounts = result.accounts;
+    }
+  }
+  const view = {
+    step,
+    error: !utilities.ok,
+    utilities: utilities.ok ? utilities.data : [],
+    q: (p.get("q") ?? "").slice(0, 100),
+    utility,
+    company: state?.company ?? "",
+    correlationId: state?.correlationId ?? "",
+    accounts,
+    confirmed: p.get("confirmed") === "on",
+    newAccount,
+    newAccountError,
+    widget: getConnectWidgetConfig(),
+  };
+  return { view, utilities };
+}
+
+export type ConedErrors = { accounts?: string; confirmed?: string; newAccount?: string };
+export type ProspectActionData = {
+  intent: string;
+  lastResult?: SubmissionResult<string[]>;
+  formError?: string;
+  coned?: { accounts: string[]; confirmed: boolean; errors: ConedErrors; newAccount: string };
+};
+
+/**
+ * Before the action parses its form: the built-in connect form is checked against the chosen utility (its MFA
+ * rule), so that intent looks the utility up first. Returns the schema's mfaExempt, or the response to send
+ * (no flow in progress, the utility gone, the lookup failed).
+ */
+export async function prospectConnectRule(
+  request: Request,
+  state: ProspectState | null,
+  intent: FormDataEntryValue | null,
+): Promise<
+  { mfaExempt: boolean; response?: undefined } | { response: Response | ReturnType<typeof connectFailed> }
+> {
+  if (intent !== CONNECT_INTENTS.builtin) return { mfaExempt: true };
+  if (!state || state.done) return { response: redirect(PROSPECT_PATH) };
+  try {
+    const utilities = await listUtilities(getPublicApi(request));
+    const utility = utilities.find((u) => u.arcadiaProviderId === state.provider);
+    if (!utility) return { response: redirect(`${PROSPECT_PATH}?restart`) };
+    return { mfaExempt: utility.mfaExempt };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return { response: connectFailed(intent, error.message) };
+  }
+}
+
+const connectFailed = (intent: string, message: string) =>
+  data<ProspectActionData>(
+    { intent, lastResult: { status: "error", error: { "": [message] } } },
+    { status: 502 },
+  );
+
+/** The first form: the rate limit, the utility check, then the prospect record. */
+export async function startProspect(
+  request: Request,
+  submission: Pick<Submission<unknown>, "reply">,
+  value: ProspectForm,
+) {
+  const intent = "start";
+  const limited = await hitProspectLimit(request, value.emailAddress);
+  if (limited) {
+    return data<ProspectActionData>(
+      { intent, lastResult: submission.reply({ formErrors: [retryAfterText(limited.retryAfterSeconds)] }) },
+      { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } },
+    );
+  }
+  const api = getPublicApi(request);
+  try {
+    const utilities = await listUtilities(api);
+    const utility = utilities.find((u) => u.arcadiaProviderId === value.arcadiaProvider);
+    if (!utility)
+      return data<ProspectActionData>(
+        {
+          intent,
+          lastResult: submission.reply({
+            fieldErrors: { arcadiaProvider: [PROSPECT_MESSAGES.selectUtility] },
+          }),
+        },
+        { status: 400 },
+      );
+    const record = await createProspect(api, value);
+    return saveProspectState(request, {
+      id: record.id,
+      correlationId: record.correlationId,
+      email: value.emailAddress,
+      company: value.companyName,
+      provider: utility.arcadiaProviderId,
+      isConed: utility.isConed,
+      done: false,
+    });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data<ProspectActionData>(
+      { intent, lastResult: submission.reply({ formErrors: [error.message] }) },
+      { status: 502 },
+    );
+  }
+}
+
+/** The ConEd step: the account list (a number still in the add box counts), then the record and the list. */
+export async function submitConedStep(
+  request: Request,
+  state: ProspectState,
+  value: Extract<ProspectAction, { intent: "coned-submit" }>,
+) {
+  const intent = value.intent;
+  let accounts = (value.account ?? [])
+    .map((v) => normalizeAccountNumber(v ?? ""))
+    .filter(Boolean)
+    .slice(0, 50);
+  const confirmed = value.confirmed === "on";
+  const pending = (value.newAccount ?? "").trim();
+  const errors: ConedErrors = {};
+  if (pending) {
+    const added = applyAccountListOp(accounts, { op: "add", value: pending });
+    if (added.error) errors.newAccount = added.error;
+    else accounts = added.accounts;
+  }
+  Object.assign(errors, conedStepErrors(accounts, confirmed));
+  if (errors.accounts || errors.confirmed || errors.newAccount) {
+    return data<ProspectActionData>(
+      { intent, coned: { accounts, confirmed, errors, newAccount: errors.newAccount ? pending : "" } },
+      { status: 400 },
+    );
+  }
+  const api = getPublicApi(request);
+  try {
+    await updateProspect(api, state.id, {
+      arcadiaProviderId: state.provider,
+      prospectName: state.company,
+      email: state.email,
+      utilityData: conedUtilityData(accounts),
+    });
+    await submitConedAccounts(api, state.correlationId, accounts);
+    return saveProspectState(request, { ...state, done: true });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data<ProspectActionData>(
+      { intent, formError: error.message, coned: { accounts, confirmed, errors: {}, newAccount: "" } },
+      { status: 502 },
+    );
+  }
+}
+
+/** The connect step: the built-in form's credentials go upstream (the widget has sent them itself). */
+export async function connectProspect(
+  request: Request,
+  state: ProspectState,
+  value: Extract<
+    ProspectAction,
+    { intent: typeof CONNECT_INTENTS.builtin | typeof CONNECT_INTENTS.provider }
+  >,
+) {
+  const api = getPublicApi(request);
+  try {
+    if (value.intent === CONNECT_INTENTS.builtin) {
+      await connectUtility(api, {
+        arcadiaProviderId: state.provider,
+        username: value.username,
+        password: value.password,
+        correlationId: state.correlationId,
+      });
+    }
+    await updateProspect(api, state.id, {
+      arcadiaProviderId: state.provider,
+      prospectName: state.company,
+      email: state.email,
+      utilityData: { connection_correlation_id: state.correlationId },
+    });
+    return saveProspectState(request, { ...state, done: true });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return connectFailed(value.intent, error.message);
+  }
 }

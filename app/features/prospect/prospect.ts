@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { credentialsSchema } from "~/features/accounts/accounts";
+import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
 
 /** The public prospect flow, free bill health check (rules prospect-form and prospect-steps, docs/rules.md). */
 
@@ -14,6 +16,9 @@ export const PROSPECT_MESSAGES = {
   selectUtility: "Please select a utility",
   rejected: "Your request could not be submitted.",
 } as const;
+
+/** Where the flow lives; every step redirects back here. */
+export const PROSPECT_PATH = "/free-bill-health-check";
 
 /** The honeypot field: hidden from people, filled by form-stuffing bots. */
 export const HONEYPOT_FIELD = "website";
@@ -42,6 +47,26 @@ export const prospectSchema = z.object({
   communicationsConsent: z.literal("on").optional(),
 });
 export type ProspectForm = z.infer<typeof prospectSchema>;
+
+/**
+ * The one schema of the page's action: an intent per form. "start" is the first form; "coned-submit" carries
+ * the ConEd account list (checked by conedStepErrors, whose messages go next to the list); the built-in
+ * connect form needs the chosen utility's MFA rule; the provider widget posts only its intent.
+ */
+export function prospectActionSchema(mfaExempt: boolean) {
+  return z.discriminatedUnion("intent", [
+    prospectSchema.extend({ intent: z.literal("start") }),
+    z.object({
+      intent: z.literal("coned-submit"),
+      account: z.array(z.string().optional()).optional(),
+      confirmed: z.string().optional(),
+      newAccount: z.string().optional(),
+    }),
+    credentialsSchema(mfaExempt).extend({ intent: z.literal(CONNECT_INTENTS.builtin) }),
+    z.object({ intent: z.literal(CONNECT_INTENTS.provider) }),
+  ]);
+}
+export type ProspectAction = z.infer<ReturnType<typeof prospectActionSchema>>;
 
 export type ProspectStep = "form" | "coned" | "connect" | "success";
 
