@@ -277,12 +277,14 @@ describe("the control room loader", () => {
   it("the dismissal link page shows Submission Failed when the call fails or a parameter is missing", async () => {
     const { loader, action } = await import("~/routes/dismiss-thermostat-issue");
     // The GET only looks the thermostat up; with the upstream failing there is nothing to name.
-    const failed = await loader({
+    const failed = (await loader({
       request: await request("/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold"),
       params: {},
       context: { cspNonce: "" },
-    });
-    expect(failed).toEqual({ target: null, params: { thermostatId: 1013, issueSlug: "permanent_hold" } });
+    })) as unknown as { data: unknown; init: ResponseInit | null };
+    // The page names nothing and says so, with the outage's status (ADR 9).
+    expect(failed.init?.status).toBe(502);
+    expect(failed.data).toEqual({ target: null, params: { thermostatId: 1013, issueSlug: "permanent_hold" } });
     const missing = await loader({
       request: await request("/dismiss-thermostat-issue?thermostatId=1013"),
       params: {},
@@ -300,6 +302,8 @@ describe("the control room loader", () => {
       params: {},
       context: { cspNonce: "" },
     });
-    expect(posted).toEqual({ ok: false });
+    const postedAnswer = posted as unknown as { data: unknown; init: ResponseInit | null };
+    expect(postedAnswer.init?.status).toBe(502);
+    expect(postedAnswer.data).toEqual({ ok: false });
   });
 });
