@@ -5,7 +5,17 @@ import jsxA11y from "eslint-plugin-jsx-a11y";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", "dist/**", "data/**", ".cache/**", "test-results/**", "playwright-report/**"] },
+  {
+    ignores: [
+      "build/**",
+      "public/build/**",
+      "dist/**",
+      "data/**",
+      ".cache/**",
+      "test-results/**",
+      "playwright-report/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

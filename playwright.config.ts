@@ -56,8 +56,14 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: { trace: "retain-on-failure", screenshot: "only-on-failure" },
   projects: [
-    { name: "js", use: { baseURL: `http://127.0.0.1:${PORTS.js.web}`, javaScriptEnabled: true, launchOptions } },
-    { name: "nojs", use: { baseURL: `http://127.0.0.1:${PORTS.nojs.web}`, javaScriptEnabled: false, launchOptions } },
+    {
+      name: "js",
+      use: { baseURL: `http://127.0.0.1:${PORTS.js.web}`, javaScriptEnabled: true, launchOptions },
+    },
+    {
+      name: "nojs",
+      use: { baseURL: `http://127.0.0.1:${PORTS.nojs.web}`, javaScriptEnabled: false, launchOptions },
+    },
   ],
   webServer: [PORTS.js, PORTS.nojs].map((p) => ({
     command: `rm -rf .e2e-data/${p.web} && node dist/server.js`,

@@ -60,7 +60,8 @@ if (!config.API_URL) {
 }
 
 const BUILD_PATH = path.resolve("build/index.js");
-const loadBuild = async () => (await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild;
+const loadBuild = async () =>
+  (await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild;
 const build = await loadBuild();
 
 const app = express();
@@ -83,7 +84,10 @@ app.use((req, res, next) => {
   } as typeof writeHead;
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    logger.info(
+      { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+      "request",
+    );
   });
   next();
 });
@@ -98,14 +102,21 @@ app.use((_req, res, next) => {
   next();
 });
 
-const providerScript = config.UTILITY_CONNECT_WIDGET === "provider" && config.PROVIDER_WIDGET_SCRIPT_URL ? new URL(config.PROVIDER_WIDGET_SCRIPT_URL).origin : null;
+const providerScript =
+  config.UTILITY_CONNECT_WIDGET === "provider" && config.PROVIDER_WIDGET_SCRIPT_URL
+    ? new URL(config.PROVIDER_WIDGET_SCRIPT_URL).origin
+    : null;
 app.use(
   helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, ...(providerScript ? [providerScript] : [])],
+        scriptSrc: [
+          "'self'",
+          (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
+          ...(providerScript ? [providerScript] : []),
+        ],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         fontSrc: ["'self'"],
@@ -126,7 +137,10 @@ app.use(
 // Token pages (login link, password reset) never leak their URL through a Referer.
 const NO_REFERRER = new Set(["/login/link", "/reset-password"]);
 app.use((req, res, next) => {
-  res.setHeader("Referrer-Policy", NO_REFERRER.has(req.path) ? "no-referrer" : "strict-origin-when-cross-origin");
+  res.setHeader(
+    "Referrer-Policy",
+    NO_REFERRER.has(req.path) ? "no-referrer" : "strict-origin-when-cross-origin",
+  );
   next();
 });
 app.use(compression());
@@ -134,13 +148,24 @@ app.use(compression());
 // Fingerprinted build assets: cached for a year; everything else in public/ for an hour.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 // Top-level files of public/ (favicon, the sample bill) are listed once, so other paths pay no file-system lookup.
-const publicFiles = new Set(fs.readdirSync("public").filter((f) => f !== "build").map((f) => `/${f}`));
+const publicFiles = new Set(
+  fs
+    .readdirSync("public")
+    .filter((f) => f !== "build")
+    .map((f) => `/${f}`),
+);
 const publicStatic = express.static("public", { maxAge: "1h", index: false });
 app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
 
 // Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
 // count and name length, checked before anything parses them; the Remix handler reads the checked bytes.
-app.use(bodyLimit({ maxBytes: config.BODY_LIMIT_BYTES, maxFields: config.FORM_MAX_FIELDS, maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH }));
+app.use(
+  bodyLimit({
+    maxBytes: config.BODY_LIMIT_BYTES,
+    maxFields: config.FORM_MAX_FIELDS,
+    maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH,
+  }),
+);
 
 // Load shedding (never /healthz or static files, answered above): 503 + Retry-After at once when too many
 // requests are in flight or the event loop lags, instead of queueing until clients time out.
@@ -170,7 +195,14 @@ app.use((req, res, next) => {
 });
 
 // Sign-in actions: a generous per-IP limit (offices share an IP); the strict per-account limit is in the action.
-const signInPaths = ["/login", "/login.data", "/login/link", "/login/link.data", "/reset-password", "/reset-password.data"];
+const signInPaths = [
+  "/login",
+  "/login.data",
+  "/login/link",
+  "/login/link.data",
+  "/reset-password",
+  "/reset-password.data",
+];
 const perIp = rateLimit({
   windowMs: config.LOGIN_RATE_LIMIT_WINDOW_MS,
   limit: config.LOGIN_RATE_LIMIT_PER_IP,
@@ -179,14 +211,23 @@ const perIp = rateLimit({
   store: makeRateLimitStore("signin-ip"),
   handler: (_req, res, next, options) => {
     const reset = (_req as express.Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-    const retryAfterSeconds = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil(((reset?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000),
+    );
     res.locals.signInLimited = { retryAfterSeconds };
     next();
   },
 });
 app.post(signInPaths, perIp);
 
-app.use("/api", apiPassthrough({ demoFile: (p) => (/^\/bill-statement\/\d+\/download$/.test(p) ? path.resolve("public/sample-bill.pdf") : null) }));
+app.use(
+  "/api",
+  apiPassthrough({
+    demoFile: (p) =>
+      /^\/bill-statement\/\d+\/download$/.test(p) ? path.resolve("public/sample-bill.pdf") : null,
+  }),
+);
 
 app.all(
   "*",
@@ -231,5 +272,6 @@ async function shutdown(signal: string) {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("unhandledRejection", (reason) => logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection"));
-
+process.on("unhandledRejection", (reason) =>
+  logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, "unhandled rejection"),
+);

@@ -24,7 +24,9 @@ const schema = z.object({
 });
 
 /** Parses the environment; a bad value throws an error naming each variable. */
-export function apiConfigFromEnv(env: Record<string, string | undefined> = process.env): Omit<ApiConfig, "webBaseUrl"> {
+export function apiConfigFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Omit<ApiConfig, "webBaseUrl"> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const result = schema.safeParse(cleaned);
   if (!result.success) {

@@ -12,7 +12,11 @@ type Message = { type: string; url?: string; message?: string };
  * worker thread with its own event loop; under `tsx` in development it runs in this thread. A worker that
  * stops unexpectedly is started again (pages show their upstream error state meanwhile).
  */
-export async function startEmbeddedApi(options: Omit<StartApiOptions, "log">, logLevel: string, log: Log): Promise<EmbeddedApi> {
+export async function startEmbeddedApi(
+  options: Omit<StartApiOptions, "log">,
+  logLevel: string,
+  log: Log,
+): Promise<EmbeddedApi> {
   const workerFile = new URL("./api-worker.js", import.meta.url);
   if (!import.meta.url.endsWith("/dist/server.js") || !fs.existsSync(fileURLToPath(workerFile))) {
     const { startApi } = await import("./server");
@@ -41,7 +45,11 @@ export async function startEmbeddedApi(options: Omit<StartApiOptions, "log">, lo
         if (!ready) return reject(new Error(`the embedded api stopped (exit code ${code})`));
         if (closing) return;
         log("embedded api stopped unexpectedly: restarting", { code });
-        setTimeout(() => void start().catch((error: Error) => log("embedded api restart failed", { err: error.message })), 1000).unref();
+        setTimeout(
+          () =>
+            void start().catch((error: Error) => log("embedded api restart failed", { err: error.message })),
+          1000,
+        ).unref();
       });
     });
 
@@ -53,7 +61,10 @@ export async function startEmbeddedApi(options: Omit<StartApiOptions, "log">, lo
         closing = true;
         const done = () => resolve();
         worker.once("exit", done);
-        worker.once("message", (m: Message) => m.type === "closed" && void worker.terminate().then(done, done));
+        worker.once(
+          "message",
+          (m: Message) => m.type === "closed" && void worker.terminate().then(done, done),
+        );
         worker.postMessage("close");
       }),
   };

@@ -18,7 +18,13 @@ export type StartApiOptions = Partial<ApiConfig> & {
   log?: ApiDeps["log"];
 };
 
-export type RunningApi = { server: http.Server; db: DB; url: string; deps: ApiDeps; close: () => Promise<void> };
+export type RunningApi = {
+  server: http.Server;
+  db: DB;
+  url: string;
+  deps: ApiDeps;
+  close: () => Promise<void>;
+};
 
 export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiDeps {
   const base = apiConfigFromEnv();

@@ -13,7 +13,10 @@ const logger = pino({ level: logLevel, base: undefined }, pino.destination({ syn
 const port = parentPort!;
 
 try {
-  const api = await startApi({ ...options, log: (msg, data) => logger.info({ service: "api", ...data }, msg) });
+  const api = await startApi({
+    ...options,
+    log: (msg, data) => logger.info({ service: "api", ...data }, msg),
+  });
   port.on("message", async (message) => {
     if (message !== "close") return;
     await api.close();

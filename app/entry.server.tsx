@@ -41,7 +41,12 @@ export default async function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
           pipe(body);
         },
         onShellError(error: unknown) {
@@ -62,5 +67,8 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (request.signal.aborted) return;
   if (context && typeof context === "object") (context as AppLoadContext).serverError = error;
   if (error instanceof Response && error.status === 404) return;
-  getLogger().error({ ...errorFields(error), method: request.method, path: new URL(request.url).pathname }, "server error");
+  getLogger().error(
+    { ...errorFields(error), method: request.method, path: new URL(request.url).pathname },
+    "server error",
+  );
 };

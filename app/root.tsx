@@ -1,12 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { useContext, useEffect, type ReactNode } from "react";
 import { supportEmail } from "./server/config.server";
 import { commitSession, getSession } from "./server/session.server";
@@ -77,7 +70,13 @@ export default function App() {
 
 /** The global fallback (rule error-fallback, docs/rules.md): the support address for everyone, the stack trace for staff only. */
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary statusHandlers={{ 403: () => <ForbiddenPage /> }} defaultStatusHandler={() => <SorryPage />} unexpectedErrorHandler={(error) => <SorryPage error={error} />} />;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{ 403: () => <ForbiddenPage /> }}
+      defaultStatusHandler={() => <SorryPage />}
+      unexpectedErrorHandler={(error) => <SorryPage error={error} />}
+    />
+  );
 }
 
 function ForbiddenPage() {
@@ -98,14 +97,21 @@ function SorryPage({ error }: { error?: unknown }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const staffStack = useContext(StaffErrorContext);
   const support = rootData?.supportEmail ?? "support@energyops.test";
-  const clientStack = rootData?.isStaff && error instanceof Error && error.stack && !/Unexpected Server Error/.test(error.message) ? error.stack : null;
+  const clientStack =
+    rootData?.isStaff &&
+    error instanceof Error &&
+    error.stack &&
+    !/Unexpected Server Error/.test(error.message)
+      ? error.stack
+      : null;
   const stack = staffStack ?? clientStack;
   return (
     <PublicPage>
       <div className="card error-page" role="alert">
         <h1>We&apos;re sorry. An error has occurred.</h1>
         <p>
-          Please try again. If the problem continues, contact us at <a href={`mailto:${support}`}>{support}</a>.
+          Please try again. If the problem continues, contact us at{" "}
+          <a href={`mailto:${support}`}>{support}</a>.
         </p>
         <a className="btn" href="/">
           Go to the dashboard

@@ -5,5 +5,10 @@ declare module "autocannon" {
     errors: number;
     non2xx: number;
   };
-  export default function autocannon(opts: { url: string; connections: number; duration: number; headers?: Record<string, string> }): Promise<Result>;
+  export default function autocannon(opts: {
+    url: string;
+    connections: number;
+    duration: number;
+    headers?: Record<string, string>;
+  }): Promise<Result>;
 }

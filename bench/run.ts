@@ -68,7 +68,10 @@ async function startServer(latencyMs: number) {
     body: new URLSearchParams({ intent: "password", email: DANA, password: "demo-pass-2024", next: "/" }),
     redirect: "manual",
   });
-  const cookie = login.headers.getSetCookie().find((c) => c.includes("session="))!.split(";")[0];
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.includes("session="))!
+    .split(";")[0];
   return {
     url,
     cookie,
@@ -105,7 +108,10 @@ async function roundTrips() {
       const outside: number[] = [];
       for (let i = 0; i < 3; i++) {
         const t = performance.now();
-        const res = await fetch(`${s.url}${p.path}`, { headers: p.auth ? { cookie: s.cookie } : {}, redirect: "manual" });
+        const res = await fetch(`${s.url}${p.path}`, {
+          headers: p.auth ? { cookie: s.cookie } : {},
+          redirect: "manual",
+        });
         await res.text();
         outside.push(performance.now() - t);
         const total = /total;dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "");
@@ -132,7 +138,14 @@ async function throughput() {
         duration: Number(process.env.BENCH_DURATION ?? 20),
         headers: p.auth ? { cookie: s.cookie } : {},
       });
-      rows.push([p.name, result.requests.average.toFixed(0), result.latency.p50, result.latency.p99, result.errors, result.non2xx]);
+      rows.push([
+        p.name,
+        result.requests.average.toFixed(0),
+        result.latency.p50,
+        result.latency.p99,
+        result.errors,
+        result.non2xx,
+      ]);
     }
   } finally {
     await s.stop();
@@ -169,8 +182,13 @@ function weightFromManifest() {
 async function weight() {
   const forRoutes = weightFromManifest();
   const s = await startServer(0);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
-  const rows: (string | number)[][] = [["page", "manifest KiB gz", "Chromium KiB (transferred)", "target KiB"]];
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+  });
+  const rows: (string | number)[][] = [
+    ["page", "manifest KiB gz", "Chromium KiB (transferred)", "target KiB"],
+  ];
   try {
     for (const p of BENCH_PAGES) {
       const ctx = await browser.newContext();
@@ -180,12 +198,17 @@ async function weight() {
       const routeIds = new Set<string>();
       page.on("response", async (r) => {
         if (r.url().endsWith(".js")) {
-          const sizes = await r.request().sizes().catch(() => null);
+          const sizes = await r
+            .request()
+            .sizes()
+            .catch(() => null);
           bytes += sizes?.responseBodySize ?? 0;
         }
       });
       await page.goto(`${s.url}${p.path}`, { waitUntil: "networkidle" });
-      const ids = await page.evaluate(() => Object.keys((window as unknown as { __remixRouteModules?: object }).__remixRouteModules ?? {}));
+      const ids = await page.evaluate(() =>
+        Object.keys((window as unknown as { __remixRouteModules?: object }).__remixRouteModules ?? {}),
+      );
       ids.forEach((id) => routeIds.add(id));
       const target = p.chart ? 200 : p.name.startsWith("login") || p.emailLink ? 100 : 200;
       rows.push([p.name, (forRoutes([...routeIds]) / 1024).toFixed(1), (bytes / 1024).toFixed(1), target]);
@@ -201,7 +224,10 @@ async function weight() {
 
 async function lcp() {
   const s = await startServer(0);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+  });
   const rows: (string | number)[][] = [["page", "LCP ms (median of 5)", "CLS (max of 5)"]];
   try {
     for (const p of BENCH_PAGES.filter((p) => p.lcp)) {
@@ -226,7 +252,10 @@ async function lcp() {
           const w = window as unknown as { __lcp: number; __cls: number };
           w.__lcp = 0;
           w.__cls = 0;
-          new PerformanceObserver((l) => l.getEntries().forEach((e) => (w.__lcp = e.startTime))).observe({ type: "largest-contentful-paint", buffered: true });
+          new PerformanceObserver((l) => l.getEntries().forEach((e) => (w.__lcp = e.startTime))).observe({
+            type: "largest-contentful-paint",
+            buffered: true,
+          });
           new PerformanceObserver((l) =>
             l.getEntries().forEach((e) => {
               const shift = e as PerformanceEntry & { value: number; hadRecentInput: boolean };
@@ -236,7 +265,10 @@ async function lcp() {
         });
         await page.goto(`${s.url}${p.path}`, { waitUntil: "load", timeout: 60_000 });
         await page.waitForTimeout(500);
-        const m = await page.evaluate(() => ({ lcp: (window as unknown as { __lcp: number }).__lcp, cls: (window as unknown as { __cls: number }).__cls }));
+        const m = await page.evaluate(() => ({
+          lcp: (window as unknown as { __lcp: number }).__lcp,
+          cls: (window as unknown as { __cls: number }).__cls,
+        }));
         lcps.push(m.lcp);
         clss.push(m.cls);
         await ctx.close();

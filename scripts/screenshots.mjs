@@ -8,7 +8,14 @@ const [baseUrl, outDir, email, ...paths] = process.argv.slice(2);
 fs.mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  args: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+  ],
 });
 for (const width of [1280, 390]) {
   const ctx = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });

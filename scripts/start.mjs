@@ -5,7 +5,11 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-if (!fs.existsSync("build/index.js") || !fs.existsSync("dist/server.js") || !fs.existsSync("dist/api-worker.js")) {
+if (
+  !fs.existsSync("build/index.js") ||
+  !fs.existsSync("dist/server.js") ||
+  !fs.existsSync("dist/api-worker.js")
+) {
   console.log("No build found: building (about 10 seconds)…");
   execSync("npm run build", { stdio: "inherit" });
 }
@@ -17,6 +21,8 @@ if (!process.env.SESSION_SECRET && !process.env.API_URL) {
   fs.mkdirSync(dir, { recursive: true });
   if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
   process.env.SESSION_SECRET = fs.readFileSync(file, "utf8").trim();
-  console.log(`SESSION_SECRET not set: using the demo secret in ${file}. Set SESSION_SECRET for a real deployment.`);
+  console.log(
+    `SESSION_SECRET not set: using the demo secret in ${file}. Set SESSION_SECRET for a real deployment.`,
+  );
 }
 await import(path.resolve("dist/server.js"));

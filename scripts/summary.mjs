@@ -10,6 +10,8 @@ if (which === "unit") {
   const r = read("test-results/e2e.json");
   if (r) {
     const s = r.stats ?? {};
-    console.log(`e2e: ${(s.expected ?? 0) + (s.flaky ?? 0)} passed, ${s.unexpected ?? 0} failed, ${s.skipped ?? 0} skipped`);
+    console.log(
+      `e2e: ${(s.expected ?? 0) + (s.flaky ?? 0)} passed, ${s.unexpected ?? 0} failed, ${s.skipped ?? 0} skipped`,
+    );
   }
 }

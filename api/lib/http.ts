@@ -18,7 +18,11 @@ export type ApiConfig = {
   clockStart?: string;
 };
 
-export type ApiDeps = { db: DB; config: ApiConfig; log: (msg: string, data?: Record<string, unknown>) => void };
+export type ApiDeps = {
+  db: DB;
+  config: ApiConfig;
+  log: (msg: string, data?: Record<string, unknown>) => void;
+};
 
 type Param = { location: string; message: string };
 
@@ -46,7 +50,11 @@ export function validationError(params: { body?: Param[]; path?: Param[]; query?
 }
 
 /** Parses part of a request with Zod; a failure answers the contract's validation body naming each field. */
-export function parse<S extends z.ZodTypeAny>(schema: S, data: unknown, where: "body" | "path" | "query" = "body"): z.infer<S> {
+export function parse<S extends z.ZodTypeAny>(
+  schema: S,
+  data: unknown,
+  where: "body" | "path" | "query" = "body",
+): z.infer<S> {
   const result = schema.safeParse(data ?? {});
   if (result.success) return result.data;
   const params = result.error.issues.map((i) => ({

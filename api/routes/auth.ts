@@ -3,7 +3,16 @@ import * as clock from "../lib/clock";
 import { Router, type Response } from "express";
 import { z } from "zod";
 import { hashPassword, randomCode, randomToken, sha256, verifyPassword } from "../lib/crypto";
-import { type Auth, type UserRow, SESSION_COOKIE, SESSION_DAYS, getAuth, loadAuth, readSessionCookie, requireAuth } from "../lib/auth";
+import {
+  type Auth,
+  type UserRow,
+  SESSION_COOKIE,
+  SESSION_DAYS,
+  getAuth,
+  loadAuth,
+  readSessionCookie,
+  requireAuth,
+} from "../lib/auth";
 import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
 import { sendMail } from "../simulators/mailer";
 
@@ -17,11 +26,13 @@ const nowIso = () => clock.now().toISOString();
 const email = z.string().trim().min(1, "Email is required").email("Invalid email address");
 
 /** The user as GET /user answers it: the effective client is the impersonated one while impersonating. */
-export function userJson(deps: ApiDeps, auth: Pick<Auth, "user" | "session" | "clientId" | "isStaff" | "isAdmin">) {
+export function userJson(
+  deps: ApiDeps,
+  auth: Pick<Auth, "user" | "session" | "clientId" | "isStaff" | "isAdmin">,
+) {
   const client = auth.clientId
     ? (deps.db.prepare("SELECT id, name, client_type FROM clients WHERE id = ?").get(auth.clientId) as
-        | { id: number; name: string; client_type: string }
-        | undefined)
+        { id: number; name: string; client_type: string } | undefined)
     : undefined;
   return {
     id: auth.user.id,
@@ -48,7 +59,10 @@ function startSession(deps: ApiDeps, res: Response, user: UserRow, extra: Record
     .prepare("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
     .run(sha256(token), user.id, nowIso(), new Date(clock.nowMs() + SESSION_DAYS * 86_400_000).toISOString());
   const auth = loadAuth(deps.db, token)!;
-  res.setHeader("Set-Cookie", `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`);
+  res.setHeader(
+    "Set-Cookie",
+    `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`,
+  );
   res.json({ ...userJson(deps, auth), ...extra });
 }
 
@@ -64,9 +78,18 @@ export function rotateSession(deps: ApiDeps, res: Response, old: Auth, impersona
     .prepare(
       "INSERT INTO sessions (id, user_id, impersonated_client_id, is_demo_mode, created_at, expires_at) VALUES (?, ?, ?, 0, ?, ?)",
     )
-    .run(sha256(token), old.user.id, impersonatedClientId, now, new Date(clock.nowMs() + SESSION_DAYS * 86_400_000).toISOString());
+    .run(
+      sha256(token),
+      old.user.id,
+      impersonatedClientId,
+      now,
+      new Date(clock.nowMs() + SESSION_DAYS * 86_400_000).toISOString(),
+    );
   deps.db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(now, old.session.id);
-  res.setHeader("Set-Cookie", `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`);
+  res.setHeader(
+    "Set-Cookie",
+    `${SESSION_COOKIE}=${token}; HttpOnly; Path=/; SameSite=Lax; Max-Age=${SESSION_DAYS * 86400}`,
+  );
   return loadAuth(deps.db, token)!;
 }
 
@@ -76,23 +99,35 @@ let dummyHash: string | undefined;
 /** A real scrypt hash (same parameters as every password) to verify against when there is none. */
 const dummyPasswordHash = () => (dummyHash ??= hashPassword(randomToken()));
 
-const timingSafeEqualHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const timingSafeEqualHex = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** Consumes a single-use hashed token of the given kind, or answers 400 with the reason. */
 function takeToken(deps: ApiDeps, kind: "login_link" | "password_reset", token: string, consume: boolean) {
-  const row = deps.db.prepare("SELECT * FROM auth_tokens WHERE token_hash = ? AND kind = ?").get(sha256(token), kind) as
+  const row = deps.db
+    .prepare("SELECT * FROM auth_tokens WHERE token_hash = ? AND kind = ?")
+    .get(sha256(token), kind) as
     | { id: number; user_id: number; next: string | null; expires_at: string; used_at: string | null }
     | undefined;
   if (!row || row.used_at) return { error: "This link is invalid or has already been used.", row: null };
-  if (row.expires_at <= nowIso()) return { error: "This link has expired. Please request a new one.", row: null };
+  if (row.expires_at <= nowIso())
+    return { error: "This link has expired. Please request a new one.", row: null };
   if (consume) deps.db.prepare("UPDATE auth_tokens SET used_at = ? WHERE id = ?").run(nowIso(), row.id);
   return { error: null, row };
 }
 
-function issueToken(deps: ApiDeps, kind: "login_link" | "password_reset", userId: number, minutes: number, next?: string) {
+function issueToken(
+  deps: ApiDeps,
+  kind: "login_link" | "password_reset",
+  userId: number,
+  minutes: number,
+  next?: string,
+) {
   const token = randomToken();
   deps.db
-    .prepare("INSERT INTO auth_tokens (kind, token_hash, user_id, next, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .prepare(
+      "INSERT INTO auth_tokens (kind, token_hash, user_id, next, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
     .run(kind, sha256(token), userId, next ?? null, nowIso(), minutesFromNow(minutes));
   return token;
 }
@@ -108,7 +143,9 @@ export function authRoutes(deps: ApiDeps) {
       const user = findUser(deps, req.params.email);
       if (!user) throw new HttpError(404, { message: "No account found for this email address" });
       const client = user.client_id
-        ? (db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as { client_type: string })
+        ? (db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as {
+            client_type: string;
+          })
         : null;
       if (client?.client_type === "LARGE_COMMERCIAL") return res.json({ items: [], error: "mycor" });
       if (client?.client_type === "RESI") return res.json({ items: [], error: "resi" });
@@ -136,13 +173,13 @@ export function authRoutes(deps: ApiDeps) {
       const user = findUser(deps, body.email);
       if (user) {
         const code = randomCode();
-        db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(nowIso(), user.id);
-        db.prepare("INSERT INTO login_codes (user_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)").run(
-          user.id,
-          sha256(code),
+        db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
           nowIso(),
-          minutesFromNow(CODE_MINUTES),
+          user.id,
         );
+        db.prepare(
+          "INSERT INTO login_codes (user_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
+        ).run(user.id, sha256(code), nowIso(), minutesFromNow(CODE_MINUTES));
         sendMail(deps, {
           to: user.email,
           subject: "Your login code",
@@ -157,14 +194,19 @@ export function authRoutes(deps: ApiDeps) {
   r.post(
     "/auth/login-code",
     route((req, res) => {
-      const body = parse(z.object({ email, code: z.string().trim().length(6, "Code must be 6 digits") }), req.body);
+      const body = parse(
+        z.object({ email, code: z.string().trim().length(6, "Code must be 6 digits") }),
+        req.body,
+      );
       const user = findUser(deps, body.email);
       // One code path for known and unknown accounts (user id 0 has no codes): no enumeration by timing.
       const row = db
         .prepare("SELECT * FROM login_codes WHERE user_id = ? AND used_at IS NULL ORDER BY id DESC LIMIT 1")
-        .get(user?.id ?? 0) as { id: number; code_hash: string; attempts: number; expires_at: string } | undefined;
+        .get(user?.id ?? 0) as
+        { id: number; code_hash: string; attempts: number; expires_at: string } | undefined;
       const matches = timingSafeEqualHex(row?.code_hash ?? sha256(""), sha256(body.code));
-      if (!user || !row || row.expires_at <= nowIso() || row.attempts >= CODE_MAX_ATTEMPTS) throw unauthorized("Invalid code");
+      if (!user || !row || row.expires_at <= nowIso() || row.attempts >= CODE_MAX_ATTEMPTS)
+        throw unauthorized("Invalid code");
       if (!matches) {
         db.prepare("UPDATE login_codes SET attempts = attempts + 1 WHERE id = ?").run(row.id);
         throw unauthorized("Invalid code");
@@ -229,7 +271,11 @@ export function authRoutes(deps: ApiDeps) {
   r.get(
     "/user/password/token/validate",
     route((req, res) => {
-      const { token } = parse(z.object({ token: z.string().min(1, "Token is required").max(200) }), req.query, "query");
+      const { token } = parse(
+        z.object({ token: z.string().min(1, "Token is required").max(200) }),
+        req.query,
+        "query",
+      );
       const taken = takeToken(deps, "password_reset", token, false);
       if (!taken.row) throw badRequest(taken.error);
       res.json({ valid: true });
@@ -253,8 +299,14 @@ export function authRoutes(deps: ApiDeps) {
       const taken = takeToken(deps, "password_reset", body.token, true);
       if (!taken.row) throw badRequest(taken.error);
       db.transaction(() => {
-        db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(hashPassword(body.password), taken.row.user_id);
-        db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(nowIso(), taken.row.user_id);
+        db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(
+          hashPassword(body.password),
+          taken.row.user_id,
+        );
+        db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(
+          nowIso(),
+          taken.row.user_id,
+        );
       })();
       res.json({ message: "Password successfully changed" });
     }),
@@ -285,9 +337,19 @@ export function authRoutes(deps: ApiDeps) {
       const { email: to } = parse(z.object({ email: z.string().optional() }), req.query, "query");
       const rows = (
         to
-          ? db.prepare("SELECT * FROM outbox WHERE to_email = ? ORDER BY id DESC LIMIT 50").all(to.toLowerCase())
+          ? db
+              .prepare("SELECT * FROM outbox WHERE to_email = ? ORDER BY id DESC LIMIT 50")
+              .all(to.toLowerCase())
           : db.prepare("SELECT * FROM outbox ORDER BY id DESC LIMIT 50").all()
-      ) as { id: number; to_email: string; subject: string; text: string; links_json: string; code: string | null; sent_at: string }[];
+      ) as {
+        id: number;
+        to_email: string;
+        subject: string;
+        text: string;
+        links_json: string;
+        code: string | null;
+        sent_at: string;
+      }[];
       res.json({
         items: rows.map((m) => ({
           id: m.id,

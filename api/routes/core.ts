@@ -31,9 +31,9 @@ export function accountJson(a: AccountRow) {
 }
 
 export function accountsOfBuilding(deps: ApiDeps, buildingId: number) {
-  return (deps.db.prepare(`${ACCOUNT_SELECT} WHERE a.building_id = ? ORDER BY a.id`).all(buildingId) as AccountRow[]).map(
-    accountJson,
-  );
+  return (
+    deps.db.prepare(`${ACCOUNT_SELECT} WHERE a.building_id = ? ORDER BY a.id`).all(buildingId) as AccountRow[]
+  ).map(accountJson);
 }
 
 /** Buildings and their utility accounts: the core every area builds on. */

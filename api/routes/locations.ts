@@ -10,7 +10,6 @@ import { rotateSession, userJson } from "./auth";
 // The product's one CSV writer (quoting and spreadsheet formula neutralisation), shared with the web downloads.
 import { toCsv, type CsvCell } from "../../app/server/csv";
 
-
 /* ---------- demo mode in the CSV export (the same rule as app/features/demo-mode/demo-mode.ts) ---------- */
 
 const DEMO_ADDRESSES = [
@@ -80,22 +79,20 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
         },
         demo,
       );
-      lines.push(
-        [
-          shown.name,
-          shown.address,
-          r.account_number,
-          r.utility_name,
-          r.statement_date,
-          r.service_start_date,
-          r.service_end_date,
-          r.consumption_kwh,
-          r.demand_kw ?? "",
-          (r.total_charges_cents / 100).toFixed(2),
-          (r.total_electric_charges_cents / 100).toFixed(2),
-          r.supplier ?? "",
-        ],
-      );
+      lines.push([
+        shown.name,
+        shown.address,
+        r.account_number,
+        r.utility_name,
+        r.statement_date,
+        r.service_start_date,
+        r.service_end_date,
+        r.consumption_kwh,
+        r.demand_kw ?? "",
+        (r.total_charges_cents / 100).toFixed(2),
+        (r.total_electric_charges_cents / 100).toFixed(2),
+        r.supplier ?? "",
+      ]);
     }
   }
   return toCsv(lines);

@@ -9,7 +9,14 @@ export const USAGE_PERIODS = ["quarter_hour", "hour", "day", "week", "month", "y
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
 /** The longest range (days) each granularity answers, so that a single answer stays small. */
-const MAX_DAYS: Record<UsagePeriod, number> = { quarter_hour: 31, hour: 93, day: 400, week: 800, month: 1500, year: 3700 };
+const MAX_DAYS: Record<UsagePeriod, number> = {
+  quarter_hour: 31,
+  hour: 93,
+  day: 400,
+  week: 800,
+  month: 1500,
+  year: 3700,
+};
 export const EARLIEST_DATE = "2021-01-01";
 
 const isoDate = z
@@ -98,24 +105,39 @@ export function wallClockIso(wall: number, timeZone: string) {
 
 /** Today's date (YYYY-MM-DD) in a timezone. */
 function localToday(timeZone: string) {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(clock.now());
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(clock.now());
 }
 
 type Row = { b: number; kwh: number; kw: number; indoor: number | null; outdoor: number | null };
 
-const round = (v: number | null, digits: number) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+const round = (v: number | null, digits: number) =>
+  v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** Usage insights aggregated in SQL from the stored 15-minute intervals (docs/api/bills.md). */
 export function usageRoutes(deps: ApiDeps) {
   const r = Router();
   const { db } = deps;
-  r.use(["/insights/:buildingId/energy-consumption", "/insights/:buildingId/energy-demand", "/insights/:buildingId/available-usage"], requireAuth(deps));
+  r.use(
+    [
+      "/insights/:buildingId/energy-consumption",
+      "/insights/:buildingId/energy-demand",
+      "/insights/:buildingId/available-usage",
+    ],
+    requireAuth(deps),
+  );
 
   r.get(
     "/insights/:buildingId/available-usage",
     route((req, res) => {
       const building = requireBuilding(db, getAuth(res), req.params.buildingId);
-      const row = db.prepare("SELECT 1 AS x FROM usage_intervals WHERE building_id = ? LIMIT 1").get(building.id);
+      const row = db
+        .prepare("SELECT 1 AS x FROM usage_intervals WHERE building_id = ? LIMIT 1")
+        .get(building.id);
       res.json({ available_usage: Boolean(row) });
     }),
   );
@@ -127,12 +149,17 @@ export function usageRoutes(deps: ApiDeps) {
         const building = requireBuilding(db, getAuth(res), req.params.buildingId);
         const q = parse(usageQuery, req.query, "query");
         const problems: { location: string; message: string }[] = [];
-        if (q.start_date < EARLIEST_DATE) problems.push({ location: "start_date", message: `must not be before ${EARLIEST_DATE}` });
-        if (q.end_date < q.start_date) problems.push({ location: "end_date", message: "must not be before start_date" });
+        if (q.start_date < EARLIEST_DATE)
+          problems.push({ location: "start_date", message: `must not be before ${EARLIEST_DATE}` });
+        if (q.end_date < q.start_date)
+          problems.push({ location: "end_date", message: "must not be before start_date" });
         const startTs = Date.parse(`${q.start_date}T00:00:00Z`) / 1000;
         const endTs = Date.parse(`${q.end_date}T00:00:00Z`) / 1000 + 86400; // end date inclusive
         if ((endTs - startTs) / 86400 > MAX_DAYS[q.period]) {
-          problems.push({ location: "period", message: `${q.period} covers at most ${MAX_DAYS[q.period]} days` });
+          problems.push({
+            location: "period",
+            message: `${q.period} covers at most ${MAX_DAYS[q.period]} days`,
+          });
         }
         if (problems.length) throw validationError({ query: problems });
 

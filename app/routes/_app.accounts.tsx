@@ -33,19 +33,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     utilityName: c.utilityName,
     href: reconnectHref(c.url, origin),
   });
-  return withPrimaryStatus({
-    error: !accounts.ok,
-    buildings: accounts.ok
-      ? accounts.data.items.map((b) => ({
-          id: b.id,
-          name: b.nickname ? `${b.name} (${b.nickname})` : b.name,
-          accounts: b.accounts,
-        }))
-      : [],
-    unassigned: accounts.ok ? accounts.data.unassignedAccounts : [],
-    reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
-    mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
-  }, accounts);
+  return withPrimaryStatus(
+    {
+      error: !accounts.ok,
+      buildings: accounts.ok
+        ? accounts.data.items.map((b) => ({
+            id: b.id,
+            name: b.nickname ? `${b.name} (${b.nickname})` : b.name,
+            accounts: b.accounts,
+          }))
+        : [],
+      unassigned: accounts.ok ? accounts.data.unassignedAccounts : [],
+      reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
+      mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
+    },
+    accounts,
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];
@@ -68,9 +71,7 @@ export default function Accounts() {
     <div className="stack">
       <div className="row">
         <h1 className="spacer">Connect Utility Accounts</h1>
-        <ConnectLink className="btn">
-          Connect a utility account
-        </ConnectLink>
+        <ConnectLink className="btn">Connect a utility account</ConnectLink>
       </div>
       {reconnect.map((c) => (
         <CredentialAlert key={`r-${c.id}`} title="Reconnect Required" button="RECONNECT" c={c} />

@@ -161,5 +161,10 @@ export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · E
 export default function AuthorizeArcadia() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  return <ConnectFlow data={loaderData} actionData={actionData && !("kind" in actionData) ? actionData : undefined} />;
+  return (
+    <ConnectFlow
+      data={loaderData}
+      actionData={actionData && !("kind" in actionData) ? actionData : undefined}
+    />
+  );
 }

@@ -29,18 +29,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const state = parseGridState(url.searchParams);
   const range = defaultDateRange(now());
   const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
-  return withPrimaryStatus({
-    state,
-    range,
-    error: !result.ok,
-    items: result.ok ? result.data.items : [],
-    total: result.ok ? result.data.total : 0,
-  }, result);
+  return withPrimaryStatus(
+    {
+      state,
+      range,
+      error: !result.ok,
+      items: result.ok ? result.data.items : [],
+      total: result.ok ? result.data.total : 0,
+    },
+    result,
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: "Grid Services · EnergyOps" }];
 
-const DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const DATE = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 const fmtDate = (iso: string) => {
   const [y, m, d] = iso.split("-").map(Number);
   return DATE.format(new Date(Date.UTC(y, m - 1, d)));

@@ -42,14 +42,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
   const clients = await settle(searchClients(await getApi(request, context), q, page));
-  return withPrimaryStatus({
-    q,
-    page,
-    clients: clients.ok ? clients.data : null,
-    pages: clients.ok ? Math.max(1, Math.ceil(clients.data.total / CLIENTS_PAGE_SIZE)) : 1,
-    selected: Number(url.searchParams.get("client")) || null,
-    impersonating: user.isImpersonating ? { name: user.client?.name ?? "", demo: user.isDemoMode } : null,
-  }, clients);
+  return withPrimaryStatus(
+    {
+      q,
+      page,
+      clients: clients.ok ? clients.data : null,
+      pages: clients.ok ? Math.max(1, Math.ceil(clients.data.total / CLIENTS_PAGE_SIZE)) : 1,
+      selected: Number(url.searchParams.get("client")) || null,
+      impersonating: user.isImpersonating ? { name: user.client?.name ?? "", demo: user.isDemoMode } : null,
+    },
+    clients,
+  );
 }
 
 type ActionData = {

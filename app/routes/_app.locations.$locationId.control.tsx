@@ -36,7 +36,15 @@ import { isApiError, settle } from "~/server/api-error";
 import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import type { ApiClient } from "~/server/api-client.server";
-import { answer, detached, once, ownerOf, rememberRedirects, submissionKey, type ActionOutcome } from "~/server/idempotency.server";
+import {
+  answer,
+  detached,
+  once,
+  ownerOf,
+  rememberRedirects,
+  submissionKey,
+  type ActionOutcome,
+} from "~/server/idempotency.server";
 import { redirectWithToast } from "~/server/session.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
@@ -66,19 +74,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // Another client's building, or one this user may not see: treat as not found.
   if (!list.ok && list.error.status === 404) throw redirect("/locations");
   const card = Number(url.searchParams.get("card"));
-  return withPrimaryStatus({
-    locationId,
-    tab,
-    poll: parsePoll(url.searchParams.get("poll")),
-    openCard: Number.isSafeInteger(card) ? card : null,
-    loadedAt: Date.now(),
-    error: !list.ok,
-    items: list.ok ? list.data : [],
-    watched: watched?.ok ? watched.data : null,
-    showVendor: user.isStaff && user.isImpersonating,
-    supportEmail: supportEmail(request),
-    submissionId: crypto.randomUUID(),
-  }, list);
+  return withPrimaryStatus(
+    {
+      locationId,
+      tab,
+      poll: parsePoll(url.searchParams.get("poll")),
+      openCard: Number.isSafeInteger(card) ? card : null,
+      loadedAt: Date.now(),
+      error: !list.ok,
+      items: list.ok ? list.data : [],
+      watched: watched?.ok ? watched.data : null,
+      showVendor: user.isStaff && user.isImpersonating,
+      supportEmail: supportEmail(request),
+      submissionId: crypto.randomUUID(),
+    },
+    list,
+  );
 }
 
 const INTENTS = ["save", "resolve", "dismiss"] as const;
@@ -91,7 +102,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!(INTENTS as readonly string[]).includes(intent))
     throw data({ message: "Unknown intent" }, { status: 400 });
   const thermostatId = Number(form.get("thermostatId"));
-  if (!Number.isSafeInteger(thermostatId) || thermostatId <= 0) throw data({ message: "Unknown thermostat" }, { status: 400 });
+  if (!Number.isSafeInteger(thermostatId) || thermostatId <= 0)
+    throw data({ message: "Unknown thermostat" }, { status: 400 });
   const tab = parseTab(String(form.get("tab") ?? ""));
   const back = (extra: Record<string, string> = {}) => {
     const q = new URLSearchParams({ ...(tab === "issues" ? { tab } : {}), ...extra }).toString();
@@ -102,7 +114,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   if (intent === "resolve" || intent === "dismiss") {
     const issueId = Number(form.get("issueId"));
-    if (!Number.isSafeInteger(issueId) || issueId <= 0) throw data({ message: "Unknown issue" }, { status: 400 });
+    if (!Number.isSafeInteger(issueId) || issueId <= 0)
+      throw data({ message: "Unknown issue" }, { status: 400 });
     try {
       if (intent === "resolve") {
         await resolveIssue(api, thermostatId, issueId);
@@ -122,7 +135,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Save: once per submission id (a double click or a browser resubmit sends one vendor command, ADR 0010).
   const submissionId = submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined);
   const key = submissionId ? submissionKey(ownerOf(user), "thermostat-settings", submissionId, form) : null;
-  const outcome = await once(key, () => saveSettings(api, locationId, thermostatId, form, back), rememberRedirects);
+  const outcome = await once(
+    key,
+    () => saveSettings(api, locationId, thermostatId, form, back),
+    rememberRedirects,
+  );
   return answer(request, outcome);
 }
 
@@ -141,31 +158,51 @@ async function saveSettings(
     return {
       kind: "reply",
       status: list.ok ? 404 : 502,
-      body: { intent: "save", thermostatId, lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } } },
+      body: {
+        intent: "save",
+        thermostatId,
+        lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
+      },
       toast: { kind: "error", message: MESSAGES.updateFailed },
     };
   }
   if (submission.status !== "success") {
-    return { kind: "reply", status: 400, body: { intent: "save", thermostatId, lastResult: submission.reply() } };
+    return {
+      kind: "reply",
+      status: 400,
+      body: { intent: "save", thermostatId, lastResult: submission.reply() },
+    };
   }
   const changed = changedSettings(item.state, submission.value);
   if (Object.keys(changed).length === 0) {
     return {
       kind: "reply",
       status: 400,
-      body: { intent: "save", thermostatId, lastResult: submission.reply({ formErrors: ["Change a setting before saving."] }) },
+      body: {
+        intent: "save",
+        thermostatId,
+        lastResult: submission.reply({ formErrors: ["Change a setting before saving."] }),
+      },
     };
   }
   try {
     const created = await updateThermostatSettings(api, thermostatId, changed);
-    return { kind: "redirect", to: back({ watch: `${thermostatId}:${created.id}` }), toast: { kind: "success", message: MESSAGES.submitted } };
+    return {
+      kind: "redirect",
+      to: back({ watch: `${thermostatId}:${created.id}` }),
+      toast: { kind: "success", message: MESSAGES.submitted },
+    };
   } catch (error) {
     if (!isApiError(error)) throw error;
     const message = updateErrorMessage(error);
     return {
       kind: "reply",
       status: error.status >= 400 && error.status < 600 ? error.status : 502,
-      body: { intent: "save", thermostatId, lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }) },
+      body: {
+        intent: "save",
+        thermostatId,
+        lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
+      },
       toast: { kind: "error", message },
     };
   }

@@ -13,7 +13,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const accountParam = new URL(request.url).searchParams.get("accountId");
   const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
   if (!result.ok) {
-    return new Response("There was a problem loading your bills. Our team has been notified.", { status: 502, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response("There was a problem loading your bills. Our team has been notified.", {
+      status: 502,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   return new Response(toCsv(billChartCsvRows(chartBills(result.bills))), {
     headers: {

@@ -1,9 +1,21 @@
 import { parseWithZod } from "@conform-to/zod";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
-import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, feedbackHeading, flagAnswerSchema } from "~/features/bills/bills";
+import {
+  chartBills,
+  FLAG_ANSWERS,
+  FLAG_UPDATE_FAILED,
+  feedbackHeading,
+  flagAnswerSchema,
+} from "~/features/bills/bills";
 import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
 import { billChart } from "~/features/usage/chart-data";
@@ -11,7 +23,15 @@ import { ChartFigure } from "~/features/usage/components/energy-chart";
 import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
-import { answer, detached, once, ownerOf, rememberRedirects, submissionKey, type ActionOutcome } from "~/server/idempotency.server";
+import {
+  answer,
+  detached,
+  once,
+  ownerOf,
+  rememberRedirects,
+  submissionKey,
+  type ActionOutcome,
+} from "~/server/idempotency.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
@@ -26,7 +46,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const locationId = locationIdParam(params.locationId);
   const accountParam = new URL(request.url).searchParams.get("accountId");
   const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
-  if (!result.ok) return withPrimaryStatus({ state: "error" as const, locationId, accounts: [], accountId: null, bills: [] }, result);
+  if (!result.ok)
+    return withPrimaryStatus(
+      { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] },
+      result,
+    );
   return {
     state: result.bills.length ? ("ok" as const) : ("empty" as const),
     locationId,
@@ -42,7 +66,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // One schema: a missing or unknown answer (intent) fails here like any other field.
   const submission = parseWithZod(form, { schema: flagAnswerSchema });
   if (submission.status !== "success")
-    return data({ flagId: null, message: FLAG_UPDATE_FAILED, lastResult: submission.reply() }, { status: 400 });
+    return data(
+      { flagId: null, message: FLAG_UPDATE_FAILED, lastResult: submission.reply() },
+      { status: 400 },
+    );
   const { intent, statementId, flagId, submissionId } = submission.value;
   // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
   const key = submissionId ? submissionKey(ownerOf(user), "bill-flag", submissionId, form) : null;
@@ -56,7 +83,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
         return { kind: "reply", status, body: { flagId, message: FLAG_UPDATE_FAILED } };
       }
-      return { kind: "redirect", to: `${url.pathname}${url.search}`, toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) } };
+      return {
+        kind: "redirect",
+        to: `${url.pathname}${url.search}`,
+        toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) },
+      };
     },
     rememberRedirects,
   );
@@ -75,11 +106,20 @@ export default function Spending() {
       <div className="row page-head">
         <h1>Bill History</h1>
         {accounts.length > 1 ? (
-          <Form method="get" className="account-form row" onChange={(e) => submit(e.currentTarget, { preventScrollReset: true })}>
+          <Form
+            method="get"
+            className="account-form row"
+            onChange={(e) => submit(e.currentTarget, { preventScrollReset: true })}
+          >
             <label htmlFor="account-select" className="label">
               Account Number
             </label>
-            <select id="account-select" name="accountId" className="select" defaultValue={accountId ?? undefined}>
+            <select
+              id="account-select"
+              name="accountId"
+              className="select"
+              defaultValue={accountId ?? undefined}
+            >
               {accounts.map((a) => (
                 <option key={a.id} value={a.id}>
                   Acct # {a.number}
@@ -98,9 +138,7 @@ export default function Spending() {
         <ErrorState title="There was a problem loading your bills. Our team has been notified." />
       ) : state === "empty" ? (
         <EmptyState title="We're waiting for your first bill">
-          <ConnectLink className="btn">
-            Connect Utility Accounts
-          </ConnectLink>
+          <ConnectLink className="btn">Connect Utility Accounts</ConnectLink>
         </EmptyState>
       ) : (
         <>
@@ -116,7 +154,9 @@ export default function Spending() {
           </section>
           <section className="stack" aria-labelledby="your-bills-heading">
             <h2 id="your-bills-heading">Your Bills</h2>
-            {actionData && "message" in actionData && actionData.flagId === null ? <Alert tone="error">{actionData.message}</Alert> : null}
+            {actionData && "message" in actionData && actionData.flagId === null ? (
+              <Alert tone="error">{actionData.message}</Alert>
+            ) : null}
             <BillsTable
               bills={bills}
               error={actionData && "message" in actionData ? actionData : null}

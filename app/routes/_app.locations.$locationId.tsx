@@ -11,9 +11,11 @@ import { failureStatus, getApi } from "~/server/upstream.server";
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
-  const location = await findLocation(await getApi(request, context), params.locationId).catch((error: unknown) => {
-    throw isApiError(error) ? data(null, { status: failureStatus(error) }) : error;
-  });
+  const location = await findLocation(await getApi(request, context), params.locationId).catch(
+    (error: unknown) => {
+      throw isApiError(error) ? data(null, { status: failureStatus(error) }) : error;
+    },
+  );
   if (!location) throw redirect("/locations");
   return null;
 }

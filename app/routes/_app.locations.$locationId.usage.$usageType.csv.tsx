@@ -15,20 +15,35 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const locationId = locationIdParam(params.locationId);
   const url = new URL(request.url);
-  if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand/csv${url.search}`);
+  if (!isUsageType(params.usageType))
+    throw redirect(`/locations/${locationId}/usage/demand/csv${url.search}`);
   const usageType = params.usageType;
   let result;
   try {
-    result = await loadUsage(await getApi(request, context), { locationId, usageType, search: url.searchParams, needBills: false });
+    result = await loadUsage(await getApi(request, context), {
+      locationId,
+      usageType,
+      search: url.searchParams,
+      needBills: false,
+    });
   } catch (thrown) {
     // A redirect to the canonical page URL (defaults, bill fallback) becomes the CSV of that view.
-    if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400 && thrown.headers.get("Location")?.includes(`/usage/${usageType}?`)) {
+    if (
+      thrown instanceof Response &&
+      thrown.status >= 300 &&
+      thrown.status < 400 &&
+      thrown.headers.get("Location")?.includes(`/usage/${usageType}?`)
+    ) {
       const location = thrown.headers.get("Location")!;
       throw redirect(location.replace(`/usage/${usageType}?`, `/usage/${usageType}/csv?`));
     }
     throw thrown;
   }
-  if (!result.usage.ok) return new Response("Error loading data", { status: 502, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!result.usage.ok)
+    return new Response("Error loading data", {
+      status: 502,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   return new Response(toCsv(usageCsvRows(result.usage.points, usageType, result.usage.units)), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,11 +1,25 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { billWindow } from "~/features/bills/bills";
 import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
 import { usageChart } from "~/features/usage/chart-data";
 import { BillPickerDialog, DatePickerDialog, isPickerTab } from "~/features/usage/components/date-pickers";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
-import { isUsageType, pickerBills, rangeLabel, todayParts, usageHref, usageTitle, type UsageType } from "~/features/usage/usage";
+import {
+  isUsageType,
+  pickerBills,
+  rangeLabel,
+  todayParts,
+  usageHref,
+  usageTitle,
+  type UsageType,
+} from "~/features/usage/usage";
 import styles from "~/features/usage/usage.css";
 import { loadUsage } from "~/features/usage/usage.server";
 import { requireSmb } from "~/server/guards.server";
@@ -22,29 +36,38 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
   const usageType: UsageType = params.usageType;
   const picker = url.searchParams.get("picker");
-  const result = await loadUsage(await getApi(request, context), { locationId, usageType, search: url.searchParams, needBills: picker === "bill" });
-  const today = todayParts(todayUtc());
-  const tabParam = url.searchParams.get("tab");
-  return data({
+  const result = await loadUsage(await getApi(request, context), {
     locationId,
     usageType,
-    today,
-    view: result.view,
-    granularity: result.granularity,
-    usage: result.usage,
-    picker: picker === "date" || picker === "bill" ? picker : null,
-    tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
-    cal: url.searchParams.get("cal"),
-    bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
-    billsFailed: result.bills ? !result.bills.ok : false,
-  }, { status: result.status });
+    search: url.searchParams,
+    needBills: picker === "bill",
+  });
+  const today = todayParts(todayUtc());
+  const tabParam = url.searchParams.get("tab");
+  return data(
+    {
+      locationId,
+      usageType,
+      today,
+      view: result.view,
+      granularity: result.granularity,
+      usage: result.usage,
+      picker: picker === "date" || picker === "bill" ? picker : null,
+      tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
+      cal: url.searchParams.get("cal"),
+      bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
+      billsFailed: result.bills ? !result.bills.ok : false,
+    },
+    { status: result.status },
+  );
 }
 
 export default function UsagePage() {
   const d = useLoaderData<typeof loader>();
   const { locationId, usageType, view } = d;
   const state = { period: view.period, start: view.start };
-  const href = (extra: Record<string, string | null | undefined>, type: UsageType = usageType) => usageHref(locationId, type, { ...state, ...extra });
+  const href = (extra: Record<string, string | null | undefined>, type: UsageType = usageType) =>
+    usageHref(locationId, type, { ...state, ...extra });
   const action = `/locations/${locationId}/usage/${usageType}`;
   const title = usageTitle(usageType);
   const chart = d.usage.ok ? usageChart(d.usage.points, usageType, d.granularity, d.usage.units) : null;
@@ -56,7 +79,11 @@ export default function UsagePage() {
       <LinkTabs
         label="Usage type"
         value={usageType}
-        tabs={(["demand", "consumption"] as const).map((t) => ({ value: t, label: usageTitle(t), href: href({}, t) }))}
+        tabs={(["demand", "consumption"] as const).map((t) => ({
+          value: t,
+          label: usageTitle(t),
+          href: href({}, t),
+        }))}
       >
         <section className="card stack" aria-labelledby="usage-heading">
           <div className="row usage-head">
@@ -64,7 +91,11 @@ export default function UsagePage() {
               {title} · {rangeLabel(view)}
             </h2>
             <div className="row date-selector" role="group" aria-label="Date selector">
-              <Link to={href({ picker: "date", tab: d.tab })} className="btn btn-secondary btn-small" preventScrollReset>
+              <Link
+                to={href({ picker: "date", tab: d.tab })}
+                className="btn btn-secondary btn-small"
+                preventScrollReset
+              >
                 Select date
               </Link>
               <Link to={href({ picker: "bill" })} className="btn btn-secondary btn-small" preventScrollReset>
@@ -109,4 +140,6 @@ export default function UsagePage() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? usageTitle(data.usageType) : "Usage"} · Usage Details · EnergyOps` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data ? usageTitle(data.usageType) : "Usage"} · Usage Details · EnergyOps` },
+];

@@ -31,12 +31,15 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   const steps = await settle(getOnboardingSteps(await getApi(request, context), user.clientId));
-  return withPrimaryStatus({
-    firstName: user.firstName,
-    clientName: user.client.name,
-    error: !steps.ok,
-    steps: steps.ok ? steps.data : [],
-  }, steps);
+  return withPrimaryStatus(
+    {
+      firstName: user.firstName,
+      clientName: user.client.name,
+      error: !steps.ok,
+      steps: steps.ok ? steps.data : [],
+    },
+    steps,
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

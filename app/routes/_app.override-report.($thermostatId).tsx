@@ -6,12 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import {
-  Link,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-} from "@remix-run/react";
+import { Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { MonthPicker } from "~/features/compliance/components/month-picker";
 import {
   ComplianceCards,
@@ -92,23 +87,27 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const location = Number(url.searchParams.get("location"));
   const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
   const [sy, sm] = period.start.split("-").map(Number);
-  return withPrimaryStatus({
-    todayIso: today.toISOString().slice(0, 10),
-    period,
-    report: report.ok ? report.data : null,
-    selected,
-    history: history ? (history.ok ? { items: history.data.items, timezone } : ("error" as const)) : null,
-    rangeMs: {
-      start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone),
-      end: +new TZDate(sy, sm, 1, 0, 0, timezone),
+  return withPrimaryStatus(
+    {
+      todayIso: today.toISOString().slice(0, 10),
+      period,
+      report: report.ok ? report.data : null,
+      selected,
+      history: history ? (history.ok ? { items: history.data.items, timezone } : ("error" as const)) : null,
+      rangeMs: {
+        start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone),
+        end: +new TZDate(sy, sm, 1, 0, 0, timezone),
+      },
+      worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
+      location: Number.isSafeInteger(location) && location > 0 ? location : null,
+      dialog: url.searchParams.get("dialog") === "locations",
+      daySort: parseDaySort(url.searchParams.get("daySort")),
+      chart: parseChartOptions(url.searchParams),
+      helpUrl: getConfig().HELP_URL,
     },
-    worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
-    location: Number.isSafeInteger(location) && location > 0 ? location : null,
-    dialog: url.searchParams.get("dialog") === "locations",
-    daySort: parseDaySort(url.searchParams.get("daySort")),
-    chart: parseChartOptions(url.searchParams),
-    helpUrl: getConfig().HELP_URL,
-  }, report, history);
+    report,
+    history,
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: "Schedule Compliance · EnergyOps" }];

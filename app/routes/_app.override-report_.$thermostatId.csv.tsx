@@ -17,7 +17,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!/^\d{1,9}$/.test(rawId)) throw data(null, { status: 404 });
   const url = new URL(request.url);
   const period = parsePeriod(url.searchParams, now());
-  const history = await settle(getThermostatHistory(await getApi(request, context), Number(rawId), period.start, period.end));
+  const history = await settle(
+    getThermostatHistory(await getApi(request, context), Number(rawId), period.start, period.end),
+  );
   if (!history.ok) {
     if (history.error.status === 404 || history.error.status === 403) throw data(null, { status: 404 });
     return new Response("Unable to load the thermostat history. Please try again.", {
@@ -25,7 +27,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  const csv = toCsv(historyCsvRows(history.data.items, parseChartOptions(url.searchParams).visible, history.data.buildingTimezone));
+  const csv = toCsv(
+    historyCsvRows(
+      history.data.items,
+      parseChartOptions(url.searchParams).visible,
+      history.data.buildingTimezone,
+    ),
+  );
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

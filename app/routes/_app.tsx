@@ -159,7 +159,10 @@ export default function AppShell() {
         ) : null}
         <Outlet />
         {/* The connect flow as a dialog, opened by ConnectLink once JavaScript runs (the page works without it). */}
-        <ConnectDialog open={new URLSearchParams(location.search).get("connect") === "1"} closeHref={connectCloseHref(location.pathname, location.search)} />
+        <ConnectDialog
+          open={new URLSearchParams(location.search).get("connect") === "1"}
+          closeHref={connectCloseHref(location.pathname, location.search)}
+        />
       </main>
     </div>
   );

@@ -21,6 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     default:
       // Staff without a client to look at start by choosing one.
       if (user.isStaff) throw redirect("/impersonate");
-      throw redirect("/login", { headers: { "Set-Cookie": await destroySession(await getSession(request)) } });
+      throw redirect("/login", {
+        headers: { "Set-Cookie": await destroySession(await getSession(request)) },
+      });
   }
 }

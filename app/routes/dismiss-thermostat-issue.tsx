@@ -1,5 +1,11 @@
 import { parseWithZod } from "@conform-to/zod";
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref, dismissalSchema } from "~/features/thermostats/dismissal";
 import { dismissThermostatIssue, findDismissalTarget } from "~/features/thermostats/dismissal.server";

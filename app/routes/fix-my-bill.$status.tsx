@@ -9,7 +9,9 @@ export function loader({ params }: LoaderFunctionArgs) {
   return { status, heading: feedbackHeading(status) };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.heading ?? "Bill feedback received"} · EnergyOps` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.heading ?? "Bill feedback received"} · EnergyOps` },
+];
 
 export default function FixMyBill() {
   const { status, heading } = useLoaderData<typeof loader>();

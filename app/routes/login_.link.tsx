@@ -1,4 +1,10 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { isApiError } from "~/server/api-error";
@@ -37,9 +43,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const next = safeRedirect(String(form.get("next") ?? ""));
   if (context.signInLimited) {
     const s = context.signInLimited.retryAfterSeconds;
-    return data({ failed: true, limited: retryAfterText(s) }, { status: 429, headers: { "Retry-After": String(s), ...noStore } });
+    return data(
+      { failed: true, limited: retryAfterText(s) },
+      { status: 429, headers: { "Retry-After": String(s), ...noStore } },
+    );
   }
-  if (!String(form.get("token") ?? "")) return data({ failed: true, limited: null }, { status: 400, headers: noStore });
+  if (!String(form.get("token") ?? ""))
+    return data({ failed: true, limited: null }, { status: 400, headers: noStore });
   try {
     const result = await authenticator.authenticate("login-link", request);
     return await completeLogin(result, form.get("next") ? next : (result.next ?? "/"));
@@ -49,7 +59,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = () => [{ title: "Log in · EnergyOps" }, { name: "referrer", content: "no-referrer" }];
+export const meta: MetaFunction = () => [
+  { title: "Log in · EnergyOps" },
+  { name: "referrer", content: "no-referrer" },
+];
 
 export default function TokenLogin() {
   const { token, next, failed: noToken } = useLoaderData<typeof loader>();

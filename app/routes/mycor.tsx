@@ -19,7 +19,10 @@ export default function Mycor() {
     <PublicPage>
       <div className="card stack">
         <h1>Your account has moved</h1>
-        <p>Your organization now uses our new commercial platform. Please sign in there with your usual email address.</p>
+        <p>
+          Your organization now uses our new commercial platform. Please sign in there with your usual email
+          address.
+        </p>
         <Countdown seconds={SECONDS} to={target}>
           {(left) => (
             <>

@@ -1,6 +1,19 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
-import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
 import { useRef } from "react";
@@ -30,26 +43,52 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!token) throw redirect("/");
   const submission = parseResetPassword(form);
   if (submission.status !== "success") {
-    return data({ lastResult: submission.reply({ hideFields: ["password", "confirmPassword"] }), done: false }, { status: 400 });
+    return data(
+      { lastResult: submission.reply({ hideFields: ["password", "confirmPassword"] }), done: false },
+      { status: 400 },
+    );
   }
   if (context.signInLimited) {
     const s = context.signInLimited.retryAfterSeconds;
     return data(
-      { lastResult: submission.reply({ formErrors: [retryAfterText(s)], hideFields: ["password", "confirmPassword"] }), done: false },
+      {
+        lastResult: submission.reply({
+          formErrors: [retryAfterText(s)],
+          hideFields: ["password", "confirmPassword"],
+        }),
+        done: false,
+      },
       { status: 429, headers: { "Retry-After": String(s) } },
     );
   }
   try {
-    await resetPassword(getPublicApi(request), token, submission.value.password, submission.value.confirmPassword);
+    await resetPassword(
+      getPublicApi(request),
+      token,
+      submission.value.password,
+      submission.value.confirmPassword,
+    );
     return { lastResult: null, done: true };
   } catch (error) {
     if (!isApiError(error)) throw error;
     const fieldErrors = error.kind === "validation" ? error.fieldErrors : {};
     if (Object.keys(fieldErrors).length > 0) {
-      return data({ lastResult: submission.reply({ fieldErrors, hideFields: ["password", "confirmPassword"] }), done: false }, { status: 400 });
+      return data(
+        {
+          lastResult: submission.reply({ fieldErrors, hideFields: ["password", "confirmPassword"] }),
+          done: false,
+        },
+        { status: 400 },
+      );
     }
     return data(
-      { lastResult: submission.reply({ formErrors: [AUTH_MESSAGES.resetFailed], hideFields: ["password", "confirmPassword"] }), done: false },
+      {
+        lastResult: submission.reply({
+          formErrors: [AUTH_MESSAGES.resetFailed],
+          hideFields: ["password", "confirmPassword"],
+        }),
+        done: false,
+      },
       { status: 400 },
     );
   }
@@ -59,9 +98,14 @@ export const headers = forwardRetryAfter;
 
 /** After a successful reset the token is spent: keep showing the success instead of re-checking it. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult && typeof actionResult === "object" && "done" in actionResult && actionResult.done ? false : defaultShouldRevalidate;
+  actionResult && typeof actionResult === "object" && "done" in actionResult && actionResult.done
+    ? false
+    : defaultShouldRevalidate;
 
-export const meta: MetaFunction = () => [{ title: "Set a new password · EnergyOps" }, { name: "referrer", content: "no-referrer" }];
+export const meta: MetaFunction = () => [
+  { title: "Set a new password · EnergyOps" },
+  { name: "referrer", content: "no-referrer" },
+];
 
 export default function ResetPassword() {
   const { token, tokenError } = useLoaderData<typeof loader>();

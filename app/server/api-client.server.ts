@@ -66,7 +66,12 @@ export function createApiClient(opts: ApiClientOptions) {
   }
 
   /** One call: the converted (and transformed) answer, before any schema. */
-  async function fetchData(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown): Promise<unknown> {
+  async function fetchData(
+    method: string,
+    path: string,
+    query?: Record<string, QueryValue>,
+    body?: unknown,
+  ): Promise<unknown> {
     const res = await send(method, path, query, body);
     if (!res.ok) {
       const text = await readText(res);
@@ -134,11 +139,16 @@ export function createApiClient(opts: ApiClientOptions) {
   }
 
   return {
-    get: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Omit<Options<S>, "body">) => request("GET", path, o),
-    post: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("POST", path, o),
-    put: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("PUT", path, o),
-    patch: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("PATCH", path, o),
-    delete: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) => request("DELETE", path, o),
+    get: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Omit<Options<S>, "body">) =>
+      request("GET", path, o),
+    post: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
+      request("POST", path, o),
+    put: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
+      request("PUT", path, o),
+    patch: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
+      request("PATCH", path, o),
+    delete: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
+      request("DELETE", path, o),
     /** The raw upstream Response (file downloads). Errors still become ApiErrors. */
     async raw(path: string) {
       const res = await send("GET", path);
@@ -150,7 +160,11 @@ export function createApiClient(opts: ApiClientOptions) {
       return res;
     },
     /** Reads a Set-Cookie api_session from an answer (login endpoints). */
-    async withSessionCookie<S extends z.ZodTypeAny | undefined = undefined>(method: string, path: string, o?: Options<S>) {
+    async withSessionCookie<S extends z.ZodTypeAny | undefined = undefined>(
+      method: string,
+      path: string,
+      o?: Options<S>,
+    ) {
       if (method !== "GET") opts.shared?.clear();
       const res = await send(method, path, o?.query, o?.body);
       const text = await readText(res);
@@ -166,7 +180,8 @@ export function createApiClient(opts: ApiClientOptions) {
       }
       if (o?.schema) {
         const parsed = o.schema.safeParse(data);
-        if (!parsed.success) throw new ApiError("The server answered in an unexpected format", "contract", 502);
+        if (!parsed.success)
+          throw new ApiError("The server answered in an unexpected format", "contract", 502);
         data = parsed.data;
       }
       return { data: data as Result<S>, apiSession };

@@ -31,7 +31,11 @@ export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 type Param = { location?: unknown; message?: unknown };
 
 /** Turns a non-success answer's status and body text into the ApiError the catalogue names. */
-export function errorFromResponse(status: number, text: string, camel: (k: string) => string = (k) => k): ApiError {
+export function errorFromResponse(
+  status: number,
+  text: string,
+  camel: (k: string) => string = (k) => k,
+): ApiError {
   if (status === 403) return new ApiError("Forbidden", "forbidden", 403);
   if (!text.trim()) return new ApiError(`empty response ${status}`, "empty-response", status);
   let body: unknown;
@@ -40,9 +44,17 @@ export function errorFromResponse(status: number, text: string, camel: (k: strin
   } catch {
     return new ApiError("Could not parse API Error Message", "unparseable", status);
   }
-  if (!body || typeof body !== "object") return new ApiError("Could not parse API Error Message", "unparseable", status);
+  if (!body || typeof body !== "object")
+    return new ApiError("Could not parse API Error Message", "unparseable", status);
   const b = body as Record<string, unknown>;
-  const lists = ["body_params", "path_params", "query_params", "bodyParams", "pathParams", "queryParams"].filter((k) => k in b);
+  const lists = [
+    "body_params",
+    "path_params",
+    "query_params",
+    "bodyParams",
+    "pathParams",
+    "queryParams",
+  ].filter((k) => k in b);
   if (lists.length > 0) {
     try {
       const params: Param[] = lists.flatMap((k) => {
@@ -65,8 +77,10 @@ export function errorFromResponse(status: number, text: string, camel: (k: strin
       return new ApiError("Could not read error body params", "unparseable", status);
     }
   }
-  if (typeof b.message === "string") return new ApiError(b.message, status === 401 ? "unauthorized" : "http", status);
-  if (typeof b.detail === "string") return new ApiError(b.detail, status === 401 ? "unauthorized" : "http", status);
+  if (typeof b.message === "string")
+    return new ApiError(b.message, status === 401 ? "unauthorized" : "http", status);
+  if (typeof b.detail === "string")
+    return new ApiError(b.detail, status === 401 ? "unauthorized" : "http", status);
   return new ApiError("Could not parse API Error Message", "unparseable", status);
 }
 

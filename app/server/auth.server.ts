@@ -13,7 +13,9 @@ export const apiUserSchema = z.object({
   firstName: z.string().nullish(),
   lastName: z.string().nullish(),
   clientId: z.number().nullable(),
-  client: z.object({ id: z.number(), name: z.string(), clientType: z.enum(["SMB", "RESI", "LARGE_COMMERCIAL"]) }).nullable(),
+  client: z
+    .object({ id: z.number(), name: z.string(), clientType: z.enum(["SMB", "RESI", "LARGE_COMMERCIAL"]) })
+    .nullable(),
   isImpersonating: z.boolean(),
   canImpersonate: z.boolean(),
   isClientAdmin: z.boolean(),
@@ -41,7 +43,10 @@ export function toSessionUser(u: ApiUser): SessionUser {
 export type AuthResult = { user: SessionUser; apiSession: string; next?: string | null };
 
 async function login(request: Request, path: string, body: Record<string, unknown>): Promise<AuthResult> {
-  const { data, apiSession } = await getPublicApi(request).withSessionCookie("POST", path, { body, schema: apiUserSchema });
+  const { data, apiSession } = await getPublicApi(request).withSessionCookie("POST", path, {
+    body,
+    schema: apiUserSchema,
+  });
   if (!apiSession) throw new ApiError("Got empty body", "empty-body", 200);
   return { user: toSessionUser(data), apiSession, next: data.next };
 }
@@ -52,7 +57,10 @@ const field = (form: FormData, name: string) => String(form.get(name) ?? "").tri
 export const authenticator = new Authenticator<AuthResult>()
   .use(
     new FormStrategy(({ form, request }) =>
-      login(request, "/auth/login", { email: field(form, "email"), password: String(form.get("password") ?? "") }),
+      login(request, "/auth/login", {
+        email: field(form, "email"),
+        password: String(form.get("password") ?? ""),
+      }),
     ),
     "password",
   )
@@ -62,4 +70,9 @@ export const authenticator = new Authenticator<AuthResult>()
     ),
     "login-code",
   )
-  .use(new FormStrategy(({ form, request }) => login(request, "/auth/login-link", { token: field(form, "token") })), "login-link");
+  .use(
+    new FormStrategy(({ form, request }) =>
+      login(request, "/auth/login-link", { token: field(form, "token") }),
+    ),
+    "login-link",
+  );

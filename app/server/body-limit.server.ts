@@ -17,7 +17,10 @@ const METHODS_WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
  * Counts the fields of an `application/x-www-form-urlencoded` body and checks every name's length, without
  * building the parsed form (the body is already at most `maxBytes`, so this is one linear scan).
  */
-export function checkUrlEncoded(body: string, limits: Pick<BodyLimits, "maxFields" | "maxFieldNameLength">): BodyCheck {
+export function checkUrlEncoded(
+  body: string,
+  limits: Pick<BodyLimits, "maxFields" | "maxFieldNameLength">,
+): BodyCheck {
   if (body.length === 0) return { ok: true };
   let fields = 0;
   let start = 0;
@@ -30,7 +33,10 @@ export function checkUrlEncoded(body: string, limits: Pick<BodyLimits, "maxField
       const eq = body.indexOf("=", start);
       const nameEnd = eq === -1 || eq > end ? end : eq;
       // A name's decoded length is at most its encoded length; decode only the long ones.
-      if (nameEnd - start > limits.maxFieldNameLength && decodedLength(body.slice(start, nameEnd)) > limits.maxFieldNameLength) {
+      if (
+        nameEnd - start > limits.maxFieldNameLength &&
+        decodedLength(body.slice(start, nameEnd)) > limits.maxFieldNameLength
+      ) {
         return { ok: false, status: 413, reason: "form field name too long" };
       }
     }
@@ -54,7 +60,11 @@ export function multipartBoundary(contentType: string): string | null {
 }
 
 /** Counts the parts of a multipart body and checks each part's field name length. */
-export function checkMultipart(body: Buffer, boundary: string, limits: Pick<BodyLimits, "maxFields" | "maxFieldNameLength">): BodyCheck {
+export function checkMultipart(
+  body: Buffer,
+  boundary: string,
+  limits: Pick<BodyLimits, "maxFields" | "maxFieldNameLength">,
+): BodyCheck {
   const delimiter = Buffer.from(`--${boundary}`);
   let parts = 0;
   let at = body.indexOf(delimiter);
@@ -64,9 +74,12 @@ export function checkMultipart(body: Buffer, boundary: string, limits: Pick<Body
     parts++;
     if (parts > limits.maxFields) return { ok: false, status: 413, reason: "too many form fields" };
     const headersEnd = body.indexOf("\r\n\r\n", at);
-    const headers = body.subarray(at, headersEnd === -1 || headersEnd > next ? next : headersEnd).toString("latin1");
+    const headers = body
+      .subarray(at, headersEnd === -1 || headersEnd > next ? next : headersEnd)
+      .toString("latin1");
     const name = /content-disposition:[^\r\n]*?\bname="([^"]*)"/i.exec(headers)?.[1];
-    if (name !== undefined && name.length > limits.maxFieldNameLength) return { ok: false, status: 413, reason: "form field name too long" };
+    if (name !== undefined && name.length > limits.maxFieldNameLength)
+      return { ok: false, status: 413, reason: "form field name too long" };
     at = next;
   }
   return { ok: true };
@@ -75,7 +88,8 @@ export function checkMultipart(body: Buffer, boundary: string, limits: Pick<Body
 /** Checks a complete (size-limited) body against the field limits for its content type. */
 export function checkFormBody(body: Buffer, contentType: string | undefined, limits: BodyLimits): BodyCheck {
   const type = (contentType ?? "").toLowerCase();
-  if (type.startsWith("application/x-www-form-urlencoded")) return checkUrlEncoded(body.toString("latin1"), limits);
+  if (type.startsWith("application/x-www-form-urlencoded"))
+    return checkUrlEncoded(body.toString("latin1"), limits);
   if (type.startsWith("multipart/form-data")) {
     const boundary = multipartBoundary(contentType ?? "");
     if (!boundary) return { ok: false, status: 400, reason: "multipart body without a boundary" };
@@ -96,7 +110,8 @@ export function bodyLimit(limits: BodyLimits) {
   return (req: Req, res: ServerResponse, next: Next) => {
     if (METHODS_WITHOUT_BODY.has(req.method ?? "GET")) return next();
     const declared = req.headers["content-length"];
-    if (declared !== undefined && Number(declared) > limits.maxBytes) return refuse(req, res, 413, "request body too large");
+    if (declared !== undefined && Number(declared) > limits.maxBytes)
+      return refuse(req, res, 413, "request body too large");
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;

@@ -8,7 +8,11 @@ export const PRIVATE_NO_STORE = "private, no-store";
  * in its URL, and its HTML carries a per-request CSP nonce, so none may be stored by a browser or a proxy.
  */
 export function cacheControlFor(declared: string | number | string[] | undefined): string {
-  const value = Array.isArray(declared) ? declared.join(", ") : declared === undefined ? "" : String(declared);
+  const value = Array.isArray(declared)
+    ? declared.join(", ")
+    : declared === undefined
+      ? ""
+      : String(declared);
   return /(^|,)\s*public\b/i.test(value) ? value : PRIVATE_NO_STORE;
 }
 
@@ -17,7 +21,8 @@ export function privateByDefault() {
   return (_req: IncomingMessage, res: ServerResponse, next: () => void) => {
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, ...args: Parameters<typeof writeHead>) {
-      if (!this.headersSent) this.setHeader("Cache-Control", cacheControlFor(this.getHeader("Cache-Control")));
+      if (!this.headersSent)
+        this.setHeader("Cache-Control", cacheControlFor(this.getHeader("Cache-Control")));
       return writeHead.apply(this, args);
     } as typeof writeHead;
     next();

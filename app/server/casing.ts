@@ -1,5 +1,9 @@
 /** snake_case ⇄ camelCase for the upstream wire format (docs/api-contract.md, Conventions). */
-export const toSnake = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
+export const toSnake = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z])([A-Z][a-z])/g, "$1_$2")
+    .toLowerCase();
 export const toCamel = (key: string) => key.replace(/[_-]+([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -33,7 +37,13 @@ function convertKeys(value: unknown, fn: (key: string) => string): unknown {
       if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
       const key = fn(k);
       // An own "__proto__" key (JSON.parse makes one) must stay data, never become the prototype.
-      if (key === "__proto__") Object.defineProperty(out, key, { value: convertKeys(value[k], fn), enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(out, key, {
+          value: convertKeys(value[k], fn),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else out[key] = convertKeys(value[k], fn);
     }
     return out;

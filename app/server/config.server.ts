@@ -37,7 +37,11 @@ const schema = z.object({
   LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: z.coerce.number().int().min(1).default(10),
   /** Failed password and code attempts per account over all addresses, per window (NIST 800-63B: at most 100). */
   LOGIN_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
-  LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
+  LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
   /** Login-options lookups (`GET /login?email=`) per client address, per LOGIN_RATE_LIMIT_WINDOW_MS. */
   LOGIN_OPTIONS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Utility-data provider widget: the built-in server-rendered form, or the provider's own embed. */
@@ -47,7 +51,12 @@ const schema = z.object({
   /** Server-Timing on every answer (benchmarks read it). Default: on outside production, off in production. */
   SERVER_TIMING: bool.optional(),
   /** Largest request body (bytes), most form fields and longest field name; larger is refused with 413. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(64 * 1024),
   // 1000 fields: the team-access form posts one field per location.
   FORM_MAX_FIELDS: z.coerce.number().int().min(1).default(1000),
   FORM_MAX_FIELD_NAME_LENGTH: z.coerce.number().int().min(1).default(200),
@@ -65,7 +74,10 @@ const schema = z.object({
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
 
-export type Config = Omit<z.infer<typeof schema>, "SERVER_TIMING"> & { SERVER_TIMING: boolean } & { SESSION_SECRET: string; sessionSecretGenerated: boolean };
+export type Config = Omit<z.infer<typeof schema>, "SERVER_TIMING"> & { SERVER_TIMING: boolean } & {
+  SESSION_SECRET: string;
+  sessionSecretGenerated: boolean;
+};
 
 export class ConfigError extends Error {}
 
@@ -77,7 +89,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n  ${lines.join("\n  ")}`);
   }
-  const cfg = { ...result.data, SERVER_TIMING: result.data.SERVER_TIMING ?? result.data.NODE_ENV !== "production" };
+  const cfg = {
+    ...result.data,
+    SERVER_TIMING: result.data.SERVER_TIMING ?? result.data.NODE_ENV !== "production",
+  };
   if (!cfg.SESSION_SECRET) {
     if (cfg.NODE_ENV === "production") {
       throw new ConfigError("Invalid environment configuration:\n  SESSION_SECRET: required in production");

@@ -5,7 +5,10 @@
  * Browsers without it send `Origin`. A request with neither is not a browser's cross-site form post
  * (it could not carry the user's SameSite cookie), so it passes.
  */
-export function isCrossSiteRequest(headers: { get(name: string): string | null }, host: string | null): boolean {
+export function isCrossSiteRequest(
+  headers: { get(name: string): string | null },
+  host: string | null,
+): boolean {
   const site = headers.get("sec-fetch-site");
   if (site) return site !== "same-origin" && site !== "none";
   const origin = headers.get("origin");

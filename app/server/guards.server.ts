@@ -26,8 +26,10 @@ export async function requireStaff(request: Request) {
 /** Client admins, and staff while impersonating (Team tab, team access). */
 export async function requireTeamManager(request: Request) {
   const user = await requireUser(request);
-  if (!(user.isClientAdmin || (user.isStaff && user.isImpersonating))) throw data({ message: "Forbidden" }, { status: 403 });
+  if (!(user.isClientAdmin || (user.isStaff && user.isImpersonating)))
+    throw data({ message: "Forbidden" }, { status: 403 });
   return user;
 }
 
-export const canManageTeam = (user: SessionUser) => user.isClientAdmin || (user.isStaff && user.isImpersonating);
+export const canManageTeam = (user: SessionUser) =>
+  user.isClientAdmin || (user.isStaff && user.isImpersonating);

@@ -91,7 +91,10 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   ) {}
 
   async claim(key: string, ttlMs: number) {
-    const ok = await this.client.set(this.prefix + key, JSON.stringify({ state: "pending" }), { NX: true, PX: ttlMs });
+    const ok = await this.client.set(this.prefix + key, JSON.stringify({ state: "pending" }), {
+      NX: true,
+      PX: ttlMs,
+    });
     return ok === "OK";
   }
 
@@ -117,7 +120,11 @@ export function idempotencyStore(): IdempotencyStore {
   const url = getConfig().REDIS_URL;
   if (url) {
     const client = createClient({ url });
-    client.connect().catch((error: unknown) => getLogger().error(errorFields(error), "redis connection failed (idempotency store)"));
+    client
+      .connect()
+      .catch((error: unknown) =>
+        getLogger().error(errorFields(error), "redis connection failed (idempotency store)"),
+      );
     store = new RedisIdempotencyStore(client);
   } else {
     store = new MemoryIdempotencyStore();
@@ -139,16 +146,21 @@ export const PENDING_MS = 2 * 60_000;
  * other fields (a repeat sends the same; a different change under a reused id is a new submission). Hashed, so
  * no form content sits in Redis.
  */
-export function submissionKey(owner: string, scope: string, submissionId: string, form: FormData | URLSearchParams) {
+export function submissionKey(
+  owner: string,
+  scope: string,
+  submissionId: string,
+  form: FormData | URLSearchParams,
+) {
   const fields = [...form.entries()]
     .filter(([k]) => k !== SUBMISSION_ID_FIELD)
     .map(([k, v]) => [k, typeof v === "string" ? v : `file:${v.name}:${v.size}`])
     .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
-  const hash = createHash("sha256").update(JSON.stringify([owner, scope, submissionId, fields])).digest("base64url");
+  const hash = createHash("sha256")
+    .update(JSON.stringify([owner, scope, submissionId, fields]))
+    .digest("base64url");
   return `${scope}:${hash}`;
 }
-
-
 
 export class SubmissionInProgressError extends Error {
   readonly name = "SubmissionInProgressError";
@@ -186,15 +198,15 @@ export async function once<T>(
     }
     const seen = await s.read(key);
     if (seen?.state === "done") return seen.outcome as T;
-    if (Date.now() > deadline) throw new SubmissionInProgressError("this submission is still being processed");
+    if (Date.now() > deadline)
+      throw new SubmissionInProgressError("this submission is still being processed");
     if (seen?.state === "pending") await new Promise((r) => setTimeout(r, opts.pollMs ?? 50));
   }
 }
 
 /** What an idempotent action answers, as plain data so a repeat can be answered the same way. */
 export type ActionOutcome<R> =
-  | { kind: "redirect"; to: string; toast?: Toast }
-  | { kind: "reply"; status: number; body: R; toast?: Toast };
+  { kind: "redirect"; to: string; toast?: Toast } | { kind: "reply"; status: number; body: R; toast?: Toast };
 
 /** The outcome as the response: the same redirect and flash toast, or the same reply and status. */
 export async function answer<R>(request: Request, outcome: ActionOutcome<R>) {
@@ -204,7 +216,9 @@ export async function answer<R>(request: Request, outcome: ActionOutcome<R>) {
     session.flash("toast", outcome.toast);
     headers.append("Set-Cookie", await commitSession(session));
   }
-  return outcome.kind === "redirect" ? redirect(outcome.to, { headers }) : data(outcome.body, { status: outcome.status, headers });
+  return outcome.kind === "redirect"
+    ? redirect(outcome.to, { headers })
+    : data(outcome.body, { status: outcome.status, headers });
 }
 
 /** Whose submission it is: the signed-in user, and the client they act for (staff impersonating). */

@@ -44,11 +44,17 @@ export type Shedder = ReturnType<typeof createLoadShedder>;
  * which are never shed.
  */
 export function createLoadShedder(options: ShedOptions) {
-  const sampler = options.eventLoopDelayMs ? null : options.maxEventLoopDelayMs > 0 ? eventLoopDelaySampler(options.sampleMs) : null;
+  const sampler = options.eventLoopDelayMs
+    ? null
+    : options.maxEventLoopDelayMs > 0
+      ? eventLoopDelaySampler(options.sampleMs)
+      : null;
   const lag = options.eventLoopDelayMs ?? (() => sampler?.read() ?? 0);
   let inFlight = 0;
   let shed = 0;
-  const overloaded = () => inFlight >= options.maxInFlight || (options.maxEventLoopDelayMs > 0 && lag() > options.maxEventLoopDelayMs);
+  const overloaded = () =>
+    inFlight >= options.maxInFlight ||
+    (options.maxEventLoopDelayMs > 0 && lag() > options.maxEventLoopDelayMs);
 
   const middleware = (_req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     if (overloaded()) {

@@ -8,5 +8,7 @@ export async function completeLogin(result: AuthResult, next: string | null | un
   const session = await newSession();
   session.set("user", result.user);
   session.set("apiSession", result.apiSession);
-  return redirect(safeRedirect(next ?? result.next ?? "/"), { headers: { "Set-Cookie": await commitSession(session) } });
+  return redirect(safeRedirect(next ?? result.next ?? "/"), {
+    headers: { "Set-Cookie": await commitSession(session) },
+  });
 }

@@ -7,7 +7,10 @@ import { loginRedirectUrl } from "./safe-redirect";
 import { sessionStorage } from "./session.server";
 
 /** The only upstream paths the browser may open directly: file downloads. */
-const ALLOWED: RegExp[] = [/^\/bill-statement\/\d{1,12}\/download$/, /^\/client\/\d{1,12}\/bill-statements\/export-csv$/];
+const ALLOWED: RegExp[] = [
+  /^\/bill-statement\/\d{1,12}\/download$/,
+  /^\/client\/\d{1,12}\/bill-statements\/export-csv$/,
+];
 
 const PASS_HEADERS = ["content-type", "content-disposition", "content-length", "last-modified"];
 
@@ -48,7 +51,12 @@ export function apiPassthrough(opts: { demoFile?: DemoFileResolver } = {}): Requ
     const controller = new AbortController();
     res.on("close", () => controller.abort());
     const cfg = getConfig();
-    const client = createApiClient({ baseUrl: apiBaseUrl(cfg), apiSession, timeoutMs: cfg.UPSTREAM_TIMEOUT_MS, signal: controller.signal });
+    const client = createApiClient({
+      baseUrl: apiBaseUrl(cfg),
+      apiSession,
+      timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
+      signal: controller.signal,
+    });
     try {
       const upstream = await client.raw(upstreamPath);
       res.status(upstream.status);
@@ -70,7 +78,11 @@ export function apiPassthrough(opts: { demoFile?: DemoFileResolver } = {}): Requ
         return;
       }
       const status = isApiError(error) && error.status >= 400 && error.status < 600 ? error.status : 502;
-      if (!res.headersSent) res.status(status === 404 ? 404 : status).type("text/plain").send(status === 404 ? "Not Found" : "The file could not be downloaded. Please try again.");
+      if (!res.headersSent)
+        res
+          .status(status === 404 ? 404 : status)
+          .type("text/plain")
+          .send(status === 404 ? "Not Found" : "The file could not be downloaded. Please try again.");
     }
   };
 }

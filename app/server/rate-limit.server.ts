@@ -15,10 +15,17 @@ export function makeRateLimitStore(prefix: string): Store {
   if (!cfg.REDIS_URL) return new MemoryStore();
   if (!redis) {
     redis = createClient({ url: cfg.REDIS_URL });
-    redis.connect().catch((error: unknown) => getLogger().error(errorFields(error), "redis connection failed (rate-limit store)"));
+    redis
+      .connect()
+      .catch((error: unknown) =>
+        getLogger().error(errorFields(error), "redis connection failed (rate-limit store)"),
+      );
   }
   const client = redis;
-  return new RedisStore({ prefix: `rl:${prefix}:`, sendCommand: (...args: string[]) => client.sendCommand(args) });
+  return new RedisStore({
+    prefix: `rl:${prefix}:`,
+    sendCommand: (...args: string[]) => client.sendCommand(args),
+  });
 }
 
 export type LimitResult = { limited: boolean; retryAfterSeconds: number };
@@ -60,21 +67,34 @@ let optionsLimiter: KeyedLimiter | undefined;
  */
 export async function beginSignInAttempt(email: string, ip: string) {
   const cfg = getConfig();
-  accountIpLimiter ??= createKeyedLimiter("signin-account-ip", cfg.LOGIN_RATE_LIMIT_PER_ACCOUNT_IP, cfg.LOGIN_RATE_LIMIT_WINDOW_MS);
-  accountLimiter ??= createKeyedLimiter("signin-account", cfg.LOGIN_RATE_LIMIT_PER_ACCOUNT, cfg.LOGIN_RATE_LIMIT_WINDOW_MS);
+  accountIpLimiter ??= createKeyedLimiter(
+    "signin-account-ip",
+    cfg.LOGIN_RATE_LIMIT_PER_ACCOUNT_IP,
+    cfg.LOGIN_RATE_LIMIT_WINDOW_MS,
+  );
+  accountLimiter ??= createKeyedLimiter(
+    "signin-account",
+    cfg.LOGIN_RATE_LIMIT_PER_ACCOUNT,
+    cfg.LOGIN_RATE_LIMIT_WINDOW_MS,
+  );
   const byAccountIp = accountIpLimiter;
   const byAccount = accountLimiter;
   const accountIpKey = `${email}|${ip}`;
   const [a, b] = await Promise.all([byAccountIp.hit(accountIpKey), byAccount.hit(email)]);
-  const undoBoth = () => Promise.all([byAccountIp.undo(accountIpKey), byAccount.undo(email)]).then(() => undefined);
+  const undoBoth = () =>
+    Promise.all([byAccountIp.undo(accountIpKey), byAccount.undo(email)]).then(() => undefined);
   if (a.limited || b.limited) {
     await undoBoth();
-    const retryAfterSeconds = Math.max(a.limited ? a.retryAfterSeconds : 0, b.limited ? b.retryAfterSeconds : 0);
+    const retryAfterSeconds = Math.max(
+      a.limited ? a.retryAfterSeconds : 0,
+      b.limited ? b.retryAfterSeconds : 0,
+    );
     return { limited: { retryAfterSeconds } } as const;
   }
   return {
     limited: null,
-    succeeded: () => Promise.all([byAccountIp.reset(accountIpKey), byAccount.undo(email)]).then(() => undefined),
+    succeeded: () =>
+      Promise.all([byAccountIp.reset(accountIpKey), byAccount.undo(email)]).then(() => undefined),
     abandoned: undoBoth,
   } as const;
 }
@@ -82,13 +102,18 @@ export async function beginSignInAttempt(email: string, ip: string) {
 /** Per-IP limit on the login-options lookup (`GET /login?email=`): it tells which sign-in methods an email has. */
 export function loginOptionsLimiter() {
   const cfg = getConfig();
-  optionsLimiter ??= createKeyedLimiter("login-options-ip", cfg.LOGIN_OPTIONS_RATE_LIMIT_PER_IP, cfg.LOGIN_RATE_LIMIT_WINDOW_MS);
+  optionsLimiter ??= createKeyedLimiter(
+    "login-options-ip",
+    cfg.LOGIN_OPTIONS_RATE_LIMIT_PER_IP,
+    cfg.LOGIN_RATE_LIMIT_WINDOW_MS,
+  );
   return optionsLimiter;
 }
 
 /** "Please try again in 5 minutes." style wording for a 429. */
 export function retryAfterText(seconds: number) {
-  if (seconds < 60) return `Too many attempts. Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+  if (seconds < 60)
+    return `Too many attempts. Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
   const minutes = Math.ceil(seconds / 60);
   return `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }

@@ -1,6 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { GetLoadContextFunction } from "@remix-run/express";
-import { createRequestHandler as createRemixRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
+import {
+  createRequestHandler as createRemixRequestHandler,
+  writeReadableStreamToWritable,
+  type ServerBuild,
+} from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
 /**
@@ -8,7 +12,15 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
  * `req.rawBody`, the bytes the body-limit middleware has already read and checked; Remix never reads the
  * socket itself, so no body over the limit can reach a form parser.
  */
-export function createRequestHandler({ build, mode, getLoadContext }: { build: ServerBuild; mode: string; getLoadContext: GetLoadContextFunction }) {
+export function createRequestHandler({
+  build,
+  mode,
+  getLoadContext,
+}: {
+  build: ServerBuild;
+  mode: string;
+  getLoadContext: GetLoadContextFunction;
+}) {
   const handle = createRemixRequestHandler(build, mode);
   return async (req: ExpressRequest & { rawBody?: Buffer }, res: ExpressResponse, next: NextFunction) => {
     try {
@@ -25,12 +37,20 @@ export function createRequestHandler({ build, mode, getLoadContext }: { build: S
 function createRemixRequest(req: ExpressRequest & { rawBody?: Buffer }, res: ExpressResponse) {
   const [, forwardedPort] = req.get("X-Forwarded-Host")?.split(":") ?? [];
   const [, hostPort] = req.get("host")?.split(":") ?? [];
-  const port = [Number.parseInt(forwardedPort, 10), Number.parseInt(hostPort, 10)].find((p) => Number.isSafeInteger(p)) ?? "";
+  const port =
+    [Number.parseInt(forwardedPort, 10), Number.parseInt(hostPort, 10)].find((p) =>
+      Number.isSafeInteger(p),
+    ) ?? "";
   const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
   let controller: AbortController | null = new AbortController();
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers: createRemixHeaders(req.headers), signal: controller.signal };
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method,
+    headers: createRemixHeaders(req.headers),
+    signal: controller.signal,
+  };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    if (!req.rawBody) throw new Error("request body not read: the body-limit middleware must run before the Remix handler");
+    if (!req.rawBody)
+      throw new Error("request body not read: the body-limit middleware must run before the Remix handler");
     init.body = new Uint8Array(req.rawBody);
   }
   res.on("finish", () => (controller = null));

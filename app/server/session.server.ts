@@ -36,7 +36,9 @@ const FORMAT = "v1";
 
 /** AES-256-GCM keys derived from a secret (HKDF-SHA-256); the first encrypts, all decrypt (secret rotation). */
 export function deriveSessionKeys(secrets: string[]) {
-  return secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, "energyops session cookie", `aes-256-gcm ${FORMAT}`, 32)));
+  return secrets.map((secret) =>
+    Buffer.from(hkdfSync("sha256", secret, "energyops session cookie", `aes-256-gcm ${FORMAT}`, 32)),
+  );
 }
 
 /** `v1.` + base64url(iv ‖ ciphertext ‖ tag) of `{ d: data, e: expiry }`; the cookie name is authenticated too. */
@@ -54,7 +56,11 @@ export function openSessionData(value: string, keys: Buffer[], name: string) {
   return openSealed(value, keys, name)?.data ?? null;
 }
 
-function openSealed(value: string, keys: Buffer[], name: string): { data: Record<string, unknown>; expires: number } | null {
+function openSealed(
+  value: string,
+  keys: Buffer[],
+  name: string,
+): { data: Record<string, unknown>; expires: number } | null {
   if (!value.startsWith(`${FORMAT}.`) || value.length > 8192) return null;
   const sealed = Buffer.from(value.slice(FORMAT.length + 1), "base64url");
   if (sealed.length < 12 + 16 + 1) return null;
@@ -63,10 +69,15 @@ function openSealed(value: string, keys: Buffer[], name: string): { data: Record
       const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, 12));
       decipher.setAAD(Buffer.from(name));
       decipher.setAuthTag(sealed.subarray(sealed.length - 16));
-      const plain = Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]);
+      const plain = Buffer.concat([
+        decipher.update(sealed.subarray(12, sealed.length - 16)),
+        decipher.final(),
+      ]);
       const parsed = JSON.parse(plain.toString("utf8")) as { d?: unknown; e?: unknown };
       if (typeof parsed.e !== "number" || parsed.e <= Date.now()) return null;
-      return parsed.d && typeof parsed.d === "object" ? { data: parsed.d as Record<string, unknown>, expires: parsed.e } : null;
+      return parsed.d && typeof parsed.d === "object"
+        ? { data: parsed.d as Record<string, unknown>, expires: parsed.e }
+        : null;
     } catch {
       /* not this key (or tampered): try the next */
     }
@@ -92,7 +103,10 @@ export function sessionStorage(): Storage {
     const cfg = getConfig();
     const production = cfg.NODE_ENV === "production";
     const name = production ? "__Host-session" : "session";
-    const keys = deriveSessionKeys([cfg.SESSION_SECRET, ...(cfg.SESSION_SECRET_PREVIOUS ? [cfg.SESSION_SECRET_PREVIOUS] : [])]);
+    const keys = deriveSessionKeys([
+      cfg.SESSION_SECRET,
+      ...(cfg.SESSION_SECRET_PREVIOUS ? [cfg.SESSION_SECRET_PREVIOUS] : []),
+    ]);
     const attributes = { httpOnly: true, sameSite: "lax", secure: production, path: "/" } as const;
     const open = (cookieHeader: string) => {
       const value = parseCookie(cookieHeader)[name];
@@ -106,8 +120,12 @@ export function sessionStorage(): Storage {
       },
       async commitSession(session, options = {}) {
         const maxAge = options.maxAge ?? MAX_AGE_SECONDS;
-        const header = serializeCookie(name, sealSessionData(session.data, keys[0], name, maxAge), { ...attributes, maxAge });
-        if (header.length > 4096) throw new Error(`Cookie length will exceed browser maximum. Length: ${header.length}`);
+        const header = serializeCookie(name, sealSessionData(session.data, keys[0], name, maxAge), {
+          ...attributes,
+          maxAge,
+        });
+        if (header.length > 4096)
+          throw new Error(`Cookie length will exceed browser maximum. Length: ${header.length}`);
         return header;
       },
       async destroySession() {

@@ -1,12 +1,31 @@
 import { useNavigate } from "@remix-run/react";
-import { createContext, useCallback, useContext, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
 
 type ClickHandler = (event: MouseEvent<HTMLAnchorElement>) => void;
 const LinkNavigation = createContext<ClickHandler | undefined>(undefined);
 
 /** True when the browser should handle the click itself (new tab, download, another site, …). */
-export function leaveToBrowser(event: Pick<MouseEvent, "defaultPrevented" | "button" | "metaKey" | "altKey" | "ctrlKey" | "shiftKey">, anchor: { target: string; hasAttribute(name: string): boolean; origin: string }, origin: string) {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return true;
+export function leaveToBrowser(
+  event: Pick<MouseEvent, "defaultPrevented" | "button" | "metaKey" | "altKey" | "ctrlKey" | "shiftKey">,
+  anchor: { target: string; hasAttribute(name: string): boolean; origin: string },
+  origin: string,
+) {
+  if (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.altKey ||
+    event.ctrlKey ||
+    event.shiftKey
+  )
+    return true;
   if (anchor.target && anchor.target !== "_self") return true;
   if (anchor.hasAttribute("download")) return true;
   return anchor.origin !== origin;
@@ -23,14 +42,19 @@ export function LinkNavigationProvider({ children }: { children: ReactNode }) {
       const a = event.currentTarget;
       if (leaveToBrowser(event, a, window.location.origin)) return;
       event.preventDefault();
-      navigate(`${a.pathname}${a.search}${a.hash}`, { preventScrollReset: a.dataset.preventScrollReset === "true" });
+      navigate(`${a.pathname}${a.search}${a.hash}`, {
+        preventScrollReset: a.dataset.preventScrollReset === "true",
+      });
     },
     [navigate],
   );
   return <LinkNavigation.Provider value={onClick}>{children}</LinkNavigation.Provider>;
 }
 
-type Props = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: string; preventScrollReset?: boolean };
+type Props = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
+  to: string;
+  preventScrollReset?: boolean;
+};
 
 /**
  * A plain `<a href>` that navigates client-side once JavaScript runs: for long lists of in-app links.

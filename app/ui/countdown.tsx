@@ -4,7 +4,15 @@ import { useEffect, useState } from "react";
  * A visible countdown that then sends the browser to `to`. Without JavaScript the page's
  * `<meta http-equiv="refresh">` (see `refreshMeta`) does the same.
  */
-export function Countdown({ seconds, to, children }: { seconds: number; to: string; children: (left: number) => React.ReactNode }) {
+export function Countdown({
+  seconds,
+  to,
+  children,
+}: {
+  seconds: number;
+  to: string;
+  children: (left: number) => React.ReactNode;
+}) {
   const [left, setLeft] = useState(seconds);
   useEffect(() => {
     const started = Date.now();

@@ -6,7 +6,15 @@ type Common = { label: ReactNode; errors?: string[] | null; hint?: ReactNode; id
  * A labelled input with its error list tied by aria-describedby (and aria-invalid when in error). An invalid
  * field renders `autofocus`, so after a failed submission without JavaScript the first invalid field has focus.
  */
-export function Field({ label, errors, hint, id, className, autoFocus, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  label,
+  errors,
+  hint,
+  id,
+  className,
+  autoFocus,
+  ...input
+}: Common & InputHTMLAttributes<HTMLInputElement>) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const invalid = Boolean(errors?.length);
@@ -48,7 +56,14 @@ export function SelectField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} className="select" aria-invalid={invalid || undefined} aria-describedby={invalid ? errorId : undefined} autoFocus={select.autoFocus || invalid} {...select}>
+      <select
+        id={id}
+        className="select"
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? errorId : undefined}
+        autoFocus={select.autoFocus || invalid}
+        {...select}
+      >
         {children}
       </select>
       {hint ? <p className="field-hint">{hint}</p> : null}
@@ -58,7 +73,15 @@ export function SelectField({
 }
 
 /** A field's (or a form's) error messages; `alert` announces a form-level message when it appears. */
-export function FieldErrors({ id, errors, alert }: { id?: string; errors?: string[] | null; alert?: boolean }) {
+export function FieldErrors({
+  id,
+  errors,
+  alert,
+}: {
+  id?: string;
+  errors?: string[] | null;
+  alert?: boolean;
+}) {
   if (!errors?.length) return null;
   return (
     <p className="field-error" id={id} role={alert ? "alert" : undefined}>

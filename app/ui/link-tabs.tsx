@@ -9,7 +9,17 @@ export type LinkTab = { value: string; label: ReactNode; href: string; count?: n
  * Radix Tabs whose triggers are links: without JavaScript each tab is a link that sets a query parameter and
  * the server renders that panel; with it, Radix handles keyboard use and the URL stays in sync.
  */
-export function LinkTabs({ tabs, value, label, children }: { tabs: LinkTab[]; value: string; label: string; children: ReactNode }) {
+export function LinkTabs({
+  tabs,
+  value,
+  label,
+  children,
+}: {
+  tabs: LinkTab[];
+  value: string;
+  label: string;
+  children: ReactNode;
+}) {
   const navigate = useNavigate();
   // Radix's roving focus gives every trigger tabindex=-1 until its effects run: without JavaScript they never
   // do, so each tab link stays an ordinary Tab stop (arrow keys take over once hydrated).
@@ -26,7 +36,13 @@ export function LinkTabs({ tabs, value, label, children }: { tabs: LinkTab[]; va
       <Tabs.List className="tabs-list" aria-label={label}>
         {tabs.map((t) => (
           <Tabs.Trigger key={t.value} value={t.value} asChild>
-            <Link to={t.href} replace preventScrollReset className="tabs-trigger" tabIndex={hydrated ? undefined : 0}>
+            <Link
+              to={t.href}
+              replace
+              preventScrollReset
+              className="tabs-trigger"
+              tabIndex={hydrated ? undefined : 0}
+            >
               {t.label}
               {t.count !== undefined ? (
                 <span className="count-badge" aria-label={`${t.count} devices`}>

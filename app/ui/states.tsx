@@ -18,7 +18,15 @@ export function ErrorState({ title, children }: { title: ReactNode; children?: R
   );
 }
 
-export function Alert({ tone, children, title }: { tone: "error" | "info" | "success" | "warning"; children?: ReactNode; title?: ReactNode }) {
+export function Alert({
+  tone,
+  children,
+  title,
+}: {
+  tone: "error" | "info" | "success" | "warning";
+  children?: ReactNode;
+  title?: ReactNode;
+}) {
   return (
     <div className={`alert alert-${tone}`} role={tone === "error" ? "alert" : "status"}>
       {title ? <strong>{title}</strong> : null}

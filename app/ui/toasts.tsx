@@ -12,10 +12,20 @@ export function Toasts({ toasts }: { toasts: ToastData[] }) {
   return (
     <div className="toasts" aria-live="polite">
       {shown.map((t, i) => (
-        <div key={`${t.message}-${i}`} className={`toast toast-${t.kind}`} role={t.kind === "error" ? "alert" : "status"} data-testid="toast">
+        <div
+          key={`${t.message}-${i}`}
+          className={`toast toast-${t.kind}`}
+          role={t.kind === "error" ? "alert" : "status"}
+          data-testid="toast"
+        >
           <span className="spacer">{t.message}</span>
           {hydrated ? (
-            <button type="button" className="btn btn-ghost btn-small" aria-label="Dismiss notification" onClick={() => setShown((s) => s.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              aria-label="Dismiss notification"
+              onClick={() => setShown((s) => s.filter((_, j) => j !== i))}
+            >
               ×
             </button>
           ) : null}

@@ -4,7 +4,15 @@ import { useId, type ReactNode } from "react";
  * A tooltip that works without JavaScript: shown on hover and on keyboard focus of its trigger,
  * and read by screen readers through aria-describedby.
  */
-export function Tooltip({ content, children, label }: { content: ReactNode; children: ReactNode; label?: string }) {
+export function Tooltip({
+  content,
+  children,
+  label,
+}: {
+  content: ReactNode;
+  children: ReactNode;
+  label?: string;
+}) {
   const id = useId();
   return (
     <span className="tip">

@@ -49,7 +49,13 @@ export function UrlDialog({
             ) : null}
             {children}
             <Dialog.Close asChild>
-              <Link to={closeHref} replace preventScrollReset className="btn btn-secondary btn-small dialog-close" aria-label="Close">
+              <Link
+                to={closeHref}
+                replace
+                preventScrollReset
+                className="btn btn-secondary btn-small dialog-close"
+                aria-label="Close"
+              >
                 Close
               </Link>
             </Dialog.Close>

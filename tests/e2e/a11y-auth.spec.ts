@@ -14,7 +14,9 @@ test.describe("sign-in accessibility", () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  test("a failed submission focuses the first invalid field, marked invalid and described", async ({ page }, info) => {
+  test("a failed submission focuses the first invalid field, marked invalid and described", async ({
+    page,
+  }, info) => {
     await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}`);
     await ready(page, info);
     await page.getByLabel("Password").fill("wrong-password");

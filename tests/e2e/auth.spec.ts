@@ -59,7 +59,9 @@ test.describe("sign in", () => {
     await ready(page, info);
     await expect(page.getByLabel("Password")).toHaveCount(0);
     await page.getByRole("button", { name: "Email me a 6-digit code" }).click();
-    await expect(page.getByText("We've sent a 6-digit code to your email. Please enter it to log in.")).toBeVisible();
+    await expect(
+      page.getByText("We've sent a 6-digit code to your email. Please enter it to log in."),
+    ).toBeVisible();
     const mail = await waitForMail(info, USERS.sam, since, /code/i);
     await page.getByLabel("6-digit code").fill(mail.code!);
     await page.getByRole("button", { name: "Log in with code" }).click();
@@ -68,10 +70,14 @@ test.describe("sign in", () => {
 
   test("login link read from the outbox, with next kept", async ({ page }, info) => {
     const since = await outboxMark(info);
-    await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("/privacy-policy")}`);
+    await page.goto(
+      `/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("/privacy-policy")}`,
+    );
     await ready(page, info);
     await page.getByRole("button", { name: "Email me a login link" }).click();
-    await expect(page.getByText("A login link will be sent if there is an account connected to this email address")).toBeVisible();
+    await expect(
+      page.getByText("A login link will be sent if there is an account connected to this email address"),
+    ).toBeVisible();
     const mail = await waitForMail(info, USERS.dana, since, /link/i);
     const link = new URL(mail.links[0]);
     await page.goto(`${link.pathname}${link.search}`);
@@ -131,7 +137,9 @@ test.describe("sign in", () => {
   });
 
   test("an open-redirect next is ignored", async ({ page }, info) => {
-    await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("//evil.example/steal")}`);
+    await page.goto(
+      `/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("//evil.example/steal")}`,
+    );
     await ready(page, info);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Log in", exact: true }).click();
@@ -155,7 +163,13 @@ test.describe("sign in", () => {
 });
 
 test.describe("public pages", () => {
-  for (const path of ["/login", `/login?email=${encodeURIComponent(USERS.dana)}`, "/login/link?token=abc", "/mycor", "/privacy-policy"]) {
+  for (const path of [
+    "/login",
+    `/login?email=${encodeURIComponent(USERS.dana)}`,
+    "/login/link?token=abc",
+    "/mycor",
+    "/privacy-policy",
+  ]) {
     test(`axe: ${path}`, async ({ page }) => {
       await page.goto(path);
       await expectNoSeriousA11yViolations(page);

@@ -1,6 +1,15 @@
 import { readFileSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  loginAs,
+  ready,
+  test,
+  USERS,
+} from "./fixtures";
 
 /** axe in both projects (with JavaScript off the fixture scans the server's HTML). */
 async function a11y(page: Page, _info: TestInfo) {
@@ -32,7 +41,9 @@ test.describe("bills and energy usage page", () => {
     const barLinks = page.locator('svg.chart-svg a[href*="/usage/demand?period=bill&start="]');
     await expect(barLinks).toHaveCount(13);
     // the flags: group heading and both headings, yellow pills
-    await expect(page.getByRole("heading", { name: "We have detected 2 bill issues that could mean higher bills" })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { name: "We have detected 2 bill issues that could mean higher bills" }),
+    ).toBeVisible();
     await expect(page.getByRole("heading", { name: "Please verify energy supplier change" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Your utility delivery rate increased" })).toBeVisible();
     await expect(page.getByText(/within 1 business day/).first()).toBeVisible();
@@ -43,7 +54,10 @@ test.describe("bills and energy usage page", () => {
     const dataTable = page.locator(".chart-data table");
     await expect(dataTable).toBeVisible();
     await expect(dataTable.locator("tbody tr")).toHaveCount(13);
-    await expect(dataTable.getByRole("link", { name: "View usage for this bill" }).first()).toHaveAttribute("href", /period=bill&start=\d+/);
+    await expect(dataTable.getByRole("link", { name: "View usage for this bill" }).first()).toHaveAttribute(
+      "href",
+      /period=bill&start=\d+/,
+    );
     if (!isJs(info)) {
       // without JavaScript, each bucket has an SVG title
       await expect(page.locator("svg.chart-svg rect.chart-hit title").first()).toContainText("Consumption:");
@@ -107,7 +121,10 @@ test.describe("bills and energy usage page", () => {
       await flag.getByRole("button", { name: "Yes, this is expected" }).click();
       await expect(page.getByText("Bill feedback received")).toBeVisible();
     }
-    const answered = page.locator(".flag").filter({ has: page.getByRole("heading", { name: after }) }).first();
+    const answered = page
+      .locator(".flag")
+      .filter({ has: page.getByRole("heading", { name: after }) })
+      .first();
     await expect(answered.locator(".pill")).toHaveClass(/pill-grey/);
     await expect(answered.getByRole("button")).toHaveCount(0);
   });
@@ -122,7 +139,10 @@ test.describe("bills and energy usage page", () => {
       await flag.getByRole("button", { name: "No, please investigate" }).click();
       await expect(page.getByText("Help is on the way!")).toBeVisible();
     }
-    const answered = page.locator(".flag").filter({ has: page.getByRole("heading", { name: after }) }).first();
+    const answered = page
+      .locator(".flag")
+      .filter({ has: page.getByRole("heading", { name: after }) })
+      .first();
     await expect(answered.locator(".pill")).toHaveText("Investigating");
     await expect(answered.locator(".pill")).toHaveClass(/pill-yellow/);
   });
@@ -145,11 +165,26 @@ test.describe("bills and energy usage page", () => {
 
   test("PDF and CSV downloads", async ({ page }, info) => {
     await openSpending(page, info, 101);
-    const [pdf] = await Promise.all([page.waitForEvent("download"), billRows(page).first().getByRole("link", { name: /Download the bill/ }).click()]);
+    const [pdf] = await Promise.all([
+      page.waitForEvent("download"),
+      billRows(page)
+        .first()
+        .getByRole("link", { name: /Download the bill/ })
+        .click(),
+    ]);
     expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
-    expect(readFileSync((await pdf.path())!).subarray(0, 5).toString()).toBe("%PDF-");
-    const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
-    const lines = readFileSync((await csv.path())!, "utf8").trim().split(/\r\n/);
+    expect(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+    const [csv] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    const lines = readFileSync((await csv.path())!, "utf8")
+      .trim()
+      .split(/\r\n/);
     expect(lines[0]).toBe("Statement date,Service start date,Service end date,Consumption (kWh),Demand (kW)");
     expect(lines).toHaveLength(14);
   });
@@ -181,7 +216,9 @@ test.describe("bills and energy usage page", () => {
   test("error state when the bills call fails", async ({ page }, info) => {
     // an account id that is not this location's: the api refuses the query
     await openSpending(page, info, 101, "?accountId=1003");
-    await expect(page.getByText("There was a problem loading your bills. Our team has been notified.")).toBeVisible();
+    await expect(
+      page.getByText("There was a problem loading your bills. Our team has been notified."),
+    ).toBeVisible();
   });
 });
 

@@ -14,7 +14,9 @@ test.describe("global error fallback", () => {
     await loginAs(page, USERS.morgan);
     await page.goto("/test-hooks/error");
     await expect(page.getByRole("heading", { name: "We're sorry. An error has occurred." })).toBeVisible();
-    await expect(page.getByTestId("stack-trace")).toContainText("Deliberate failure for the error-fallback test");
+    await expect(page.getByTestId("stack-trace")).toContainText(
+      "Deliberate failure for the error-fallback test",
+    );
   });
 
   test("a visitor gets the same fallback", async ({ page }) => {

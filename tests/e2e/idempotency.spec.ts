@@ -14,7 +14,10 @@ const CONTROL = "/locations/114/control";
 
 function readDb<T>(info: TestInfo, read: (db: Database.Database) => T): T {
   const port = PORTS[info.project.name === "nojs" ? "nojs" : "js"].web;
-  const db = new Database(path.resolve(`.e2e-data/${port}/api.sqlite`), { readonly: true, fileMustExist: true });
+  const db = new Database(path.resolve(`.e2e-data/${port}/api.sqlite`), {
+    readonly: true,
+    fileMustExist: true,
+  });
   try {
     return read(db);
   } finally {
@@ -24,13 +27,22 @@ function readDb<T>(info: TestInfo, read: (db: Database.Database) => T): T {
 
 /** The newest vendor command's id (by id, not time: the test servers' clock is not this process's). */
 const lastCommandId = (info: TestInfo) =>
-  readDb(info, (db) => (db.prepare("SELECT coalesce(max(id), 0) AS id FROM thermostat_actions").get() as { id: number }).id);
+  readDb(
+    info,
+    (db) =>
+      (db.prepare("SELECT coalesce(max(id), 0) AS id FROM thermostat_actions").get() as { id: number }).id,
+  );
 
 /** Vendor commands for the thermostat created after the `since` id. */
 const commandsSince = (info: TestInfo, since: number) =>
   readDb(
     info,
-    (db) => (db.prepare("SELECT COUNT(*) AS n FROM thermostat_actions WHERE thermostat_id = ? AND id > ?").get(THERMOSTAT, since) as { n: number }).n,
+    (db) =>
+      (
+        db
+          .prepare("SELECT COUNT(*) AS n FROM thermostat_actions WHERE thermostat_id = ? AND id > ?")
+          .get(THERMOSTAT, since) as { n: number }
+      ).n,
   );
 
 async function openForm(page: Page, info: TestInfo) {
@@ -66,7 +78,9 @@ test.describe("double submit of a thermostat setting", () => {
         b.click();
         b.click();
       });
-      await expect(page.getByTestId("toast").filter({ hasText: "Thermostat update submitted" })).toBeVisible();
+      await expect(
+        page.getByTestId("toast").filter({ hasText: "Thermostat update submitted" }),
+      ).toBeVisible();
       await expect(page).toHaveURL(new RegExp(`watch=${THERMOSTAT}%3A\\d+|watch=${THERMOSTAT}:\\d+`));
     } else {
       const body = {
@@ -79,7 +93,9 @@ test.describe("double submit of a thermostat setting", () => {
         intent: "save",
       };
       await form.getByRole("button", { name: "Save" }).click();
-      await expect(page.getByTestId("toast").filter({ hasText: "Thermostat update submitted" })).toBeVisible();
+      await expect(
+        page.getByTestId("toast").filter({ hasText: "Thermostat update submitted" }),
+      ).toBeVisible();
       const first = new URL(page.url());
       // The browser resubmits the same form body twice (same cookies, same submission id).
       for (let i = 0; i < 2; i++) {

@@ -469,9 +469,15 @@ test.describe("short flows by keyboard alone", () => {
     const before = (await weekly.getAttribute("aria-checked")) === "true";
     await tabTo(page, weekly, 80);
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("switch", { name: "Weekly Rundown" })).toHaveAttribute("aria-checked", String(!before));
+    await expect(page.getByRole("switch", { name: "Weekly Rundown" })).toHaveAttribute(
+      "aria-checked",
+      String(!before),
+    );
     await tabTo(page, page.getByRole("switch", { name: "Weekly Rundown" }), 80);
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("switch", { name: "Weekly Rundown" })).toHaveAttribute("aria-checked", String(before));
+    await expect(page.getByRole("switch", { name: "Weekly Rundown" })).toHaveAttribute(
+      "aria-checked",
+      String(before),
+    );
   });
 });

@@ -1,13 +1,4 @@
-import {
-  apiUrl,
-  expect,
-  loginAs,
-  outboxMark,
-  ready,
-  test,
-  USERS,
-  waitForMail,
-} from "./fixtures";
+import { apiUrl, expect, loginAs, outboxMark, ready, test, USERS, waitForMail } from "./fixtures";
 import type { Page, TestInfo } from "@playwright/test";
 
 /** Residential and migrated accounts cannot pass the login options step: they arrive through an emailed link. */
@@ -34,14 +25,22 @@ test.describe("root redirect by client type", () => {
   });
 
   test("RESI goes to the residential site", async ({ page }, info) => {
-    await page.route("https://home.energyops.test/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Residential</title><h1>Residential site</h1>" }));
+    await page.route("https://home.energyops.test/**", (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<title>Residential</title><h1>Residential site</h1>",
+      }),
+    );
     await signInByLink(page, info, USERS.riley);
     await expect(page).toHaveURL("https://home.energyops.test/");
     await expect(page.getByRole("heading", { name: "Residential site" })).toBeVisible();
   });
 
   test("LARGE_COMMERCIAL is logged out and sent to /mycor", async ({ page }, info) => {
-    await page.route("https://mycor.energyops.test/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Migrated app</h1>" }));
+    await page.route("https://mycor.energyops.test/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<h1>Migrated app</h1>" }),
+    );
     await signInByLink(page, info, USERS.jordan);
     await expect(page).toHaveURL(/\/mycor$/);
     await expect(page.getByRole("heading", { name: "Your account has moved" })).toBeVisible();

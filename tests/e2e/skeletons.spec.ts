@@ -40,7 +40,9 @@ test.describe("loading skeletons", () => {
     await expect(page.getByTestId("page-status")).toContainText("Page 2 of");
   });
 
-  test("compliance report: another month shows the skeleton; sorting a thermostat's days does not", async ({ page }, info) => {
+  test("compliance report: another month shows the skeleton; sorting a thermostat's days does not", async ({
+    page,
+  }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/override-report?period=month&start=2026-10-01");
     await ready(page, info);

@@ -5,10 +5,18 @@ export async function startTestApi(opts: { thermostatActionDelayMs?: number } = 
   return startApi({ port: 0, dbFile: ":memory:", quiet: true, webBaseUrl: "http://web.test", ...opts });
 }
 
-export async function call(api: RunningApi, method: string, path: string, opts: { body?: unknown; cookie?: string } = {}) {
+export async function call(
+  api: RunningApi,
+  method: string,
+  path: string,
+  opts: { body?: unknown; cookie?: string } = {},
+) {
   const res = await fetch(`${api.url}${path}`, {
     method,
-    headers: { ...(opts.body !== undefined ? { "content-type": "application/json" } : {}), ...(opts.cookie ? { cookie: opts.cookie } : {}) },
+    headers: {
+      ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(opts.cookie ? { cookie: opts.cookie } : {}),
+    },
     body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
   });
   const text = await res.text();

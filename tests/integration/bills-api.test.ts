@@ -15,9 +15,21 @@ async function login(email: string) {
 }
 const get = (path: string, who = "dana") => fetch(`${api.url}${path}`, { headers: { cookie: cookies[who] } });
 const patch = (path: string, body: unknown, who = "dana") =>
-  fetch(`${api.url}${path}`, { method: "PATCH", headers: { cookie: cookies[who], "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${api.url}${path}`, {
+    method: "PATCH",
+    headers: { cookie: cookies[who], "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
-type Bill = { id: number; statement_date: string; demand: number; account_id: number; building_address: string; building_id: number; flags: { id: number; type: string; status: string; details: { previous_supplier: string | null } }[] };
+type Bill = {
+  id: number;
+  statement_date: string;
+  demand: number;
+  account_id: number;
+  building_address: string;
+  building_id: number;
+  flags: { id: number; type: string; status: string; details: { previous_supplier: string | null } }[];
+};
 type Usage = Record<string, { values: { start_ts: string; value: number | null }[]; units: string }>;
 
 beforeAll(async () => {
@@ -41,7 +53,11 @@ describe("bill statements", () => {
   it("filters by date and refuses an account of another building", async () => {
     const all = ((await (await get("/building/101/bill-statements")).json()) as { items: Bill[] }).items;
     expect(all).toHaveLength(26);
-    const some = ((await (await get(`/building/101/bill-statements?min_date=${all[3].statement_date}`)).json()) as { items: Bill[] }).items;
+    const some = (
+      (await (await get(`/building/101/bill-statements?min_date=${all[3].statement_date}`)).json()) as {
+        items: Bill[];
+      }
+    ).items;
     expect(some.every((b) => b.statement_date >= all[3].statement_date)).toBe(true);
     const bad = await get("/building/101/bill-statements?account_id=1003");
     expect(bad.status).toBe(422);
@@ -53,7 +69,11 @@ describe("bill statements", () => {
     const age = (Date.now() - Date.parse(stale[0].statement_date)) / 86400000;
     expect(age).toBeGreaterThan(45);
     for (const b of [104, 112]) {
-      const bills = ((await (await get(`/building/${b}/bill-statements?account_id=${b === 104 ? 1005 : 1015}`)).json()) as { items: Bill[] }).items;
+      const bills = (
+        (await (
+          await get(`/building/${b}/bill-statements?account_id=${b === 104 ? 1005 : 1015}`)
+        ).json()) as { items: Bill[] }
+      ).items;
       const mean = bills.slice(1, 13).reduce((s, x) => s + x.demand, 0) / 12;
       expect(bills[0].demand).toBeGreaterThanOrEqual(1.5 * mean);
     }
@@ -76,11 +96,21 @@ describe("bill statements", () => {
     expect(((await maple.json()) as { items: Bill[] }).items).toEqual([]);
     const bill = ((await (await get("/building/102/bill-statements")).json()) as { items: Bill[] }).items[0];
     expect((await get(`/bill-statement/${bill.id}/download`, "alex")).status).toBe(404);
-    expect((await patch(`/bill-statement/${bill.id}/bill-flag/${bill.flags[0].id}`, { status: "dismissed" }, "alex")).status).toBe(404);
+    expect(
+      (
+        await patch(
+          `/bill-statement/${bill.id}/bill-flag/${bill.flags[0].id}`,
+          { status: "dismissed" },
+          "alex",
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it("moves a flag only from unacknowledged to dismissed or action_requested", async () => {
-    const bill = ((await (await get("/building/109/bill-statements?account_id=1011")).json()) as { items: Bill[] }).items[0];
+    const bill = (
+      (await (await get("/building/109/bill-statements?account_id=1011")).json()) as { items: Bill[] }
+    ).items[0];
     const flag = bill.flags[0];
     const refused = await patch(`/bill-statement/${bill.id}/bill-flag/${flag.id}`, { status: "completed" });
     expect(refused.status).toBe(422);
@@ -108,7 +138,9 @@ describe("usage insights", () => {
   const day = (offset: number) => new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
 
   it("aggregates consumption by day with temperatures, units and offsets", async () => {
-    const res = await get(`/insights/101/energy-consumption?start_date=${day(-10)}&end_date=${day(-4)}&period=day`);
+    const res = await get(
+      `/insights/101/energy-consumption?start_date=${day(-10)}&end_date=${day(-4)}&period=day`,
+    );
     const body = (await res.json()) as Usage;
     expect(body.energy_consumption.units).toBe("kWh");
     expect(body.energy_consumption.values).toHaveLength(7);
@@ -121,7 +153,9 @@ describe("usage insights", () => {
   it("answers demand at quarter-hour resolution and shows gaps as null", async () => {
     const seen: number[] = [];
     for (let d = -30; d < -1; d++) {
-      const body = (await (await get(`/insights/102/energy-demand?start_date=${day(d)}&end_date=${day(d)}&period=quarter_hour`)).json()) as Usage;
+      const body = (await (
+        await get(`/insights/102/energy-demand?start_date=${day(d)}&end_date=${day(d)}&period=quarter_hour`)
+      ).json()) as Usage;
       expect(body.energy_demand.units).toBe("kW");
       expect(body.energy_demand.values.length).toBeGreaterThanOrEqual(92);
       seen.push(body.energy_demand.values.filter((v) => v.value === null).length);
@@ -130,20 +164,38 @@ describe("usage insights", () => {
   });
 
   it("aggregates by month, week and year; refuses bad ranges", async () => {
-    const month = (await (await get(`/insights/104/energy-consumption?start_date=${day(-370)}&end_date=${day(-1)}&period=month`)).json()) as Usage;
+    const month = (await (
+      await get(`/insights/104/energy-consumption?start_date=${day(-370)}&end_date=${day(-1)}&period=month`)
+    ).json()) as Usage;
     expect(month.energy_consumption.values.length).toBeGreaterThanOrEqual(12);
     expect(month.energy_consumption.values.length).toBeLessThanOrEqual(14);
-    const week = (await (await get(`/insights/104/energy-demand?start_date=${day(-60)}&end_date=${day(-1)}&period=week`)).json()) as Usage;
+    const week = (await (
+      await get(`/insights/104/energy-demand?start_date=${day(-60)}&end_date=${day(-1)}&period=week`)
+    ).json()) as Usage;
     expect(week.energy_demand.values.length).toBeGreaterThanOrEqual(8);
-    expect((await get(`/insights/104/energy-demand?start_date=2019-01-01&end_date=2019-01-02&period=day`)).status).toBe(422);
-    expect((await get(`/insights/104/energy-demand?start_date=${day(-60)}&end_date=${day(-1)}&period=quarter_hour`)).status).toBe(422);
-    expect((await get(`/insights/104/energy-demand?start_date=${day(-6)}&end_date=${day(-1)}&period=minute`)).status).toBe(422);
+    expect(
+      (await get(`/insights/104/energy-demand?start_date=2019-01-01&end_date=2019-01-02&period=day`)).status,
+    ).toBe(422);
+    expect(
+      (
+        await get(
+          `/insights/104/energy-demand?start_date=${day(-60)}&end_date=${day(-1)}&period=quarter_hour`,
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (await get(`/insights/104/energy-demand?start_date=${day(-6)}&end_date=${day(-1)}&period=minute`))
+        .status,
+    ).toBe(422);
   });
 
   it("says which locations have usage, and hides other clients' buildings", async () => {
     expect(await (await get("/insights/101/available-usage")).json()).toEqual({ available_usage: true });
     expect(await (await get("/insights/107/available-usage")).json()).toEqual({ available_usage: false });
     expect((await get("/insights/101/available-usage", "alex")).status).toBe(404);
-    expect((await get(`/insights/101/energy-demand?start_date=${day(-2)}&end_date=${day(-1)}&period=hour`, "alex")).status).toBe(404);
+    expect(
+      (await get(`/insights/101/energy-demand?start_date=${day(-2)}&end_date=${day(-1)}&period=hour`, "alex"))
+        .status,
+    ).toBe(404);
   });
 });

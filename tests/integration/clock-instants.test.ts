@@ -44,7 +44,13 @@ async function signIn(url: string) {
 
 describe.each(INSTANTS)("the demo with the api clock at %s", (instant) => {
   it("shows every control-room card status, and only the one event under way is running", async () => {
-    api = await startApi({ port: 0, dbFile: ":memory:", quiet: true, staffEmailDomain: "energyops.test", clockStart: instant });
+    api = await startApi({
+      port: 0,
+      dbFile: ":memory:",
+      quiet: true,
+      staffEmailDomain: "energyops.test",
+      clockStart: instant,
+    });
     const client = createApiClient({ baseUrl: api.url, apiSession: await signIn(api.url), timeoutMs: 5000 });
 
     const byBuilding = new Map<number, Awaited<ReturnType<typeof listThermostats>>>();
@@ -60,18 +66,23 @@ describe.each(INSTANTS)("the demo with the api clock at %s", (instant) => {
 
     // Grid events: past ones ended before now with a final status; upcoming ones are pending; one is running.
     const now = Date.parse(instant);
-    const rows = api.db.prepare("SELECT id, status, start_time, end_time, precool_start_time FROM dispatches").all() as {
+    const rows = api.db
+      .prepare("SELECT id, status, start_time, end_time, precool_start_time FROM dispatches")
+      .all() as {
       id: number;
       status: string;
       start_time: string;
       end_time: string;
       precool_start_time: string | null;
     }[];
-    const running = rows.filter((r) => Date.parse(r.precool_start_time ?? r.start_time) <= now && Date.parse(r.end_time) > now);
+    const running = rows.filter(
+      (r) => Date.parse(r.precool_start_time ?? r.start_time) <= now && Date.parse(r.end_time) > now,
+    );
     expect(running.map((r) => r.id)).toEqual([1]);
     for (const r of rows) {
       if (Date.parse(r.end_time) <= now) expect(r.status, `dispatch ${r.id}`).not.toBe("PENDING");
-      if (Date.parse(r.precool_start_time ?? r.start_time) > now) expect(r.status, `dispatch ${r.id}`).toBe("PENDING");
+      if (Date.parse(r.precool_start_time ?? r.start_time) > now)
+        expect(r.status, `dispatch ${r.id}`).toBe("PENDING");
     }
     expect(rows.filter((r) => Date.parse(r.end_time) <= now).length).toBeGreaterThan(20);
   }, 60_000);

@@ -67,7 +67,9 @@ beforeAll(async () => {
   const { db } = api;
   const now = new Date().toISOString();
   // This test owns the rows it reasons about: start from no issues, actions, flags or bills.
-  db.exec("DELETE FROM thermostat_issues; DELETE FROM thermostat_actions; DELETE FROM bill_flags; DELETE FROM bill_statements;");
+  db.exec(
+    "DELETE FROM thermostat_issues; DELETE FROM thermostat_actions; DELETE FROM bill_flags; DELETE FROM bill_statements;",
+  );
   const issue = db.prepare(
     "INSERT INTO thermostat_issues (thermostat_id, building_id, issue_slug, issue_category, current_status, is_dismissed, created_at, updated_at) VALUES (?, ?, 'permanent_hold', 'schedule', ?, 0, ?, ?)",
   );
@@ -164,8 +166,16 @@ describe("the shell loader", () => {
       "Usage Details",
       "Download Bill Statements Summary",
     ]);
-    const noUsage = await shell({ request: get("/locations/107/control", cookie), params: { locationId: "107" }, context: ctx });
-    expect(noUsage.nav.map((n) => n.label)).toEqual(["Thermostats", "Bill History", "Download Bill Statements Summary"]);
+    const noUsage = await shell({
+      request: get("/locations/107/control", cookie),
+      params: { locationId: "107" },
+      context: ctx,
+    });
+    expect(noUsage.nav.map((n) => n.label)).toEqual([
+      "Thermostats",
+      "Bill History",
+      "Download Bill Statements Summary",
+    ]);
     // Harbor has onboarding steps not yet complete: the shell offers "Set up your account".
     expect(withLocation.showOnboarding).toBe(true);
     const foreign = await shell({

@@ -38,7 +38,19 @@ describe("sign-in timing does not tell whether an account exists", () => {
 
   it("a wrong login code goes through the same path for an unknown address", async () => {
     await call(api, "POST", "/auth/login-code/request", { body: { email: "sam@harborcoffee.test" } });
-    expect((await call(api, "POST", "/auth/login-code", { body: { email: "sam@harborcoffee.test", code: "000000" } })).status).toBe(401);
-    expect((await call(api, "POST", "/auth/login-code", { body: { email: "nobody@example.test", code: "000000" } })).status).toBe(401);
+    expect(
+      (
+        await call(api, "POST", "/auth/login-code", {
+          body: { email: "sam@harborcoffee.test", code: "000000" },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(api, "POST", "/auth/login-code", {
+          body: { email: "nobody@example.test", code: "000000" },
+        })
+      ).status,
+    ).toBe(401);
   });
 });

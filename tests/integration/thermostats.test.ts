@@ -251,17 +251,21 @@ describe("the control room loader", () => {
   it("vendor and model detail only for impersonating staff; an empty list for a building without devices", async () => {
     const { loader } = await import("~/routes/_app.locations.$locationId.control");
     const args = (staff: boolean) => request("/locations/777/control", staff);
-    const staff = (await loader({
-      request: await args(true),
-      params: { locationId: "777" },
-      context: { cspNonce: "" },
-    })).data as { showVendor: boolean; error: boolean; items: unknown[] };
+    const staff = (
+      await loader({
+        request: await args(true),
+        params: { locationId: "777" },
+        context: { cspNonce: "" },
+      })
+    ).data as { showVendor: boolean; error: boolean; items: unknown[] };
     expect(staff).toMatchObject({ showVendor: true, error: false, items: [] });
-    const user = (await loader({
-      request: await args(false),
-      params: { locationId: "777" },
-      context: { cspNonce: "" },
-    })).data as { showVendor: boolean };
+    const user = (
+      await loader({
+        request: await args(false),
+        params: { locationId: "777" },
+        context: { cspNonce: "" },
+      })
+    ).data as { showVendor: boolean };
     expect(user.showVendor).toBe(false);
   });
   it("a building the upstream does not know sends the user to /locations", async () => {
@@ -284,7 +288,10 @@ describe("the control room loader", () => {
     })) as unknown as { data: unknown; init: ResponseInit | null };
     // The page names nothing and says so, with the outage's status (ADR 9).
     expect(failed.init?.status).toBe(502);
-    expect(failed.data).toEqual({ target: null, params: { thermostatId: 1013, issueSlug: "permanent_hold" } });
+    expect(failed.data).toEqual({
+      target: null,
+      params: { thermostatId: 1013, issueSlug: "permanent_hold" },
+    });
     const missing = await loader({
       request: await request("/dismiss-thermostat-issue?thermostatId=1013"),
       params: {},

@@ -42,7 +42,9 @@ beforeAll(async () => {
 afterAll(async () => {
   const failed = report.filter((r) => !r.ok).length;
   console.log(`faults: ${report.length - failed} passed, ${failed} failed`);
-  console.log(`faults: slowest answer ${Math.round(Math.max(0, ...report.map((r) => r.ms)))} ms (timeout ${TIMEOUT_MS} ms)`);
+  console.log(
+    `faults: slowest answer ${Math.round(Math.max(0, ...report.map((r) => r.ms)))} ms (timeout ${TIMEOUT_MS} ms)`,
+  );
   await stack?.stop();
 });
 
@@ -100,7 +102,9 @@ describe("a hung upstream under load", () => {
     const elapsed = performance.now() - started;
     stack.proxy.clear();
     const after = rss();
-    console.log(`faults: 50 concurrent requests on a hung upstream answered in ${Math.round(elapsed)} ms; RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`);
+    console.log(
+      `faults: 50 concurrent requests on a hung upstream answered in ${Math.round(elapsed)} ms; RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`,
+    );
     // Every request is answered once the upstream timeout fires, not held until the hung upstream lets go.
     // The slack covers rendering 50 error pages on a busy 2-core machine (speed itself is the benchmark's).
     expect(elapsed).toBeLessThan(TIMEOUT_MS + 4000);
@@ -121,11 +125,36 @@ describe("a hung upstream under load", () => {
 describe("status of partial failures and of .data requests", () => {
   /** A page with a failing secondary call still answers 200 with its primary content. */
   const PARTIAL: { name: string; path: string; call: RegExp; page: string }[] = [
-    { name: "shell's location menu (grid services)", path: "/grid-services", call: /^\/buildings$/, page: "grid services" },
-    { name: "shell's onboarding steps (settings)", path: "/settings", call: /^\/onboarding-steps\/\d+$/, page: "settings preferences" },
-    { name: "shell's usage availability (control room)", path: "/locations/105/control", call: /^\/insights\/\d+\/available-usage$/, page: "control room" },
-    { name: "vendor alert banner (locations)", path: "/locations", call: /^\/device-vendor-service-alert$/, page: "locations dashboard" },
-    { name: "reconnect list (accounts)", path: "/accounts", call: /^\/\d+\/credentials_requiring_action$/, page: "accounts" },
+    {
+      name: "shell's location menu (grid services)",
+      path: "/grid-services",
+      call: /^\/buildings$/,
+      page: "grid services",
+    },
+    {
+      name: "shell's onboarding steps (settings)",
+      path: "/settings",
+      call: /^\/onboarding-steps\/\d+$/,
+      page: "settings preferences",
+    },
+    {
+      name: "shell's usage availability (control room)",
+      path: "/locations/105/control",
+      call: /^\/insights\/\d+\/available-usage$/,
+      page: "control room",
+    },
+    {
+      name: "vendor alert banner (locations)",
+      path: "/locations",
+      call: /^\/device-vendor-service-alert$/,
+      page: "locations dashboard",
+    },
+    {
+      name: "reconnect list (accounts)",
+      path: "/accounts",
+      call: /^\/\d+\/credentials_requiring_action$/,
+      page: "accounts",
+    },
   ];
   it.each(PARTIAL)("$name: 200", async ({ path, call, page }) => {
     const errorText = PAGES.find((p) => p.name === page)!.errorText.replace(/'/g, "&#x27;");

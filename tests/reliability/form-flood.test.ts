@@ -46,11 +46,21 @@ describe("form field flood", () => {
     })();
     const statuses: number[] = [];
     for (let round = 0; round < 3; round++) {
-      statuses.push(...(await Promise.all([flood(huge, false), flood(huge, true), flood(huge, false), flood(huge, true), ...[0, 1, 2, 3].map((i) => flood(packed, i % 2 === 1))])));
+      statuses.push(
+        ...(await Promise.all([
+          flood(huge, false),
+          flood(huge, true),
+          flood(huge, false),
+          flood(huge, true),
+          ...[0, 1, 2, 3].map((i) => flood(packed, i % 2 === 1)),
+        ])),
+      );
     }
     flooding = false;
     await probe;
-    console.log(`form flood: ${health.length} health checks during, slowest ${Math.round(Math.max(...health))} ms`);
+    console.log(
+      `form flood: ${health.length} health checks during, slowest ${Math.round(Math.max(...health))} ms`,
+    );
     expect(health.length).toBeGreaterThan(0);
     // Before: 2.3–7 s. A generous bound for a shared machine.
     expect(Math.max(...health)).toBeLessThan(2000);

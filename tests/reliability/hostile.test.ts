@@ -25,7 +25,10 @@ async function send(input: InputCase, value: string, duplicate: boolean) {
   const cookie = await cookieFor(input.user);
   const headers: Record<string, string> = cookie ? { cookie } : {};
   if (input.method === "GET") {
-    const url = new URL(input.path.replace("HOSTILE", encodeURIComponent(value.slice(0, 200)) || "x"), stack.url);
+    const url = new URL(
+      input.path.replace("HOSTILE", encodeURIComponent(value.slice(0, 200)) || "x"),
+      stack.url,
+    );
     url.searchParams.append(input.field, value);
     if (duplicate) url.searchParams.append(input.field, "second");
     return fetch(url, { headers, redirect: "manual" });
@@ -33,12 +36,15 @@ async function send(input: InputCase, value: string, duplicate: boolean) {
   const body = new URLSearchParams(input.valid ?? {});
   body.append(input.field, value);
   if (duplicate) body.append(input.field, "second");
-  return fetch(new URL(input.path.replace("HOSTILE", encodeURIComponent(value.slice(0, 200)) || "x"), stack.url), {
-    method: "POST",
-    headers,
-    body,
-    redirect: "manual",
-  });
+  return fetch(
+    new URL(input.path.replace("HOSTILE", encodeURIComponent(value.slice(0, 200)) || "x"), stack.url),
+    {
+      method: "POST",
+      headers,
+      body,
+      redirect: "manual",
+    },
+  );
 }
 
 const RAW_MARKUP = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>'];
@@ -49,30 +55,29 @@ describe.each(INPUTS)("$name", (input) => {
     ...HOSTILE_VALUES.map((value) => ({ value, duplicate: false, name: JSON.stringify(label(value)) })),
     { value: "<script>alert(1)</script>", duplicate: true, name: "duplicated parameter" },
   ];
-  it.each(variants)(
-    "$name",
-    async ({ value, duplicate }) => {
-      cases++;
-      stack.proxy.calls.length = 0;
-      const res = await send(input, value, duplicate);
-      // Like a browser, keep the newest session cookie (impersonation rotates the session).
-      const renewed = res.headers.getSetCookie().find((c) => /^(__Host-)?session=[^;]/.test(c));
-      if (input.user && renewed) cookies.set(input.user, renewed.split(";")[0]);
-      const body = await res.text();
-      try {
-        expect(res.status, "no 5xx").toBeLessThan(500);
-        for (const raw of RAW_MARKUP) expect(body.includes(raw), "no unescaped reflection").toBe(false);
-        expect(body).not.toMatch(/at \w+ \(.*:\d+:\d+\)/);
-        // Nothing refused by the schema reaches the upstream in a mutating call with the raw value.
-        const leaked = stack.proxy.calls.filter((c) => c.method !== "GET" && value.length > 0 && c.path.includes(value));
-        expect(leaked).toEqual([]);
-        if (input.expect && res.status >= 400 && res.status < 500 && res.status !== 429) {
-          expect(body, "a validation message where the user typed").toMatch(input.expect);
-        }
-      } catch (error) {
-        failures++;
-        throw error;
+  it.each(variants)("$name", async ({ value, duplicate }) => {
+    cases++;
+    stack.proxy.calls.length = 0;
+    const res = await send(input, value, duplicate);
+    // Like a browser, keep the newest session cookie (impersonation rotates the session).
+    const renewed = res.headers.getSetCookie().find((c) => /^(__Host-)?session=[^;]/.test(c));
+    if (input.user && renewed) cookies.set(input.user, renewed.split(";")[0]);
+    const body = await res.text();
+    try {
+      expect(res.status, "no 5xx").toBeLessThan(500);
+      for (const raw of RAW_MARKUP) expect(body.includes(raw), "no unescaped reflection").toBe(false);
+      expect(body).not.toMatch(/at \w+ \(.*:\d+:\d+\)/);
+      // Nothing refused by the schema reaches the upstream in a mutating call with the raw value.
+      const leaked = stack.proxy.calls.filter(
+        (c) => c.method !== "GET" && value.length > 0 && c.path.includes(value),
+      );
+      expect(leaked).toEqual([]);
+      if (input.expect && res.status >= 400 && res.status < 500 && res.status !== 429) {
+        expect(body, "a validation message where the user typed").toMatch(input.expect);
       }
-    },
-  );
+    } catch (error) {
+      failures++;
+      throw error;
+    }
+  });
 });

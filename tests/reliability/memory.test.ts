@@ -21,7 +21,12 @@ beforeAll(async () => {
   server = await startServerChild({
     env: { SHED_MAX_IN_FLIGHT: "1000", LOG_LEVEL: "silent" },
     // A full GC on SIGUSR2 (test-only preload): RSS is compared at live size, not at V8's lazily grown heap.
-    nodeArgs: ["--expose-gc", "--import", path.resolve("tests/reliability/gc-on-signal.mjs"), ...(process.env.MEMORY_TEST_NODE_ARGS?.split(" ").filter(Boolean) ?? [])],
+    nodeArgs: [
+      "--expose-gc",
+      "--import",
+      path.resolve("tests/reliability/gc-on-signal.mjs"),
+      ...(process.env.MEMORY_TEST_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+    ],
   });
   cookie = await webLogin(server.url, DANA);
 });
@@ -32,25 +37,77 @@ afterAll(async () => {
 const form = "application/x-www-form-urlencoded";
 const big = "a=" + "x".repeat(100 * 1024);
 const manyFields = Array.from({ length: 3000 }, (_, i) => `f${i}=1`).join("&");
-const SIGNED_IN = ["/locations", "/settings", "/accounts", "/locations/101/spending", "/grid-services", "/locations/105/control"];
+const SIGNED_IN = [
+  "/locations",
+  "/settings",
+  "/accounts",
+  "/locations/101/spending",
+  "/grid-services",
+  "/locations/105/control",
+];
 
-type Kind = { name: string; weight: number; expect: (status: number) => boolean; send: (i: number) => Promise<Response> };
+type Kind = {
+  name: string;
+  weight: number;
+  expect: (status: number) => boolean;
+  send: (i: number) => Promise<Response>;
+};
 
 /** The mix, by weight out of 200 (SCHEDULE's length): cheap hostile traffic dominates, as it would in an attack; page renders are a few per cent. */
 const KINDS: Kind[] = [
-  { name: "signed-in page", weight: 4, expect: (s) => s === 200, send: (i) => get(SIGNED_IN[i % SIGNED_IN.length], cookie) },
-  { name: "signed-in .data", weight: 4, expect: (s) => s === 200, send: (i) => get(`${SIGNED_IN[i % SIGNED_IN.length]}.data`, cookie) },
+  {
+    name: "signed-in page",
+    weight: 4,
+    expect: (s) => s === 200,
+    send: (i) => get(SIGNED_IN[i % SIGNED_IN.length], cookie),
+  },
+  {
+    name: "signed-in .data",
+    weight: 4,
+    expect: (s) => s === 200,
+    send: (i) => get(`${SIGNED_IN[i % SIGNED_IN.length]}.data`, cookie),
+  },
   { name: "signed-out page", weight: 4, expect: (s) => s === 200, send: () => get("/login") },
-  { name: "signed-out redirect", weight: 10, expect: (s) => s === 302, send: (i) => get(`${SIGNED_IN[i % SIGNED_IN.length]}?q=${i}`) },
-  { name: "unknown email lookup", weight: 2, expect: (s) => s < 500, send: (i) => get(`/login?email=nobody-${i}%40example.test`) },
-  { name: "bad token post", weight: 4, expect: (s) => s < 500, send: (i) => post("/login/link", `token=bad-${i}&next=%2F`) },
+  {
+    name: "signed-out redirect",
+    weight: 10,
+    expect: (s) => s === 302,
+    send: (i) => get(`${SIGNED_IN[i % SIGNED_IN.length]}?q=${i}`),
+  },
+  {
+    name: "unknown email lookup",
+    weight: 2,
+    expect: (s) => s < 500,
+    send: (i) => get(`/login?email=nobody-${i}%40example.test`),
+  },
+  {
+    name: "bad token post",
+    weight: 4,
+    expect: (s) => s < 500,
+    send: (i) => post("/login/link", `token=bad-${i}&next=%2F`),
+  },
   { name: "oversized body", weight: 40, expect: (s) => s === 413, send: () => post("/login", big) },
   { name: "too many fields", weight: 40, expect: (s) => s === 413, send: () => post("/login", manyFields) },
-  { name: "long field name", weight: 20, expect: (s) => s === 413, send: (i) => post("/free-bill-health-check", `${"n".repeat(300)}${i}=1`) },
+  {
+    name: "long field name",
+    weight: 20,
+    expect: (s) => s === 413,
+    send: (i) => post("/free-bill-health-check", `${"n".repeat(300)}${i}=1`),
+  },
   // Unknown paths: the splat route redirects them to the index.
-  { name: "unknown path", weight: 6, expect: (s) => s === 302, send: (i) => get(`/no-such-page-${i}`, cookie) },
+  {
+    name: "unknown path",
+    weight: 6,
+    expect: (s) => s === 302,
+    send: (i) => get(`/no-such-page-${i}`, cookie),
+  },
   // Single fetch answers an unknown route's .data with 202 and the 404 inside its payload.
-  { name: "unknown path .data", weight: 6, expect: (s) => s === 202 || s === 404, send: (i) => get(`/no-such-page-${i}.data`, cookie) },
+  {
+    name: "unknown path .data",
+    weight: 6,
+    expect: (s) => s === 202 || s === 404,
+    send: (i) => get(`/no-such-page-${i}.data`, cookie),
+  },
   { name: "health check", weight: 40, expect: (s) => s === 200, send: () => get("/healthz") },
   { name: "static file", weight: 20, expect: (s) => s === 200 || s === 304, send: () => get("/favicon.svg") },
 ];
@@ -62,9 +119,15 @@ for (let i = SCHEDULE.length - 1, seed = 7; i > 0; i--) {
   [SCHEDULE[i], SCHEDULE[j]] = [SCHEDULE[j], SCHEDULE[i]];
 }
 
-const get = (path: string, c?: string) => fetch(`${server.url}${path}`, { headers: c ? { cookie: c } : {}, redirect: "manual" });
+const get = (path: string, c?: string) =>
+  fetch(`${server.url}${path}`, { headers: c ? { cookie: c } : {}, redirect: "manual" });
 const post = (path: string, body: string) =>
-  fetch(`${server.url}${path}`, { method: "POST", body, headers: { "content-type": form, cookie }, redirect: "manual" });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    body,
+    headers: { "content-type": form, cookie },
+    redirect: "manual",
+  });
 
 const tally = new Map<string, { sent: number; unexpected: number; statuses: Set<number> }>();
 
@@ -101,22 +164,33 @@ async function settledRss() {
 }
 
 describe("memory under 100,000 mixed requests", () => {
-  it(
-    "RSS after them is within 20 % of the warm level, and every request got its expected answer",
-    async () => {
-      const started = performance.now();
-      await run(0, WARM);
-      const warm = await settledRss();
-      await run(WARM, TOTAL);
-      const after = await settledRss();
-      const seconds = Math.round((performance.now() - started) / 1000);
-      console.log(`memory: warm ${warm.toFixed(0)} MB after ${WARM} requests, ${after.toFixed(0)} MB after ${TOTAL} (${(((after - warm) / warm) * 100).toFixed(1)} %), ${seconds} s`);
-      for (const [name, t] of tally) console.log(`memory: ${name}: ${t.sent} sent, ${t.unexpected} unexpected, statuses ${[...t.statuses].join(",")}`);
-      if (process.env.MEMORY_TEST_NODE_ARGS) console.log(server.logs.join("").split("\n").filter((l) => /Mark-Compact/.test(l)).slice(-6).join("\n"));
-      expect(server.child.exitCode).toBeNull();
-      expect([...tally].filter(([, t]) => t.unexpected > 0).map(([name, t]) => `${name}: ${t.unexpected}`)).toEqual([]);
-      expect(after).toBeLessThanOrEqual(warm * 1.2);
-    },
-    600_000,
-  );
+  it("RSS after them is within 20 % of the warm level, and every request got its expected answer", async () => {
+    const started = performance.now();
+    await run(0, WARM);
+    const warm = await settledRss();
+    await run(WARM, TOTAL);
+    const after = await settledRss();
+    const seconds = Math.round((performance.now() - started) / 1000);
+    console.log(
+      `memory: warm ${warm.toFixed(0)} MB after ${WARM} requests, ${after.toFixed(0)} MB after ${TOTAL} (${(((after - warm) / warm) * 100).toFixed(1)} %), ${seconds} s`,
+    );
+    for (const [name, t] of tally)
+      console.log(
+        `memory: ${name}: ${t.sent} sent, ${t.unexpected} unexpected, statuses ${[...t.statuses].join(",")}`,
+      );
+    if (process.env.MEMORY_TEST_NODE_ARGS)
+      console.log(
+        server.logs
+          .join("")
+          .split("\n")
+          .filter((l) => /Mark-Compact/.test(l))
+          .slice(-6)
+          .join("\n"),
+      );
+    expect(server.child.exitCode).toBeNull();
+    expect(
+      [...tally].filter(([, t]) => t.unexpected > 0).map(([name, t]) => `${name}: ${t.unexpected}`),
+    ).toEqual([]);
+    expect(after).toBeLessThanOrEqual(warm * 1.2);
+  }, 600_000);
 });

@@ -12,7 +12,10 @@ let server: Awaited<ReturnType<typeof startServerChild>>;
 let cookie: string;
 
 beforeAll(async () => {
-  server = await startServerChild({ apiLatencyMs: 300, env: { SHED_MAX_IN_FLIGHT: "8", SHED_RETRY_AFTER_S: "5" } });
+  server = await startServerChild({
+    apiLatencyMs: 300,
+    env: { SHED_MAX_IN_FLIGHT: "8", SHED_RETRY_AFTER_S: "5" },
+  });
   cookie = await webLogin(server.url, "dana@harborcoffee.test");
 });
 afterAll(async () => {
@@ -22,9 +25,18 @@ afterAll(async () => {
 async function timed(path: string, headers: Record<string, string> = {}) {
   const started = performance.now();
   try {
-    const res = await fetch(`${server.url}${path}`, { headers, redirect: "manual", signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+    const res = await fetch(`${server.url}${path}`, {
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+    });
     await res.arrayBuffer();
-    return { status: res.status, retryAfter: res.headers.get("retry-after"), ms: performance.now() - started, timedOut: false };
+    return {
+      status: res.status,
+      retryAfter: res.headers.get("retry-after"),
+      ms: performance.now() - started,
+      timedOut: false,
+    };
   } catch {
     return { status: 0, retryAfter: null, ms: performance.now() - started, timedOut: true };
   }
@@ -42,7 +54,10 @@ describe("load shedding", () => {
       }
     })();
     // Two waves, so the second arrives while the first is still being answered.
-    const wave = () => Promise.all(Array.from({ length: 50 }, (_, i) => timed(i % 2 ? "/locations" : "/locations.data", { cookie })));
+    const wave = () =>
+      Promise.all(
+        Array.from({ length: 50 }, (_, i) => timed(i % 2 ? "/locations" : "/locations.data", { cookie })),
+      );
     const [a, b] = await Promise.all([wave(), new Promise((r) => setTimeout(r, 200)).then(wave)]);
     results.push(...a, ...b);
     loading = false;

@@ -18,9 +18,20 @@ export async function startServerChild({
   // The embedded api (a worker thread of the server, as `npm start` runs it) or one in this process.
   const api: RunningApi | null = embeddedApi
     ? null
-    : await startApi({ port: 0, dbFile: ":memory:", quiet: true, latencyMs: apiLatencyMs, thermostatActionDelayMs: 1000 });
+    : await startApi({
+        port: 0,
+        dbFile: ":memory:",
+        quiet: true,
+        latencyMs: apiLatencyMs,
+        thermostatActionDelayMs: 1000,
+      });
   const embedded = embeddedApi
-    ? { API_URL: "", API_PORT: String(await freePort()), API_LATENCY_MS: String(apiLatencyMs), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "server-child-")) }
+    ? {
+        API_URL: "",
+        API_PORT: String(await freePort()),
+        API_LATENCY_MS: String(apiLatencyMs),
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "server-child-")),
+      }
     : {};
   const port = await freePort();
   const logs: string[] = [];

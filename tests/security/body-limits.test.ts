@@ -17,7 +17,16 @@ afterAll(async () => {
 });
 
 /** Public form actions and signed-in ones (a cookie is sent to all: it changes nothing for the public ones). */
-const POSTS = ["/login", "/login/link", "/reset-password?token=x", "/free-bill-health-check", "/locations", "/settings", "/locations/104/control", "/locations/101/spending"];
+const POSTS = [
+  "/login",
+  "/login/link",
+  "/reset-password?token=x",
+  "/free-bill-health-check",
+  "/locations",
+  "/settings",
+  "/locations/104/control",
+  "/locations/101/spending",
+];
 
 type RawResult = { head: string; sentBytes: number; closed: boolean };
 
@@ -25,7 +34,11 @@ type RawResult = { head: string; sentBytes: number; closed: boolean };
  * Sends a POST over a raw socket, `total` bytes of body in 64 KiB writes, chunked or with a Content-Length,
  * reading the answer while it writes. Stops writing when the server answers or closes the connection.
  */
-function rawPost(path: string, total: number, { chunked, contentLength = total }: { chunked: boolean; contentLength?: number }): Promise<RawResult> {
+function rawPost(
+  path: string,
+  total: number,
+  { chunked, contentLength = total }: { chunked: boolean; contentLength?: number },
+): Promise<RawResult> {
   const { hostname, port } = new URL(stack.url);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
@@ -48,7 +61,9 @@ function rawPost(path: string, total: number, { chunked, contentLength = total }
     const chunk = Buffer.alloc(64 * 1024, "a");
     const write = () => {
       while (!stopped && sent < total) {
-        const piece = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk;
+        const piece = chunked
+          ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")])
+          : chunk;
         sent += chunk.length;
         if (!socket.write(piece)) {
           socket.once("drain", write);
@@ -93,11 +108,20 @@ describe("request body limit (64 KiB)", () => {
   });
 
   it("a body just over the limit is refused; one just under reaches the form", async () => {
-    const filler = (n: number) => `intent=password&email=${encodeURIComponent(DANA)}&password=wrong&x=${"a".repeat(n)}`;
+    const filler = (n: number) =>
+      `intent=password&email=${encodeURIComponent(DANA)}&password=wrong&x=${"a".repeat(n)}`;
     const base = filler(0).length;
-    const over = await post(`/login?email=${encodeURIComponent(DANA)}`, filler(LIMIT - base + 1), "application/x-www-form-urlencoded");
+    const over = await post(
+      `/login?email=${encodeURIComponent(DANA)}`,
+      filler(LIMIT - base + 1),
+      "application/x-www-form-urlencoded",
+    );
     expect(over.status).toBe(413);
-    const under = await post(`/login?email=${encodeURIComponent(DANA)}`, filler(LIMIT - base), "application/x-www-form-urlencoded");
+    const under = await post(
+      `/login?email=${encodeURIComponent(DANA)}`,
+      filler(LIMIT - base),
+      "application/x-www-form-urlencoded",
+    );
     // The wrong password's own answer: the form was read.
     expect(under.status).toBe(401);
   });
@@ -117,10 +141,13 @@ describe("request body limit (64 KiB)", () => {
 describe("form field cap (1000 fields, names up to 200 characters)", () => {
   const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=1`).join("&");
 
-  it.each(["/login", "/free-bill-health-check", "/settings"])("%s: 1001 urlencoded fields get 413", async (path) => {
-    const res = await post(path, fields(1001), "application/x-www-form-urlencoded");
-    expect(res.status).toBe(413);
-  });
+  it.each(["/login", "/free-bill-health-check", "/settings"])(
+    "%s: 1001 urlencoded fields get 413",
+    async (path) => {
+      const res = await post(path, fields(1001), "application/x-www-form-urlencoded");
+      expect(res.status).toBe(413);
+    },
+  );
 
   it("30,000 empty fields inside the byte limit get 413", async () => {
     const res = await post("/login", "a&".repeat(30_000), "application/x-www-form-urlencoded");
@@ -128,23 +155,34 @@ describe("form field cap (1000 fields, names up to 200 characters)", () => {
   });
 
   it("1000 fields still reach the form", async () => {
-    const res = await post(`/login?email=${encodeURIComponent(DANA)}`, `intent=password&password=wrong&${fields(998)}`, "application/x-www-form-urlencoded");
+    const res = await post(
+      `/login?email=${encodeURIComponent(DANA)}`,
+      `intent=password&password=wrong&${fields(998)}`,
+      "application/x-www-form-urlencoded",
+    );
     expect(res.status).not.toBe(413);
   });
 
   it("a field name over 200 characters gets 413", async () => {
     const res = await post("/login", `${"n".repeat(201)}=1`, "application/x-www-form-urlencoded");
     expect(res.status).toBe(413);
-    const ok = await post(`/login?email=${encodeURIComponent(DANA)}`, `intent=password&password=wrong&${"n".repeat(200)}=1`, "application/x-www-form-urlencoded");
+    const ok = await post(
+      `/login?email=${encodeURIComponent(DANA)}`,
+      `intent=password&password=wrong&${"n".repeat(200)}=1`,
+      "application/x-www-form-urlencoded",
+    );
     expect(ok.status).not.toBe(413);
   });
 
   it("multipart: 1001 parts, or a long part name, get 413", async () => {
-    const multipart = (names: string[]) => `${names.map((n) => `--b\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n1\r\n`).join("")}--b--\r\n`;
+    const multipart = (names: string[]) =>
+      `${names.map((n) => `--b\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n1\r\n`).join("")}--b--\r\n`;
     const many = multipart(Array.from({ length: 1001 }, (_, i) => `f${i}`));
     expect(many.length).toBeLessThan(LIMIT);
     expect((await post("/login", many, "multipart/form-data; boundary=b")).status).toBe(413);
-    expect((await post("/login", multipart(["n".repeat(201)]), "multipart/form-data; boundary=b")).status).toBe(413);
+    expect(
+      (await post("/login", multipart(["n".repeat(201)]), "multipart/form-data; boundary=b")).status,
+    ).toBe(413);
     const fine = new FormData();
     fine.append("intent", "password");
     fine.append("password", "wrong");

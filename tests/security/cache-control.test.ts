@@ -27,7 +27,8 @@ function dataUrl(path: string) {
   return `${url.pathname}${url.search}`;
 }
 
-const get = (path: string, cookie?: string) => fetch(`${stack.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+const get = (path: string, cookie?: string) =>
+  fetch(`${stack.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
 const userOf = (path: string) => PAGES.find((p) => p.path === path)?.user ?? DANA;
 
 const signedIn = GET_ROUTES.filter((r) => !r.public);
@@ -41,12 +42,15 @@ describe("signed-in routes: private, no-store", () => {
     expect(res.headers.get("cache-control")).toBe("private, no-store");
   });
 
-  it.each(signedIn.filter((r) => !isResource(r.path)).map((r) => r.path))("%s (.data, signed in)", async (path) => {
-    const res = await get(dataUrl(path), await cookieFor(userOf(path)));
-    await res.arrayBuffer();
-    expect(res.status, "answered").toBeLessThan(500);
-    expect(res.headers.get("cache-control")).toBe("private, no-store");
-  });
+  it.each(signedIn.filter((r) => !isResource(r.path)).map((r) => r.path))(
+    "%s (.data, signed in)",
+    async (path) => {
+      const res = await get(dataUrl(path), await cookieFor(userOf(path)));
+      await res.arrayBuffer();
+      expect(res.status, "answered").toBeLessThan(500);
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+    },
+  );
 
   it.each(signedIn.map((r) => r.path))("%s (signed out: the redirect to sign-in)", async (path) => {
     const res = await get(path);
@@ -63,8 +67,15 @@ describe("signed-in routes: private, no-store", () => {
     });
     expect(login.status).toBe(302);
     expect(login.headers.get("cache-control")).toBe("private, no-store");
-    const cookie = login.headers.getSetCookie().find((c) => c.includes("session="))!.split(";")[0];
-    const out = await fetch(`${stack.url}/logout`, { method: "POST", headers: { cookie }, redirect: "manual" });
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.includes("session="))!
+      .split(";")[0];
+    const out = await fetch(`${stack.url}/logout`, {
+      method: "POST",
+      headers: { cookie },
+      redirect: "manual",
+    });
     expect(out.status).toBe(302);
     expect(out.headers.get("cache-control")).toBe("private, no-store");
   });

@@ -10,7 +10,10 @@ import { freePort, getPage, startStack, webLogin, type Stack } from "../support/
  * still reaches the api once (ADR 0010). Two production servers share one real redis-server.
  */
 const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
-if (!hasRedis) console.warn("redis-server is not installed: skipping the shared idempotency store test (scripts/ensure-redis.sh).");
+if (!hasRedis)
+  console.warn(
+    "redis-server is not installed: skipping the shared idempotency store test (scripts/ensure-redis.sh).",
+  );
 
 async function waitFor(url: string | number) {
   for (let i = 0; i < 200; i++) {
@@ -23,7 +26,10 @@ async function waitFor(url: string | number) {
             });
             s.on("error", () => resolve(false));
           })
-        : await fetch(url).then((r) => r.ok, () => false);
+        : await fetch(url).then(
+            (r) => r.ok,
+            () => false,
+          );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -38,7 +44,11 @@ describe.skipIf(!hasRedis)("idempotent submissions shared through Redis (REDIS_U
 
   beforeAll(async () => {
     const port = await freePort();
-    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    redis = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      { stdio: "ignore" },
+    );
     await waitFor(port);
     const REDIS_URL = `redis://127.0.0.1:${port}`;
     a = await startStack({ REDIS_URL });
@@ -91,10 +101,19 @@ describe.skipIf(!hasRedis)("idempotent submissions shared through Redis (REDIS_U
       intent: "save",
     });
     const send = (base: string) =>
-      fetch(`${base}/locations/104/control`, { method: "POST", headers: { cookie }, body, redirect: "manual" });
-    const before = a.proxy.calls.filter((c) => c.method === "POST" && c.path === "/thermostats/1011/settings").length;
+      fetch(`${base}/locations/104/control`, {
+        method: "POST",
+        headers: { cookie },
+        body,
+        redirect: "manual",
+      });
+    const before = a.proxy.calls.filter(
+      (c) => c.method === "POST" && c.path === "/thermostats/1011/settings",
+    ).length;
     const answers = await Promise.all([send(a.url), send(bUrl), send(a.url), send(bUrl)]);
-    const after = a.proxy.calls.filter((c) => c.method === "POST" && c.path === "/thermostats/1011/settings").length;
+    const after = a.proxy.calls.filter(
+      (c) => c.method === "POST" && c.path === "/thermostats/1011/settings",
+    ).length;
     expect(after - before).toBe(1);
     const locations = answers.map((r) => r.headers.get("location"));
     for (const r of answers) expect(r.status).toBe(302);

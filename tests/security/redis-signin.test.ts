@@ -8,7 +8,10 @@ import { freePort, startStack, type Stack } from "../support/stack";
  * two web instances through one real redis-server (REDIS_URL); refused attempts taken back in Redis too.
  */
 const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
-if (!hasRedis) console.warn("redis-server is not installed: skipping the shared sign-in limits test (scripts/ensure-redis.sh).");
+if (!hasRedis)
+  console.warn(
+    "redis-server is not installed: skipping the shared sign-in limits test (scripts/ensure-redis.sh).",
+  );
 
 async function waitForPort(port: number) {
   for (let i = 0; i < 100; i++) {
@@ -40,7 +43,11 @@ describe.skipIf(!hasRedis)("sign-in limits shared through Redis (REDIS_URL)", ()
 
   beforeAll(async () => {
     const port = await freePort();
-    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    redis = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      { stdio: "ignore" },
+    );
     await waitForPort(port);
     const env = {
       REDIS_URL: `redis://127.0.0.1:${port}`,
@@ -73,14 +80,16 @@ describe.skipIf(!hasRedis)("sign-in limits shared through Redis (REDIS_URL)", ()
     // 3 failures counted for the account (ceiling 6): the owner at another address signs in on either.
     expect((await login(b.url, "198.51.100.5", email, "demo-pass-2024")).status).toBe(302);
     // Three more failures from another address reach the account's ceiling, seen by both instances.
-    for (let i = 0; i < 3; i++) expect((await login(i % 2 ? a.url : b.url, "203.0.113.2", email, "wrong")).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await login(i % 2 ? a.url : b.url, "203.0.113.2", email, "wrong")).status).toBe(401);
     expect((await login(b.url, "203.0.113.3", email, "wrong")).status).toBe(429);
     expect((await login(a.url, "198.51.100.5", email, "demo-pass-2024")).status).toBe(429);
     expect(a.alive() && b.alive()).toBe(true);
   });
 
   it("the login-options limit counts lookups on both instances", async () => {
-    const lookup = (base: string) => fetch(`${base}/login?email=x%40example.test`, { headers: { "X-Forwarded-For": "192.0.2.77" } });
+    const lookup = (base: string) =>
+      fetch(`${base}/login?email=x%40example.test`, { headers: { "X-Forwarded-For": "192.0.2.77" } });
     expect((await lookup(a.url)).status).toBe(200);
     expect((await lookup(b.url)).status).toBe(200);
     expect((await lookup(a.url)).status).toBe(429);

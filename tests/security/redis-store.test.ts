@@ -8,7 +8,10 @@ import { freePort, startStack, type Stack } from "../support/stack";
  * redis-server (started here on a free port, nothing persisted); attempts spread over both hit one limit.
  */
 const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
-if (!hasRedis) console.warn("redis-server is not installed: skipping the shared rate-limit store test (scripts/ensure-redis.sh).");
+if (!hasRedis)
+  console.warn(
+    "redis-server is not installed: skipping the shared rate-limit store test (scripts/ensure-redis.sh).",
+  );
 
 async function waitForPort(port: number) {
   for (let i = 0; i < 100; i++) {
@@ -39,9 +42,18 @@ describe.skipIf(!hasRedis)("rate limits shared through Redis (REDIS_URL)", () =>
 
   beforeAll(async () => {
     const port = await freePort();
-    redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    redis = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      { stdio: "ignore" },
+    );
     await waitForPort(port);
-    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, LOGIN_RATE_LIMIT_PER_ACCOUNT: "3", LOGIN_RATE_LIMIT_PER_IP: "1000", LOGIN_RATE_LIMIT_WINDOW_MS: "60000" };
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      LOGIN_RATE_LIMIT_PER_ACCOUNT: "3",
+      LOGIN_RATE_LIMIT_PER_IP: "1000",
+      LOGIN_RATE_LIMIT_WINDOW_MS: "60000",
+    };
     [a, b] = await Promise.all([startStack(env), startStack(env)]);
   }, 60_000);
 

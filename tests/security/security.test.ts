@@ -12,8 +12,17 @@ const check = () => counts.checks++;
 beforeAll(async () => {
   [stack, strict, proxied] = await Promise.all([
     startStack(),
-    startStack({ LOGIN_RATE_LIMIT_PER_ACCOUNT: "3", LOGIN_RATE_LIMIT_PER_IP: "6", LOGIN_RATE_LIMIT_WINDOW_MS: "60000" }),
-    startStack({ LOGIN_RATE_LIMIT_PER_ACCOUNT: "1000", LOGIN_RATE_LIMIT_PER_IP: "3", LOGIN_RATE_LIMIT_WINDOW_MS: "60000", TRUST_PROXY: "1" }),
+    startStack({
+      LOGIN_RATE_LIMIT_PER_ACCOUNT: "3",
+      LOGIN_RATE_LIMIT_PER_IP: "6",
+      LOGIN_RATE_LIMIT_WINDOW_MS: "60000",
+    }),
+    startStack({
+      LOGIN_RATE_LIMIT_PER_ACCOUNT: "1000",
+      LOGIN_RATE_LIMIT_PER_IP: "3",
+      LOGIN_RATE_LIMIT_WINDOW_MS: "60000",
+      TRUST_PROXY: "1",
+    }),
   ]);
 });
 afterAll(async () => {
@@ -55,9 +64,15 @@ describe("session cookie", () => {
     const a = await webLogin(stack.url, DANA);
     const b = await webLogin(stack.url, DANA);
     expect(a).not.toBe(b);
-    const out = await fetch(`${stack.url}/logout`, { method: "POST", headers: { cookie: a }, redirect: "manual" });
+    const out = await fetch(`${stack.url}/logout`, {
+      method: "POST",
+      headers: { cookie: a },
+      redirect: "manual",
+    });
     expect(out.status).toBe(302);
-    expect(out.headers.getSetCookie().join(";")).toMatch(/__Host-session=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/);
+    expect(out.headers.getSetCookie().join(";")).toMatch(
+      /__Host-session=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/,
+    );
     // The old cookie, replayed, no longer works: its upstream session was revoked.
     const replay = await getPage(stack.url, "/locations", a);
     expect(replay.status).toBe(302);
@@ -99,9 +114,14 @@ describe("rate limits", () => {
   });
 
   it("with TRUST_PROXY the forwarded address is the key", async () => {
-    for (let i = 0; i < 3; i++) await postLogin(proxied, `p${i}@x.test`, "x", { "X-Forwarded-For": "198.51.100.1" });
-    expect((await postLogin(proxied, "p9@x.test", "x", { "X-Forwarded-For": "198.51.100.1" })).status).toBe(429);
-    expect((await postLogin(proxied, "p9@x.test", "x", { "X-Forwarded-For": "198.51.100.2" })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      await postLogin(proxied, `p${i}@x.test`, "x", { "X-Forwarded-For": "198.51.100.1" });
+    expect((await postLogin(proxied, "p9@x.test", "x", { "X-Forwarded-For": "198.51.100.1" })).status).toBe(
+      429,
+    );
+    expect((await postLogin(proxied, "p9@x.test", "x", { "X-Forwarded-For": "198.51.100.2" })).status).toBe(
+      401,
+    );
     check();
   });
 });
@@ -109,9 +129,18 @@ describe("rate limits", () => {
 describe("CSRF", () => {
   it.each(ACTIONS)("refuses a cross-site POST to %s", async (path) => {
     const cookie = await webLogin(stack.url, DANA);
-    const variants: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.example" }, { Origin: "null" }];
+    const variants: Record<string, string>[] = [
+      { "Sec-Fetch-Site": "cross-site" },
+      { Origin: "https://evil.example" },
+      { Origin: "null" },
+    ];
     for (const headers of variants) {
-      const res = await fetch(`${stack.url}${path}`, { method: "POST", headers: { cookie, ...headers }, body: new URLSearchParams({ intent: "x" }), redirect: "manual" });
+      const res = await fetch(`${stack.url}${path}`, {
+        method: "POST",
+        headers: { cookie, ...headers },
+        body: new URLSearchParams({ intent: "x" }),
+        redirect: "manual",
+      });
       expect(res.status).toBe(403);
     }
     check();
@@ -119,7 +148,16 @@ describe("CSRF", () => {
 });
 
 describe("open redirects", () => {
-  const payloads = ["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "%2F%2Fevil.example", "/%5Cevil.example", "\\\\evil.example", "http:evil.example"];
+  const payloads = [
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example",
+    "javascript:alert(1)",
+    "%2F%2Fevil.example",
+    "/%5Cevil.example",
+    "\\\\evil.example",
+    "http:evil.example",
+  ];
   it.each(payloads)("next=%s after login goes to /", async (payload) => {
     const email = DANA;
     const res = await fetch(`${stack.url}/login?email=${encodeURIComponent(email)}`, {
@@ -138,7 +176,8 @@ describe("headers", () => {
     const a = await getPage(stack.url, "/login");
     const b = await getPage(stack.url, "/login");
     const csp = a.headers.get("content-security-policy")!;
-    for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"]) expect(csp).toContain(d);
+    for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"])
+      expect(csp).toContain(d);
     const nonceA = /'nonce-([^']+)'/.exec(csp)![1];
     const nonceB = /'nonce-([^']+)'/.exec(b.headers.get("content-security-policy")!)![1];
     expect(nonceA).not.toBe(nonceB);
@@ -162,9 +201,19 @@ describe("headers", () => {
 describe("/api passthrough", () => {
   it("serves only allowed downloads, GET only, with the user's session", async () => {
     const cookie = await webLogin(stack.url, DANA);
-    const post = await fetch(`${stack.url}/api/client/1/bill-statements/export-csv`, { method: "POST", headers: { cookie }, redirect: "manual" });
+    const post = await fetch(`${stack.url}/api/client/1/bill-statements/export-csv`, {
+      method: "POST",
+      headers: { cookie },
+      redirect: "manual",
+    });
     expect(post.status).toBe(405);
-    for (const p of ["/api/buildings", "/api/user", "/api/dev/outbox", "/api/bill-statement/1/../../user", "/api/client/1/bill-statements/export-csv/extra"]) {
+    for (const p of [
+      "/api/buildings",
+      "/api/user",
+      "/api/dev/outbox",
+      "/api/bill-statement/1/../../user",
+      "/api/client/1/bill-statements/export-csv/extra",
+    ]) {
       expect((await getPage(stack.url, p, cookie)).status).toBe(404);
     }
     const anonymous = await getPage(stack.url, "/api/client/1/bill-statements/export-csv");
@@ -192,9 +241,13 @@ describe("one client cannot reach another client's objects by id", () => {
   it("buildings, thermostats, bills and accounts of Harbor Coffee are out of Maple Dental's reach", async () => {
     const alex = await webLogin(stack.url, "alex@mapledental.test");
     const db = stack.api.db;
-    const bill = db.prepare("SELECT id FROM bill_statements WHERE building_id = 101 ORDER BY id LIMIT 1").get() as { id: number };
+    const bill = db
+      .prepare("SELECT id FROM bill_statements WHERE building_id = 101 ORDER BY id LIMIT 1")
+      .get() as { id: number };
     const flag = db
-      .prepare("SELECT f.id, f.bill_statement_id, f.status FROM bill_flags f JOIN bill_statements b ON b.id = f.bill_statement_id WHERE b.building_id BETWEEN 101 AND 114 AND f.status = 'unacknowledged' LIMIT 1")
+      .prepare(
+        "SELECT f.id, f.bill_statement_id, f.status FROM bill_flags f JOIN bill_statements b ON b.id = f.bill_statement_id WHERE b.building_id BETWEEN 101 AND 114 AND f.status = 'unacknowledged' LIMIT 1",
+      )
       .get() as { id: number; bill_statement_id: number; status: string };
     for (const path of ["/locations/101/control", "/locations/101/spending", "/locations/104/usage/demand"]) {
       const res = await getPage(stack.url, path, alex);
@@ -203,31 +256,71 @@ describe("one client cannot reach another client's objects by id", () => {
     }
     expect((await getPage(stack.url, `/api/bill-statement/${bill.id}/download`, alex)).status).toBe(404);
     expect((await getPage(stack.url, "/api/client/1/bill-statements/export-csv", alex)).status).toBe(404);
-    expect((await getPage(stack.url, "/override-report/1003?period=month&start=2026-10-01", alex)).body).not.toContain("Seating Area");
-    const foreignCsv = await getPage(stack.url, "/override-report/1003/csv?period=month&start=2026-10-01", alex);
+    expect(
+      (await getPage(stack.url, "/override-report/1003?period=month&start=2026-10-01", alex)).body,
+    ).not.toContain("Seating Area");
+    const foreignCsv = await getPage(
+      stack.url,
+      "/override-report/1003/csv?period=month&start=2026-10-01",
+      alex,
+    );
     expect(foreignCsv.status).toBe(404);
     expect(foreignCsv.body).not.toContain("Recommended Schedule");
 
     // Mutations by id: a Harbor thermostat and a Harbor bill flag, posted from Maple Dental's own pages.
-    const actionsBefore = (db.prepare("SELECT count(*) AS n FROM thermostat_actions WHERE thermostat_id = 1010").get() as { n: number }).n;
+    const actionsBefore = (
+      db.prepare("SELECT count(*) AS n FROM thermostat_actions WHERE thermostat_id = 1010").get() as {
+        n: number;
+      }
+    ).n;
     const post = (path: string, fields: Record<string, string>) =>
-      fetch(`${stack.url}${path}`, { method: "POST", headers: { cookie: alex }, body: new URLSearchParams(fields), redirect: "manual" });
-    const save = await post("/locations/201/control", { intent: "save", thermostatId: "1010", mode: "cool", coolSetpointF: "72", heatSetpointF: "68" });
+      fetch(`${stack.url}${path}`, {
+        method: "POST",
+        headers: { cookie: alex },
+        body: new URLSearchParams(fields),
+        redirect: "manual",
+      });
+    const save = await post("/locations/201/control", {
+      intent: "save",
+      thermostatId: "1010",
+      mode: "cool",
+      coolSetpointF: "72",
+      heatSetpointF: "68",
+    });
     expect(save.status).toBeLessThan(500);
-    expect((db.prepare("SELECT count(*) AS n FROM thermostat_actions WHERE thermostat_id = 1010").get() as { n: number }).n).toBe(actionsBefore);
-    const answer = await post("/locations/201/spending", { intent: "investigate", statementId: String(flag.bill_statement_id), flagId: String(flag.id) });
+    expect(
+      (
+        db.prepare("SELECT count(*) AS n FROM thermostat_actions WHERE thermostat_id = 1010").get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(actionsBefore);
+    const answer = await post("/locations/201/spending", {
+      intent: "investigate",
+      statementId: String(flag.bill_statement_id),
+      flagId: String(flag.id),
+    });
     expect(answer.status).toBeLessThan(500);
     expect(await answer.text()).toContain("Unable to process update");
-    expect((db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flag.id) as { status: string }).status).toBe("unacknowledged");
+    expect(
+      (db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flag.id) as { status: string }).status,
+    ).toBe("unacknowledged");
     check();
   });
 
   it("staff-only pages and the Team tab refuse everyone else", async () => {
     const dana = await webLogin(stack.url, DANA);
     expect((await getPage(stack.url, "/impersonate", dana)).status).toBe(403);
-    const imp = await fetch(`${stack.url}/impersonate`, { method: "POST", headers: { cookie: dana }, body: new URLSearchParams({ intent: "start", clientId: "2", reason: "curious" }), redirect: "manual" });
+    const imp = await fetch(`${stack.url}/impersonate`, {
+      method: "POST",
+      headers: { cookie: dana },
+      body: new URLSearchParams({ intent: "start", clientId: "2", reason: "curious" }),
+      redirect: "manual",
+    });
     expect(imp.status).toBe(403);
-    expect(stack.api.db.prepare("SELECT count(*) AS n FROM impersonation_audit WHERE staff_user_id = 1").get()).toEqual({ n: 0 });
+    expect(
+      stack.api.db.prepare("SELECT count(*) AS n FROM impersonation_audit WHERE staff_user_id = 1").get(),
+    ).toEqual({ n: 0 });
     const alex = await webLogin(stack.url, "alex@mapledental.test");
     expect((await getPage(stack.url, "/settings?tab=team", alex)).status).toBe(403);
     check();

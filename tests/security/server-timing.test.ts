@@ -7,7 +7,10 @@ let bench: Stack;
 const DANA = "dana@harborcoffee.test";
 
 beforeAll(async () => {
-  [prod, bench] = await Promise.all([startStack({ SERVER_TIMING: "" }), startStack({ SERVER_TIMING: "true" })]);
+  [prod, bench] = await Promise.all([
+    startStack({ SERVER_TIMING: "" }),
+    startStack({ SERVER_TIMING: "true" }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([prod?.stop(), bench?.stop()]);

@@ -34,14 +34,16 @@ const post = (ip: string, fields: Record<string, string>) =>
     redirect: "manual",
     headers: { "X-Forwarded-For": ip },
   });
-const password = (ip: string, email: string, pw: string) => post(ip, { intent: "password", email, password: pw });
+const password = (ip: string, email: string, pw: string) =>
+  post(ip, { intent: "password", email, password: pw });
 const TOO_MANY = /Too many attempts\. Please try again in \d+ (minute|second)s?\./;
 
 describe("failed sign-in attempts (ASVS 2.2.1)", () => {
   it("a stranger's wrong passwords from one address do not lock the owner out at another", async () => {
     const email = "dana@harborcoffee.test";
     const attacker = "203.0.113.7";
-    for (let i = 0; i < ACCOUNT_IP; i++) expect((await password(attacker, email, `wrong-${i}`)).status).toBe(401);
+    for (let i = 0; i < ACCOUNT_IP; i++)
+      expect((await password(attacker, email, `wrong-${i}`)).status).toBe(401);
     const refused = await password(attacker, email, "wrong-again");
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -77,7 +79,9 @@ describe("failed sign-in attempts (ASVS 2.2.1)", () => {
     // The test's own account (with a password), so the ceiling it reaches touches no other test.
     const email = "ceiling@harborcoffee.test";
     s.api.db
-      .prepare("INSERT INTO users (email, first_name, last_name, client_id, password_hash, is_client_admin, is_staff) VALUES (?, 'Cee', 'Ling', 1, ?, 0, 0)")
+      .prepare(
+        "INSERT INTO users (email, first_name, last_name, client_id, password_hash, is_client_admin, is_staff) VALUES (?, 'Cee', 'Ling', 1, ?, 0, 0)",
+      )
       .run(email, hashPassword("demo-pass-2024"));
     let failures = 0;
     for (let host = 1; failures < ACCOUNT; host++) {
@@ -98,7 +102,9 @@ describe("login-options lookup (GET /login?email=)", () => {
   it("is limited per address, refused with 429 + Retry-After before any upstream call", async () => {
     const ip = "203.0.113.90";
     const lookup = (n: number, from = ip) =>
-      fetch(`${s.url}/login?email=${encodeURIComponent(`probe${n}@example.test`)}`, { headers: { "X-Forwarded-For": from } });
+      fetch(`${s.url}/login?email=${encodeURIComponent(`probe${n}@example.test`)}`, {
+        headers: { "X-Forwarded-For": from },
+      });
     for (let i = 0; i < OPTIONS; i++) expect((await lookup(i)).status).toBe(200);
     s.proxy.calls.length = 0;
     const refused = await lookup(99);
@@ -107,7 +113,13 @@ describe("login-options lookup (GET /login?email=)", () => {
     expect(await refused.text()).toMatch(TOO_MANY);
     expect(s.proxy.calls.filter((c) => c.path.includes("login-options"))).toEqual([]);
     // The client-side navigation's data request is limited too.
-    expect((await fetch(`${s.url}/login.data?email=probe100%40example.test`, { headers: { "X-Forwarded-For": ip } })).status).toBe(429);
+    expect(
+      (
+        await fetch(`${s.url}/login.data?email=probe100%40example.test`, {
+          headers: { "X-Forwarded-For": ip },
+        })
+      ).status,
+    ).toBe(429);
     // Another address is not affected; the page without an email is never limited.
     expect((await lookup(100, "203.0.113.91")).status).toBe(200);
     expect((await getPage(s.url, "/login")).status).toBe(200);
@@ -117,14 +129,27 @@ describe("login-options lookup (GET /login?email=)", () => {
 /** The upstream token inside a web session cookie, opened with the stack's secret (see startStack). */
 function upstreamToken(cookiePair: string) {
   const keys = deriveSessionKeys(["stack-test-secret-0123456789abcdef0123456789"]);
-  const data = openSessionData(decodeURIComponent(cookiePair.slice(cookiePair.indexOf("=") + 1)), keys, "__Host-session");
+  const data = openSessionData(
+    decodeURIComponent(cookiePair.slice(cookiePair.indexOf("=") + 1)),
+    keys,
+    "__Host-session",
+  );
   return data?.apiSession as string | undefined;
 }
 
 describe("impersonation rotates the web and the upstream session", () => {
   const impersonate = (cookie: string, fields: Record<string, string>) =>
-    fetch(`${s.url}/impersonate`, { method: "POST", headers: { cookie }, body: new URLSearchParams(fields), redirect: "manual" });
-  const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
+    fetch(`${s.url}/impersonate`, {
+      method: "POST",
+      headers: { cookie },
+      body: new URLSearchParams(fields),
+      redirect: "manual",
+    });
+  const cookieOf = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-session="))!
+      .split(";")[0];
 
   it("new cookie and new upstream token at start and stop; the cookies from before stop working", async () => {
     const before = await webLogin(s.url, "morgan@energyops.test");

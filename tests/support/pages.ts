@@ -49,7 +49,8 @@ export const PAGES: PageCase[] = [
     path: "/locations/105/control",
     user: DANA,
     call: /^\/building\/\d+\/thermostats$/,
-    errorText: "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
+    errorText:
+      "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
     redirects: { "404": /^\/locations$/ },
   },
   {
@@ -96,7 +97,8 @@ export const PAGES: PageCase[] = [
     path: "/grid-services",
     user: DANA,
     call: /^\/insights\/\d+\/dispatches$/,
-    errorText: "An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.",
+    errorText:
+      "An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.",
   },
   {
     name: "compliance report",

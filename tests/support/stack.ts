@@ -18,7 +18,18 @@ export type Fault =
   | "errmsg"
   | "validation";
 
-export const ALL_FAULTS: Fault[] = ["500", "403", "404", "401", "hang", "reset", "malformed-json", "empty-body", "errmsg", "validation"];
+export const ALL_FAULTS: Fault[] = [
+  "500",
+  "403",
+  "404",
+  "401",
+  "hang",
+  "reset",
+  "malformed-json",
+  "empty-body",
+  "errmsg",
+  "validation",
+];
 
 export type UpstreamCall = { method: string; path: string };
 
@@ -69,12 +80,23 @@ export async function startFaultProxy(target: string) {
         case "validation":
           return json(
             422,
-            JSON.stringify({ message: "Validation error", body_params: [{ location: "field", message: "is invalid (injected)" }], path_params: [], query_params: [] }),
+            JSON.stringify({
+              message: "Validation error",
+              body_params: [{ location: "field", message: "is invalid (injected)" }],
+              path_params: [],
+              query_params: [],
+            }),
           );
       }
     }
     const upstream = http.request(
-      { hostname: targetUrl.hostname, port: targetUrl.port, path: req.url, method: req.method, headers: req.headers },
+      {
+        hostname: targetUrl.hostname,
+        port: targetUrl.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
@@ -122,7 +144,13 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
  * in front of a real api with a fresh in-memory seeded database.
  */
 export async function startStack(env: Record<string, string> = {}) {
-  const api: RunningApi = await startApi({ port: 0, dbFile: ":memory:", quiet: true, thermostatActionDelayMs: 1000, clockStart: TEST_CLOCK_START });
+  const api: RunningApi = await startApi({
+    port: 0,
+    dbFile: ":memory:",
+    quiet: true,
+    thermostatActionDelayMs: 1000,
+    clockStart: TEST_CLOCK_START,
+  });
   const proxy = await startFaultProxy(api.url);
   const port = await freePort();
   const logs: string[] = [];
@@ -194,5 +222,11 @@ export async function getPage(baseUrl: string, p: string, cookie?: string) {
   const started = performance.now();
   const res = await fetch(`${baseUrl}${p}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
   const body = await res.text();
-  return { status: res.status, body, location: res.headers.get("location"), ms: performance.now() - started, headers: res.headers };
+  return {
+    status: res.status,
+    body,
+    location: res.headers.get("location"),
+    ms: performance.now() - started,
+    headers: res.headers,
+  };
 }

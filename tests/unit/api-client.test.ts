@@ -16,11 +16,27 @@ function fakeFetch(respond: (call: Call) => Response | Promise<Response>) {
 }
 
 const json = (body: unknown, init: ResponseInit = {}) =>
-  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" }, ...init });
+  new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+    ...init,
+  });
 
-function client(respond: (call: Call) => Response | Promise<Response>, extra: Partial<Parameters<typeof createApiClient>[0]> = {}) {
+function client(
+  respond: (call: Call) => Response | Promise<Response>,
+  extra: Partial<Parameters<typeof createApiClient>[0]> = {},
+) {
   const f = fakeFetch(respond);
-  return { api: createApiClient({ baseUrl: "http://up/api", apiSession: "tok", timeoutMs: 500, fetchImpl: f.impl, ...extra }), calls: f.calls };
+  return {
+    api: createApiClient({
+      baseUrl: "http://up/api",
+      apiSession: "tok",
+      timeoutMs: 500,
+      fetchImpl: f.impl,
+      ...extra,
+    }),
+    calls: f.calls,
+  };
 }
 
 async function failure(p: Promise<unknown>) {
@@ -34,7 +50,9 @@ async function failure(p: Promise<unknown>) {
 
 describe("api client conventions", () => {
   it("GET: base path, session cookie, non-empty snake_case query, camelCase answer", async () => {
-    const { api, calls } = client(() => json({ items: [{ building_id: 1, address: { address_line1: "x" } }] }));
+    const { api, calls } = client(() =>
+      json({ items: [{ building_id: 1, address: { address_line1: "x" } }] }),
+    );
     const res = await api.get("/buildings", { query: { pageSize: 75, locationSearch: "", page: undefined } });
     expect(calls[0].url).toBe("http://up/api/buildings?page_size=75");
     expect((calls[0].init.headers as Record<string, string>).cookie).toBe("api_session=tok");
@@ -55,9 +73,13 @@ describe("api client conventions", () => {
   });
 
   it("x-no-convert keeps the answer as is (CSV text, or JSON keys untouched)", async () => {
-    const csv = client(() => new Response("a_b,c\n1,2\n", { headers: { "x-no-convert": "true", "content-type": "text/csv" } }));
+    const csv = client(
+      () => new Response("a_b,c\n1,2\n", { headers: { "x-no-convert": "true", "content-type": "text/csv" } }),
+    );
     expect(await csv.api.get("/client/1/bill-statements/export-csv")).toBe("a_b,c\n1,2\n");
-    const raw = client(() => json({ snake_key: 1 }, { headers: { "x-no-convert": "true", "content-type": "application/json" } }));
+    const raw = client(() =>
+      json({ snake_key: 1 }, { headers: { "x-no-convert": "true", "content-type": "application/json" } }),
+    );
     expect(await raw.api.get("/x")).toEqual({ snake_key: 1 });
   });
 
@@ -117,16 +139,24 @@ describe("error catalogue", () => {
 
   it("unparseable bodies", () => {
     expect(errorFromResponse(500, "<html>oops</html>").message).toBe("Could not parse API Error Message");
-    expect(errorFromResponse(500, JSON.stringify({ nothing: 1 })).message).toBe("Could not parse API Error Message");
-    expect(errorFromResponse(422, JSON.stringify({ body_params: "nope" })).message).toBe("Could not read error body params");
-    expect(errorFromResponse(422, JSON.stringify({ body_params: [{ where: 1 }] })).message).toBe("Could not read error body params");
+    expect(errorFromResponse(500, JSON.stringify({ nothing: 1 })).message).toBe(
+      "Could not parse API Error Message",
+    );
+    expect(errorFromResponse(422, JSON.stringify({ body_params: "nope" })).message).toBe(
+      "Could not read error body params",
+    );
+    expect(errorFromResponse(422, JSON.stringify({ body_params: [{ where: 1 }] })).message).toBe(
+      "Could not read error body params",
+    );
   });
 
   it("a hung upstream times out", async () => {
     const { api } = client(
       (call) =>
         new Promise<Response>((_, reject) => {
-          call.init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+          call.init.signal?.addEventListener("abort", () =>
+            reject(new DOMException("aborted", "AbortError")),
+          );
         }),
       { timeoutMs: 50 },
     );
@@ -139,7 +169,9 @@ describe("error catalogue", () => {
     const { api } = client(
       (call) =>
         new Promise<Response>((_, reject) => {
-          call.init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+          call.init.signal?.addEventListener("abort", () =>
+            reject(new DOMException("aborted", "AbortError")),
+          );
         }),
       { timeoutMs: 5000, signal: controller.signal },
     );
@@ -166,7 +198,9 @@ describe("error catalogue", () => {
   it("settle keeps ApiErrors as values and rethrows anything else", async () => {
     const r = await settle(Promise.reject(new ApiError("x", "http", 500)));
     expect(r.ok).toBe(false);
-    await expect(settle(Promise.reject(new Response(null, { status: 302 })))).rejects.toBeInstanceOf(Response);
+    await expect(settle(Promise.reject(new Response(null, { status: 302 })))).rejects.toBeInstanceOf(
+      Response,
+    );
     expect(await settle(Promise.resolve(1))).toEqual({ ok: true, data: 1 });
   });
 });
@@ -175,9 +209,24 @@ describe("GETs shared within one request (the load context)", () => {
   it("two loaders asking for the same GET cost one upstream call, each with its own copy", async () => {
     const shared = new Map<string, Promise<unknown>>();
     const f = fakeFetch(() => json({ items: [{ id: 1 }] }));
-    const a = createApiClient({ baseUrl: "http://up/api", apiSession: "tok", timeoutMs: 500, fetchImpl: f.impl, shared });
-    const b = createApiClient({ baseUrl: "http://up/api", apiSession: "tok", timeoutMs: 500, fetchImpl: f.impl, shared });
-    const [x, y] = await Promise.all([a.get<undefined>("/buildings", { query: { page: 1 } }), b.get<undefined>("/buildings", { query: { page: 1 } })]);
+    const a = createApiClient({
+      baseUrl: "http://up/api",
+      apiSession: "tok",
+      timeoutMs: 500,
+      fetchImpl: f.impl,
+      shared,
+    });
+    const b = createApiClient({
+      baseUrl: "http://up/api",
+      apiSession: "tok",
+      timeoutMs: 500,
+      fetchImpl: f.impl,
+      shared,
+    });
+    const [x, y] = await Promise.all([
+      a.get<undefined>("/buildings", { query: { page: 1 } }),
+      b.get<undefined>("/buildings", { query: { page: 1 } }),
+    ]);
     expect(f.calls).toHaveLength(1);
     expect(x).toEqual(y);
     expect(x).not.toBe(y);
@@ -188,7 +237,10 @@ describe("GETs shared within one request (the load context)", () => {
   it("a mutation clears what was shared, so a later loader reads fresh data", async () => {
     const shared = new Map<string, Promise<unknown>>();
     let n = 0;
-    const { api, calls } = client((call) => (call.init.method === "GET" ? json({ n: ++n }) : new Response(null, { status: 204 })), { shared });
+    const { api, calls } = client(
+      (call) => (call.init.method === "GET" ? json({ n: ++n }) : new Response(null, { status: 204 })),
+      { shared },
+    );
     expect(await api.get("/thing")).toEqual({ n: 1 });
     expect(await api.get("/thing")).toEqual({ n: 1 });
     await api.post("/thing", { body: { x: 1 } });
@@ -199,7 +251,9 @@ describe("GETs shared within one request (the load context)", () => {
   it("a failed GET is not shared with later loaders: they try again", async () => {
     const shared = new Map<string, Promise<unknown>>();
     let fail = true;
-    const { api, calls } = client(() => (fail ? new Response("boom", { status: 500 }) : json({ ok: true })), { shared });
+    const { api, calls } = client(() => (fail ? new Response("boom", { status: 500 }) : json({ ok: true })), {
+      shared,
+    });
     expect((await failure(api.get("/thing"))).status).toBe(500);
     fail = false;
     expect(await api.get("/thing")).toEqual({ ok: true });

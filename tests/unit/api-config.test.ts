@@ -23,7 +23,13 @@ describe("the reference api's configuration", () => {
       CLOCK_START: "2026-11-18T19:30:00.000Z",
       LOG_LEVEL: "silent",
     });
-    expect(c).toMatchObject({ latencyMs: 200, demoData: false, thermostatActionDelayMs: 2500, utilityProviderDelayMs: 0, quiet: true });
+    expect(c).toMatchObject({
+      latencyMs: 200,
+      demoData: false,
+      thermostatActionDelayMs: 2500,
+      utilityProviderDelayMs: 0,
+      quiet: true,
+    });
     expect(c.clockStart).toBe("2026-11-18T19:30:00.000Z");
   });
 
@@ -36,6 +42,8 @@ describe("the reference api's configuration", () => {
     }
     for (const name of ["API_LATENCY_MS", "CLOCK_START", "API_DEMO_DATA"]) expect(message).toContain(name);
     expect(() => apiConfigFromEnv({ CLOCK_START: "yesterday" })).toThrow(/CLOCK_START/);
-    expect(() => apiConfigFromEnv({ THERMOSTAT_ACTION_DELAY_MS: "-1" })).toThrow(/THERMOSTAT_ACTION_DELAY_MS/);
+    expect(() => apiConfigFromEnv({ THERMOSTAT_ACTION_DELAY_MS: "-1" })).toThrow(
+      /THERMOSTAT_ACTION_DELAY_MS/,
+    );
   });
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { leaveToBrowser } from "~/ui/app-link";
 
-const click = { defaultPrevented: false, button: 0, metaKey: false, altKey: false, ctrlKey: false, shiftKey: false };
+const click = {
+  defaultPrevented: false,
+  button: 0,
+  metaKey: false,
+  altKey: false,
+  ctrlKey: false,
+  shiftKey: false,
+};
 const anchor = (o: { target?: string; download?: boolean; origin?: string } = {}) => ({
   target: o.target ?? "",
   origin: o.origin ?? "https://app.test",
@@ -15,7 +22,8 @@ describe("AppLink click handling", () => {
   });
 
   it("leaves new-tab, modified and non-primary clicks to the browser", () => {
-    for (const k of ["metaKey", "altKey", "ctrlKey", "shiftKey"] as const) expect(leaveToBrowser({ ...click, [k]: true }, anchor(), "https://app.test")).toBe(true);
+    for (const k of ["metaKey", "altKey", "ctrlKey", "shiftKey"] as const)
+      expect(leaveToBrowser({ ...click, [k]: true }, anchor(), "https://app.test")).toBe(true);
     expect(leaveToBrowser({ ...click, button: 1 }, anchor(), "https://app.test")).toBe(true);
     expect(leaveToBrowser({ ...click, defaultPrevented: true }, anchor(), "https://app.test")).toBe(true);
   });
@@ -23,6 +31,8 @@ describe("AppLink click handling", () => {
   it("leaves downloads, other targets and other sites to the browser", () => {
     expect(leaveToBrowser(click, anchor({ target: "_blank" }), "https://app.test")).toBe(true);
     expect(leaveToBrowser(click, anchor({ download: true }), "https://app.test")).toBe(true);
-    expect(leaveToBrowser(click, anchor({ origin: "https://elsewhere.test" }), "https://app.test")).toBe(true);
+    expect(leaveToBrowser(click, anchor({ origin: "https://elsewhere.test" }), "https://app.test")).toBe(
+      true,
+    );
   });
 });

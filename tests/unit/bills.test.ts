@@ -21,13 +21,19 @@ import { commitSession, newSession, type SessionUser } from "~/server/session.se
 
 describe("flag headings", () => {
   it("supplier change by status", () => {
-    expect(flagHeading({ type: "supplier_change", status: "unacknowledged" })).toBe("Please verify energy supplier change");
-    expect(flagHeading({ type: "supplier_change", status: "action_requested" })).toBe("Help Request Received — We're on it!");
+    expect(flagHeading({ type: "supplier_change", status: "unacknowledged" })).toBe(
+      "Please verify energy supplier change",
+    );
+    expect(flagHeading({ type: "supplier_change", status: "action_requested" })).toBe(
+      "Help Request Received — We're on it!",
+    );
     expect(flagHeading({ type: "supplier_change", status: "dismissed" })).toBe("New supplier verified");
     expect(flagHeading({ type: "supplier_change", status: "completed" })).toBe("New supplier verified");
   });
   it("rate class change by status", () => {
-    expect(flagHeading({ type: "rate_class_change", status: "unacknowledged" })).toBe("Your utility delivery rate increased");
+    expect(flagHeading({ type: "rate_class_change", status: "unacknowledged" })).toBe(
+      "Your utility delivery rate increased",
+    );
     for (const status of ["action_requested", "dismissed", "completed"]) {
       expect(flagHeading({ type: "rate_class_change", status })).toBe("Utility delivery rate class updated");
     }
@@ -45,7 +51,13 @@ describe("pills", () => {
     expect(pillTone("completed")).toBe("grey");
   });
   it("the group pill uses the first unacknowledged or action_requested flag", () => {
-    expect(groupPillStatus([{ status: "dismissed" }, { status: "action_requested" }, { status: "unacknowledged" }])).toBe("action_requested");
+    expect(
+      groupPillStatus([
+        { status: "dismissed" },
+        { status: "action_requested" },
+        { status: "unacknowledged" },
+      ]),
+    ).toBe("action_requested");
     expect(groupPillStatus([{ status: "completed" }, { status: "dismissed" }])).toBe("completed");
     expect(groupPillStatus([])).toBeNull();
   });
@@ -91,11 +103,20 @@ describe("formatting", () => {
     expect(formatRate(14.004, false)).toBe("$0.1400");
   });
   it("bill window of 13 months", () => {
-    expect(billWindow(new Date(Date.UTC(2026, 10, 21)))).toEqual({ minDate: "2025-10-21", maxDate: "2026-11-21" });
-    expect(billWindow(new Date(Date.UTC(2026, 2, 31)))).toEqual({ minDate: "2025-02-28", maxDate: "2026-03-31" });
+    expect(billWindow(new Date(Date.UTC(2026, 10, 21)))).toEqual({
+      minDate: "2025-10-21",
+      maxDate: "2026-11-21",
+    });
+    expect(billWindow(new Date(Date.UTC(2026, 2, 31)))).toEqual({
+      minDate: "2025-02-28",
+      maxDate: "2026-03-31",
+    });
   });
   it("chart bills: the newest 13, oldest first; usage link", () => {
-    const bills = Array.from({ length: 15 }, (_, i) => ({ id: i, statementDate: `20${25 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}-05` })).reverse();
+    const bills = Array.from({ length: 15 }, (_, i) => ({
+      id: i,
+      statementDate: `20${25 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}-05`,
+    })).reverse();
     const picked = chartBills(bills);
     expect(picked).toHaveLength(13);
     expect(picked.map((b) => b.id)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
@@ -114,11 +135,26 @@ const SUBMISSION = "0b7c8a2e-3f4d-4e5a-9b6c-7d8e9f0a1b2c";
 
 describe("flagAnswerSchema", () => {
   it("reads both answers, the ids as numbers and the submission id", () => {
-    const ok = parseWithZod(form({ intent: "investigate", statementId: "12", flagId: "34", submissionId: SUBMISSION }), { schema: flagAnswerSchema });
+    const ok = parseWithZod(
+      form({ intent: "investigate", statementId: "12", flagId: "34", submissionId: SUBMISSION }),
+      { schema: flagAnswerSchema },
+    );
     expect(ok.status).toBe("success");
-    expect(ok.status === "success" && ok.value).toEqual({ intent: "investigate", statementId: 12, flagId: 34, submissionId: SUBMISSION });
-    const confirm = parseWithZod(form({ intent: "confirm", statementId: "12", flagId: "34" }), { schema: flagAnswerSchema });
-    expect(confirm.status === "success" && confirm.value).toEqual({ intent: "confirm", statementId: 12, flagId: 34, submissionId: undefined });
+    expect(ok.status === "success" && ok.value).toEqual({
+      intent: "investigate",
+      statementId: 12,
+      flagId: 34,
+      submissionId: SUBMISSION,
+    });
+    const confirm = parseWithZod(form({ intent: "confirm", statementId: "12", flagId: "34" }), {
+      schema: flagAnswerSchema,
+    });
+    expect(confirm.status === "success" && confirm.value).toEqual({
+      intent: "confirm",
+      statementId: 12,
+      flagId: 34,
+      submissionId: undefined,
+    });
   });
   it("refuses an unknown or missing answer and ids that are not positive whole numbers", () => {
     const cases: Record<string, string>[] = [
@@ -129,7 +165,9 @@ describe("flagAnswerSchema", () => {
       { intent: "confirm", statementId: "12" },
     ];
     for (const fields of cases) {
-      expect(parseWithZod(form(fields), { schema: flagAnswerSchema }).status, JSON.stringify(fields)).toBe("error");
+      expect(parseWithZod(form(fields), { schema: flagAnswerSchema }).status, JSON.stringify(fields)).toBe(
+        "error",
+      );
     }
   });
 });
@@ -150,7 +188,11 @@ const dana: SessionUser = {
 
 /** A `data()` answer of the action (Remix's DataWithResponseInit). */
 type Replied = {
-  data: { flagId: number | null; message: string; lastResult: { status?: string; error?: Record<string, string[] | null> } };
+  data: {
+    flagId: number | null;
+    message: string;
+    lastResult: { status?: string; error?: Record<string, string[] | null> };
+  };
   init: { status: number };
 };
 
@@ -166,10 +208,22 @@ describe("the spending action refuses a malformed answer before any upstream cal
       { intent: "investigate", statementId: "1", flagId: "x" },
     ];
     for (const fields of cases) {
-      const request = new Request("http://app.test/locations/101/spending", { method: "POST", headers: { cookie }, body: new URLSearchParams(fields) });
-      const res = (await spendingAction({ request, params: { locationId: "101" }, context: { cspNonce: "" } })) as unknown as Replied;
+      const request = new Request("http://app.test/locations/101/spending", {
+        method: "POST",
+        headers: { cookie },
+        body: new URLSearchParams(fields),
+      });
+      const res = (await spendingAction({
+        request,
+        params: { locationId: "101" },
+        context: { cspNonce: "" },
+      })) as unknown as Replied;
       expect(res.init.status, JSON.stringify(fields)).toBe(400);
-      expect(res.data).toMatchObject({ flagId: null, message: FLAG_UPDATE_FAILED, lastResult: { status: "error" } });
+      expect(res.data).toMatchObject({
+        flagId: null,
+        message: FLAG_UPDATE_FAILED,
+        lastResult: { status: "error" },
+      });
     }
   });
 });

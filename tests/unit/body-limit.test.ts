@@ -13,7 +13,10 @@ describe("checkUrlEncoded", () => {
   });
   it("measures a name decoded, and a name without a value", () => {
     expect(checkUrlEncoded(`${"%41".repeat(10)}=1`, limits)).toEqual({ ok: true });
-    expect(checkUrlEncoded(`${"a".repeat(11)}=1`, limits)).toMatchObject({ ok: false, reason: "form field name too long" });
+    expect(checkUrlEncoded(`${"a".repeat(11)}=1`, limits)).toMatchObject({
+      ok: false,
+      reason: "form field name too long",
+    });
     expect(checkUrlEncoded(`x=1&${"a".repeat(11)}`, limits)).toMatchObject({ ok: false });
     // The = of a later pair does not end an earlier name.
     expect(checkUrlEncoded(`${"a".repeat(11)}&b=1`, limits)).toMatchObject({ ok: false });
@@ -26,14 +29,31 @@ describe("checkFormBody", () => {
     const type = "multipart/form-data; boundary=XyZ";
     expect(multipartBoundary(type)).toBe("XyZ");
     expect(multipartBoundary('multipart/form-data; boundary="a b"')).toBe("a b");
-    expect(checkFormBody(Buffer.from(`${part("a").repeat(5)}--XyZ--\r\n`), type, limits)).toEqual({ ok: true });
-    expect(checkFormBody(Buffer.from(`${part("a").repeat(6)}--XyZ--\r\n`), type, limits)).toMatchObject({ ok: false, status: 413 });
-    expect(checkFormBody(Buffer.from(`${part("a".repeat(11))}--XyZ--\r\n`), type, limits)).toMatchObject({ ok: false, status: 413 });
-    expect(checkFormBody(Buffer.from("x"), "multipart/form-data", limits)).toMatchObject({ ok: false, status: 400 });
+    expect(checkFormBody(Buffer.from(`${part("a").repeat(5)}--XyZ--\r\n`), type, limits)).toEqual({
+      ok: true,
+    });
+    expect(checkFormBody(Buffer.from(`${part("a").repeat(6)}--XyZ--\r\n`), type, limits)).toMatchObject({
+      ok: false,
+      status: 413,
+    });
+    expect(checkFormBody(Buffer.from(`${part("a".repeat(11))}--XyZ--\r\n`), type, limits)).toMatchObject({
+      ok: false,
+      status: 413,
+    });
+    expect(checkFormBody(Buffer.from("x"), "multipart/form-data", limits)).toMatchObject({
+      ok: false,
+      status: 400,
+    });
   });
   it("leaves other content types to the byte limit", () => {
     expect(checkFormBody(Buffer.from("a&".repeat(100)), "application/json", limits)).toEqual({ ok: true });
-    expect(checkFormBody(Buffer.from("a&".repeat(100)), "Application/X-WWW-Form-Urlencoded; charset=UTF-8", limits)).toMatchObject({ ok: false });
+    expect(
+      checkFormBody(
+        Buffer.from("a&".repeat(100)),
+        "Application/X-WWW-Form-Urlencoded; charset=UTF-8",
+        limits,
+      ),
+    ).toMatchObject({ ok: false });
   });
 });
 
@@ -53,7 +73,15 @@ describe("bodyLimit middleware", () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it("hands a body within the limit on as rawBody; GET passes untouched", async () => {
-    expect(await (await fetch(url, { method: "POST", body: "a=1&b=2", headers: { "content-type": "application/x-www-form-urlencoded" } })).text()).toBe("read 7");
+    expect(
+      await (
+        await fetch(url, {
+          method: "POST",
+          body: "a=1&b=2",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+        })
+      ).text(),
+    ).toBe("read 7");
     expect(await (await fetch(url)).text()).toBe("read none");
   });
 
@@ -72,7 +100,11 @@ describe("bodyLimit middleware", () => {
   });
 
   it("refuses too many fields with 413", async () => {
-    const res = await fetch(url, { method: "POST", body: "a&b&c&d&e&f", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await fetch(url, {
+      method: "POST",
+      body: "a&b&c&d&e&f",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(413);
   });
 });

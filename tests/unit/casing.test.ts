@@ -12,9 +12,17 @@ describe("casing", () => {
   });
 
   it("converts nested keys but never values", () => {
-    const wire = { building_id: 1, address: { address_line1: "1 Main St" }, items: [{ is_reachable: true, device_name: "snake_value" }] };
+    const wire = {
+      building_id: 1,
+      address: { address_line1: "1 Main St" },
+      items: [{ is_reachable: true, device_name: "snake_value" }],
+    };
     const camel = keysToCamel(wire);
-    expect(camel).toEqual({ buildingId: 1, address: { addressLine1: "1 Main St" }, items: [{ isReachable: true, deviceName: "snake_value" }] });
+    expect(camel).toEqual({
+      buildingId: 1,
+      address: { addressLine1: "1 Main St" },
+      items: [{ isReachable: true, deviceName: "snake_value" }],
+    });
     expect(keysToSnake(camel)).toEqual(wire);
   });
 
@@ -26,9 +34,15 @@ describe("casing", () => {
   });
 
   it("sends only non-empty query parameters, snake_case, arrays repeated", () => {
-    expect(toQueryString({ startDate: "2026-01-01", locationSearch: "", page: 0, empty: null, missing: undefined })).toBe(
-      "?start_date=2026-01-01&page=0",
-    );
+    expect(
+      toQueryString({
+        startDate: "2026-01-01",
+        locationSearch: "",
+        page: 0,
+        empty: null,
+        missing: undefined,
+      }),
+    ).toBe("?start_date=2026-01-01&page=0");
     expect(toQueryString({ sortBy: ["end_time:DESC", "building_address:DESC"] })).toBe(
       "?sort_by=end_time%3ADESC&sort_by=building_address%3ADESC",
     );
@@ -53,6 +67,9 @@ describe("casing of hostile keys", () => {
   it("converts the same key the same way every time (cached)", () => {
     const a = keysToCamel<{ unit_price: number }[]>([{ unit_price: 1 }, { unit_price: 2 }]);
     expect(a).toEqual([{ unitPrice: 1 }, { unitPrice: 2 }]);
-    expect(keysToSnake({ unitPrice: 3, nested: [{ billId: 4 }] })).toEqual({ unit_price: 3, nested: [{ bill_id: 4 }] });
+    expect(keysToSnake({ unitPrice: 3, nested: [{ billId: 4 }] })).toEqual({
+      unit_price: 3,
+      nested: [{ bill_id: 4 }],
+    });
   });
 });

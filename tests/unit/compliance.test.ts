@@ -239,8 +239,14 @@ describe("formatFullTime (cached Intl parts)", () => {
       }
     }
     // The DST change itself: 1:59 AM EDT is followed by 1:00 AM EST.
-    expect(formatFullTime(Date.parse("2025-11-02T05:30:00Z"), "America/New_York")).toBe("Sunday, November 2, 2025, 1:30 AM");
-    expect(formatFullTime(Date.parse("2025-11-02T06:30:00Z"), "America/New_York")).toBe("Sunday, November 2, 2025, 1:30 AM");
-    expect(formatFullTime(Date.parse("2025-03-09T07:00:00Z"), "America/New_York")).toBe("Sunday, March 9, 2025, 3:00 AM");
+    expect(formatFullTime(Date.parse("2025-11-02T05:30:00Z"), "America/New_York")).toBe(
+      "Sunday, November 2, 2025, 1:30 AM",
+    );
+    expect(formatFullTime(Date.parse("2025-11-02T06:30:00Z"), "America/New_York")).toBe(
+      "Sunday, November 2, 2025, 1:30 AM",
+    );
+    expect(formatFullTime(Date.parse("2025-03-09T07:00:00Z"), "America/New_York")).toBe(
+      "Sunday, March 9, 2025, 3:00 AM",
+    );
   });
 });

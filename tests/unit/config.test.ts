@@ -13,7 +13,9 @@ describe("parseConfig", () => {
   });
 
   it("requires SESSION_SECRET in production", () => {
-    expect(() => parseConfig({ NODE_ENV: "production" })).toThrowError(/SESSION_SECRET: required in production/);
+    expect(() => parseConfig({ NODE_ENV: "production" })).toThrowError(
+      /SESSION_SECRET: required in production/,
+    );
     const cfg = parseConfig({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(40) });
     expect(cfg.sessionSecretGenerated).toBe(false);
   });

@@ -6,7 +6,9 @@ const h = (o: Record<string, string>) => new Headers(o);
 describe("isCrossSiteRequest", () => {
   it("trusts Sec-Fetch-Site when present", () => {
     expect(isCrossSiteRequest(h({ "sec-fetch-site": "same-origin" }), "app.test")).toBe(false);
-    expect(isCrossSiteRequest(h({ "sec-fetch-site": "same-origin", origin: "null" }), "app.test")).toBe(false);
+    expect(isCrossSiteRequest(h({ "sec-fetch-site": "same-origin", origin: "null" }), "app.test")).toBe(
+      false,
+    );
     expect(isCrossSiteRequest(h({ "sec-fetch-site": "none" }), "app.test")).toBe(false);
     expect(isCrossSiteRequest(h({ "sec-fetch-site": "cross-site" }), "app.test")).toBe(true);
     expect(isCrossSiteRequest(h({ "sec-fetch-site": "same-site" }), "app.test")).toBe(true);

@@ -74,26 +74,57 @@ describe("submission keys", () => {
   const sam = ownerOf({ id: 2, clientId: 10, isImpersonating: false });
 
   it("are per user: one user cannot replay another's submission id", () => {
-    const f = form([["submissionId", ID], ["thermostatId", "1012"], ["coolSetpointF", "74"]]);
-    expect(submissionKey(dana, "thermostat-settings", ID, f)).not.toBe(submissionKey(sam, "thermostat-settings", ID, f));
-    expect(ownerOf({ id: 9, clientId: 10, isImpersonating: true })).not.toBe(ownerOf({ id: 9, clientId: 11, isImpersonating: true }));
+    const f = form([
+      ["submissionId", ID],
+      ["thermostatId", "1012"],
+      ["coolSetpointF", "74"],
+    ]);
+    expect(submissionKey(dana, "thermostat-settings", ID, f)).not.toBe(
+      submissionKey(sam, "thermostat-settings", ID, f),
+    );
+    expect(ownerOf({ id: 9, clientId: 10, isImpersonating: true })).not.toBe(
+      ownerOf({ id: 9, clientId: 11, isImpersonating: true }),
+    );
   });
 
   it("are the same for a repeat (field order aside) and differ for another form, id or change", () => {
-    const a = form([["submissionId", ID], ["thermostatId", "1012"], ["coolSetpointF", "74"]]);
-    const reordered = form([["coolSetpointF", "74"], ["thermostatId", "1012"], ["submissionId", ID]]);
+    const a = form([
+      ["submissionId", ID],
+      ["thermostatId", "1012"],
+      ["coolSetpointF", "74"],
+    ]);
+    const reordered = form([
+      ["coolSetpointF", "74"],
+      ["thermostatId", "1012"],
+      ["submissionId", ID],
+    ]);
     const key = submissionKey(dana, "thermostat-settings", ID, a);
     expect(submissionKey(dana, "thermostat-settings", ID, reordered)).toBe(key);
     expect(submissionKey(dana, "bill-flag", ID, a)).not.toBe(key);
     expect(submissionKey(dana, "thermostat-settings", ID.replace("0b6e", "1b6e"), a)).not.toBe(key);
-    expect(submissionKey(dana, "thermostat-settings", ID, form([["submissionId", ID], ["thermostatId", "1012"], ["coolSetpointF", "75"]]))).not.toBe(key);
+    expect(
+      submissionKey(
+        dana,
+        "thermostat-settings",
+        ID,
+        form([
+          ["submissionId", ID],
+          ["thermostatId", "1012"],
+          ["coolSetpointF", "75"],
+        ]),
+      ),
+    ).not.toBe(key);
     expect(key).not.toContain("1012");
   });
 
   it("the submission id is never a thermostat setting (auto mode sends all three settings, only those)", () => {
     const current = { mode: "cool", coolSetpointF: 74, heatSetpointF: 68 };
     const next = { mode: "auto", coolSetpointF: 75, heatSetpointF: 68, submissionId: ID };
-    expect(changedSettings(current as never, next)).toEqual({ mode: "auto", coolSetpointF: 75, heatSetpointF: 68 });
+    expect(changedSettings(current as never, next)).toEqual({
+      mode: "auto",
+      coolSetpointF: 75,
+      heatSetpointF: 68,
+    });
   });
 
   it("the form field accepts a UUID and treats anything else as absent", () => {
@@ -113,7 +144,11 @@ describe("once", () => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await once("k", run, remember, { store }));
     expect(calls).toBe(1);
-    expect(answers).toEqual([{ ok: true, n: 1 }, { ok: true, n: 1 }, { ok: true, n: 1 }]);
+    expect(answers).toEqual([
+      { ok: true, n: 1 },
+      { ok: true, n: 1 },
+      { ok: true, n: 1 },
+    ]);
   });
 
   it("concurrent repeats wait for the first and run nothing", async () => {
@@ -129,7 +164,11 @@ describe("once", () => {
     const all = Promise.all([1, 2, 3].map(() => once("k", run, remember, { store, pollMs: 5 })));
     await new Promise((r) => setTimeout(r, 30));
     finish();
-    expect(await all).toEqual([{ ok: true, n: 1 }, { ok: true, n: 1 }, { ok: true, n: 1 }]);
+    expect(await all).toEqual([
+      { ok: true, n: 1 },
+      { ok: true, n: 1 },
+      { ok: true, n: 1 },
+    ]);
     expect(calls).toBe(1);
   });
 
@@ -137,8 +176,21 @@ describe("once", () => {
     const store = new MemoryIdempotencyStore();
     let calls = 0;
     await once("k", async () => ({ ok: false, n: ++calls }), remember, { store });
-    await expect(once("k", async () => { calls++; throw new Error("boom"); }, remember, { store })).rejects.toThrow("boom");
-    expect(await once("k", async () => ({ ok: true, n: ++calls }), remember, { store })).toEqual({ ok: true, n: 3 });
+    await expect(
+      once(
+        "k",
+        async () => {
+          calls++;
+          throw new Error("boom");
+        },
+        remember,
+        { store },
+      ),
+    ).rejects.toThrow("boom");
+    expect(await once("k", async () => ({ ok: true, n: ++calls }), remember, { store })).toEqual({
+      ok: true,
+      n: 3,
+    });
   });
 
   it("without a key (no submission id) it simply runs", async () => {
@@ -151,8 +203,8 @@ describe("once", () => {
   it("gives up waiting on a submission that stays in progress", async () => {
     const store = new MemoryIdempotencyStore();
     await store.claim("k", 60_000);
-    await expect(once("k", async () => ({ ok: true }), remember, { store, waitMs: 30, pollMs: 5 })).rejects.toBeInstanceOf(
-      SubmissionInProgressError,
-    );
+    await expect(
+      once("k", async () => ({ ok: true }), remember, { store, waitMs: 30, pollMs: 5 }),
+    ).rejects.toBeInstanceOf(SubmissionInProgressError);
   });
 });

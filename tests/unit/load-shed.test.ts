@@ -8,7 +8,12 @@ describe("createLoadShedder", () => {
   let url: string;
   let lag = 0;
   const release: (() => void)[] = [];
-  const shedder = createLoadShedder({ maxInFlight: 3, maxEventLoopDelayMs: 100, retryAfterSeconds: 7, eventLoopDelayMs: () => lag });
+  const shedder = createLoadShedder({
+    maxInFlight: 3,
+    maxEventLoopDelayMs: 100,
+    retryAfterSeconds: 7,
+    eventLoopDelayMs: () => lag,
+  });
   beforeAll(async () => {
     server = http.createServer((req, res) =>
       shedder(req, res, () => {

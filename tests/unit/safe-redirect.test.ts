@@ -74,7 +74,10 @@ describe("safeRedirect", () => {
   it.each([
     ["/a/./b/../c?x=1#h", "/a/c?x=1#h"],
     ["/locations/%2e/101", "/locations/101"],
-    ["/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold", "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold"],
+    [
+      "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold",
+      "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold",
+    ],
     ["/locations?q=%2F%2Fnot-a-path", "/locations?q=%2F%2Fnot-a-path"],
     ["/a b", "/a%20b"],
   ])("answers the normalised same-origin path for %j", (input, expected) => {
@@ -95,6 +98,8 @@ describe("safeRedirect", () => {
   it("builds login URLs with next", () => {
     expect(loginRedirectUrl("http://h/locations?sort=name")).toBe("/login?next=%2Flocations%3Fsort%3Dname");
     expect(loginRedirectUrl("http://h/")).toBe("/login");
-    expect(loginRedirectUrl("http://h/locations/101/control.data")).toBe("/login?next=%2Flocations%2F101%2Fcontrol");
+    expect(loginRedirectUrl("http://h/locations/101/control.data")).toBe(
+      "/login?next=%2Flocations%2F101%2Fcontrol",
+    );
   });
 });

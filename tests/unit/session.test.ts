@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { commitSession, deriveSessionKeys, getSession, newSession, openSessionData, sealSessionData } from "~/server/session.server";
+import {
+  commitSession,
+  deriveSessionKeys,
+  getSession,
+  newSession,
+  openSessionData,
+  sealSessionData,
+} from "~/server/session.server";
 
-const req = (cookie: string | null) => new Request("http://app.test/", { headers: cookie ? { Cookie: cookie } : {} });
+const req = (cookie: string | null) =>
+  new Request("http://app.test/", { headers: cookie ? { Cookie: cookie } : {} });
 const cookieOf = (setCookie: string) => setCookie.split(";")[0];
 
 describe("session reading (verified headers cached)", () => {
@@ -64,7 +72,11 @@ describe("session cookie encryption (ADR 0008)", () => {
     s.set("apiSession", token);
     const cookie = cookieOf(await commitSession(s));
     const value = decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1));
-    for (const text of [value, Buffer.from(value, "base64").toString("latin1"), Buffer.from(value.replace(/^v1\./, ""), "base64url").toString("latin1")]) {
+    for (const text of [
+      value,
+      Buffer.from(value, "base64").toString("latin1"),
+      Buffer.from(value.replace(/^v1\./, ""), "base64url").toString("latin1"),
+    ]) {
       expect(text).not.toContain(user.email);
       expect(text).not.toContain("4242");
       expect(text).not.toContain(token);

@@ -298,7 +298,11 @@ describe("brand and model", () => {
     expect(modelOf(t)).toBe("Aidoo Pro");
   });
   it("vendor names for staff detail", () => {
-    expect([vendorLabel("enode"), vendorLabel("airzone"), vendorLabel("other")]).toEqual(["Enode", "Airzone", "other"]);
+    expect([vendorLabel("enode"), vendorLabel("airzone"), vendorLabel("other")]).toEqual([
+      "Enode",
+      "Airzone",
+      "other",
+    ]);
   });
   it("nothing for missing data or another vendor", () => {
     expect(brandOf({ vendor: "enode", vendorData: {} })).toBeNull();

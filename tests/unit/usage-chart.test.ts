@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { billChart, billChartCsvRows, usageChart, usageCsvRows, usageTicks } from "~/features/usage/chart-data";
+import {
+  billChart,
+  billChartCsvRows,
+  usageChart,
+  usageCsvRows,
+  usageTicks,
+} from "~/features/usage/chart-data";
 import { toCsv } from "~/server/csv";
 import type { UsagePoint } from "~/features/usage/usage";
 
@@ -7,7 +13,12 @@ const hours = (n: number, perHour: number): UsagePoint[] =>
   Array.from({ length: n * perHour }, (_, i) => {
     const h = Math.floor(i / perHour);
     const m = (i % perHour) * (60 / perHour);
-    return { startTs: `2026-11-05T${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:00-08:00`, energy: i === 10 ? null : 5 + (i % 7), indoor: 70, outdoor: 50 };
+    return {
+      startTs: `2026-11-05T${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:00-08:00`,
+      energy: i === 10 ? null : 5 + (i % 7),
+      indoor: 70,
+      outdoor: 50,
+    };
   });
 
 describe("usage chart data", () => {
@@ -33,7 +44,9 @@ describe("usage chart data", () => {
 
   it("the CSV holds exactly the plotted points", () => {
     const points = hours(24, 4);
-    const lines = toCsv(usageCsvRows(points, "demand", { energy: "kW", temperature: "°F" })).trim().split("\r\n");
+    const lines = toCsv(usageCsvRows(points, "demand", { energy: "kW", temperature: "°F" }))
+      .trim()
+      .split("\r\n");
     expect(lines).toHaveLength(97);
     expect(lines[0]).toBe("Period start,Demand (kW),Outdoor temperature (°F),Indoor temperature (°F)");
     expect(lines[11]).toBe(`${points[10].startTs},,50,70`);
@@ -41,11 +54,28 @@ describe("usage chart data", () => {
 
   it("the bill chart has one linked point per bill and its CSV", () => {
     const bills = [
-      { id: 7, statementDate: "2026-10-12", serviceStartDate: "2026-09-10", serviceEndDate: "2026-10-09", consumption: 13948, demand: 62.6 },
-      { id: 8, statementDate: "2026-11-12", serviceStartDate: "2026-10-10", serviceEndDate: "2026-11-08", consumption: 15461, demand: 109.8 },
+      {
+        id: 7,
+        statementDate: "2026-10-12",
+        serviceStartDate: "2026-09-10",
+        serviceEndDate: "2026-10-09",
+        consumption: 13948,
+        demand: 62.6,
+      },
+      {
+        id: 8,
+        statementDate: "2026-11-12",
+        serviceStartDate: "2026-10-10",
+        serviceEndDate: "2026-11-08",
+        consumption: 15461,
+        demand: 109.8,
+      },
     ];
     const chart = billChart(bills, 104);
-    expect(chart.points.map((p) => p.href)).toEqual(["/locations/104/usage/demand?period=bill&start=7", "/locations/104/usage/demand?period=bill&start=8"]);
+    expect(chart.points.map((p) => p.href)).toEqual([
+      "/locations/104/usage/demand?period=bill&start=7",
+      "/locations/104/usage/demand?period=bill&start=8",
+    ]);
     expect(chart.leftMax).toBe(16000);
     expect(chart.rightDomain).toEqual([0, 120]);
     expect(toCsv(billChartCsvRows(bills)).trim().split("\r\n")).toEqual([

@@ -17,7 +17,9 @@ import {
 } from "~/features/usage/usage";
 
 const t = { y: 2026, m: 11, d: 21 };
-const bills = [{ id: 50065, serviceStartDate: "2026-10-09", serviceEndDate: "2026-11-08", statementDate: "2026-11-12" }];
+const bills = [
+  { id: 50065, serviceStartDate: "2026-10-09", serviceEndDate: "2026-11-08", statementDate: "2026-11-12" },
+];
 
 describe("period → granularity", () => {
   it("maps each period", () => {
@@ -96,18 +98,53 @@ describe("calendar limits", () => {
 
 describe("view resolution and the bill fallback", () => {
   it("a bill that exists gives its service period", () => {
-    expect(resolveView("bill", "50065", t, bills)).toMatchObject({ kind: "ok", period: "bill", startDate: "2026-10-09", endDate: "2026-11-08" });
+    expect(resolveView("bill", "50065", t, bills)).toMatchObject({
+      kind: "ok",
+      period: "bill",
+      startDate: "2026-10-09",
+      endDate: "2026-11-08",
+    });
   });
   it("a bill that does not exist falls back to month at the current date", () => {
-    expect(resolveView("bill", "999", t, bills)).toEqual({ kind: "redirect", period: "month", start: "2026-11-01" });
-    expect(resolveView("bill", null, t, [])).toEqual({ kind: "redirect", period: "month", start: "2026-11-01" });
+    expect(resolveView("bill", "999", t, bills)).toEqual({
+      kind: "redirect",
+      period: "month",
+      start: "2026-11-01",
+    });
+    expect(resolveView("bill", null, t, [])).toEqual({
+      kind: "redirect",
+      period: "month",
+      start: "2026-11-01",
+    });
   });
   it("defaults and normalisation", () => {
-    expect(resolveView(null, null, t, null)).toEqual({ kind: "redirect", period: "month", start: "2026-11-01" });
-    expect(resolveView("day", null, t, null)).toEqual({ kind: "redirect", period: "day", start: "2026-11-20" });
-    expect(resolveView("month", "2026-03-17", t, null)).toEqual({ kind: "redirect", period: "month", start: "2026-03-01" });
-    expect(resolveView("year", "2025-01-01", t, null)).toEqual({ kind: "ok", period: "year", start: "2025-01-01", startDate: "2025-01-01", endDate: "2025-12-31" });
-    expect(resolveView("day", "2026-02-30", t, null)).toEqual({ kind: "redirect", period: "day", start: "2026-11-20" });
+    expect(resolveView(null, null, t, null)).toEqual({
+      kind: "redirect",
+      period: "month",
+      start: "2026-11-01",
+    });
+    expect(resolveView("day", null, t, null)).toEqual({
+      kind: "redirect",
+      period: "day",
+      start: "2026-11-20",
+    });
+    expect(resolveView("month", "2026-03-17", t, null)).toEqual({
+      kind: "redirect",
+      period: "month",
+      start: "2026-03-01",
+    });
+    expect(resolveView("year", "2025-01-01", t, null)).toEqual({
+      kind: "ok",
+      period: "year",
+      start: "2025-01-01",
+      startDate: "2025-01-01",
+      endDate: "2025-12-31",
+    });
+    expect(resolveView("day", "2026-02-30", t, null)).toEqual({
+      kind: "redirect",
+      period: "day",
+      start: "2026-11-20",
+    });
     expect(resolveView("month", "2026-02-01", t, null)).toMatchObject({ kind: "ok", endDate: "2026-02-28" });
   });
 });

@@ -8,4 +8,11 @@ import { m050_accounts } from "./050_accounts";
 export type Migration = { id: string; sql: string };
 
 /** Every migration of the reference api; ids sort in the order they apply. One line per area. */
-export const migrations: Migration[] = [m001_core, m002_shared, m010_locations, m030_usage, m040_grid, m050_accounts];
+export const migrations: Migration[] = [
+  m001_core,
+  m002_shared,
+  m010_locations,
+  m030_usage,
+  m040_grid,
+  m050_accounts,
+];

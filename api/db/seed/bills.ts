@@ -11,7 +11,20 @@ export const STALE_BILL_BUILDING = 113;
 export const STALE_BILL_AGE_DAYS = 60;
 
 const UTILITY_FOR_ACCOUNT_BUILDING: Record<number, number> = {
-  101: 4, 102: 4, 103: 12, 104: 5, 105: 6, 106: 7, 107: 7, 108: 8, 109: 1, 110: 1, 111: 3, 112: 9, 113: 10, 114: 11,
+  101: 4,
+  102: 4,
+  103: 12,
+  104: 5,
+  105: 6,
+  106: 7,
+  107: 7,
+  108: 8,
+  109: 1,
+  110: 1,
+  111: 3,
+  112: 9,
+  113: 10,
+  114: 11,
 };
 
 /** Third-party suppliers: [bill index from which (and newer) the supplier is this one, supplier]. */
@@ -90,10 +103,21 @@ export function seedBills(ctx: SeedContext) {
   let nextId = 50001;
   for (const [accountId, building, , status] of HARBOR_ACCOUNT_ROWS) {
     const c = CLIMATE[building];
-    const share = HARBOR_ACCOUNT_ROWS.filter((a) => a[1] === building).findIndex((a) => a[0] === accountId) === 0 ? 1 : 0.35;
+    const share =
+      HARBOR_ACCOUNT_ROWS.filter((a) => a[1] === building).findIndex((a) => a[0] === accountId) === 0
+        ? 1
+        : 0.35;
     const lag = building === STALE_BILL_BUILDING ? STALE_BILL_AGE_DAYS : 3 + (accountId % 9);
     const baseRate = 11 + rand() * 9;
-    const rows: { i: number; start: Date; end: Date; statement: Date; kwh: number; kw: number; rate: number }[] = [];
+    const rows: {
+      i: number;
+      start: Date;
+      end: Date;
+      statement: Date;
+      kwh: number;
+      kw: number;
+      rate: number;
+    }[] = [];
     for (let i = BILL_MONTHS - 1; i >= 0; i--) {
       const statement = addDays(today, -lag - Math.round(30.44 * i));
       const end = addDays(statement, -4);
@@ -120,7 +144,20 @@ export function seedBills(ctx: SeedContext) {
       const total = Math.round(electric * 1.0625);
       const id = nextId++;
       billIds.set(`${accountId}:${r.i}`, id);
-      insertBill.run(id, building, accountId, isoDate(r.statement), isoDate(r.start), isoDate(r.end), r.kwh, r.kw, r.rate, total, electric, supplier);
+      insertBill.run(
+        id,
+        building,
+        accountId,
+        isoDate(r.statement),
+        isoDate(r.start),
+        isoDate(r.end),
+        r.kwh,
+        r.kw,
+        r.rate,
+        total,
+        electric,
+        supplier,
+      );
     }
   }
 
@@ -132,8 +169,17 @@ export function seedBills(ctx: SeedContext) {
     const billId = billIds.get(`${accountId}:${index}`);
     if (!billId) continue;
     const building = HARBOR_ACCOUNT_ROWS.find((a) => a[0] === accountId)![1];
-    const previous = type === "supplier_change" ? (utilityName.get(UTILITY_FOR_ACCOUNT_BUILDING[building]) ?? null) : null;
+    const previous =
+      type === "supplier_change" ? (utilityName.get(UTILITY_FOR_ACCOUNT_BUILDING[building]) ?? null) : null;
     const details = previous ? { previous_supplier: previous } : {};
-    insertFlag.run(flagId++, billId, type, status, previous, JSON.stringify(details), addDays(today, -index * 30).toISOString());
+    insertFlag.run(
+      flagId++,
+      billId,
+      type,
+      status,
+      previous,
+      JSON.stringify(details),
+      addDays(today, -index * 30).toISOString(),
+    );
   }
 }

@@ -2,28 +2,201 @@ import { hashPassword } from "../../lib/crypto";
 import { CLIENT, USER, DEMO_PASSWORD, MAPLE_BUILDING, GREENWAY_BUILDING, METRO_BUILDING } from "./ids";
 import { addDays, type SeedContext } from "./context";
 
-type B = [id: number, name: string, nickname: string | null, code: string, line1: string, line2: string | null, city: string, state: string, zip: string, tz: string];
+type B = [
+  id: number,
+  name: string,
+  nickname: string | null,
+  code: string,
+  line1: string,
+  line2: string | null,
+  city: string,
+  state: string,
+  zip: string,
+  tz: string,
+];
 
 /** Harbor Coffee Co.: 14 locations across four US timezones. Codes and street numbers sort differently on purpose. */
 export const HARBOR_BUILDING_ROWS: B[] = [
-  [101, "Harbor Coffee Pike Place", "Flagship", "HCC-007", "1912 Pike Pl", null, "Seattle", "WA", "98101", "America/Los_Angeles"],
-  [102, "Harbor Coffee Capitol Hill", null, "HCC-002", "415 E Pine St", null, "Seattle", "WA", "98122", "America/Los_Angeles"],
-  [103, "Harbor Coffee Ballard", null, "HCC-011", "5300 Ballard Ave NW", "Suite 2", "Seattle", "WA", "98107", "America/Los_Angeles"],
-  [104, "Harbor Coffee Mission", "Roastery", "HCC-001", "2200 Mission St", null, "San Francisco", "CA", "94110", "America/Los_Angeles"],
-  [105, "Harbor Coffee South Congress", null, "HCC-014", "1601 S Congress Ave", null, "Austin", "TX", "78704", "America/Chicago"],
-  [106, "Harbor Coffee Wicker Park", null, "HCC-005", "1425 N Milwaukee Ave", null, "Chicago", "IL", "60622", "America/Chicago"],
-  [107, "Harbor Coffee Loop", "Loop Kiosk", "HCC-009", "20 N Wacker Dr", "Lobby", "Chicago", "IL", "60606", "America/Chicago"],
-  [108, "Harbor Coffee LoDo", null, "HCC-004", "1701 Wynkoop St", null, "Denver", "CO", "80202", "America/Denver"],
-  [109, "Harbor Coffee Chelsea", null, "HCC-012", "88 Tenth Ave", null, "New York", "NY", "10011", "America/New_York"],
-  [110, "Harbor Coffee Park Slope", "Slope", "HCC-003", "7 Seventh Ave", null, "Brooklyn", "NY", "11217", "America/New_York"],
-  [111, "Harbor Coffee Hoboken", null, "HCC-010", "301 Washington St", null, "Hoboken", "NJ", "07030", "America/New_York"],
-  [112, "Harbor Coffee Back Bay", null, "HCC-006", "500 Boylston St", null, "Boston", "MA", "02116", "America/New_York"],
-  [113, "Harbor Coffee Midtown", null, "HCC-013", "1100 Peachtree St NE", null, "Atlanta", "GA", "30309", "America/New_York"],
-  [114, "Harbor Coffee Wynwood", null, "HCC-008", "2550 NW 2nd Ave", null, "Miami", "FL", "33127", "America/New_York"],
+  [
+    101,
+    "Harbor Coffee Pike Place",
+    "Flagship",
+    "HCC-007",
+    "1912 Pike Pl",
+    null,
+    "Seattle",
+    "WA",
+    "98101",
+    "America/Los_Angeles",
+  ],
+  [
+    102,
+    "Harbor Coffee Capitol Hill",
+    null,
+    "HCC-002",
+    "415 E Pine St",
+    null,
+    "Seattle",
+    "WA",
+    "98122",
+    "America/Los_Angeles",
+  ],
+  [
+    103,
+    "Harbor Coffee Ballard",
+    null,
+    "HCC-011",
+    "5300 Ballard Ave NW",
+    "Suite 2",
+    "Seattle",
+    "WA",
+    "98107",
+    "America/Los_Angeles",
+  ],
+  [
+    104,
+    "Harbor Coffee Mission",
+    "Roastery",
+    "HCC-001",
+    "2200 Mission St",
+    null,
+    "San Francisco",
+    "CA",
+    "94110",
+    "America/Los_Angeles",
+  ],
+  [
+    105,
+    "Harbor Coffee South Congress",
+    null,
+    "HCC-014",
+    "1601 S Congress Ave",
+    null,
+    "Austin",
+    "TX",
+    "78704",
+    "America/Chicago",
+  ],
+  [
+    106,
+    "Harbor Coffee Wicker Park",
+    null,
+    "HCC-005",
+    "1425 N Milwaukee Ave",
+    null,
+    "Chicago",
+    "IL",
+    "60622",
+    "America/Chicago",
+  ],
+  [
+    107,
+    "Harbor Coffee Loop",
+    "Loop Kiosk",
+    "HCC-009",
+    "20 N Wacker Dr",
+    "Lobby",
+    "Chicago",
+    "IL",
+    "60606",
+    "America/Chicago",
+  ],
+  [
+    108,
+    "Harbor Coffee LoDo",
+    null,
+    "HCC-004",
+    "1701 Wynkoop St",
+    null,
+    "Denver",
+    "CO",
+    "80202",
+    "America/Denver",
+  ],
+  [
+    109,
+    "Harbor Coffee Chelsea",
+    null,
+    "HCC-012",
+    "88 Tenth Ave",
+    null,
+    "New York",
+    "NY",
+    "10011",
+    "America/New_York",
+  ],
+  [
+    110,
+    "Harbor Coffee Park Slope",
+    "Slope",
+    "HCC-003",
+    "7 Seventh Ave",
+    null,
+    "Brooklyn",
+    "NY",
+    "11217",
+    "America/New_York",
+  ],
+  [
+    111,
+    "Harbor Coffee Hoboken",
+    null,
+    "HCC-010",
+    "301 Washington St",
+    null,
+    "Hoboken",
+    "NJ",
+    "07030",
+    "America/New_York",
+  ],
+  [
+    112,
+    "Harbor Coffee Back Bay",
+    null,
+    "HCC-006",
+    "500 Boylston St",
+    null,
+    "Boston",
+    "MA",
+    "02116",
+    "America/New_York",
+  ],
+  [
+    113,
+    "Harbor Coffee Midtown",
+    null,
+    "HCC-013",
+    "1100 Peachtree St NE",
+    null,
+    "Atlanta",
+    "GA",
+    "30309",
+    "America/New_York",
+  ],
+  [
+    114,
+    "Harbor Coffee Wynwood",
+    null,
+    "HCC-008",
+    "2550 NW 2nd Ave",
+    null,
+    "Miami",
+    "FL",
+    "33127",
+    "America/New_York",
+  ],
 ];
 
 /** Utilities: two ConEd-type, one JCPL, some requiring e-bill, some exempt from the MFA warning. */
-export const UTILITY_ROWS: [id: number, name: string, providerId: string, ebill: number, coned: number, jcpl: number, mfaExempt: number][] = [
+export const UTILITY_ROWS: [
+  id: number,
+  name: string,
+  providerId: string,
+  ebill: number,
+  coned: number,
+  jcpl: number,
+  mfaExempt: number,
+][] = [
   [1, "Consolidated Edison (ConEd)", "prov_coned", 0, 1, 0, 0],
   [2, "Orange and Rockland Utilities", "prov_oru", 0, 1, 0, 0],
   [3, "Jersey Central Power & Light (JCPL)", "prov_jcpl", 1, 0, 1, 0],
@@ -41,7 +214,20 @@ export const UTILITY_ROWS: [id: number, name: string, providerId: string, ebill:
 ];
 
 const UTILITY_FOR_BUILDING: Record<number, number> = {
-  101: 4, 102: 4, 103: 12, 104: 5, 105: 6, 106: 7, 107: 7, 108: 8, 109: 1, 110: 1, 111: 3, 112: 9, 113: 10, 114: 11,
+  101: 4,
+  102: 4,
+  103: 12,
+  104: 5,
+  105: 6,
+  106: 7,
+  107: 7,
+  108: 8,
+  109: 1,
+  110: 1,
+  111: 3,
+  112: 9,
+  113: 10,
+  114: 11,
 };
 
 /**
@@ -65,7 +251,14 @@ export const HARBOR_ACCOUNT_ROWS: [number, number, string, string, string | null
   [1014, 111, "100 088 213 447", "DATA_ACCESS_FAILURE", "UNSUCCESSFUL_EMAIL_APPROVAL", null],
   [1015, 112, "5118-902-3345", "CONNECTION_SUCCESS", "DATA_ACCESSIBLE", 5],
   [1016, 112, "5118-902-3346", "DATA_ACCESS_FAILURE", "USER_REVOKED_ACCESS", 5],
-  [1017, 113, "08812-44190", "INACTIVE", "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE", null],
+  [
+    1017,
+    113,
+    "08812-44190",
+    "INACTIVE",
+    "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE",
+    null,
+  ],
   [1018, 113, "08812-44191", "CONNECTION_SUCCESS", "DATA_ACCESSIBLE", null],
   [1019, 114, "6620-118-003", "INACTIVE", "NO_BILLS_DISCOVERED_AFTER_FINAL_BILL_NOTICE", null],
   [1020, 114, "6620-118-004", "CONNECTION_SUCCESS", "DATA_ACCESSIBLE", null],
@@ -111,11 +304,49 @@ export function seedCore(ctx: SeedContext) {
   for (const [id, name, nick, code, l1, l2, city, state, zip, tz] of HARBOR_BUILDING_ROWS) {
     building.run(id, CLIENT.harbor, name, nick, code, l1, l2, city, state, zip, tz);
   }
-  building.run(MAPLE_BUILDING, CLIENT.maple, "Maple Dental Main Office", null, "MDL-001", "42 Elm St", null, "Portland", "ME", "04101", "America/New_York");
-  building.run(GREENWAY_BUILDING, CLIENT.greenway, "Greenway Homes Residence", null, "GWH-001", "9 Birch Ln", null, "Madison", "WI", "53703", "America/Chicago");
-  building.run(METRO_BUILDING, CLIENT.metro, "Metro Towers One", null, "MTT-001", "350 Fifth Ave", null, "New York", "NY", "10118", "America/New_York");
+  building.run(
+    MAPLE_BUILDING,
+    CLIENT.maple,
+    "Maple Dental Main Office",
+    null,
+    "MDL-001",
+    "42 Elm St",
+    null,
+    "Portland",
+    "ME",
+    "04101",
+    "America/New_York",
+  );
+  building.run(
+    GREENWAY_BUILDING,
+    CLIENT.greenway,
+    "Greenway Homes Residence",
+    null,
+    "GWH-001",
+    "9 Birch Ln",
+    null,
+    "Madison",
+    "WI",
+    "53703",
+    "America/Chicago",
+  );
+  building.run(
+    METRO_BUILDING,
+    CLIENT.metro,
+    "Metro Towers One",
+    null,
+    "MTT-001",
+    "350 Fifth Ave",
+    null,
+    "New York",
+    "NY",
+    "10118",
+    "America/New_York",
+  );
 
-  const access = db.prepare("INSERT INTO user_building_access (user_id, building_id, has_access) VALUES (?, ?, ?)");
+  const access = db.prepare(
+    "INSERT INTO user_building_access (user_id, building_id, has_access) VALUES (?, ?, ?)",
+  );
   for (const [id] of HARBOR_BUILDING_ROWS) {
     access.run(USER.dana, id, 1);
     access.run(USER.sam, id, SAM_BUILDINGS.includes(id) ? 1 : 0);
@@ -140,7 +371,27 @@ export function seedCore(ctx: SeedContext) {
     "INSERT INTO utility_accounts (id, client_id, building_id, utility_id, credential_id, number, arcadia_account_status, arcadia_account_status_detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const [id, buildingId, number, status, detail, credentialId] of HARBOR_ACCOUNT_ROWS) {
-    account.run(id, CLIENT.harbor, buildingId, UTILITY_FOR_BUILDING[buildingId], credentialId, number, status, detail, now);
+    account.run(
+      id,
+      CLIENT.harbor,
+      buildingId,
+      UTILITY_FOR_BUILDING[buildingId],
+      credentialId,
+      number,
+      status,
+      detail,
+      now,
+    );
   }
-  account.run(4001, CLIENT.metro, METRO_BUILDING, 1, null, "29-9000-1111-0001-1", "CONNECTION_SUCCESS", "DATA_ACCESSIBLE", now);
+  account.run(
+    4001,
+    CLIENT.metro,
+    METRO_BUILDING,
+    1,
+    null,
+    "29-9000-1111-0001-1",
+    "CONNECTION_SUCCESS",
+    "DATA_ACCESSIBLE",
+    now,
+  );
 }

@@ -24,7 +24,15 @@ export const THERMOSTAT_ROWS: {
   { id: 1001, building: 101, name: "Front Counter", vendor: "enode", intent: "event in progress" },
   { id: 1002, building: 101, name: "Back Office", vendor: "enode", intent: "event in progress" },
   { id: 1003, building: 101, name: "Seating Area", vendor: "enode", intent: "following schedule" },
-  { id: 1004, building: 101, name: "Storage Room", vendor: "enode", intent: "unlinked", unlinked: true, reachable: false },
+  {
+    id: 1004,
+    building: 101,
+    name: "Storage Room",
+    vendor: "enode",
+    intent: "unlinked",
+    unlinked: true,
+    reachable: false,
+  },
   { id: 1005, building: 102, name: "Main Floor", vendor: "enode", intent: "unreachable", reachable: false },
   { id: 1006, building: 102, name: "Patio Zone", vendor: "airzone", intent: "unreachable", reachable: false },
   { id: 1007, building: 103, name: "Espresso Bar", vendor: "enode", intent: "unreachable", reachable: false },
@@ -33,24 +41,80 @@ export const THERMOSTAT_ROWS: {
   { id: 1010, building: 104, name: "Roastery Floor", vendor: "enode", intent: "following schedule" },
   { id: 1011, building: 104, name: "Tasting Room", vendor: "enode", intent: "following schedule" },
   { id: 1012, building: 104, name: "Warehouse", vendor: "enode", intent: "following schedule" },
-  { id: 1013, building: 105, name: "Front of House", vendor: "enode", intent: "inactive schedule (permanent_hold active)" },
-  { id: 1014, building: 105, name: "Kitchen", vendor: "enode", intent: "inefficient schedule (unchanging_schedule active)" },
+  {
+    id: 1013,
+    building: 105,
+    name: "Front of House",
+    vendor: "enode",
+    intent: "inactive schedule (permanent_hold active)",
+  },
+  {
+    id: 1014,
+    building: 105,
+    name: "Kitchen",
+    vendor: "enode",
+    intent: "inefficient schedule (unchanging_schedule active)",
+  },
   { id: 1015, building: 105, name: "Drive-Thru", vendor: "enode", intent: "system performance (active)" },
   { id: 1016, building: 105, name: "Break Room", vendor: "enode", intent: "unreachable", reachable: false },
   { id: 1017, building: 105, name: "Office", vendor: "enode", intent: "following schedule" },
   { id: 1018, building: 106, name: "Upstairs", vendor: "airzone", intent: "following schedule" },
-  { id: 1019, building: 106, name: "Downstairs", vendor: "airzone", intent: "inactive schedule (permanent_hold active; Airzone: no resolve/dismiss)" },
+  {
+    id: 1019,
+    building: 106,
+    name: "Downstairs",
+    vendor: "airzone",
+    intent: "inactive schedule (permanent_hold active; Airzone: no resolve/dismiss)",
+  },
   { id: 1020, building: 106, name: "Back Room", vendor: "airzone", intent: "following schedule" },
-  { id: 1021, building: 108, name: "Cafe Floor", vendor: "enode", intent: "resolving issue (permanent_hold processing)" },
-  { id: 1022, building: 108, name: "Pastry Kitchen", vendor: "enode", intent: "issue dismissed (unchanging_schedule dismissed)" },
-  { id: 1023, building: 109, name: "Main Room", vendor: "enode", intent: "schedule unavailable", noSchedule: true },
-  { id: 1024, building: 109, name: "Window Bar", vendor: "enode", intent: "inactive schedule (permanent_hold active, auto-resolves: yellow)", autoresolve: true },
-  { id: 1025, building: 110, name: "Counter", vendor: "enode", intent: "inefficient schedule (unchanging_schedule failed: red)" },
+  {
+    id: 1021,
+    building: 108,
+    name: "Cafe Floor",
+    vendor: "enode",
+    intent: "resolving issue (permanent_hold processing)",
+  },
+  {
+    id: 1022,
+    building: 108,
+    name: "Pastry Kitchen",
+    vendor: "enode",
+    intent: "issue dismissed (unchanging_schedule dismissed)",
+  },
+  {
+    id: 1023,
+    building: 109,
+    name: "Main Room",
+    vendor: "enode",
+    intent: "schedule unavailable",
+    noSchedule: true,
+  },
+  {
+    id: 1024,
+    building: 109,
+    name: "Window Bar",
+    vendor: "enode",
+    intent: "inactive schedule (permanent_hold active, auto-resolves: yellow)",
+    autoresolve: true,
+  },
+  {
+    id: 1025,
+    building: 110,
+    name: "Counter",
+    vendor: "enode",
+    intent: "inefficient schedule (unchanging_schedule failed: red)",
+  },
   { id: 1026, building: 110, name: "Reading Nook", vendor: "enode", intent: "following schedule" },
   { id: 1027, building: 111, name: "Main Floor", vendor: "enode", intent: "following schedule" },
   { id: 1028, building: 112, name: "Ground Floor", vendor: "enode", intent: "following schedule" },
   { id: 1029, building: 112, name: "Lower Level", vendor: "airzone", intent: "following schedule" },
-  { id: 1030, building: 113, name: "Lobby", vendor: "enode", intent: "system performance (permanent_hold dismissed + system_performance active)" },
+  {
+    id: 1030,
+    building: 113,
+    name: "Lobby",
+    vendor: "enode",
+    intent: "system performance (permanent_hold dismissed + system_performance active)",
+  },
   { id: 1031, building: 114, name: "Front Room", vendor: "enode", intent: "following schedule" },
   { id: 1032, building: 114, name: "Courtyard", vendor: "airzone", intent: "following schedule" },
 ];
@@ -74,19 +138,25 @@ const MODE_SETS = [
 
 export function seedDevices(ctx: SeedContext) {
   const { db, now } = ctx;
-  const insert = db.prepare(`INSERT INTO thermostats (id, building_id, device_name, vendor, status, issue_autoresolve, is_reachable,
+  const insert =
+    db.prepare(`INSERT INTO thermostats (id, building_id, device_name, vendor, status, issue_autoresolve, is_reachable,
     last_seen, vendor_data_json, temp_indoor_f, mode, cool_setpoint_f, heat_setpoint_f, allowed_modes_json, has_schedule)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   THERMOSTAT_ROWS.forEach((t, i) => {
     const reachable = t.reachable !== false;
-    const modes = t.vendor === "airzone" ? ["cool", "heat", "off", "ventilation", "dehumidifier"] : MODE_SETS[i % MODE_SETS.length];
+    const modes =
+      t.vendor === "airzone"
+        ? ["cool", "heat", "off", "ventilation", "dehumidifier"]
+        : MODE_SETS[i % MODE_SETS.length];
     const mode = modes[i % 3 === 0 && modes.includes("auto") ? modes.indexOf("auto") : i % 2];
     const vendorData =
       t.vendor === "enode"
         ? { information: ENODE_BRANDS[i % ENODE_BRANDS.length] }
         : { manufacturer: { text: AIRZONE_MAKERS[i % 2].text }, model: AIRZONE_MAKERS[i % 2].model };
     // Reachable devices reported a few minutes before "now"; unreachable ones a day and some hours before.
-    const lastSeen = new Date(now.getTime() - (reachable ? (1 + (i % 10)) * 60_000 : 86_400_000 + (2 + (i % 5)) * 3_600_000)).toISOString();
+    const lastSeen = new Date(
+      now.getTime() - (reachable ? (1 + (i % 10)) * 60_000 : 86_400_000 + (2 + (i % 5)) * 3_600_000),
+    ).toISOString();
     insert.run(
       t.id,
       t.building,

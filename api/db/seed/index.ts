@@ -13,7 +13,17 @@ import { seedCompliance } from "./compliance";
 import { seedAccounts } from "./accounts";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
-const seeds: ((ctx: SeedContext) => void)[] = [seedCore, seedDevices, seedLocations, seedThermostats, seedBills, seedUsage, seedGrid, seedCompliance, seedAccounts];
+const seeds: ((ctx: SeedContext) => void)[] = [
+  seedCore,
+  seedDevices,
+  seedLocations,
+  seedThermostats,
+  seedBills,
+  seedUsage,
+  seedGrid,
+  seedCompliance,
+  seedAccounts,
+];
 
 export function todayUtc(now = clock.now()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
@@ -24,7 +34,13 @@ export function seedIfEmpty(db: DB, opts: { now?: Date; staffEmailDomain: string
   const { n } = db.prepare("SELECT count(*) AS n FROM clients").get() as { n: number };
   if (n > 0) return false;
   const now = opts.now ?? clock.now();
-  const ctx: SeedContext = { db, now, today: todayUtc(now), rand: prng(20240816), staffEmailDomain: opts.staffEmailDomain };
+  const ctx: SeedContext = {
+    db,
+    now,
+    today: todayUtc(now),
+    rand: prng(20240816),
+    staffEmailDomain: opts.staffEmailDomain,
+  };
   db.transaction(() => {
     for (const seed of seeds) seed(ctx);
   })();

@@ -28,7 +28,11 @@ export const CLIMATE: Record<number, { lat: number; mean: number; amp: number; s
 /** Smooth deterministic day-to-day weather noise (a sum of slow sinusoids with building phases). */
 function weatherNoise(building: number, dayNumber: number) {
   const p = building * 1.7;
-  return 4 * Math.sin(dayNumber / 3.1 + p) + 3 * Math.sin(dayNumber / 7.3 + p * 2) + 2 * Math.sin(dayNumber / 1.7 + p * 3);
+  return (
+    4 * Math.sin(dayNumber / 3.1 + p) +
+    3 * Math.sin(dayNumber / 7.3 + p * 2) +
+    2 * Math.sin(dayNumber / 1.7 + p * 3)
+  );
 }
 
 /**
@@ -39,7 +43,9 @@ export function outdoorTemperature(building: number, localTs: number) {
   const c = CLIMATE[building] ?? CLIMATE[101];
   const dayNumber = Math.floor(localTs / 86400);
   const d = new Date(localTs * 1000);
-  const doy = (Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000;
+  const doy =
+    (Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) /
+    86400000;
   const hour = d.getUTCHours() + d.getUTCMinutes() / 60;
   const seasonal = c.mean - c.amp * Math.cos((2 * Math.PI * (doy - 15)) / 365);
   const diurnal = (6 + c.amp / 5) * Math.sin((2 * Math.PI * (hour - 9)) / 24);
@@ -96,7 +102,9 @@ export function usageRange(today: Date) {
 export function seedUsage(ctx: SeedContext) {
   const { db, today } = ctx;
   const rand = prng(5031);
-  const insert = db.prepare("INSERT INTO usage_intervals (building_id, ts, kwh, kw, indoor_f, outdoor_f) VALUES (?, ?, ?, ?, ?, ?)");
+  const insert = db.prepare(
+    "INSERT INTO usage_intervals (building_id, ts, kwh, kw, indoor_f, outdoor_f) VALUES (?, ?, ?, ?, ?, ?)",
+  );
   const { start, end } = usageRange(today);
   for (const building of HARBOR_BUILDINGS) {
     if (building === NO_USAGE_BUILDING) continue;
@@ -114,7 +122,14 @@ export function seedUsage(ctx: SeedContext) {
       const outdoor = outdoorTemperature(building, ts);
       const kw = demandKw(building, hour, outdoor, d.getUTCDay(), j1 * 0.16);
       const indoor = indoorTemperature(outdoor, hour, j2 * 0.8);
-      insert.run(building, ts, Math.round(kw * 0.25 * 1000) / 1000, Math.round(kw * 100) / 100, Math.round(indoor * 10) / 10, Math.round(outdoor * 10) / 10);
+      insert.run(
+        building,
+        ts,
+        Math.round(kw * 0.25 * 1000) / 1000,
+        Math.round(kw * 100) / 100,
+        Math.round(indoor * 10) / 10,
+        Math.round(outdoor * 10) / 10,
+      );
     }
   }
 }

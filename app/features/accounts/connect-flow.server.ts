@@ -62,7 +62,10 @@ export async function loadConnectFlow(
 
   const opening = !requested && !providerId && !q;
   // Opening the flow is recorded by a POST (see the "opened" intent): a GET never changes anything upstream.
-  const [utilities, receipt] = await Promise.all([settle(listUtilities(api)), overrides.receipt ?? readReceipt(request)]);
+  const [utilities, receipt] = await Promise.all([
+    settle(listUtilities(api)),
+    overrides.receipt ?? readReceipt(request),
+  ]);
   if (!utilities.ok) return { kind: "error" as const, status: failureStatus(utilities.error) };
   const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
   let step: ConnectStep = resolveConnectStep(requested, {

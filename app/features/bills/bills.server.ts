@@ -39,12 +39,17 @@ export type Account = z.infer<typeof accountSchema>;
 
 /** GET /building/{buildingId}/accounts */
 export async function listAccounts(api: ApiClient, buildingId: number) {
-  const res = await api.get(`/building/${buildingId}/accounts`, { schema: z.object({ items: z.array(accountSchema) }) });
+  const res = await api.get(`/building/${buildingId}/accounts`, {
+    schema: z.object({ items: z.array(accountSchema) }),
+  });
   return res.items;
 }
 
 /** The bill statements query: buildingId, minDate, maxDate, accountId (dates YYYY-MM-DD). */
-export async function listBills(api: ApiClient, q: { buildingId: number; minDate: string; maxDate: string; accountId?: number | string | null }) {
+export async function listBills(
+  api: ApiClient,
+  q: { buildingId: number; minDate: string; maxDate: string; accountId?: number | string | null },
+) {
   const res = await api.get(`/building/${q.buildingId}/bill-statements`, {
     query: { minDate: q.minDate, maxDate: q.maxDate, accountId: q.accountId ?? undefined },
     schema: z.object({ items: z.array(billStatementSchema) }),
@@ -54,18 +59,23 @@ export async function listBills(api: ApiClient, q: { buildingId: number; minDate
 
 /** PATCH bill-statement/{statementId}/bill-flag/{flagId} with the status the customer's answer means. */
 export function answerFlag(api: ApiClient, statementId: number, flagId: number, answer: FlagAnswer) {
-  return api.patch(`/bill-statement/${statementId}/bill-flag/${flagId}`, { body: { status: FLAG_ANSWERS[answer] }, schema: billFlagSchema });
+  return api.patch(`/bill-statement/${statementId}/bill-flag/${flagId}`, {
+    body: { status: FLAG_ANSWERS[answer] },
+    schema: billFlagSchema,
+  });
 }
 
 /** The location id of the URL, or a redirect to the locations list (an id that cannot exist). */
 export function locationIdParam(value: string | undefined) {
   const id = Number(value);
-  if (!value || !/^\d{1,12}$/.test(value) || !Number.isSafeInteger(id) || id <= 0) throw redirect("/locations");
+  if (!value || !/^\d{1,12}$/.test(value) || !Number.isSafeInteger(id) || id <= 0)
+    throw redirect("/locations");
   return id;
 }
 
 /** A 404 from the api for the building: the location does not exist for this user. */
-export const isNotFound = (r: { ok: boolean; error?: { status: number } }) => !r.ok && r.error?.status === 404;
+export const isNotFound = (r: { ok: boolean; error?: { status: number } }) =>
+  !r.ok && r.error?.status === 404;
 
 /** Today as a UTC calendar date. */
 export function todayUtc(at = now()) {
@@ -81,12 +91,24 @@ export async function loadLocationBills(api: ApiClient, locationId: number, acco
   const { minDate, maxDate } = billWindow(todayUtc());
   const [accounts, bills] = await Promise.all([
     settle(listAccounts(api, locationId)),
-    settle(listBills(api, { buildingId: locationId, minDate, maxDate, accountId: accountParam || undefined })),
+    settle(
+      listBills(api, { buildingId: locationId, minDate, maxDate, accountId: accountParam || undefined }),
+    ),
   ]);
   if (isNotFound(accounts) || isNotFound(bills)) throw redirect("/locations");
   if (!accounts.ok) return { ok: false as const, error: accounts.error };
   if (!bills.ok) return { ok: false as const, error: bills.error };
-  const accountId = accountParam ? Number(accountParam) : accounts.data.length > 1 ? accounts.data[0].id : null;
-  const list = accountParam || accountId === null ? bills.data : bills.data.filter((b) => b.accountId === accountId);
-  return { ok: true as const, accounts: accounts.data.map((a) => ({ id: a.id, number: a.number })), accountId, bills: list };
+  const accountId = accountParam
+    ? Number(accountParam)
+    : accounts.data.length > 1
+      ? accounts.data[0].id
+      : null;
+  const list =
+    accountParam || accountId === null ? bills.data : bills.data.filter((b) => b.accountId === accountId);
+  return {
+    ok: true as const,
+    accounts: accounts.data.map((a) => ({ id: a.id, number: a.number })),
+    accountId,
+    bills: list,
+  };
 }

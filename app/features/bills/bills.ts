@@ -20,7 +20,12 @@ export type BillFlagStatus = (typeof BILL_FLAG_STATUSES)[number];
 /** Only these flag types are shown to users. */
 export const SHOWN_FLAG_TYPES: readonly string[] = ["supplier_change", "rate_class_change"];
 
-export type FlagLike = { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null };
+export type FlagLike = {
+  id: number;
+  type: string;
+  status: string;
+  details?: { previousSupplier?: string | null } | null;
+};
 
 /** The heading of one flag by type and status (rule flag-headings, docs/rules.md). */
 export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
@@ -31,18 +36,22 @@ export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
     return "New supplier verified";
   }
   if (flag.type === "rate_class_change") {
-    return flag.status === "unacknowledged" ? "Your utility delivery rate increased" : "Utility delivery rate class updated";
+    return flag.status === "unacknowledged"
+      ? "Your utility delivery rate increased"
+      : "Utility delivery rate class updated";
   }
   return "Bill issue";
 }
 
 /** The heading above several flags shown together. */
-export const groupHeading = (count: number) => `We have detected ${count} bill issues that could mean higher bills`;
+export const groupHeading = (count: number) =>
+  `We have detected ${count} bill issues that could mean higher bills`;
 
 const OPEN_STATUSES = ["unacknowledged", "action_requested"];
 
 /** Pill colour: yellow for unacknowledged and action_requested; grey for dismissed and completed. */
-export const pillTone = (status: string): "yellow" | "grey" => (OPEN_STATUSES.includes(status) ? "yellow" : "grey");
+export const pillTone = (status: string): "yellow" | "grey" =>
+  OPEN_STATUSES.includes(status) ? "yellow" : "grey";
 
 const STATUS_LABELS: Record<string, string> = {
   unacknowledged: "Needs your review",
@@ -61,8 +70,14 @@ export function groupPillStatus(flags: Pick<FlagLike, "status">[]): string | nul
  * The flags shown on a bill: supplier_change and rate_class_change only; a supplier change is hidden when the
  * bill's supplier name contains the provider's own name (the customer moved to us).
  */
-export function visibleFlags<F extends FlagLike>(flags: F[], supplier: string | null | undefined, providerName: string): F[] {
-  const ours = Boolean(supplier && providerName && supplier.toLowerCase().includes(providerName.toLowerCase()));
+export function visibleFlags<F extends FlagLike>(
+  flags: F[],
+  supplier: string | null | undefined,
+  providerName: string,
+): F[] {
+  const ours = Boolean(
+    supplier && providerName && supplier.toLowerCase().includes(providerName.toLowerCase()),
+  );
   return flags.filter((f) => SHOWN_FLAG_TYPES.includes(f.type) && !(f.type === "supplier_change" && ours));
 }
 
@@ -86,7 +101,8 @@ export const flagAnswerSchema = z.object({
 export const FLAG_UPDATE_FAILED = "Unable to process update";
 
 /** The bill feedback confirmation heading (/fix-my-bill/{status}). */
-export const feedbackHeading = (status: string) => (status === "action_requested" ? "Help is on the way!" : "Bill feedback received");
+export const feedbackHeading = (status: string) =>
+  status === "action_requested" ? "Help is on the way!" : "Bill feedback received";
 
 // Formatters are built once: an Intl formatter per call is slow when a page formats hundreds of values.
 const numberFormats = new Map<number, Intl.NumberFormat>();
@@ -147,24 +163,31 @@ type BillLike = { id: number; statementDate: string };
 
 /** The chart's 13 monthly points: the newest 13 bills, oldest first. */
 export function chartBills<B extends BillLike>(bills: B[], count = 13): B[] {
-  return [...bills].sort((a, b) => a.statementDate.localeCompare(b.statementDate) || a.id - b.id).slice(-count);
+  return [...bills]
+    .sort((a, b) => a.statementDate.localeCompare(b.statementDate) || a.id - b.id)
+    .slice(-count);
 }
 
 /** The usage page of one bill (a bill tooltip's link). */
-export const billUsageHref = (locationId: number | string, billId: number) => `/locations/${locationId}/usage/demand?period=bill&start=${billId}`;
+export const billUsageHref = (locationId: number | string, billId: number) =>
+  `/locations/${locationId}/usage/demand?period=bill&start=${billId}`;
 
 /** The bill download goes through the web server's /api passthrough. */
 export const billDownloadHref = (billId: number) => `/api/bill-statement/${billId}/download`;
 
 /** The explanation under a flag's heading (the copy notes of rule flag-headings, docs/rules.md). */
-export function flagCopy(flag: Pick<FlagLike, "type" | "status" | "details">, supplier: string | null | undefined) {
+export function flagCopy(
+  flag: Pick<FlagLike, "type" | "status" | "details">,
+  supplier: string | null | undefined,
+) {
   const previous = flag.details?.previousSupplier;
   const to = supplier ?? "a new supplier";
   if (flag.type === "supplier_change") {
     if (flag.status === "unacknowledged") {
       return `This bill lists ${to} as your energy supplier${previous ? ` instead of ${previous}` : ""}. Did you expect this change? If not, we will look into it and respond by email within 1 business day.`;
     }
-    if (flag.status === "action_requested") return `We are looking into the change of supplier to ${to} and will respond by email within 1 business day.`;
+    if (flag.status === "action_requested")
+      return `We are looking into the change of supplier to ${to} and will respond by email within 1 business day.`;
     return `${to} is confirmed as the energy supplier on this bill.`;
   }
   if (flag.status === "unacknowledged") {
@@ -181,5 +204,7 @@ export function formatRange(start: string, end: string) {
   const [y1, m1, d1] = start.split("-").map(Number);
   const [y2, m2, d2] = end.split("-").map(Number);
   if (!y1 || !y2) return `${start} – ${end}`;
-  return y1 === y2 ? `${MONTHS[m1 - 1]} ${d1} – ${MONTHS[m2 - 1]} ${d2}, ${y2}` : `${formatDate(start)} – ${formatDate(end)}`;
+  return y1 === y2
+    ? `${MONTHS[m1 - 1]} ${d1} – ${MONTHS[m2 - 1]} ${d2}, ${y2}`
+    : `${formatDate(start)} – ${formatDate(end)}`;
 }

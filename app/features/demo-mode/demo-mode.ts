@@ -11,7 +11,13 @@ export const DEMO_CLIENT_NAME = "Demo Client";
 export const DEMO_ADDRESSES = [
   { addressLine1: "11 Wall St", addressLine2: null, city: "New York", state: "NY", zipcode: "10005" },
   { addressLine1: "200 Park Ave S", addressLine2: null, city: "New York", state: "NY", zipcode: "10003" },
-  { addressLine1: "30 Rockefeller Plaza", addressLine2: null, city: "New York", state: "NY", zipcode: "10112" },
+  {
+    addressLine1: "30 Rockefeller Plaza",
+    addressLine2: null,
+    city: "New York",
+    state: "NY",
+    zipcode: "10112",
+  },
   { addressLine1: "1 Centre St", addressLine2: null, city: "New York", state: "NY", zipcode: "10007" },
   { addressLine1: "405 Lexington Ave", addressLine2: null, city: "New York", state: "NY", zipcode: "10174" },
 ] as const;

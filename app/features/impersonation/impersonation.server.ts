@@ -28,7 +28,8 @@ export const searchClients = (api: ApiClient, search: string, page: number) =>
 export const startImpersonation = (api: ApiClient, clientId: number, reason: string) =>
   api.withSessionCookie("POST", "/impersonation", { body: { clientId, reason }, schema: apiUserSchema });
 
-export const stopImpersonation = (api: ApiClient) => api.withSessionCookie("DELETE", "/impersonation", { schema: apiUserSchema });
+export const stopImpersonation = (api: ApiClient) =>
+  api.withSessionCookie("DELETE", "/impersonation", { schema: apiUserSchema });
 
 /**
  * After a 401 (the cookie's upstream session was revoked, e.g. a form resubmitted after a rotation): the

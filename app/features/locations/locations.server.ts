@@ -19,7 +19,12 @@ export const buildingSchema = z.object({
 });
 export type Building = z.infer<typeof buildingSchema>;
 
-const pageSchema = z.object({ items: z.array(buildingSchema), total: z.number().int().nonnegative(), page: z.number(), size: z.number() });
+const pageSchema = z.object({
+  items: z.array(buildingSchema),
+  total: z.number().int().nonnegative(),
+  page: z.number(),
+  size: z.number(),
+});
 
 export const BUILDINGS_PAGE_SIZE = 75;
 /** A client with more than 100 pages (7,500 locations) is not a small or medium business: stop there. */
@@ -27,7 +32,10 @@ const MAX_PAGES = 100;
 
 /** Every building of the client: the first page, then the remaining pages of 75 together. */
 export async function listAllBuildings(api: ApiClient): Promise<Building[]> {
-  const first = await api.get("/buildings", { query: { size: BUILDINGS_PAGE_SIZE, page: 1 }, schema: pageSchema });
+  const first = await api.get("/buildings", {
+    query: { size: BUILDINGS_PAGE_SIZE, page: 1 },
+    schema: pageSchema,
+  });
   const pages = Math.min(MAX_PAGES, Math.ceil(first.total / BUILDINGS_PAGE_SIZE));
   if (pages <= 1) return first.items;
   const rest = await Promise.all(

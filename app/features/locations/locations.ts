@@ -97,7 +97,12 @@ export const isBillOld = (date: string | null | undefined, today: Date) =>
 
 /** "Sep 14, 2026" from a `YYYY-MM-DD` date (no timezone shift). */
 /** One formatter for all calls: building an Intl.DateTimeFormat per call is slow on a busy server. */
-const BILL_DATE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const BILL_DATE = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 export function formatBillDate(date: string) {
   return BILL_DATE.format(new Date(`${date}T00:00:00Z`));

@@ -337,7 +337,8 @@ export function changedSettings(current: CurrentSettings, next: Settings): Parti
   if (next.heatSetpointF !== current.heatSetpointF) changed.heatSetpointF = next.heatSetpointF;
   if (Object.keys(changed).length === 0) return changed;
   // Auto mode sends all three (the vendor checks the spacing); only these three: the form has other fields.
-  if (next.mode === "auto") return { mode: next.mode, coolSetpointF: next.coolSetpointF, heatSetpointF: next.heatSetpointF };
+  if (next.mode === "auto")
+    return { mode: next.mode, coolSetpointF: next.coolSetpointF, heatSetpointF: next.heatSetpointF };
   return changed;
 }
 
@@ -348,7 +349,14 @@ export function canSave(
   raw: { mode?: string; coolSetpointF?: string; heatSetpointF?: string },
 ) {
   // Values come back from a submission as typed; a duplicated field arrives as a list and is simply invalid.
-  const toNum = (v: unknown) => (v === undefined ? undefined : typeof v !== "string" ? Number.NaN : v.trim() === "" ? undefined : Number(v));
+  const toNum = (v: unknown) =>
+    v === undefined
+      ? undefined
+      : typeof v !== "string"
+        ? Number.NaN
+        : v.trim() === ""
+          ? undefined
+          : Number(v);
   const parsed = settingsSchema(limits).safeParse({
     mode: raw.mode || undefined,
     coolSetpointF: toNum(raw.coolSetpointF),

@@ -22,7 +22,14 @@ import {
 
 export const COLORS = { consumption: "#2563eb", demand: "#0f766e", outdoor: "#c2410c", indoor: "#6d28d9" };
 
-type BillPoint = { id: number; statementDate: string; serviceStartDate: string; serviceEndDate: string; consumption: number | null; demand: number | null };
+type BillPoint = {
+  id: number;
+  statementDate: string;
+  serviceStartDate: string;
+  serviceEndDate: string;
+  consumption: number | null;
+  demand: number | null;
+};
 
 const shortMonth = (iso: string) => `${MONTH_SHORT[Number(iso.slice(5, 7)) - 1]} ’${iso.slice(2, 4)}`;
 
@@ -72,24 +79,45 @@ export function usageTicks(points: UsagePoint[], granularity: Granularity): { at
       return { at: h === 24 ? points.length : idx >= 0 ? idx : h * perHour, label: String(h) };
     }).filter((t) => t.at <= points.length);
   }
-  if (granularity === "month") return points.map((p, i) => ({ at: i + 0.5, label: MONTH_SHORT[Number(localPart(p.startTs).slice(5, 7)) - 1] }));
+  if (granularity === "month")
+    return points.map((p, i) => ({
+      at: i + 0.5,
+      label: MONTH_SHORT[Number(localPart(p.startTs).slice(5, 7)) - 1],
+    }));
   const every = Math.max(1, Math.ceil(points.length / 8));
   return points
     .map((p, i) => ({ i, p }))
     .filter(({ i }) => i % every === 0)
-    .map(({ i, p }) => ({ at: i + 0.5, label: `${MONTH_SHORT[Number(localPart(p.startTs).slice(5, 7)) - 1]} ${Number(localPart(p.startTs).slice(8, 10))}` }));
+    .map(({ i, p }) => ({
+      at: i + 0.5,
+      label: `${MONTH_SHORT[Number(localPart(p.startTs).slice(5, 7)) - 1]} ${Number(localPart(p.startTs).slice(8, 10))}`,
+    }));
 }
 
 /** The usage page chart: energy bars (left axis, multiples of 4) and outdoor and indoor temperature lines (right axis, multiples of 20 °F). */
-export function usageChart(points: UsagePoint[], usageType: UsageType, granularity: Granularity, units: { energy: string; temperature: string }): EnergyChartProps {
-  const bar: ChartSeries = { name: usageTitle(usageType), unit: units.energy || unitsLabel(usageType), color: COLORS[usageType] };
+export function usageChart(
+  points: UsagePoint[],
+  usageType: UsageType,
+  granularity: Granularity,
+  units: { energy: string; temperature: string },
+): EnergyChartProps {
+  const bar: ChartSeries = {
+    name: usageTitle(usageType),
+    unit: units.energy || unitsLabel(usageType),
+    color: COLORS[usageType],
+  };
   const lines: ChartSeries[] = [
     { name: "Outdoor temperature", unit: units.temperature || "°F", color: COLORS.outdoor },
     { name: "Indoor temperature", unit: units.temperature || "°F", color: COLORS.indoor, dashed: true },
   ];
   return {
     label: `${usageTitle(usageType)} in ${bar.unit} with outdoor and indoor temperatures`,
-    points: points.map((p) => ({ key: p.startTs, label: bucketLabel(p.startTs, granularity), bar: p.energy, lines: [p.outdoor, p.indoor] })),
+    points: points.map((p) => ({
+      key: p.startTs,
+      label: bucketLabel(p.startTs, granularity),
+      bar: p.energy,
+      lines: [p.outdoor, p.indoor],
+    })),
     bar,
     lines,
     leftMax: energyAxisMax(Math.max(0, ...points.map((p) => p.energy ?? 0))),
@@ -102,9 +130,18 @@ export function usageChart(points: UsagePoint[], usageType: UsageType, granulari
 }
 
 /** The usage chart's CSV rows (written by `toCsv` in the CSV route). */
-export function usageCsvRows(points: UsagePoint[], usageType: UsageType, units: { energy: string; temperature: string }): CsvCell[][] {
+export function usageCsvRows(
+  points: UsagePoint[],
+  usageType: UsageType,
+  units: { energy: string; temperature: string },
+): CsvCell[][] {
   return [
-    ["Period start", `${usageTitle(usageType)} (${units.energy})`, `Outdoor temperature (${units.temperature})`, `Indoor temperature (${units.temperature})`],
+    [
+      "Period start",
+      `${usageTitle(usageType)} (${units.energy})`,
+      `Outdoor temperature (${units.temperature})`,
+      `Indoor temperature (${units.temperature})`,
+    ],
     ...points.map((p) => [p.startTs, p.energy, p.outdoor, p.indoor]),
   ];
 }

@@ -5,7 +5,17 @@ import { settle } from "~/server/api-error";
 import { primaryStatus } from "~/server/upstream.server";
 import { billWindow } from "~/features/bills/bills";
 import { isNotFound, listBills, todayUtc, type BillStatement } from "~/features/bills/bills.server";
-import { granularityFor, joinSeries, resolveView, todayParts, usageHref, type Granularity, type UsagePoint, type UsageType, type View } from "./usage";
+import {
+  granularityFor,
+  joinSeries,
+  resolveView,
+  todayParts,
+  usageHref,
+  type Granularity,
+  type UsagePoint,
+  type UsageType,
+  type View,
+} from "./usage";
 
 const seriesSchema = z.object({
   values: z.array(z.object({ startTs: z.string(), value: z.number().nullable() })),
@@ -21,21 +31,34 @@ const insightSchema = z.object({
 export type UsageInsight = z.infer<typeof insightSchema>;
 
 /** GET /insights/{buildingId}/energy-{usageType} with startDate, endDate and the server granularity (no retry). */
-export async function getUsage(api: ApiClient, q: { buildingId: number; usageType: UsageType; startDate: string; endDate: string; granularity: Granularity }) {
+export async function getUsage(
+  api: ApiClient,
+  q: {
+    buildingId: number;
+    usageType: UsageType;
+    startDate: string;
+    endDate: string;
+    granularity: Granularity;
+  },
+) {
   const res = await api.get(`/insights/${q.buildingId}/energy-${q.usageType}`, {
     query: { startDate: q.startDate, endDate: q.endDate, period: q.granularity },
     schema: insightSchema,
   });
-  const energy = (q.usageType === "demand" ? res.energyDemand : res.energyConsumption) ?? { values: [], units: q.usageType === "demand" ? "kW" : "kWh" };
+  const energy = (q.usageType === "demand" ? res.energyDemand : res.energyConsumption) ?? {
+    values: [],
+    units: q.usageType === "demand" ? "kW" : "kWh",
+  };
   return { energy, indoor: res.indoorTemperatures, outdoor: res.outdoorTemperatures };
 }
 
 /** GET /insights/{buildingId}/available-usage */
 export async function hasUsage(api: ApiClient, buildingId: number) {
-  const res = await api.get(`/insights/${buildingId}/available-usage`, { schema: z.object({ availableUsage: z.boolean() }) });
+  const res = await api.get(`/insights/${buildingId}/available-usage`, {
+    schema: z.object({ availableUsage: z.boolean() }),
+  });
   return res.availableUsage;
 }
-
 
 export type UsageLoad = {
   view: Extract<View, { kind: "ok" }>;
@@ -59,7 +82,10 @@ export async function loadUsage(
   const t = todayParts(today);
   const { minDate, maxDate } = billWindow(today);
   const periodParam = q.search.get("period");
-  const billsPromise = q.needBills || periodParam === "bill" ? settle(listBills(api, { buildingId: q.locationId, minDate, maxDate })) : null;
+  const billsPromise =
+    q.needBills || periodParam === "bill"
+      ? settle(listBills(api, { buildingId: q.locationId, minDate, maxDate }))
+      : null;
   let view: View;
   if (periodParam === "bill") {
     const bills = await billsPromise!;
@@ -69,12 +95,23 @@ export async function loadUsage(
     view = resolveView(periodParam, q.search.get("start"), t, null);
   }
   if (view.kind === "redirect") {
-    const keep = periodParam === "bill" ? {} : { picker: q.search.get("picker"), tab: q.search.get("tab"), cal: q.search.get("cal") };
+    const keep =
+      periodParam === "bill"
+        ? {}
+        : { picker: q.search.get("picker"), tab: q.search.get("tab"), cal: q.search.get("cal") };
     throw redirect(usageHref(q.locationId, q.usageType, { period: view.period, start: view.start, ...keep }));
   }
   const granularity = granularityFor(view.period, q.usageType);
   const [usage, bills] = await Promise.all([
-    settle(getUsage(api, { buildingId: q.locationId, usageType: q.usageType, startDate: view.startDate, endDate: view.endDate, granularity })),
+    settle(
+      getUsage(api, {
+        buildingId: q.locationId,
+        usageType: q.usageType,
+        startDate: view.startDate,
+        endDate: view.endDate,
+        granularity,
+      }),
+    ),
     billsPromise,
   ]);
   if (isNotFound(usage) || (bills && isNotFound(bills))) throw redirect("/locations");

@@ -6,7 +6,8 @@ export const isUsageType = (v: unknown): v is UsageType => v === "demand" || v =
 
 export const PERIODS = ["bill", "day", "month", "year"] as const;
 export type Period = (typeof PERIODS)[number];
-export const isPeriod = (v: unknown): v is Period => typeof v === "string" && (PERIODS as readonly string[]).includes(v);
+export const isPeriod = (v: unknown): v is Period =>
+  typeof v === "string" && (PERIODS as readonly string[]).includes(v);
 
 export type Granularity = "quarter_hour" | "hour" | "day" | "week" | "month" | "year";
 
@@ -41,7 +42,11 @@ export function parseYmd(s: string | null | undefined): [number, number, number]
 }
 
 export type Today = { y: number; m: number; d: number };
-export const todayParts = (date: Date): Today => ({ y: date.getUTCFullYear(), m: date.getUTCMonth() + 1, d: date.getUTCDate() });
+export const todayParts = (date: Date): Today => ({
+  y: date.getUTCFullYear(),
+  m: date.getUTCMonth() + 1,
+  d: date.getUTCDate(),
+});
 export const todayYmd = (t: Today) => ymd(t.y, t.m, t.d);
 
 // ---- calendar limits (rule calendar-picker-limits, docs/rules.md) ----
@@ -51,7 +56,8 @@ export const yearGrid = (t: Today) => Array.from({ length: 12 }, (_, i) => t.y -
 /** Years before 2021 and after this year cannot be chosen. */
 export const isYearDisabled = (year: number, t: Today) => year < EARLIEST_YEAR || year > t.y;
 /** Months after the current month of this year (and every month of a disabled year) cannot be chosen. */
-export const isMonthDisabled = (year: number, month: number, t: Today) => isYearDisabled(year, t) || (year === t.y && month > t.m);
+export const isMonthDisabled = (year: number, month: number, t: Today) =>
+  isYearDisabled(year, t) || (year === t.y && month > t.m);
 /** No future days and nothing before 2021. */
 export const isDayDisabled = (iso: string, t: Today) => {
   const p = parseYmd(iso);
@@ -67,7 +73,20 @@ export function monthWeeks(year: number, month: number): (string | null)[][] {
   return Array.from({ length: cells.length / 7 }, (_, i) => cells.slice(i * 7, i * 7 + 7));
 }
 
-export const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+export const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 export const MONTH_SHORT = MONTH_NAMES.map((m) => m.slice(0, 3));
 
 /** Moves a (year, month) by n months. */
@@ -102,20 +121,34 @@ export function defaultStart(period: Exclude<Period, "bill">, t: Today) {
  * default; a period=bill whose bill does not exist (or no longer exists) falls back to period month at the
  * current date.
  */
-export function resolveView(periodParam: string | null, startParam: string | null, t: Today, bills: BillRef[] | null): View {
+export function resolveView(
+  periodParam: string | null,
+  startParam: string | null,
+  t: Today,
+  bills: BillRef[] | null,
+): View {
   const period: Period = isPeriod(periodParam) ? periodParam : "month";
   if (period === "bill") {
     const bill = bills?.find((b) => String(b.id) === startParam);
     if (!bill) return { kind: "redirect", period: "month", start: defaultStart("month", t) };
-    return { kind: "ok", period, start: String(bill.id), startDate: bill.serviceStartDate, endDate: bill.serviceEndDate, bill };
+    return {
+      kind: "ok",
+      period,
+      start: String(bill.id),
+      startDate: bill.serviceStartDate,
+      endDate: bill.serviceEndDate,
+      bill,
+    };
   }
   const parsed = parseYmd(startParam);
-  if (!parsed || periodParam !== period) return { kind: "redirect", period, start: parsed ? normalise(period, parsed) : defaultStart(period, t) };
+  if (!parsed || periodParam !== period)
+    return { kind: "redirect", period, start: parsed ? normalise(period, parsed) : defaultStart(period, t) };
   const start = normalise(period, parsed);
   if (start !== startParam) return { kind: "redirect", period, start };
   const [y, m, d] = parsed;
   if (period === "day") return { kind: "ok", period, start, startDate: start, endDate: start };
-  if (period === "month") return { kind: "ok", period, start, startDate: ymd(y, m, 1), endDate: ymd(y, m, daysInMonth(y, m)) };
+  if (period === "month")
+    return { kind: "ok", period, start, startDate: ymd(y, m, 1), endDate: ymd(y, m, daysInMonth(y, m)) };
   void d;
   return { kind: "ok", period, start, startDate: ymd(y, 1, 1), endDate: ymd(y, 12, 31) };
 }
@@ -128,7 +161,9 @@ function normalise(period: Exclude<Period, "bill">, [y, m, d]: [number, number, 
 
 /** The bills the bill picker offers: those of the last 13 months, newest first. */
 export function pickerBills<B extends { statementDate: string }>(bills: B[], minDate: string): B[] {
-  return bills.filter((b) => b.statementDate >= minDate).sort((a, b) => b.statementDate.localeCompare(a.statementDate));
+  return bills
+    .filter((b) => b.statementDate >= minDate)
+    .sort((a, b) => b.statementDate.localeCompare(a.statementDate));
 }
 
 // ---- axes (rules energy-axis-rounding and temperature-axis-rounding, docs/rules.md) ----
@@ -168,15 +203,31 @@ export const DAY_HOUR_TICKS = [1, 6, 12, 18, 24] as const;
 // ---- series ----
 
 export type SeriesValue = { startTs: string; value: number | null };
-export type UsagePoint = { startTs: string; energy: number | null; indoor: number | null; outdoor: number | null };
+export type UsagePoint = {
+  startTs: string;
+  energy: number | null;
+  indoor: number | null;
+  outdoor: number | null;
+};
 
 /** Joins the energy and temperature series by bucket start; a bucket missing from a series is null (a gap). */
-export function joinSeries(energy: SeriesValue[], indoor: SeriesValue[], outdoor: SeriesValue[]): UsagePoint[] {
-  const keys = [...new Set([...energy, ...indoor, ...outdoor].map((v) => v.startTs))].sort((a, b) => localPart(a).localeCompare(localPart(b)));
+export function joinSeries(
+  energy: SeriesValue[],
+  indoor: SeriesValue[],
+  outdoor: SeriesValue[],
+): UsagePoint[] {
+  const keys = [...new Set([...energy, ...indoor, ...outdoor].map((v) => v.startTs))].sort((a, b) =>
+    localPart(a).localeCompare(localPart(b)),
+  );
   const e = new Map(energy.map((v) => [v.startTs, v.value]));
   const i = new Map(indoor.map((v) => [v.startTs, v.value]));
   const o = new Map(outdoor.map((v) => [v.startTs, v.value]));
-  return keys.map((k) => ({ startTs: k, energy: e.get(k) ?? null, indoor: i.get(k) ?? null, outdoor: o.get(k) ?? null }));
+  return keys.map((k) => ({
+    startTs: k,
+    energy: e.get(k) ?? null,
+    indoor: i.get(k) ?? null,
+    outdoor: o.get(k) ?? null,
+  }));
 }
 
 /** The local wall-clock part of an ISO timestamp with offset: "2026-11-03T14:15:00-08:00" → "2026-11-03T14:15". */
@@ -221,7 +272,11 @@ export const unitsLabel = (usageType: UsageType) => (usageType === "demand" ? "k
 export const usageTitle = (usageType: UsageType) => (usageType === "demand" ? "Demand" : "Consumption");
 
 /** The page's own URL with new query values (period, start, picker, tab...). */
-export function usageHref(locationId: string | number, usageType: UsageType, params: Record<string, string | null | undefined>) {
+export function usageHref(
+  locationId: string | number,
+  usageType: UsageType,
+  params: Record<string, string | null | undefined>,
+) {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
   const s = q.toString();

@@ -1,7 +1,15 @@
 import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
-import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from "react";
 import { ConnectWidget } from "~/features/accounts/components/connect-widget";
 import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
 import { Alert, ErrorState } from "~/ui/states";

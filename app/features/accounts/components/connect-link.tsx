@@ -12,7 +12,11 @@ export function ConnectLink({ children, className }: { children: ReactNode; clas
   const params = new URLSearchParams(location.search);
   params.set("connect", "1");
   return (
-    <Link to={hydrated ? `${location.pathname}?${params}` : "/authorize-arcadia"} className={className} preventScrollReset>
+    <Link
+      to={hydrated ? `${location.pathname}?${params}` : "/authorize-arcadia"}
+      className={className}
+      preventScrollReset
+    >
       {children}
     </Link>
   );

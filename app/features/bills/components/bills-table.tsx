@@ -1,5 +1,13 @@
 import { PRODUCT_NAME } from "~/ui/brand";
-import { billDownloadHref, formatDate, formatMoney, formatNumber, formatRate, formatRange, visibleFlags } from "../bills";
+import {
+  billDownloadHref,
+  formatDate,
+  formatMoney,
+  formatNumber,
+  formatRate,
+  formatRange,
+  visibleFlags,
+} from "../bills";
 import { FlagBanner } from "./flag-banner";
 
 type Bill = {
@@ -13,7 +21,12 @@ type Bill = {
   totalCharges: number | null;
   supplier?: string | null;
   utility?: { name: string } | null;
-  flags: { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null }[];
+  flags: {
+    id: number;
+    type: string;
+    status: string;
+    details?: { previousSupplier?: string | null } | null;
+  }[];
 };
 
 const COLUMNS = 8;
@@ -32,7 +45,12 @@ export function BillsTable({
   // The wrapper scrolls sideways on narrow screens: it takes keyboard focus so keyboard users can scroll it.
   const scrollFocus = 0;
   return (
-    <div className="table-wrap bills-table-wrap" role="region" aria-label="Your Bills table" tabIndex={scrollFocus}>
+    <div
+      className="table-wrap bills-table-wrap"
+      role="region"
+      aria-label="Your Bills table"
+      tabIndex={scrollFocus}
+    >
       <table className="table bills-table">
         <caption className="visually-hidden">Your Bills</caption>
         <thead>
@@ -62,7 +80,9 @@ export function BillsTable({
             return [
               <tr key={b.id} data-testid={`bill-${b.id}`} className={flags.length ? "has-flags" : undefined}>
                 <th scope="row">{formatDate(b.statementDate)}</th>
-                <td data-label="Service period" className="period">{formatRange(b.serviceStartDate, b.serviceEndDate)}</td>
+                <td data-label="Service period" className="period">
+                  {formatRange(b.serviceStartDate, b.serviceEndDate)}
+                </td>
                 <td className="num" data-label="Consumption (kWh)">
                   {formatNumber(b.consumption)}
                 </td>
@@ -79,7 +99,11 @@ export function BillsTable({
                   {supplier ?? "—"}
                 </td>
                 <td data-label="Bill">
-                  <a href={billDownloadHref(b.id)} download aria-label={`Download the bill of ${formatDate(b.statementDate)} (PDF)`}>
+                  <a
+                    href={billDownloadHref(b.id)}
+                    download
+                    aria-label={`Download the bill of ${formatDate(b.statementDate)} (PDF)`}
+                  >
                     Download
                   </a>
                 </td>
@@ -87,7 +111,14 @@ export function BillsTable({
               flags.length ? (
                 <tr key={`${b.id}-flags`} className="flag-row">
                   <td colSpan={COLUMNS}>
-                    <FlagBanner billId={b.id} statementLabel={formatDate(b.statementDate)} supplier={supplier} flags={flags} error={error} submissionId={submissionId} />
+                    <FlagBanner
+                      billId={b.id}
+                      statementLabel={formatDate(b.statementDate)}
+                      supplier={supplier}
+                      flags={flags}
+                      error={error}
+                      submissionId={submissionId}
+                    />
                   </td>
                 </tr>
               ) : null,

@@ -1,10 +1,23 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Pill } from "~/ui/pill";
-import { canAnswer, flagCopy, flagHeading, groupHeading, groupPillStatus, pillLabel, pillTone } from "../bills";
+import {
+  canAnswer,
+  flagCopy,
+  flagHeading,
+  groupHeading,
+  groupPillStatus,
+  pillLabel,
+  pillTone,
+} from "../bills";
 import { FieldErrors } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
 
-type Flag = { id: number; type: string; status: string; details?: { previousSupplier?: string | null } | null };
+type Flag = {
+  id: number;
+  type: string;
+  status: string;
+  details?: { previousSupplier?: string | null } | null;
+};
 
 /** The bill flag banner: supplier_change and rate_class_change flags with headings, pills and the two answers. */
 export function FlagBanner({
@@ -28,7 +41,11 @@ export function FlagBanner({
   const group = flags.length > 1 ? groupPillStatus(flags) : null;
   const HeadingTag = flags.length > 1 ? "h4" : "h3";
   return (
-    <section className="flag-banner" aria-label={`Bill issues on the bill of ${statementLabel}`} data-testid={`flags-${billId}`}>
+    <section
+      className="flag-banner"
+      aria-label={`Bill issues on the bill of ${statementLabel}`}
+      data-testid={`flags-${billId}`}
+    >
       {group ? (
         <div className="flag-group-head">
           <h3>{groupHeading(flags.length)}</h3>
@@ -47,10 +64,22 @@ export function FlagBanner({
               <input type="hidden" name="statementId" value={billId} />
               <input type="hidden" name="flagId" value={f.id} />
               <SubmissionIdInput value={submissionId} />
-              <button type="submit" name="intent" value="confirm" className="btn btn-secondary btn-small" disabled={busyFlag === String(f.id)}>
+              <button
+                type="submit"
+                name="intent"
+                value="confirm"
+                className="btn btn-secondary btn-small"
+                disabled={busyFlag === String(f.id)}
+              >
                 Yes, this is expected
               </button>
-              <button type="submit" name="intent" value="investigate" className="btn btn-small" disabled={busyFlag === String(f.id)}>
+              <button
+                type="submit"
+                name="intent"
+                value="investigate"
+                className="btn btn-small"
+                disabled={busyFlag === String(f.id)}
+              >
                 No, please investigate
               </button>
             </Form>

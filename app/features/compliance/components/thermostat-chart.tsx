@@ -127,10 +127,7 @@ export function ThermostatChart({
   };
 
   const title = (it: HistoryPoint, i: number) =>
-    [
-      labels[i],
-      ...shown.map((s) => `${s.label}: ${formatF(it[s.field])}`),
-    ].join("\n");
+    [labels[i], ...shown.map((s) => `${s.label}: ${formatF(it[s.field])}`)].join("\n");
 
   return (
     <section className="card stack" aria-labelledby="chart-title">
@@ -355,12 +352,7 @@ export function ThermostatChart({
         ) : null}
       </div>
       <div className="row">
-        <a
-          className="btn btn-secondary btn-small"
-          download
-          href={csvHref}
-          data-testid="csv-download"
-        >
+        <a className="btn btn-secondary btn-small" download href={csvHref} data-testid="csv-download">
           Download CSV
         </a>
       </div>

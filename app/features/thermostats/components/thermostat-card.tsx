@@ -159,7 +159,13 @@ export function ThermostatCard({
 
       <details className="thermo-settings" open={serverReply ? true : undefined}>
         <summary>Change settings</summary>
-        <SettingsForm key={formKey} item={item} tab={tab} serverReply={serverReply} submissionId={submissionId} />
+        <SettingsForm
+          key={formKey}
+          item={item}
+          tab={tab}
+          serverReply={serverReply}
+          submissionId={submissionId}
+        />
       </details>
     </article>
   );

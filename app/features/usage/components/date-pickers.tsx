@@ -51,17 +51,38 @@ export function DatePickerDialog({
   let year = calMatch ? Number(calMatch[1]) : cy;
   let month = calMatch?.[2] ? Number(calMatch[2]) : cm;
   if (year < EARLIEST_YEAR || year > today.y) [year, month] = [cy, cm];
-  if (month < 1 || month > 12 || (year === today.y && month > today.m)) month = year === today.y ? today.m : 1;
-  const tabs = (["day", "month", "year"] as const).map((v) => ({ value: v, label: v[0].toUpperCase() + v.slice(1), href: href({ picker: "date", tab: v, cal }) }));
+  if (month < 1 || month > 12 || (year === today.y && month > today.m))
+    month = year === today.y ? today.m : 1;
+  const tabs = (["day", "month", "year"] as const).map((v) => ({
+    value: v,
+    label: v[0].toUpperCase() + v.slice(1),
+    href: href({ picker: "date", tab: v, cal }),
+  }));
   return (
-    <UrlDialog open={open} closeHref={closeHref} title="Select a date" description="Choose a day, a month or a year to show.">
+    <UrlDialog
+      open={open}
+      closeHref={closeHref}
+      title="Select a date"
+      description="Choose a day, a month or a year to show."
+    >
       <LinkTabs tabs={tabs} value={tab} label="Date range">
         <Form method="get" action={action} className="picker-form stack" preventScrollReset>
           <input type="hidden" name="period" value={tab} />
           {tab === "day" ? (
-            <DayGrid year={year} month={month} today={today} selected={current.period === "day" ? current.startDate : null} href={href} />
+            <DayGrid
+              year={year}
+              month={month}
+              today={today}
+              selected={current.period === "day" ? current.startDate : null}
+              href={href}
+            />
           ) : tab === "month" ? (
-            <MonthGrid year={year} today={today} selected={current.period === "month" ? current.startDate : null} href={href} />
+            <MonthGrid
+              year={year}
+              today={today}
+              selected={current.period === "month" ? current.startDate : null}
+              href={href}
+            />
           ) : (
             <YearGrid today={today} selected={current.period === "year" ? current.startDate : null} />
           )}
@@ -79,7 +100,17 @@ export function DatePickerDialog({
   );
 }
 
-function NavLink({ to, disabled, label, children }: { to: string; disabled: boolean; label: string; children: string }) {
+function NavLink({
+  to,
+  disabled,
+  label,
+  children,
+}: {
+  to: string;
+  disabled: boolean;
+  label: string;
+  children: string;
+}) {
   return disabled ? (
     <span className="btn btn-ghost btn-small" aria-disabled="true" aria-label={label}>
       {children}
@@ -91,7 +122,19 @@ function NavLink({ to, disabled, label, children }: { to: string; disabled: bool
   );
 }
 
-function DayGrid({ year, month, today, selected, href }: { year: number; month: number; today: Today; selected: string | null; href: Href }) {
+function DayGrid({
+  year,
+  month,
+  today,
+  selected,
+  href,
+}: {
+  year: number;
+  month: number;
+  today: Today;
+  selected: string | null;
+  href: Href;
+}) {
   const [py, pm] = addMonths(year, month, -1);
   const [ny, nm] = addMonths(year, month, 1);
   const mm = (y: number, m: number) => `${y}-${String(m).padStart(2, "0")}`;
@@ -99,13 +142,21 @@ function DayGrid({ year, month, today, selected, href }: { year: number; month: 
     <fieldset className="picker-fieldset">
       <legend className="picker-legend">
         <span className="row picker-nav">
-          <NavLink to={href({ picker: "date", tab: "day", cal: mm(py, pm) })} disabled={py < EARLIEST_YEAR} label="Previous month">
+          <NavLink
+            to={href({ picker: "date", tab: "day", cal: mm(py, pm) })}
+            disabled={py < EARLIEST_YEAR}
+            label="Previous month"
+          >
             ‹
           </NavLink>
           <span>
             {MONTH_NAMES[month - 1]} {year}
           </span>
-          <NavLink to={href({ picker: "date", tab: "day", cal: mm(ny, nm) })} disabled={isMonthDisabled(ny, nm, today)} label="Next month">
+          <NavLink
+            to={href({ picker: "date", tab: "day", cal: mm(ny, nm) })}
+            disabled={isMonthDisabled(ny, nm, today)}
+            label="Next month"
+          >
             ›
           </NavLink>
         </span>
@@ -150,16 +201,34 @@ function DayGrid({ year, month, today, selected, href }: { year: number; month: 
   );
 }
 
-function MonthGrid({ year, today, selected, href }: { year: number; today: Today; selected: string | null; href: Href }) {
+function MonthGrid({
+  year,
+  today,
+  selected,
+  href,
+}: {
+  year: number;
+  today: Today;
+  selected: string | null;
+  href: Href;
+}) {
   return (
     <fieldset className="picker-fieldset">
       <legend className="picker-legend">
         <span className="row picker-nav">
-          <NavLink to={href({ picker: "date", tab: "month", cal: String(year - 1) })} disabled={isYearDisabled(year - 1, today)} label="Previous year">
+          <NavLink
+            to={href({ picker: "date", tab: "month", cal: String(year - 1) })}
+            disabled={isYearDisabled(year - 1, today)}
+            label="Previous year"
+          >
             ‹
           </NavLink>
           <span>{year}</span>
-          <NavLink to={href({ picker: "date", tab: "month", cal: String(year + 1) })} disabled={isYearDisabled(year + 1, today)} label="Next year">
+          <NavLink
+            to={href({ picker: "date", tab: "month", cal: String(year + 1) })}
+            disabled={isYearDisabled(year + 1, today)}
+            label="Next year"
+          >
             ›
           </NavLink>
         </span>
@@ -197,7 +266,14 @@ function YearGrid({ today, selected }: { today: Today; selected: string | null }
           const value = ymd(y, 1, 1);
           return (
             <label key={y} className="choice-cell">
-              <input type="radio" name="start" value={value} required defaultChecked={value === selected} disabled={isYearDisabled(y, today)} />
+              <input
+                type="radio"
+                name="start"
+                value={value}
+                required
+                defaultChecked={value === selected}
+                disabled={isYearDisabled(y, today)}
+              />
               <span>{y}</span>
             </label>
           );
@@ -207,7 +283,13 @@ function YearGrid({ today, selected }: { today: Today; selected: string | null }
   );
 }
 
-type PickerBill = { id: number; statementDate: string; serviceStartDate: string; serviceEndDate: string; accountNumber?: string | null };
+type PickerBill = {
+  id: number;
+  statementDate: string;
+  serviceStartDate: string;
+  serviceEndDate: string;
+  accountNumber?: string | null;
+};
 
 /** The bill picker: bills of the last 13 months as a GET form (period=bill, start=bill id). */
 export function BillPickerDialog({
@@ -226,7 +308,12 @@ export function BillPickerDialog({
   action: string;
 }) {
   return (
-    <UrlDialog open={open} closeHref={closeHref} title="Select a bill" description="Show the usage of one bill's service period.">
+    <UrlDialog
+      open={open}
+      closeHref={closeHref}
+      title="Select a bill"
+      description="Show the usage of one bill's service period."
+    >
       {failed ? (
         <p role="alert">There was a problem loading your bills. Our team has been notified.</p>
       ) : bills.length === 0 ? (
@@ -240,7 +327,13 @@ export function BillPickerDialog({
               {bills.map((b) => (
                 <li key={b.id}>
                   <label className="bill-choice">
-                    <input type="radio" name="start" value={b.id} required defaultChecked={String(b.id) === selected} />
+                    <input
+                      type="radio"
+                      name="start"
+                      value={b.id}
+                      required
+                      defaultChecked={String(b.id) === selected}
+                    />
                     <strong>Bill of {formatDate(b.statementDate)}</strong>
                     <span className="muted">
                       {formatDate(b.serviceStartDate)} – {formatDate(b.serviceEndDate)}

@@ -63,32 +63,62 @@ export function EnergyChart(props: EnergyChartProps) {
   const yRight = scaleLinear<number>({ domain: rightDomain, range: [H - M.bottom, M.top] });
   const step = (W - M.left - M.right) / n;
   const barPad = step > 8 ? step * 0.18 : step * 0.05;
-  const { showTooltip, hideTooltip, tooltipOpen, tooltipData, tooltipLeft, tooltipTop } = useTooltip<number>();
+  const { showTooltip, hideTooltip, tooltipOpen, tooltipData, tooltipLeft, tooltipTop } =
+    useTooltip<number>();
 
   const onMove = (i: number) => (event: ReactMouseEvent<SVGElement>) => {
     const svg = (event.currentTarget as SVGElement).ownerSVGElement;
     const rect = svg?.getBoundingClientRect();
     if (!rect) return;
-    showTooltip({ tooltipData: i, tooltipLeft: event.clientX - rect.left, tooltipTop: event.clientY - rect.top });
+    showTooltip({
+      tooltipData: i,
+      tooltipLeft: event.clientX - rect.left,
+      tooltipTop: event.clientY - rect.top,
+    });
   };
   const onFocus = (i: number) => (event: FocusEvent<Element>) => {
     const svg = event.currentTarget.closest("svg");
     const rect = svg?.getBoundingClientRect();
     if (!rect) return;
-    showTooltip({ tooltipData: i, tooltipLeft: ((x(i + 0.5) ?? 0) / W) * rect.width, tooltipTop: rect.height / 3 });
+    showTooltip({
+      tooltipData: i,
+      tooltipLeft: ((x(i + 0.5) ?? 0) / W) * rect.width,
+      tooltipTop: rect.height / 3,
+    });
   };
 
   const titleOf = (p: ChartPoint) =>
-    [p.label, `${bar.name}: ${fmt(p.bar, bar.unit)}`, ...lines.map((l, li) => `${l.name}: ${fmt(p.lines[li], l.unit)}`), p.hrefLabel ?? ""]
+    [
+      p.label,
+      `${bar.name}: ${fmt(p.bar, bar.unit)}`,
+      ...lines.map((l, li) => `${l.name}: ${fmt(p.lines[li], l.unit)}`),
+      p.hrefLabel ?? "",
+    ]
       .filter(Boolean)
       .join("\n");
 
   return (
-    <div className="chart-scroll" role="region" aria-label={`${props.label} (scrollable)`} tabIndex={scrollFocus}>
+    <div
+      className="chart-scroll"
+      role="region"
+      aria-label={`${props.label} (scrollable)`}
+      tabIndex={scrollFocus}
+    >
       <div className="chart-box">
-        <svg viewBox={`0 0 ${W} ${H}`} className="chart-svg" role={hasLinks ? "group" : "img"} aria-label={props.label}>
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          className="chart-svg"
+          role={hasLinks ? "group" : "img"}
+          aria-label={props.label}
+        >
           <defs>
-            <pattern id={patternId} width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+            <pattern
+              id={patternId}
+              width="8"
+              height="8"
+              patternUnits="userSpaceOnUse"
+              patternTransform="rotate(45)"
+            >
               <rect width="8" height="8" fill="#f3f4f6" />
               <line x1="0" y1="0" x2="0" y2="8" stroke="#9ca3af" strokeWidth="3" />
             </pattern>
@@ -138,7 +168,15 @@ export function EnergyChart(props: EnergyChartProps) {
           {points.length <= 40
             ? lines.map((l, li) =>
                 points.map((p, i) =>
-                  p.lines[li] === null ? null : <circle key={`${l.name}-${p.key}`} cx={x(i + 0.5)} cy={yRight(p.lines[li] ?? 0)} r={3} fill={l.color} />,
+                  p.lines[li] === null ? null : (
+                    <circle
+                      key={`${l.name}-${p.key}`}
+                      cx={x(i + 0.5)}
+                      cy={yRight(p.lines[li] ?? 0)}
+                      r={3}
+                      fill={l.color}
+                    />
+                  ),
                 ),
               )
             : null}
@@ -190,7 +228,13 @@ export function EnergyChart(props: EnergyChartProps) {
               </rect>
             );
             return p.href ? (
-              <a key={p.key} href={p.href} aria-label={`${p.label}: ${p.hrefLabel ?? ""}`} onFocus={onFocus(i)} onBlur={hideTooltip}>
+              <a
+                key={p.key}
+                href={p.href}
+                aria-label={`${p.label}: ${p.hrefLabel ?? ""}`}
+                onFocus={onFocus(i)}
+                onBlur={hideTooltip}
+              >
                 {hit}
               </a>
             ) : (
@@ -199,7 +243,13 @@ export function EnergyChart(props: EnergyChartProps) {
           })}
         </svg>
         {tooltipOpen && tooltipData !== undefined && points[tooltipData] ? (
-          <TooltipWithBounds left={tooltipLeft} top={tooltipTop} className="chart-tooltip" unstyled applyPositionStyle>
+          <TooltipWithBounds
+            left={tooltipLeft}
+            top={tooltipTop}
+            className="chart-tooltip"
+            unstyled
+            applyPositionStyle
+          >
             <ChartTooltipBody point={points[tooltipData]} bar={bar} lines={lines} />
           </TooltipWithBounds>
         ) : null}
@@ -208,7 +258,15 @@ export function EnergyChart(props: EnergyChartProps) {
   );
 }
 
-function ChartTooltipBody({ point, bar, lines }: { point: ChartPoint; bar: ChartSeries; lines: ChartSeries[] }) {
+function ChartTooltipBody({
+  point,
+  bar,
+  lines,
+}: {
+  point: ChartPoint;
+  bar: ChartSeries;
+  lines: ChartSeries[];
+}) {
   return (
     <div>
       <strong>{point.label}</strong>
@@ -230,7 +288,15 @@ function ChartTooltipBody({ point, bar, lines }: { point: ChartPoint; bar: Chart
 }
 
 /** The legend: a list of swatches, plus the gap mark when the chart has gaps. */
-export function ChartLegend({ bar, lines, hasGaps }: { bar: ChartSeries; lines: ChartSeries[]; hasGaps?: boolean }) {
+export function ChartLegend({
+  bar,
+  lines,
+  hasGaps,
+}: {
+  bar: ChartSeries;
+  lines: ChartSeries[];
+  hasGaps?: boolean;
+}) {
   return (
     <ul className="chart-legend" aria-label="Legend">
       <li>
@@ -239,7 +305,11 @@ export function ChartLegend({ bar, lines, hasGaps }: { bar: ChartSeries; lines: 
       </li>
       {lines.map((l) => (
         <li key={l.name}>
-          <span className={`swatch swatch-line${l.dashed ? " swatch-dashed" : ""}`} style={{ borderColor: l.color }} aria-hidden="true" />
+          <span
+            className={`swatch swatch-line${l.dashed ? " swatch-dashed" : ""}`}
+            style={{ borderColor: l.color }}
+            aria-hidden="true"
+          />
           {l.name} ({l.unit})
         </li>
       ))}
@@ -282,7 +352,12 @@ export function ChartFigure({
       <div className="chart-tools">
         <details className="chart-data">
           <summary>Show data table</summary>
-          <div className="table-wrap" role="region" aria-label={`${title}: data table`} tabIndex={scrollFocus}>
+          <div
+            className="table-wrap"
+            role="region"
+            aria-label={`${title}: data table`}
+            tabIndex={scrollFocus}
+          >
             <table className="table">
               <caption className="visually-hidden">{title}: data table</caption>
               <thead>
@@ -306,10 +381,16 @@ export function ChartFigure({
                     <td className="num">{p.bar === null ? "No data" : num(p.bar)}</td>
                     {lines.map((l, li) => (
                       <td key={l.name} className="num">
-                        {p.lines[li] === null ? "No data" : p.lines[li] === undefined ? null : num(p.lines[li])}
+                        {p.lines[li] === null
+                          ? "No data"
+                          : p.lines[li] === undefined
+                            ? null
+                            : num(p.lines[li])}
                       </td>
                     ))}
-                    {points.some((q) => q.href) ? <td>{p.href ? <a href={p.href}>{p.hrefLabel}</a> : null}</td> : null}
+                    {points.some((q) => q.href) ? (
+                      <td>{p.href ? <a href={p.href}>{p.hrefLabel}</a> : null}</td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>
