@@ -1,56 +1,39 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import net from "node:net";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DANA } from "../support/pages";
+import { redisAvailable, startRedis } from "../support/redis";
 import { freePort, getPage, startStack, webLogin, type Stack } from "../support/stack";
 
 /**
  * REDIS_URL: a double submit spread over two web instances (behind one load balancer, in front of one api)
  * still reaches the api once (ADR 0010). Two production servers share one real redis-server.
  */
-const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
-if (!hasRedis)
-  console.warn(
-    "redis-server is not installed: skipping the shared idempotency store test (scripts/ensure-redis.sh).",
-  );
+const hasRedis = redisAvailable("the shared idempotency store test");
 
-async function waitFor(url: string | number) {
+async function waitFor(url: string) {
   for (let i = 0; i < 200; i++) {
-    const ok =
-      typeof url === "number"
-        ? await new Promise<boolean>((resolve) => {
-            const s = net.connect(url, "127.0.0.1", () => {
-              s.end();
-              resolve(true);
-            });
-            s.on("error", () => resolve(false));
-          })
-        : await fetch(url).then(
-            (r) => r.ok,
-            () => false,
-          );
-    if (ok) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} did not start`);
 }
 
 describe.skipIf(!hasRedis)("idempotent submissions shared through Redis (REDIS_URL)", () => {
-  let redis: ChildProcess;
+  let redis: Awaited<ReturnType<typeof startRedis>>;
   let a: Stack;
   let b: ChildProcess;
   let bUrl: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn(
-      "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdio: "ignore" },
-    );
-    await waitFor(port);
-    const REDIS_URL = `redis://127.0.0.1:${port}`;
+    redis = await startRedis();
+    const REDIS_URL = redis.url;
     a = await startStack({ REDIS_URL });
     // A second web instance in front of the same api (through the same counting proxy).
     const webPort = await freePort();
@@ -80,7 +63,7 @@ describe.skipIf(!hasRedis)("idempotent submissions shared through Redis (REDIS_U
       await new Promise((r) => b.once("exit", r));
     }
     await a?.stop();
-    redis?.kill("SIGTERM");
+    redis?.stop();
   });
 
   it("the same thermostat setting posted to both instances at once sends one vendor command", async () => {

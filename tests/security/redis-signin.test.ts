@@ -1,32 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startStack, type Stack } from "../support/stack";
+import { redisAvailable, startRedis } from "../support/redis";
+import { startStack, type Stack } from "../support/stack";
 
 /**
  * The per-account+address and per-account counters of failed sign-ins and the login-options limit, shared by
  * two web instances through one real redis-server (REDIS_URL); refused attempts taken back in Redis too.
  */
-const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
-if (!hasRedis)
-  console.warn(
-    "redis-server is not installed: skipping the shared sign-in limits test (scripts/ensure-redis.sh).",
-  );
-
-async function waitForPort(port: number) {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("redis-server did not start");
-}
+const hasRedis = redisAvailable("the shared sign-in limits test");
 
 const login = (base: string, ip: string, email: string, password: string) =>
   fetch(`${base}/login?email=${encodeURIComponent(email)}`, {
@@ -37,20 +17,14 @@ const login = (base: string, ip: string, email: string, password: string) =>
   });
 
 describe.skipIf(!hasRedis)("sign-in limits shared through Redis (REDIS_URL)", () => {
-  let redis: ChildProcess;
+  let redis: Awaited<ReturnType<typeof startRedis>>;
   let a: Stack;
   let b: Stack;
 
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn(
-      "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdio: "ignore" },
-    );
-    await waitForPort(port);
+    redis = await startRedis();
     const env = {
-      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_URL: redis.url,
       TRUST_PROXY: "1",
       LOGIN_RATE_LIMIT_PER_IP: "1000",
       LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "3",
@@ -63,7 +37,7 @@ describe.skipIf(!hasRedis)("sign-in limits shared through Redis (REDIS_URL)", ()
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    redis?.kill("SIGTERM");
+    redis?.stop();
   });
 
   it("one address's failures on both instances add up; refused attempts do not count; the owner elsewhere signs in", async () => {

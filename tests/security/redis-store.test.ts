@@ -1,32 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startStack, type Stack } from "../support/stack";
+import { redisAvailable, startRedis } from "../support/redis";
+import { startStack, type Stack } from "../support/stack";
 
 /**
  * REDIS_URL: several web instances count sign-in attempts together. Two production servers share one real
  * redis-server (started here on a free port, nothing persisted); attempts spread over both hit one limit.
  */
-const hasRedis = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
-if (!hasRedis)
-  console.warn(
-    "redis-server is not installed: skipping the shared rate-limit store test (scripts/ensure-redis.sh).",
-  );
-
-async function waitForPort(port: number) {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("redis-server did not start");
-}
+const hasRedis = redisAvailable("the shared rate-limit store test");
 
 const postLogin = (base: string, email: string, password: string) =>
   fetch(`${base}/login?email=${encodeURIComponent(email)}`, {
@@ -36,20 +16,14 @@ const postLogin = (base: string, email: string, password: string) =>
   });
 
 describe.skipIf(!hasRedis)("rate limits shared through Redis (REDIS_URL)", () => {
-  let redis: ChildProcess;
+  let redis: Awaited<ReturnType<typeof startRedis>>;
   let a: Stack;
   let b: Stack;
 
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn(
-      "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdio: "ignore" },
-    );
-    await waitForPort(port);
+    redis = await startRedis();
     const env = {
-      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_URL: redis.url,
       LOGIN_RATE_LIMIT_PER_ACCOUNT: "3",
       LOGIN_RATE_LIMIT_PER_IP: "1000",
       LOGIN_RATE_LIMIT_WINDOW_MS: "60000",
@@ -59,7 +33,7 @@ describe.skipIf(!hasRedis)("rate limits shared through Redis (REDIS_URL)", () =>
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    redis?.kill("SIGTERM");
+    redis?.stop();
   });
 
   it("attempts on two instances add up to one per-account limit, with Retry-After on both", async () => {

@@ -1,0 +1,40 @@
+import { spawn, spawnSync } from "node:child_process";
+import net from "node:net";
+import { freePort } from "./stack";
+
+/**
+ * A real redis-server for the suites that prove state shared between web instances (REDIS_URL): installed
+ * by scripts/ensure-redis.sh as root; where it cannot be, those suites are skipped with a message.
+ */
+export function redisAvailable(what: string): boolean {
+  const ok = spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
+  if (!ok) console.warn(`redis-server is not installed: skipping ${what} (scripts/ensure-redis.sh).`);
+  return ok;
+}
+
+async function waitForPort(port: number) {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("redis-server did not start");
+}
+
+/** A redis-server on a free loopback port, nothing persisted; `stop` ends it. */
+export async function startRedis() {
+  const port = await freePort();
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  await waitForPort(port);
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
