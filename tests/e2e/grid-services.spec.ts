@@ -108,9 +108,10 @@ test.describe("grid services", () => {
     await ready(page, info);
     await expect(page.getByText("No events found")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
-    // The api refuses a page beyond its limit: the page shows the spec's error state, not a crash.
+    // The api refuses a page beyond its limit: the page shows the spec's error state, not a crash, with the
+    // upstream's 422 as its status (ADR 9: a refusal keeps its status, an outage is 502).
     const res = await page.goto("/grid-services?page=999999");
-    expect(res?.status()).toBe(200);
+    expect(res?.status()).toBe(422);
     await expect(
       page.getByText(
         "An Error Occurred. Please try again. If the issue persist, please reach out to your Energy Advisor.",
