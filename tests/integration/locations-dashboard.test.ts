@@ -9,6 +9,7 @@ import { addDays, isoDate } from "../../api/db/seed/context";
 import { DEMO_PASSWORD, USER } from "../../api/db/seed/ids";
 import { startApi, type RunningApi } from "../../api/server";
 import type { SessionUser } from "~/server/session.server";
+import { DANA_SESSION_USER } from "../support/session-users";
 
 let api: RunningApi;
 const ctx = { cspNonce: "" };
@@ -31,19 +32,7 @@ async function apiSessionFor(email: string) {
   return cookie.split(";")[0].slice("api_session=".length);
 }
 
-const dana: SessionUser = {
-  id: USER.dana,
-  email: "dana@harborcoffee.test",
-  firstName: "Dana",
-  lastName: "Reyes",
-  clientId: 1,
-  client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
-  isStaff: false,
-  isClientAdmin: true,
-  isImpersonating: false,
-  canImpersonate: false,
-  isDemoMode: false,
-};
+const dana = DANA_SESSION_USER;
 
 async function cookieFor(user: SessionUser, apiSession: string) {
   const session = await sessions.sessionStorage().getSession(null);

@@ -17,7 +17,8 @@ import {
   visibleFlags,
 } from "~/features/bills/bills";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
-import { commitSession, newSession, type SessionUser } from "~/server/session.server";
+import { commitSession, newSession } from "~/server/session.server";
+import { DANA_SESSION_USER } from "../support/session-users";
 
 describe("flag headings", () => {
   it("supplier change by status", () => {
@@ -172,19 +173,7 @@ describe("flagAnswerSchema", () => {
   });
 });
 
-const dana: SessionUser = {
-  id: 1,
-  email: "dana@harborcoffee.test",
-  firstName: "Dana",
-  lastName: "Reyes",
-  clientId: 1,
-  client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
-  isStaff: false,
-  isClientAdmin: true,
-  isImpersonating: false,
-  canImpersonate: false,
-  isDemoMode: false,
-};
+const dana = DANA_SESSION_USER;
 
 /** A `data()` answer of the action (Remix's DataWithResponseInit). */
 type Replied = {

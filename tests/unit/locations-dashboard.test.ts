@@ -3,7 +3,8 @@ import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboar
 import { parseTableState } from "~/features/locations/locations";
 import type { Building, EnergyAdvisorBuilding } from "~/features/locations/locations.server";
 import { action } from "~/routes/_app.locations._index";
-import { commitSession, getSession, newSession, type SessionUser } from "~/server/session.server";
+import { commitSession, getSession, newSession } from "~/server/session.server";
+import { DANA_SESSION_USER } from "../support/session-users";
 
 /* ---------- the view model ---------- */
 
@@ -162,19 +163,7 @@ describe("vendorAlertMessage", () => {
 
 /* ---------- the action: one schema through parseWithZod ---------- */
 
-const dana: SessionUser = {
-  id: 1,
-  email: "dana@harborcoffee.test",
-  firstName: "Dana",
-  lastName: "Reyes",
-  clientId: 1,
-  client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
-  isStaff: false,
-  isClientAdmin: true,
-  isImpersonating: false,
-  canImpersonate: false,
-  isDemoMode: false,
-};
+const dana = DANA_SESSION_USER;
 
 async function post(fields: Record<string, string>) {
   const s = await newSession();
