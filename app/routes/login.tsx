@@ -19,8 +19,7 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(re
 
 export async function action({ request, context }: ActionFunctionArgs) {
   context.signInActionRan = true;
-  // remix-auth's strategies read the body again: parse a copy.
-  const submission = parseLoginAction(await request.clone().formData());
+  const submission = parseLoginAction(await request.formData());
   if (submission.status !== "success") return rejectedLoginForm(submission, context);
   const value = submission.value;
   if (context.signInLimited) return tooManyAttempts(value.intent, context.signInLimited.retryAfterSeconds);

@@ -8,7 +8,8 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { isApiError } from "~/server/api-error";
-import { authenticator } from "~/server/auth.server";
+import { authenticator } from "~/features/auth/strategies.server";
+import { InvalidSignInForm } from "~/server/auth.server";
 import { forwardRetryAfter } from "~/server/headers";
 import { completeLogin } from "~/server/login.server";
 import { retryAfterText } from "~/server/rate-limit.server";
@@ -39,8 +40,6 @@ export const headers: HeadersFunction = (args) => {
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
-  const next = safeRedirect(String(form.get("next") ?? ""));
   if (context.signInLimited) {
     const s = context.signInLimited.retryAfterSeconds;
     return data(
@@ -48,12 +47,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 429, headers: { "Retry-After": String(s), ...noStore } },
     );
   }
-  if (!String(form.get("token") ?? ""))
-    return data({ failed: true, limited: null }, { status: 400, headers: noStore });
+  // The login-link strategy reads and parses the form (token, next) and makes the upstream call.
   try {
     const result = await authenticator.authenticate("login-link", request);
-    return await completeLogin(result, form.get("next") ? next : (result.next ?? "/"));
+    return await completeLogin(result, result.next ?? "/");
   } catch (error) {
+    if (error instanceof InvalidSignInForm) {
+      return data({ failed: true, limited: null }, { status: 400, headers: noStore });
+    }
     if (!isApiError(error)) throw error;
     return data({ failed: true, limited: null }, { status: 401, headers: noStore });
   }

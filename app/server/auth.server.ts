@@ -1,5 +1,6 @@
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Strategy } from "remix-auth/strategy";
 import { z } from "zod";
 import { ApiError } from "./api-error";
 import { isStaffEmail } from "./config.server";
@@ -42,7 +43,12 @@ export function toSessionUser(u: ApiUser): SessionUser {
 
 export type AuthResult = { user: SessionUser; apiSession: string; next?: string | null };
 
-async function login(request: Request, path: string, body: Record<string, unknown>): Promise<AuthResult> {
+/** Signs in upstream with one of the login endpoints; the api answers the user and sets its session cookie. */
+export async function upstreamLogin(
+  request: Request,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<AuthResult> {
   const { data, apiSession } = await getPublicApi(request).withSessionCookie("POST", path, {
     body,
     schema: apiUserSchema,
@@ -51,28 +57,44 @@ async function login(request: Request, path: string, body: Record<string, unknow
   return { user: toSessionUser(data), apiSession, next: data.next };
 }
 
-const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+type SignInSubmission<S extends z.ZodTypeAny> = Submission<z.input<S>, string[], z.output<S>>;
 
-/** One remix-auth strategy per way to sign in: password, login code, login link (docs/api-contract.md). */
-export const authenticator = new Authenticator<AuthResult>()
-  .use(
-    new FormStrategy(({ form, request }) =>
-      login(request, "/auth/login", {
-        email: field(form, "email"),
-        password: String(form.get("password") ?? ""),
-      }),
-    ),
-    "password",
-  )
-  .use(
-    new FormStrategy(({ form, request }) =>
-      login(request, "/auth/login-code", { email: field(form, "email"), code: field(form, "code") }),
-    ),
-    "login-code",
-  )
-  .use(
-    new FormStrategy(({ form, request }) =>
-      login(request, "/auth/login-link", { token: field(form, "token") }),
-    ),
-    "login-link",
-  );
+/** A sign-in form the strategy's schema refused; `submission.reply()` gives the form its errors back. */
+export class InvalidSignInForm<S extends z.ZodTypeAny = z.ZodTypeAny> extends Error {
+  constructor(readonly submission: Exclude<SignInSubmission<S>, { status: "success" }>) {
+    super("invalid sign-in form");
+  }
+}
+
+/**
+ * A remix-auth strategy for one way to sign in. It owns its form schema (parsed once, through Conform's
+ * `parseWithZod`) and its upstream call (the verify function). `authenticate` reads the request's form
+ * itself; a page that has already parsed its form (the login page's union of intents, built from these
+ * schemas) hands the parsed value to `signIn`, so no form is read or parsed twice.
+ */
+export class SignInStrategy<S extends z.ZodTypeAny> extends Strategy<
+  AuthResult,
+  { value: z.output<S>; request: Request }
+> {
+  constructor(
+    readonly name: string,
+    readonly schema: S,
+    verify: (params: { value: z.output<S>; request: Request }) => Promise<AuthResult>,
+  ) {
+    super(verify);
+  }
+
+  parse(form: FormData): SignInSubmission<S> {
+    return parseWithZod(form, { schema: this.schema }) as SignInSubmission<S>;
+  }
+
+  signIn(value: z.output<S>, request: Request): Promise<AuthResult> {
+    return this.verify({ value, request });
+  }
+
+  async authenticate(request: Request): Promise<AuthResult> {
+    const submission = this.parse(await request.formData());
+    if (submission.status !== "success") throw new InvalidSignInForm<S>(submission);
+    return this.signIn(submission.value, request);
+  }
+}

@@ -48,11 +48,20 @@ const nextField = z.string().optional().catch(undefined);
 
 /**
  * The login page's action: one form per intent, told apart by the submit button's `intent`. Every intent
- * carries the email address (an invalid one is the form's own error) and `next`.
+ * carries the email address (an invalid one is the form's own error) and `next`. The two sign-in intents are
+ * the schemas of their remix-auth strategies (strategies.server.ts).
  */
+export const passwordSignInSchema = passwordLoginSchema.extend({
+  intent: z.literal("password"),
+  next: nextField,
+});
+export const codeSignInSchema = codeLoginSchema.extend({ intent: z.literal("code"), next: nextField });
+/** The login link's Continue form: the emailed token and where to go next. */
+export const linkSignInSchema = z.object({ token: z.string().trim().min(1), next: nextField });
+
 export const loginActionSchema = z.discriminatedUnion("intent", [
-  passwordLoginSchema.extend({ intent: z.literal("password"), next: nextField }),
-  codeLoginSchema.extend({ intent: z.literal("code"), next: nextField }),
+  passwordSignInSchema,
+  codeSignInSchema,
   emailSchema.extend({ intent: z.literal("link"), next: nextField }),
   emailSchema.extend({ intent: z.literal("request-code"), next: nextField }),
   emailSchema.extend({ intent: z.literal("reset"), next: nextField }),

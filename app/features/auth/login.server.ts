@@ -1,7 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { isApiError } from "~/server/api-error";
-import { authenticator } from "~/server/auth.server";
 import { completeLogin } from "~/server/login.server";
 import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
@@ -16,6 +15,7 @@ import {
   requestPasswordReset,
 } from "./auth.server";
 import { AUTH_MESSAGES, LOGIN_INTENTS } from "./messages";
+import { loginCodeStrategy, passwordStrategy } from "./strategies.server";
 
 type LoginContext = Pick<AppLoadContext, "clientIp" | "signInLimited" | "signInActionRan">;
 type LoginSubmission = Submission<unknown, string[], LoginAction>;
@@ -107,7 +107,7 @@ export function rejectedLoginForm(
 }
 
 /**
- * Password or code sign-in through its remix-auth strategy, behind the per-account attempt limit. A wrong
+ * Password or code sign-in through its remix-auth strategy (strategies.server.ts), behind the per-account attempt limit. A wrong
  * password says so; a failed code login is silent (rule code-login-silent-failure, docs/rules.md).
  */
 export async function signIn(
@@ -121,10 +121,11 @@ export async function signIn(
   const attempt = await beginSignInAttempt(value.email, context.clientIp ?? "unknown");
   if (attempt.limited) return tooManyAttempts(intent, attempt.limited.retryAfterSeconds, intent === "code");
   try {
-    const result = await authenticator.authenticate(
-      intent === "password" ? "password" : "login-code",
-      request,
-    );
+    // The page parsed its form once; the intent's strategy makes the upstream call with the parsed value.
+    const result =
+      value.intent === "password"
+        ? await passwordStrategy.signIn(value, request)
+        : await loginCodeStrategy.signIn(value, request);
     await attempt.succeeded();
     return await completeLogin(result, next);
   } catch (error) {
