@@ -103,36 +103,40 @@ export default function AppShell() {
             </details>
           ) : null}
         </div>
-        <nav aria-label="Sections" className="nav">
-          {showOnboarding ? (
-            <NavLink to="/onboarding" className="nav-setup">
-              Set up your account
-            </NavLink>
-          ) : null}
-          {nav.map((item) =>
-            item.download ? (
-              <a key={item.to} href={item.to} download>
-                {item.label}
-              </a>
-            ) : (
-              <NavLink key={item.to} to={item.to}>
-                {item.label}
+        {/* On a phone the sections fold behind "Menu" (a disclosure: no script needed); wider, it is always open. */}
+        <details className="nav-disclosure" key={`nav:${location.pathname}${location.search}`}>
+          <summary className="btn btn-secondary nav-toggle">Menu</summary>
+          <nav aria-label="Sections" className="nav">
+            {showOnboarding ? (
+              <NavLink to="/onboarding" className="nav-setup">
+                Set up your account
               </NavLink>
-            ),
-          )}
-        </nav>
-        <div className="nav nav-foot">
-          <NavLink to="/settings">Manage account</NavLink>
-          {user.isStaff ? <NavLink to="/impersonate">Impersonate</NavLink> : null}
-          <a href={helpUrl} rel="noreferrer" target="_blank">
-            Help
-          </a>
-          <Form method="post" action="/logout">
-            <button type="submit" className="nav-button">
-              Sign Out
-            </button>
-          </Form>
-        </div>
+            ) : null}
+            {nav.map((item) =>
+              item.download ? (
+                <a key={item.to} href={item.to} download>
+                  {item.label}
+                </a>
+              ) : (
+                <NavLink key={item.to} to={item.to}>
+                  {item.label}
+                </NavLink>
+              ),
+            )}
+          </nav>
+          <div className="nav nav-foot">
+            <NavLink to="/settings">Manage account</NavLink>
+            {user.isStaff ? <NavLink to="/impersonate">Impersonate</NavLink> : null}
+            <a href={helpUrl} rel="noreferrer" target="_blank">
+              Help
+            </a>
+            <Form method="post" action="/logout">
+              <button type="submit" className="nav-button">
+                Sign Out
+              </button>
+            </Form>
+          </div>
+        </details>
       </aside>
       <main id="main" className="content">
         {user.isImpersonating ? (

@@ -66,11 +66,38 @@ test.describe("the authenticated shell", () => {
     await ready(page, info);
     const sidebar = page.getByRole("complementary", { name: "Main" });
     expect((await sidebar.boundingBox())!.width).toBe(260);
+    // The dark column reaches the bottom of a page longer than the screen (drawn by the shell, not the sticky bar).
+    const shellBg = await page.locator(".shell").evaluate((el) => getComputedStyle(el).backgroundImage);
+    expect(shellBg).toContain("linear-gradient");
     await page.setViewportSize({ width: 390, height: 800 });
     const box = (await sidebar.boundingBox())!;
     expect(box.width).toBe(390);
-    expect(box.height).toBeLessThan(300);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  });
+
+  test("on a phone the sections fold behind Menu, so the page starts near the top", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto("/locations");
+    await ready(page, info);
+    const sidebar = page.getByRole("complementary", { name: "Main" });
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    // Closed: brand, Menu and the location selector only (two short rows); the heading starts right below.
+    expect((await sidebar.boundingBox())!.height).toBeLessThan(130);
+    await expect(sections.getByRole("link", { name: "Grid Services" })).toBeHidden();
+    await expect(sidebar.getByRole("button", { name: "Sign Out" })).toBeHidden();
+    expect((await page.getByRole("heading", { level: 1 }).boundingBox())!.y).toBeLessThan(200);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await sidebar.getByText("Menu", { exact: true }).click();
+    await expect(sections.getByRole("link", { name: "Grid Services" })).toBeVisible();
+    await expect(sidebar.getByRole("button", { name: "Sign Out" })).toBeVisible();
+    await sections.getByRole("link", { name: "Grid Services" }).click();
+    await expect(page).toHaveURL(/\/grid-services/);
+    await expect(page.getByRole("heading", { level: 1, name: "Grid Services" })).toBeVisible();
+    // After navigating, the menu is folded again.
+    await expect(sections.getByRole("link", { name: "Grid Services" })).toBeHidden();
   });
 
   test("/vendor-auth is a full-page redirect to the vendor-authorisation address", async ({ page }) => {
