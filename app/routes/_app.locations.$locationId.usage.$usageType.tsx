@@ -93,12 +93,18 @@ export default function UsagePage() {
             <div className="row date-selector" role="group" aria-label="Date selector">
               <Link
                 to={href({ picker: "date", tab: d.tab })}
+                id="select-date"
                 className="btn btn-secondary btn-small"
                 preventScrollReset
               >
                 Select date
               </Link>
-              <Link to={href({ picker: "bill" })} className="btn btn-secondary btn-small" preventScrollReset>
+              <Link
+                to={href({ picker: "bill" })}
+                id="select-bill"
+                className="btn btn-secondary btn-small"
+                preventScrollReset
+              >
                 Select bill
               </Link>
             </div>
@@ -133,7 +139,7 @@ export default function UsagePage() {
         bills={d.bills}
         failed={d.billsFailed}
         selected={view.period === "bill" ? view.start : null}
-        closeHref={href({})}
+        closeHref={`${href({})}#select-bill`}
         action={action}
       />
     </div>

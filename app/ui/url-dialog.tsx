@@ -1,6 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
 import * as Dialog from "@radix-ui/react-dialog";
-import { useId, type ReactNode } from "react";
+import { useId, useRef, type ReactNode } from "react";
 
 /**
  * A Radix Dialog whose open state lives in the URL: a link opens it, the server renders it open, and closing
@@ -25,6 +25,7 @@ export function UrlDialog({
   // Explicit ids: Radix only links title and description to the dialog after hydration.
   const titleId = useId();
   const descriptionId = useId();
+  const opener = useRef<{ element: HTMLElement; href: string | null } | null>(null);
   return (
     <Dialog.Root
       open={open}
@@ -40,6 +41,21 @@ export function UrlDialog({
             aria-labelledby={titleId}
             aria-describedby={description ? descriptionId : undefined}
             aria-modal="true"
+            onOpenAutoFocus={() => {
+              // Before Radix moves focus in: the control that opened the dialog (a link, so also its href).
+              const active = document.activeElement;
+              opener.current =
+                active instanceof HTMLElement && active !== document.body
+                  ? { element: active, href: active.getAttribute("href") }
+                  : null;
+            }}
+            onCloseAutoFocus={(event) => {
+              // Closing is a navigation that may re-render the opener: focus it, or the link now in its place.
+              const target = openerAfterClose(opener.current);
+              if (!target) return;
+              event.preventDefault();
+              target.focus();
+            }}
           >
             <Dialog.Title id={titleId}>{title}</Dialog.Title>
             {description ? (
@@ -64,4 +80,11 @@ export function UrlDialog({
       ) : null}
     </Dialog.Root>
   );
+}
+
+function openerAfterClose(opener: { element: HTMLElement; href: string | null } | null): HTMLElement | null {
+  if (!opener) return null;
+  if (opener.element.isConnected) return opener.element;
+  if (!opener.href) return null;
+  return document.querySelector<HTMLElement>(`a[href="${CSS.escape(opener.href)}"]`);
 }

@@ -70,7 +70,8 @@ test.describe("usage explorer", () => {
     // Cancel closes without change
     await dialog.getByRole("link", { name: "Cancel" }).click();
     await expect(dialog).toHaveCount(0);
-    await expect(page).toHaveURL(new RegExp(`period=month&start=${firstOfMonth}$`));
+    // Back where it was, at the opener (the fragment: focus returns there, or the next Tab starts there).
+    await expect(page).toHaveURL(new RegExp(`period=month&start=${firstOfMonth}#select-date$`));
 
     // Day: the previous month's 15th; tomorrow is disabled
     await page.getByRole("link", { name: "Select date" }).click();

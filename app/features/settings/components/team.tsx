@@ -78,6 +78,7 @@ export function Team({ team }: { team: TeamView }) {
                   <td>
                     <Link
                       to={keep({ edit: String(m.id) })}
+                      id={`edit-access-${m.id}`}
                       preventScrollReset
                       replace
                       className="btn btn-secondary btn-small"
@@ -94,7 +95,7 @@ export function Team({ team }: { team: TeamView }) {
       )}
       <UrlDialog
         open={Boolean(editing)}
-        closeHref={keep({ edit: null })}
+        closeHref={`${keep({ edit: null })}${editing ? `#edit-access-${editing.id}` : ""}`}
         title={editing ? `Location access: ${editing.name}` : ""}
       >
         {editing ? (

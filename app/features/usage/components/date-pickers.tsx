@@ -45,7 +45,9 @@ export function DatePickerDialog({
   href: Href;
   action: string;
 }) {
-  const closeHref = href({});
+  // Closing returns to the opener: with JavaScript UrlDialog focuses it; without, the fragment brings it into
+  // view and makes it the starting point of the next Tab.
+  const closeHref = `${href({})}#select-date`;
   const [cy, cm] = current.startDate.split("-").map(Number);
   const calMatch = /^(\d{4})(?:-(\d{2}))?$/.exec(cal ?? "");
   let year = calMatch ? Number(calMatch[1]) : cy;
