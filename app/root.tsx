@@ -8,6 +8,7 @@ import { PublicPage } from "./ui/brand";
 import { StaffErrorContext, useNonce } from "./ui/nonce";
 import { LinkNavigationProvider } from "~/ui/app-link";
 import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
 import { Toasts } from "./ui/toasts";
 
 export const links: LinksFunction = () => [
@@ -58,6 +59,7 @@ export default function App() {
     // Lets tests (and CSS) know the page is interactive.
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useEscapeClosesMenus();
   return (
     <>
       <LinkNavigationProvider>

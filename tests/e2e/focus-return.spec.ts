@@ -56,3 +56,38 @@ test.describe("focus returns to the opener of a dialog", () => {
     }
   });
 });
+
+test.describe("menus close on Escape", () => {
+  test("the row ⋯ menu and the location switcher close on Escape and focus their button", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const rowMenu = page
+      .getByRole("group")
+      .filter({ has: page.getByLabel(/^Actions for /) })
+      .first();
+    const summary = page.getByLabel(/^Actions for /).first();
+    const switcher = page.getByTestId("location-select");
+    for (const [menu, button] of [
+      [rowMenu, summary],
+      [switcher, switcher.locator("summary")],
+    ] as const) {
+      await button.focus();
+      await page.keyboard.press("Enter");
+      await expect(menu).toHaveAttribute("open", "");
+      await menu.getByRole("link").first().focus();
+      await page.keyboard.press("Escape");
+      if (isJs(info)) {
+        await expect(menu).not.toHaveAttribute("open");
+        await expect(button).toBeFocused();
+      } else {
+        // Without JavaScript Escape does nothing to a <details>; its button still closes it.
+        await button.focus();
+        await page.keyboard.press("Enter");
+        await expect(menu).not.toHaveAttribute("open");
+      }
+    }
+  });
+});
