@@ -4,18 +4,10 @@ import type { DB } from "../db";
 import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
+import { onScheduleSql } from "../domain/schedule-compliance";
 
-/**
- * 1 when a history sample was on the recommended schedule (docs/api/compliance.md): there is a schedule
- * setpoint and the setpoint the mode acts on is within 0.5 °F of it (cool mode: cool setpoint; heat and
- * emergency heat: heat setpoint; auto: either). Other modes (off, fan, dry) are off schedule.
- */
-export const ON_SCHEDULE_SQL = `coalesce(CASE
-  WHEN h.schedule_setpoint_f IS NULL THEN 0
-  WHEN h.mode = 'cool' THEN abs(h.cool_setpoint_f - h.schedule_setpoint_f) <= 0.5
-  WHEN h.mode IN ('heat', 'emergencyheat') THEN abs(h.heat_setpoint_f - h.schedule_setpoint_f) <= 0.5
-  WHEN h.mode = 'auto' THEN (abs(h.cool_setpoint_f - h.schedule_setpoint_f) <= 0.5 OR abs(h.heat_setpoint_f - h.schedule_setpoint_f) <= 0.5)
-  ELSE 0 END, 0)`;
+/** 1 when a history sample `h` was on the recommended schedule (api/domain/schedule-compliance.ts). */
+export const ON_SCHEDULE_SQL = onScheduleSql("h");
 
 const pct = (on: string, reach: string) =>
   `CASE WHEN coalesce(${reach}, 0) > 0 THEN round(100.0 * ${on} / ${reach}, 2) END`;
@@ -34,16 +26,19 @@ const range = z
 
 const visibleThermostatsSql = `SELECT t.id FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE ${VISIBLE_BUILDINGS_SQL}`;
 
-/** Per-thermostat aggregates of the history in [start, end) of the buildings' local dates. */
+/**
+ * Per-thermostat aggregates of the history in [start, end) of the buildings' local dates, from the daily
+ * aggregates the history's triggers keep (migration 041).
+ */
 const AGG_CTE = `WITH agg AS (
-  SELECT h.thermostat_id,
-    sum(h.duration_s) AS reach,
-    sum(h.duration_s * ${ON_SCHEDULE_SQL}) AS on_s,
-    sum(h.event = 'permanent_hold') AS holds,
-    sum(h.event = 'auto_reset') AS resets
-  FROM thermostat_history h
-  WHERE h.local_date >= ? AND h.local_date < ? AND h.thermostat_id IN (${visibleThermostatsSql})
-  GROUP BY h.thermostat_id)`;
+  SELECT d.thermostat_id,
+    sum(d.reach_s) AS reach,
+    sum(d.on_s) AS on_s,
+    sum(d.holds) AS holds,
+    sum(d.resets) AS resets
+  FROM thermostat_history_daily d
+  WHERE d.local_date >= ? AND d.local_date < ? AND d.thermostat_id IN (${visibleThermostatsSql})
+  GROUP BY d.thermostat_id)`;
 
 type ThermostatAgg = {
   thermostat_id: number;

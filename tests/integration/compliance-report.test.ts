@@ -7,6 +7,7 @@ import { seedCore } from "../../api/db/seed/core";
 import { seedDevices } from "../../api/db/seed/devices";
 import { createDeps } from "../../api/server";
 import { prng } from "../../api/lib/prng";
+import { onScheduleSql, refreshHistoryDaily } from "../../api/domain/schedule-compliance";
 
 /**
  * The override report against a small hand-made history whose numbers were worked out by hand
@@ -72,6 +73,7 @@ beforeAll(async () => {
     "INSERT INTO thermostat_history (thermostat_id, local_date, recorded_at, duration_s, mode, schedule_setpoint_f, cool_setpoint_f, heat_setpoint_f, indoor_temperature_f, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 70, ?)",
   );
   for (const r of ROWS) insert.run(...r);
+  refreshHistoryDaily(db);
   const app = createApiApp(createDeps(db, { quiet: true, demoData: false }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
@@ -216,5 +218,34 @@ describe("GET /insights/{clientId}/dispatches", () => {
     expect(body.items[0].thermostat_actions_insights).toHaveLength(2);
     const none = await (await get("/insights/1/dispatches?location_search=zzz")).json();
     expect(none).toMatchObject({ items: [], total: 0 });
+  });
+});
+
+describe("daily aggregates of the history (what the report reads)", () => {
+  it("equal the samples' own sums for every thermostat and day", () => {
+    const fromSamples = db
+      .prepare(
+        `SELECT thermostat_id, local_date, sum(duration_s) AS reach_s, sum(duration_s * ${onScheduleSql("h")}) AS on_s,
+           sum(coalesce(event, '') = 'permanent_hold') AS holds, sum(coalesce(event, '') = 'auto_reset') AS resets,
+           count(*) AS samples
+         FROM thermostat_history h GROUP BY thermostat_id, local_date ORDER BY thermostat_id, local_date`,
+      )
+      .all();
+    const daily = db
+      .prepare(
+        "SELECT thermostat_id, local_date, reach_s, on_s, holds, resets, samples FROM thermostat_history_daily ORDER BY thermostat_id, local_date",
+      )
+      .all();
+    expect(daily).toHaveLength(5);
+    expect(daily).toEqual(fromSamples);
+    expect(daily[0]).toEqual({
+      thermostat_id: 1001,
+      local_date: "2020-03-02",
+      reach_s: 7200,
+      on_s: 3600,
+      holds: 1,
+      resets: 0,
+      samples: 4,
+    });
   });
 });

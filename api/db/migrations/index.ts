@@ -3,6 +3,7 @@ import { m002_shared } from "./002_shared";
 import { m010_locations } from "./010_locations";
 import { m030_usage } from "./030_usage";
 import { m040_grid } from "./040_grid";
+import { m041_history_daily } from "./041_history_daily";
 import { m050_accounts } from "./050_accounts";
 
 export type Migration = { id: string; sql: string };
@@ -14,5 +15,6 @@ export const migrations: Migration[] = [
   m010_locations,
   m030_usage,
   m040_grid,
+  m041_history_daily,
   m050_accounts,
 ];

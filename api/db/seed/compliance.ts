@@ -1,6 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
+import { refreshHistoryDaily } from "../../domain/schedule-compliance";
 import { HARBOR_BUILDING_ROWS } from "./core";
 import { THERMOSTAT_ROWS } from "./devices";
 
@@ -153,4 +154,5 @@ export function seedCompliance(ctx: SeedContext) {
       }
     }
   }
+  refreshHistoryDaily(db);
 }
