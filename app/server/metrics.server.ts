@@ -142,20 +142,20 @@ type RouteNode = AgnosticRouteObject & { id: string };
  * `api-download` (the /api passthrough) or `unmatched` (no route: the 404 page).
  */
 export function createRouteLabeler(routes: ServerBuild["routes"], isStatic: (path: string) => boolean) {
+  // The same tree Remix's server runtime builds from the manifest (createRoutes), matched the same way.
   const manifest = Object.values(routes);
   const children = (parentId: string | undefined): RouteNode[] =>
     manifest
       .filter((r) => r.parentId === parentId)
       .map(
         (r) =>
-          (r.index
-            ? { id: r.id, index: true, path: r.path, caseSensitive: r.caseSensitive }
-            : {
-                id: r.id,
-                path: r.path,
-                caseSensitive: r.caseSensitive,
-                children: children(r.id),
-              }) as RouteNode,
+          ({
+            id: r.id,
+            path: r.path,
+            index: r.index,
+            caseSensitive: r.caseSensitive,
+            children: children(r.id),
+          }) as RouteNode,
       );
   const tree = children(undefined);
   return (path: string): string => {
