@@ -15,7 +15,7 @@ export function createApiApp(deps: ApiDeps) {
       deps.log("request", {
         request_id: req.get("x-request-id")?.slice(0, 64),
         method: req.method,
-        path: req.path,
+        path: req.originalUrl.split("?", 1)[0],
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
       }),
