@@ -9,13 +9,14 @@ export function createApiApp(deps: ApiDeps) {
   app.set("etag", false);
   app.set("query parser", "extended");
   // One log line per request, with the caller's X-Request-Id (the web tier's request id): the two logs join on it.
+  // The path is the matched route's pattern (`/users/:email/login-options`): no ids, emails or query in the log.
   app.use((req, res, next) => {
     const started = performance.now();
     res.on("finish", () =>
       deps.log("request", {
         request_id: req.get("x-request-id")?.slice(0, 64),
         method: req.method,
-        path: req.originalUrl.split("?", 1)[0],
+        route: (req.route as { path?: string } | undefined)?.path ?? null,
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
       }),
