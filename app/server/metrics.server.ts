@@ -135,6 +135,7 @@ export function endpointTemplate(path: string): string {
 }
 
 type RouteNode = AgnosticRouteObject & { id: string };
+const ROUTE_CACHE_MAX = 1000;
 
 /**
  * The Remix route id that answers a path (the deepest match, as Remix matches it; `.data` requests of single
@@ -158,13 +159,24 @@ export function createRouteLabeler(routes: ServerBuild["routes"], isStatic: (pat
           }) as RouteNode,
       );
   const tree = children(undefined);
+  // matchRoutes flattens, ranks and compiles the whole tree on every call (about a millisecond here), so answers
+  // are remembered by the path's shape: all-digit segments (ids) become 0, which matches the same routes as any
+  // id would; the cache is bounded (cleared when full), so random paths cannot grow it.
+  const cache = new Map<string, string>();
   return (path: string): string => {
     if (path === "/healthz") return "healthz";
     if (path.startsWith("/api/")) return "api-download";
     if (isStatic(path)) return "static";
     const pagePath = path === "/_root.data" ? "/" : path.endsWith(".data") ? path.slice(0, -5) : path;
-    const matches = matchRoutes(tree, pagePath);
-    return matches ? (matches[matches.length - 1].route as RouteNode).id : "unmatched";
+    const shape = pagePath.replace(/\/\d+(?=\/|$)/g, "/0");
+    let id = cache.get(shape);
+    if (id === undefined) {
+      const matches = matchRoutes(tree, shape);
+      id = matches ? (matches[matches.length - 1].route as RouteNode).id : "unmatched";
+      if (cache.size >= ROUTE_CACHE_MAX) cache.clear();
+      cache.set(shape, id);
+    }
+    return id;
   };
 }
 

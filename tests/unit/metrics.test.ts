@@ -124,3 +124,20 @@ describe("createMetrics", () => {
     expect(text).not.toMatch(/failures_total\{[^}]*status|reason="4/);
   });
 });
+
+describe("createRouteLabeler's cache", () => {
+  it("answers paths that differ only in ids from one match, and stays right for other shapes", () => {
+    const routes = {
+      root: { id: "root", path: "", module: {} },
+      "routes/a.$id": { id: "routes/a.$id", parentId: "root", path: "a/:id", module: {} },
+      "routes/a.new": { id: "routes/a.new", parentId: "root", path: "a/new", module: {} },
+    } as unknown as ServerBuild["routes"];
+    const label = createRouteLabeler(routes, () => false);
+    expect(label("/a/1")).toBe("routes/a.$id");
+    expect(label("/a/22")).toBe("routes/a.$id");
+    expect(label("/a/new")).toBe("routes/a.new");
+    expect(label("/a/x7")).toBe("routes/a.$id");
+    for (let i = 0; i < 1500; i++) expect(label(`/b/x${i}`)).toBe("unmatched");
+    expect(label("/a/new")).toBe("routes/a.new");
+  });
+});
