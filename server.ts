@@ -75,9 +75,9 @@ app.use(requestId());
 
 const metrics = getMetrics();
 // One access-log line per request: request id, method, path (never the query: it may hold tokens; never a
-// cookie), Remix route id, status, duration, the user's id once a loader read the session. Metrics take the
-// same route id and status. With SERVER_TIMING (the benchmark; off in production by default) the total server time goes out as
-// Server-Timing (benchmarks divide it by the upstream latency).
+// cookie), Remix route id, status, duration, the user's id once a loader read the session. The metrics take
+// the same route id and status. With SERVER_TIMING (the benchmark; off in production by default) the total
+// server time goes out as Server-Timing (benchmarks divide it by the upstream latency).
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;

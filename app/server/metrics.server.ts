@@ -139,8 +139,8 @@ const ROUTE_CACHE_MAX = 1000;
 
 /**
  * The Remix route id that answers a path (the deepest match, as Remix matches it; `.data` requests of single
- * fetch count as their page), or a fixed label: `static` (build assets, files of public/), `healthz`,
- * `api-download` (the /api passthrough) or `unmatched` (no route: the 404 page).
+ * fetch count as their page), or a fixed label: `static` (build assets, files of public/), `healthz`, `readyz`,
+ * `api-download` (the /api passthrough) or `unmatched` (no route matched).
  */
 export function createRouteLabeler(routes: ServerBuild["routes"], isStatic: (path: string) => boolean) {
   // The same tree Remix's server runtime builds from the manifest (createRoutes), matched the same way.
@@ -164,7 +164,7 @@ export function createRouteLabeler(routes: ServerBuild["routes"], isStatic: (pat
   // id would; the cache is bounded (cleared when full), so random paths cannot grow it.
   const cache = new Map<string, string>();
   return (path: string): string => {
-    if (path === "/healthz") return "healthz";
+    if (path === "/healthz" || path === "/readyz") return path.slice(1);
     if (path.startsWith("/api/")) return "api-download";
     if (isStatic(path)) return "static";
     const pagePath = path === "/_root.data" ? "/" : path.endsWith(".data") ? path.slice(0, -5) : path;

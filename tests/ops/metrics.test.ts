@@ -193,7 +193,7 @@ describe("metrics", () => {
     // Route labels are route ids or fixed labels, never a raw path (no ids, no query).
     const routes = new Set([...text.matchAll(/route="([^"]*)"/g)].map((m) => m[1]));
     for (const r of routes)
-      expect(r).toMatch(/^(root|routes\/[^"/]*|static|healthz|api-download|unmatched)$/);
+      expect(r).toMatch(/^(root|routes\/[^"/]*|static|healthz|readyz|api-download|unmatched)$/);
   });
 
   it("upstream calls by endpoint template, and failures by reason (5xx, network, timeout)", async () => {

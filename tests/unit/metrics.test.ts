@@ -87,6 +87,7 @@ describe("createRouteLabeler", () => {
     ["/build/entry.client-ABC.js", "static"],
     ["/favicon.ico", "static"],
     ["/healthz", "healthz"],
+    ["/readyz", "readyz"],
     ["/api/bill-statement/1/download", "api-download"],
   ])("%s → %s", (p, id) => expect(label(p)).toBe(id));
 
