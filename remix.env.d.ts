@@ -18,6 +18,8 @@ declare module "@remix-run/node" {
     serverError?: unknown;
     /** Identical upstream GETs of this request's loaders, shared (see getApi). */
     upstream?: Map<string, Promise<unknown>>;
+    /** The signed-in user's id once a loader or action has read the session (getApi), for the request log. */
+    userId?: number;
   }
 }
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import { broadcastDevReady, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { rateLimit } from "express-rate-limit";
@@ -14,8 +14,10 @@ import { errorFields, getLogger } from "./app/server/logger.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
 import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
+import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/metrics.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
+import { requestId } from "./app/server/request-id.server";
 
 let config: ReturnType<typeof getConfig>;
 try {
@@ -68,9 +70,14 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", config.TRUST_PROXY);
 
-// One access-log line per request: method, path (never the query: it may hold tokens), status, duration.
-// With SERVER_TIMING (the benchmark; off in production by default) the total server time goes out as
-// Server-Timing (benchmarks divide it by the upstream latency).
+// Every request's id (X-Request-Id: a safe incoming one or a new UUID), in the answer and to the upstream api.
+app.use(requestId());
+
+const metrics = getMetrics();
+// One access-log line per request: request id, method, path (never the query: it may hold tokens; never a
+// cookie), Remix route id, status, duration, the user's id once a loader read the session. The metrics take
+// the same route id and status. With SERVER_TIMING (the benchmark; off in production by default) the total
+// server time goes out as Server-Timing (benchmarks divide it by the upstream latency).
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
@@ -84,8 +91,18 @@ app.use((req, res, next) => {
   } as typeof writeHead;
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const route = routeLabel(req.path);
+    metrics?.httpRequest(route, req.method, res.statusCode, ms / 1000);
     logger.info(
-      { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+      {
+        requestId: req.headers["x-request-id"],
+        method: req.method,
+        path: req.path,
+        route,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        userId: (res.locals.loadContext as AppLoadContext | undefined)?.userId ?? res.locals.userId,
+      },
       "request",
     );
   });
@@ -155,6 +172,8 @@ const publicFiles = new Set(
     .map((f) => `/${f}`),
 );
 const publicStatic = express.static("public", { maxAge: "1h", index: false });
+// The route label of the request log and the metrics: a Remix route id or a fixed label, never the raw path.
+const routeLabel = createRouteLabeler(build.routes, (p) => p.startsWith("/build/") || publicFiles.has(p));
 app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
 
 // Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
@@ -169,13 +188,14 @@ app.use(
 
 // Load shedding (never /healthz or static files, answered above): 503 + Retry-After at once when too many
 // requests are in flight or the event loop lags, instead of queueing until clients time out.
-app.use(
-  createLoadShedder({
-    maxInFlight: config.SHED_MAX_IN_FLIGHT,
-    maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
-    retryAfterSeconds: config.SHED_RETRY_AFTER_S,
-  }),
-);
+const shedder = createLoadShedder({
+  maxInFlight: config.SHED_MAX_IN_FLIGHT,
+  maxEventLoopDelayMs: config.SHED_MAX_EVENT_LOOP_DELAY_MS,
+  retryAfterSeconds: config.SHED_RETRY_AFTER_S,
+  onShed: metrics ? (reason) => metrics.loadShed(reason) : undefined,
+});
+metrics?.setInFlightSource(() => shedder.stats().inFlight);
+app.use(shedder);
 
 // Every dynamic answer depends on the session or a token: private, no-store unless a route declares public.
 app.use(privateByDefault());
@@ -216,6 +236,7 @@ const perIp = rateLimit({
       Math.ceil(((reset?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000),
     );
     res.locals.signInLimited = { retryAfterSeconds };
+    metrics?.rateLimitRefusal("signin-ip");
     next();
   },
 });
@@ -234,12 +255,14 @@ app.all(
   createRequestHandler({
     build,
     mode: config.NODE_ENV,
-    getLoadContext: (_req, res) => ({
-      cspNonce: res.locals.cspNonce as string,
-      signInLimited: res.locals.signInLimited as { retryAfterSeconds: number } | undefined,
-      clientIp: _req.ip ?? _req.socket.remoteAddress ?? "unknown",
-      upstream: new Map(),
-    }),
+    getLoadContext: (_req, res) =>
+      // Kept on res.locals: the request log reads what the loaders learnt (the user's id).
+      (res.locals.loadContext = {
+        cspNonce: res.locals.cspNonce as string,
+        signInLimited: res.locals.signInLimited as { retryAfterSeconds: number } | undefined,
+        clientIp: _req.ip ?? _req.socket.remoteAddress ?? "unknown",
+        upstream: new Map(),
+      } satisfies AppLoadContext),
   }),
 );
 
@@ -255,6 +278,22 @@ const server = app.listen(config.PORT, config.HOST, () => {
   if (config.NODE_ENV === "development") broadcastDevReady(build);
 });
 server.keepAliveTimeout = 65_000;
+
+// Metrics on their own listener (loopback by default), never on the main port: nothing public can read them and
+// no token has to be kept secret; a Prometheus on the host, or a sidecar, scrapes METRICS_HOST:METRICS_PORT.
+if (metrics && config.METRICS_PORT) {
+  startMetricsServer(metrics, config.METRICS_HOST, config.METRICS_PORT)
+    .on("listening", () =>
+      logger.info(
+        { url: `http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics` },
+        "metrics listening",
+      ),
+    )
+    .on("error", (error) => {
+      console.error(`the metrics listener could not start: ${errorFields(error).err}`);
+      process.exit(1);
+    });
+}
 
 let shuttingDown = false;
 async function shutdown(signal: string) {

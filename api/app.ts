@@ -8,6 +8,21 @@ export function createApiApp(deps: ApiDeps) {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "extended");
+  // One log line per request, with the caller's X-Request-Id (the web tier's request id): the two logs join on it.
+  // The path is the matched route's pattern (`/users/:email/login-options`): no ids, emails or query in the log.
+  app.use((req, res, next) => {
+    const started = performance.now();
+    res.on("finish", () =>
+      deps.log("request", {
+        request_id: req.get("x-request-id")?.slice(0, 64),
+        method: req.method,
+        route: (req.route as { path?: string } | undefined)?.path ?? null,
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      }),
+    );
+    next();
+  });
   if (deps.config.latencyMs > 0) {
     app.use((_req, _res, next) => setTimeout(next, deps.config.latencyMs));
   }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError, errorFromResponse } from "./api-error";
+import { ApiError, errorFromResponse, isApiError } from "./api-error";
 import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
 
 export type ApiClientOptions = {
@@ -19,7 +19,22 @@ export type ApiClientOptions = {
    * upstream call. Any other method clears it, so a loader after an action never sees pre-mutation data.
    */
   shared?: Map<string, Promise<unknown>>;
+  /** The incoming request's id (request-id.server.ts): sent upstream as `X-Request-Id` on every call. */
+  requestId?: string;
+  /** Told of every call once it ends: its outcome and how long it took (the metrics). */
+  onCall?: (call: UpstreamCallReport) => void;
 };
+
+/** One upstream call as reported to `onCall`: the answer's status, or how it failed without a usable one. */
+export type UpstreamCallReport = {
+  method: string;
+  path: string;
+  /** The HTTP status; or no answer (`timeout`, `network`, `aborted`), or an answer that breaks the contract (`invalid`). */
+  outcome: number | "timeout" | "network" | "aborted" | "invalid";
+  seconds: number;
+};
+
+const INVALID_KINDS = new Set(["unparseable", "empty-body", "errmsg"]);
 
 type Options<S extends z.ZodTypeAny | undefined> = {
   query?: Record<string, QueryValue>;
@@ -40,6 +55,7 @@ export function createApiClient(opts: ApiClientOptions) {
     const url = `${opts.baseUrl.replace(/\/$/, "")}${path.startsWith("/") ? path : `/${path}`}${method === "GET" ? toQueryString(query) : ""}`;
     const headers: Record<string, string> = { accept: "application/json", "cache-control": "no-store" };
     if (opts.apiSession) headers.cookie = `api_session=${opts.apiSession}`;
+    if (opts.requestId) headers["x-request-id"] = opts.requestId;
     const init: RequestInit = { method, headers, redirect: "manual" };
     if (method !== "GET" && method !== "HEAD" && body !== undefined) {
       headers["content-type"] = "application/json";
@@ -54,6 +70,34 @@ export function createApiClient(opts: ApiClientOptions) {
       if (opts.signal?.aborted) throw new ApiError("Request aborted", "aborted", 499);
       throw new ApiError("Could not reach the server", "network", 502);
       void error;
+    }
+  }
+
+  /** Runs one call and reports it to `onCall`; `status` is set by the call as soon as the answer's headers arrive. */
+  async function observed<T>(
+    method: string,
+    path: string,
+    run: (got: (res: Response) => Response) => Promise<T>,
+  ): Promise<T> {
+    const onCall = opts.onCall;
+    if (!onCall) return run((res) => res);
+    const started = performance.now();
+    let status: number | undefined;
+    const report = (outcome: UpstreamCallReport["outcome"]) =>
+      onCall({ method, path, outcome, seconds: (performance.now() - started) / 1000 });
+    try {
+      const result = await run((res) => ((status = res.status), res));
+      report(status ?? 200);
+      return result;
+    } catch (error) {
+      if (
+        isApiError(error) &&
+        (error.kind === "timeout" || error.kind === "network" || error.kind === "aborted")
+      )
+        report(error.kind);
+      else if (isApiError(error) && INVALID_KINDS.has(error.kind)) report("invalid");
+      else report(status ?? (isApiError(error) ? error.status : 502));
+      throw error;
     }
   }
 
@@ -72,7 +116,13 @@ export function createApiClient(opts: ApiClientOptions) {
     query?: Record<string, QueryValue>,
     body?: unknown,
   ): Promise<unknown> {
-    const res = await send(method, path, query, body);
+    return observed(method, path, async (got) => {
+      const res = got(await send(method, path, query, body));
+      return readData(res);
+    });
+  }
+
+  async function readData(res: Response): Promise<unknown> {
     if (!res.ok) {
       const text = await readText(res);
       if (res.status === 401) {
@@ -150,14 +200,16 @@ export function createApiClient(opts: ApiClientOptions) {
     delete: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
       request("DELETE", path, o),
     /** The raw upstream Response (file downloads). Errors still become ApiErrors. */
-    async raw(path: string) {
-      const res = await send("GET", path);
-      if (res.status === 401) {
-        await opts.onUnauthorized?.();
-        throw new ApiError("Your session has expired", "unauthorized", 401);
-      }
-      if (!res.ok) throw errorFromResponse(res.status, await readText(res), toCamel);
-      return res;
+    raw(path: string) {
+      return observed("GET", path, async (got) => {
+        const res = got(await send("GET", path));
+        if (res.status === 401) {
+          await opts.onUnauthorized?.();
+          throw new ApiError("Your session has expired", "unauthorized", 401);
+        }
+        if (!res.ok) throw errorFromResponse(res.status, await readText(res), toCamel);
+        return res;
+      });
     },
     /** Reads a Set-Cookie api_session from an answer (login endpoints). */
     async withSessionCookie<S extends z.ZodTypeAny | undefined = undefined>(
@@ -166,18 +218,20 @@ export function createApiClient(opts: ApiClientOptions) {
       o?: Options<S>,
     ) {
       if (method !== "GET") opts.shared?.clear();
-      const res = await send(method, path, o?.query, o?.body);
-      const text = await readText(res);
-      if (!res.ok) throw errorFromResponse(res.status, text, toCamel);
+      const { res, data: parsedData } = await observed(method, path, async (got) => {
+        const res = got(await send(method, path, o?.query, o?.body));
+        const text = await readText(res);
+        if (!res.ok) throw errorFromResponse(res.status, text, toCamel);
+        if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
+        try {
+          return { res, data: keysToCamel(JSON.parse(text)) as unknown };
+        } catch {
+          throw new ApiError("Could not parse API response", "unparseable", res.status);
+        }
+      });
       const cookie = res.headers.getSetCookie().find((c) => c.startsWith("api_session="));
       const apiSession = cookie?.split(";")[0].slice("api_session=".length);
-      if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
-      let data: unknown;
-      try {
-        data = keysToCamel(JSON.parse(text));
-      } catch {
-        throw new ApiError("Could not parse API response", "unparseable", res.status);
-      }
+      let data = parsedData;
       if (o?.schema) {
         const parsed = o.schema.safeParse(data);
         if (!parsed.success)

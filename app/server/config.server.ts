@@ -64,6 +64,12 @@ const schema = z.object({
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(64),
   SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(150),
   SHED_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3600).default(5),
+  /**
+   * Prometheus metrics (GET /metrics) on their own listener, never on the main port; unset: no metrics. It binds
+   * METRICS_HOST, loopback by default: only a scraper on the same host (or network namespace) reaches it.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** The web app's public origin, for links in the embedded api's emails (default http://localhost:$PORT). */
   PUBLIC_URL: url.optional(),
   /** No start-up banner (the demo logins) on stdout: the test servers. */
@@ -88,6 +94,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!result.success) {
     const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n  ${lines.join("\n  ")}`);
+  }
+  if (result.data.METRICS_PORT !== undefined && result.data.METRICS_PORT === result.data.PORT) {
+    throw new ConfigError(
+      "Invalid environment configuration:\n  METRICS_PORT: must differ from PORT (metrics are never served on the main port)",
+    );
   }
   const cfg = {
     ...result.data,

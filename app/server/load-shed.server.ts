@@ -11,6 +11,8 @@ export type ShedOptions = {
   /** The current event-loop delay in ms; defaults to a perf_hooks monitor sampled every `sampleMs`. */
   eventLoopDelayMs?: () => number;
   sampleMs?: number;
+  /** Told of each refusal and why (the metrics). */
+  onShed?: (reason: "in_flight" | "event_loop") => void;
 };
 
 /**
@@ -53,12 +55,17 @@ export function createLoadShedder(options: ShedOptions) {
   let inFlight = 0;
   let shed = 0;
   const overloaded = () =>
-    inFlight >= options.maxInFlight ||
-    (options.maxEventLoopDelayMs > 0 && lag() > options.maxEventLoopDelayMs);
+    inFlight >= options.maxInFlight
+      ? "in_flight"
+      : options.maxEventLoopDelayMs > 0 && lag() > options.maxEventLoopDelayMs
+        ? "event_loop"
+        : null;
 
   const middleware = (_req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
-    if (overloaded()) {
+    const reason = overloaded();
+    if (reason) {
       shed++;
+      options.onShed?.(reason);
       const body = "The service is busy. Please try again in a few seconds.";
       res.writeHead(503, {
         "Content-Type": "text/plain; charset=utf-8",

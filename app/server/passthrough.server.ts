@@ -3,6 +3,8 @@ import type { RequestHandler } from "express";
 import { isApiError } from "./api-error";
 import { apiBaseUrl, getConfig } from "./config.server";
 import { createApiClient } from "./api-client.server";
+import { upstreamObservers } from "./metrics.server";
+import { REQUEST_ID_HEADER } from "./request-id.server";
 import { loginRedirectUrl } from "./safe-redirect";
 import { sessionStorage } from "./session.server";
 
@@ -40,6 +42,7 @@ export function apiPassthrough(opts: { demoFile?: DemoFileResolver } = {}): Requ
       res.redirect(302, loginRedirectUrl(fullUrl));
       return;
     }
+    res.locals.userId = user.id;
     if (user.isDemoMode && opts.demoFile) {
       const file = opts.demoFile(upstreamPath);
       if (file) {
@@ -51,7 +54,9 @@ export function apiPassthrough(opts: { demoFile?: DemoFileResolver } = {}): Requ
     const controller = new AbortController();
     res.on("close", () => controller.abort());
     const cfg = getConfig();
+    const requestId = req.headers[REQUEST_ID_HEADER];
     const client = createApiClient({
+      ...upstreamObservers(typeof requestId === "string" ? requestId : undefined),
       baseUrl: apiBaseUrl(cfg),
       apiSession,
       timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,

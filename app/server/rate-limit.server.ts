@@ -3,6 +3,7 @@ import { RedisStore } from "rate-limit-redis";
 import { createClient } from "redis";
 import { getConfig } from "./config.server";
 import { errorFields, getLogger } from "./logger.server";
+import { getMetrics } from "./metrics.server";
 
 let redis: ReturnType<typeof createClient> | undefined;
 
@@ -40,7 +41,9 @@ export function createKeyedLimiter(prefix: string, limit: number, windowMs: numb
   return {
     async hit(key: string): Promise<LimitResult> {
       const { totalHits, resetTime } = await store.increment(key.toLowerCase());
-      return { limited: totalHits > limit, retryAfterSeconds: retryAfter(resetTime, windowMs) };
+      const limited = totalHits > limit;
+      if (limited) getMetrics()?.rateLimitRefusal(prefix);
+      return { limited, retryAfterSeconds: retryAfter(resetTime, windowMs) };
     },
     /** Takes back one hit (an attempt that turned out not to count). */
     undo: (key: string) => store.decrement(key.toLowerCase()),

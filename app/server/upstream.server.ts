@@ -3,6 +3,8 @@ import { anonymise } from "~/features/demo-mode/demo-mode";
 import { createApiClient, type ApiClient } from "./api-client.server";
 import type { ApiError } from "./api-error";
 import { apiBaseUrl, getConfig } from "./config.server";
+import { upstreamObservers } from "./metrics.server";
+import { REQUEST_ID_HEADER } from "./request-id.server";
 import { loginRedirectUrl } from "./safe-redirect";
 import { destroySession, getSession } from "./session.server";
 
@@ -15,7 +17,10 @@ import { destroySession, getSession } from "./session.server";
 export async function getApi(request: Request, context?: AppLoadContext): Promise<ApiClient> {
   const session = await getSession(request);
   const cfg = getConfig();
+  // The request log names the user (server.ts reads it from the load context).
+  if (context) context.userId ??= session.get("user")?.id;
   return createApiClient({
+    ...upstreamObservers(request.headers.get(REQUEST_ID_HEADER)),
     baseUrl: apiBaseUrl(cfg),
     apiSession: session.get("apiSession"),
     signal: request.signal,
@@ -33,6 +38,7 @@ export async function getApi(request: Request, context?: AppLoadContext): Promis
 export function getPublicApi(request?: Request): ApiClient {
   const cfg = getConfig();
   return createApiClient({
+    ...upstreamObservers(request?.headers.get(REQUEST_ID_HEADER)),
     baseUrl: apiBaseUrl(cfg),
     signal: request?.signal,
     timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,

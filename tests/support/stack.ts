@@ -31,7 +31,7 @@ export const ALL_FAULTS: Fault[] = [
   "validation",
 ];
 
-export type UpstreamCall = { method: string; path: string };
+export type UpstreamCall = { method: string; path: string; requestId?: string };
 
 type Rule = { method?: string; path: RegExp; fault: Fault };
 
@@ -47,7 +47,12 @@ export async function startFaultProxy(target: string) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://proxy");
     const p = url.pathname.replace(/^\/api/, "");
-    calls.push({ method: req.method ?? "GET", path: `${p}${url.search}` });
+    const requestId = req.headers["x-request-id"];
+    calls.push({
+      method: req.method ?? "GET",
+      path: `${p}${url.search}`,
+      requestId: typeof requestId === "string" ? requestId : undefined,
+    });
     const rule = rules.find((r) => (!r.method || r.method === req.method) && r.path.test(p));
     if (rule) {
       const json = (status: number, body: string) => {

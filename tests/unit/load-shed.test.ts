@@ -8,11 +8,13 @@ describe("createLoadShedder", () => {
   let url: string;
   let lag = 0;
   const release: (() => void)[] = [];
+  const reasons: string[] = [];
   const shedder = createLoadShedder({
     maxInFlight: 3,
     maxEventLoopDelayMs: 100,
     retryAfterSeconds: 7,
     eventLoopDelayMs: () => lag,
+    onShed: (reason) => reasons.push(reason),
   });
   beforeAll(async () => {
     server = http.createServer((req, res) =>
@@ -34,6 +36,7 @@ describe("createLoadShedder", () => {
     expect(shed.status).toBe(503);
     expect(shed.headers.get("retry-after")).toBe("7");
     expect(shed.headers.get("cache-control")).toBe("no-store");
+    expect(reasons.splice(0)).toEqual(["in_flight"]);
     release.splice(0).forEach((r) => r());
     await Promise.all(slow);
     expect(shedder.stats().inFlight).toBe(0);
@@ -54,7 +57,9 @@ describe("createLoadShedder", () => {
   it("sheds while the event loop lags beyond the threshold", async () => {
     lag = 150;
     expect((await fetch(`${url}/fast`)).status).toBe(503);
+    expect(reasons.splice(0)).toEqual(["event_loop"]);
     lag = 20;
     expect((await fetch(`${url}/fast`)).status).toBe(200);
+    expect(reasons).toEqual([]);
   });
 });

@@ -1,0 +1,204 @@
+import http from "node:http";
+import type { ServerBuild } from "@remix-run/node";
+import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { UpstreamCallReport } from "./api-client.server";
+import { getConfig } from "./config.server";
+
+/**
+ * Prometheus metrics of the web tier (docs/operations-metrics.md lists each one). Labels are always from a bounded
+ * set: a Remix route id (never the raw path), an upstream endpoint template (never a raw id), a limiter's name.
+ * server.ts and the Remix build are two bundles that both import this module, so the registry lives on
+ * globalThis: one per process, whichever bundle records first.
+ */
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const method = (m: string) => (METHODS.has(m.toUpperCase()) ? m.toUpperCase() : "other");
+
+export type UpstreamOutcome = number | "timeout" | "network" | "aborted" | "invalid";
+export type ShedReason = "in_flight" | "event_loop";
+
+export function createMetrics() {
+  const registry = new Registry();
+  // Event-loop delay (nodejs_eventloop_lag_*), heap and RSS (process_resident_memory_bytes), GC, handles.
+  collectDefaultMetrics({ register: registry });
+  let inFlight: (() => number) | undefined;
+  const httpDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from a request's arrival to its last byte, by Remix route id, method and status.",
+    labelNames: ["route", "method", "status"] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: "http_requests_in_flight",
+    help: "Requests being answered now (the load shedder's count).",
+    registers: [registry],
+    collect() {
+      this.set(inFlight?.() ?? 0);
+    },
+  });
+  const upstreamDuration = new Histogram({
+    name: "upstream_request_duration_seconds",
+    help: "Upstream api calls, from the request to the whole answer read, by endpoint template, method and status (or timeout, network, aborted, invalid).",
+    labelNames: ["endpoint", "method", "status"] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const upstreamFailures = new Counter({
+    name: "upstream_request_failures_total",
+    help: "Upstream api calls that failed: no answer in time (timeout), no answer (network), a 5xx, or an answer that breaks the contract (invalid).",
+    labelNames: ["endpoint", "method", "reason"] as const,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: "rate_limit_refusals_total",
+    help: "Requests refused by a rate limit, by limiter.",
+    labelNames: ["limiter"] as const,
+    registers: [registry],
+  });
+  const shed = new Counter({
+    name: "load_shed_total",
+    help: "Requests answered 503 at once by the load shedder, by reason (in_flight, event_loop).",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  // Every series of the bounded label sets that are known up front exists from the start (at zero).
+  for (const reason of ["in_flight", "event_loop"]) shed.labels(reason).inc(0);
+
+  return {
+    registry,
+    setInFlightSource: (fn: () => number) => void (inFlight = fn),
+    httpRequest(route: string, httpMethod: string, status: number, seconds: number) {
+      httpDuration.labels(route, method(httpMethod), String(status)).observe(seconds);
+    },
+    upstreamCall(path: string, httpMethod: string, outcome: UpstreamOutcome, seconds: number) {
+      const endpoint = endpointTemplate(path);
+      const m = method(httpMethod);
+      upstreamDuration.labels(endpoint, m, String(outcome)).observe(seconds);
+      const reason =
+        typeof outcome === "number"
+          ? outcome >= 500
+            ? "5xx"
+            : null
+          : outcome === "aborted"
+            ? null
+            : outcome;
+      if (reason) upstreamFailures.labels(endpoint, m, reason).inc();
+    },
+    rateLimitRefusal: (limiter: string) => rateLimited.labels(limiter).inc(),
+    loadShed: (reason: ShedReason) => shed.labels(reason).inc(),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+const KEY = Symbol.for("energyops.metrics");
+type WithMetrics = typeof globalThis & { [KEY]?: Metrics | null };
+
+/** The process's metrics, or null when they are off (METRICS_PORT unset): then recording costs nothing. */
+export function getMetrics(): Metrics | null {
+  const g = globalThis as WithMetrics;
+  if (g[KEY] === undefined) g[KEY] = getConfig().METRICS_PORT ? createMetrics() : null;
+  return g[KEY];
+}
+
+/** What every upstream client of a request carries: the request's id, and the metrics hook when metrics are on. */
+export function upstreamObservers(requestId: string | null | undefined) {
+  const metrics = getMetrics();
+  return {
+    requestId: requestId ?? undefined,
+    onCall: metrics
+      ? (c: UpstreamCallReport) => metrics.upstreamCall(c.path, c.method, c.outcome, c.seconds)
+      : undefined,
+  };
+}
+
+/**
+ * An upstream path as a template: each segment that is not a plain word becomes a placeholder, so neither ids nor
+ * emails ever become label values. `/building/105/bill-statements?page=2` → `/building/:id/bill-statements`,
+ * `/users/dana%40example.test/login-options` → `/users/:email/login-options`, `/override-report/7/2024-01-01/…`
+ * → `/override-report/:id/:date/…`.
+ */
+export function endpointTemplate(path: string): string {
+  const pathname = path.split(/[?#]/, 1)[0];
+  const segments = pathname.split("/").map((segment) => {
+    if (segment === "") return segment;
+    if (/^\d+$/.test(segment)) return ":id";
+    if (/^\d{4}-\d{2}-\d{2}/.test(segment)) return ":date";
+    if (/@|%40/i.test(segment)) return ":email";
+    if (/^[A-Za-z][A-Za-z_-]{0,39}$/.test(segment)) return segment;
+    return ":param";
+  });
+  return segments.join("/") || "/";
+}
+
+type RouteNode = AgnosticRouteObject & { id: string };
+const ROUTE_CACHE_MAX = 1000;
+
+/**
+ * The Remix route id that answers a path (the deepest match, as Remix matches it; `.data` requests of single
+ * fetch count as their page), or a fixed label: `static` (build assets, files of public/), `healthz`, `readyz`,
+ * `api-download` (the /api passthrough) or `unmatched` (no route matched).
+ */
+export function createRouteLabeler(routes: ServerBuild["routes"], isStatic: (path: string) => boolean) {
+  // The same tree Remix's server runtime builds from the manifest (createRoutes), matched the same way.
+  const manifest = Object.values(routes);
+  const children = (parentId: string | undefined): RouteNode[] =>
+    manifest
+      .filter((r) => r.parentId === parentId)
+      .map(
+        (r) =>
+          ({
+            id: r.id,
+            path: r.path,
+            index: r.index,
+            caseSensitive: r.caseSensitive,
+            children: children(r.id),
+          }) as RouteNode,
+      );
+  const tree = children(undefined);
+  // matchRoutes flattens, ranks and compiles the whole tree on every call (about a millisecond here), so answers
+  // are remembered by the path's shape: all-digit segments (ids) become 0, which matches the same routes as any
+  // id would; the cache is bounded (cleared when full), so random paths cannot grow it.
+  const cache = new Map<string, string>();
+  return (path: string): string => {
+    if (path === "/healthz" || path === "/readyz") return path.slice(1);
+    if (path.startsWith("/api/")) return "api-download";
+    if (isStatic(path)) return "static";
+    const pagePath = path === "/_root.data" ? "/" : path.endsWith(".data") ? path.slice(0, -5) : path;
+    const shape = pagePath.replace(/\/\d+(?=\/|$)/g, "/0");
+    let id = cache.get(shape);
+    if (id === undefined) {
+      const matches = matchRoutes(tree, shape);
+      id = matches ? (matches[matches.length - 1].route as RouteNode).id : "unmatched";
+      if (cache.size >= ROUTE_CACHE_MAX) cache.clear();
+      cache.set(shape, id);
+    }
+    return id;
+  };
+}
+
+/**
+ * The metrics endpoint on its own listener (METRICS_HOST:METRICS_PORT): GET /metrics in the Prometheus text
+ * format; everything else 404. The main port never serves it.
+ */
+export function startMetricsServer(metrics: Metrics, host: string, port: number) {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? "/").split("?", 1)[0];
+    if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
+      res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not Found");
+      return;
+    }
+    metrics.registry.metrics().then(
+      (body) => {
+        res.writeHead(200, { "Content-Type": metrics.registry.contentType, "Cache-Control": "no-store" });
+        res.end(req.method === "HEAD" ? undefined : body);
+      },
+      () => res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" }).end("metrics failed"),
+    );
+  });
+  server.listen(port, host);
+  return server;
+}
