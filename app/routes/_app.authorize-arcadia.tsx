@@ -156,8 +156,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];
-
 export default function AuthorizeArcadia() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -168,3 +166,5 @@ export default function AuthorizeArcadia() {
     />
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];

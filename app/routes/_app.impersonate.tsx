@@ -123,8 +123,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = () => [{ title: "Impersonate · EnergyOps" }];
-
 export default function Impersonate() {
   const { q, page, pages, clients, selected, impersonating } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
@@ -254,3 +252,5 @@ export default function Impersonate() {
     </div>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Impersonate · EnergyOps" }];

@@ -62,8 +62,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = () => [{ title: "Set up your account · EnergyOps" }];
-
 export default function Onboarding() {
   const { firstName, clientName, error, steps } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
@@ -115,3 +113,5 @@ export default function Onboarding() {
     </div>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Set up your account · EnergyOps" }];
