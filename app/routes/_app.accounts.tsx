@@ -51,8 +51,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];
-
 export default function Accounts() {
   const { error, buildings, unassigned, reconnect, mfaRefresh } = useLoaderData<typeof loader>();
   const all = [...buildings.flatMap((b) => b.accounts), ...unassigned];
@@ -105,6 +103,8 @@ export default function Accounts() {
     </div>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];
 
 function CredentialAlert({
   title,

@@ -29,8 +29,10 @@ import {
   redirectToSuccess,
   type ConnectReceipt,
 } from "~/features/accounts/connect-flow.server";
+import { connectActionSchema } from "~/features/accounts/connect-action.server";
 import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
 import { isApiError } from "~/server/api-error";
+import { invalidSubmission } from "~/server/forms.server";
 import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
@@ -44,25 +46,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
 }
 
-const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit", "opened"] as const;
-const positiveInt = (v: FormDataEntryValue | null) =>
-  typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null;
-
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  if (!(INTENTS as readonly string[]).includes(intent))
-    throw data({ message: "Unknown intent" }, { status: 400 });
+  // One schema: an unknown intent or a step without its utility fails here (a 400 and the reply).
+  const parsed = parseWithZod(form, { schema: connectActionSchema });
+  if (parsed.status !== "success") return invalidSubmission(parsed);
+  const value = parsed.value;
   const api = await getApi(request, context);
-  if (intent === "opened") {
+  if (value.intent === "opened") {
     // Posted by the page (or the shell's dialog) once it is open with JavaScript: bill_monitoring in progress
     // and task step 1. Without JavaScript the first submission records it.
     await markConnectFlowOpened(api, user);
     return data<ConnectActionData>({});
   }
-  const providerId = String(form.get("utility") ?? "");
-  const correlationId = String(form.get("correlationId") ?? "").slice(0, 100);
+  const { correlationId, embed } = value;
   let utilities;
   try {
     utilities = await listUtilities(api);
@@ -70,10 +68,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!isApiError(error)) throw error;
     return data<ConnectActionData>({ formError: CONNECT_MESSAGES.utilitiesFailed }, { status: 502 });
   }
-  const utility = utilities.find((u) => u.arcadiaProviderId === providerId);
-  if (!utility || !correlationId) throw data({ message: "Unknown utility" }, { status: 400 });
+  const utility = utilities.find((u) => u.arcadiaProviderId === value.utility);
+  if (!utility) return invalidSubmission(parsed, {}, { fieldErrors: { utility: ["Unknown utility"] } });
   // In the shell's dialog (a fetcher), answer the next step's data instead of redirecting.
-  const embed = form.get("embed") === "1";
   const success = async (receipt: ConnectReceipt) => {
     if (!embed) return redirectToSuccess(request, receipt, utility.arcadiaProviderId);
     const session = await getSession(request);
@@ -85,7 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data(flow, { headers: { "Set-Cookie": await commitSession(session) } });
   };
 
-  if (intent === CONNECT_INTENTS.builtin) {
+  if (value.intent === CONNECT_INTENTS.builtin) {
     const submission = parseWithZod(form, { schema: credentialsSchema(utility.mfaExempt) });
     if (submission.status !== "success") {
       return data<ConnectActionData>(
@@ -98,8 +95,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         arcadiaProviderId: utility.arcadiaProviderId,
         username: submission.value.username,
         password: submission.value.password,
-        buildingId: positiveInt(form.get("building")),
-        credentialId: positiveInt(form.get("credential")),
+        buildingId: value.building,
+        credentialId: value.credential,
         correlationId,
       });
       await markConnectSubmitted(api, user);
@@ -113,7 +110,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
 
-  if (intent === CONNECT_INTENTS.provider) {
+  if (value.intent === CONNECT_INTENTS.provider) {
     // The provider's widget connected the accounts itself; only the onboarding task is ours to record.
     await markConnectSubmitted(api, user);
     return success({ kind: "provider", utility: utility.name, count: 0, already: 0 });
@@ -156,8 +153,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];
-
 export default function AuthorizeArcadia() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -168,3 +163,5 @@ export default function AuthorizeArcadia() {
     />
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Connect Utility Accounts · EnergyOps" }];

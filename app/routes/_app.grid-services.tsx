@@ -41,8 +41,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Grid Services · EnergyOps" }];
-
 const DATE = new Intl.DateTimeFormat("en-US", {
   month: "short",
   day: "numeric",
@@ -142,3 +140,5 @@ export default function GridServices() {
     </div>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Grid Services · EnergyOps" }];

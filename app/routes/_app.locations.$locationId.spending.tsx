@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import {
-  data,
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
@@ -22,6 +21,7 @@ import { billChart } from "~/features/usage/chart-data";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
 import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
+import { invalidSubmission } from "~/server/forms.server";
 import { requireSmb } from "~/server/guards.server";
 import {
   answer,
@@ -66,10 +66,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // One schema: a missing or unknown answer (intent) fails here like any other field.
   const submission = parseWithZod(form, { schema: flagAnswerSchema });
   if (submission.status !== "success")
-    return data(
-      { flagId: null, message: FLAG_UPDATE_FAILED, lastResult: submission.reply() },
-      { status: 400 },
-    );
+    return invalidSubmission(submission, { flagId: null, message: FLAG_UPDATE_FAILED });
   const { intent, statementId, flagId, submissionId } = submission.value;
   // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
   const key = submissionId ? submissionKey(ownerOf(user), "bill-flag", submissionId, form) : null;

@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
-  data,
   redirect,
   type ActionFunctionArgs,
   type LinksFunction,
@@ -23,6 +22,7 @@ import styles from "~/features/locations/locations.css";
 import { settle } from "~/server/api-error";
 import { now } from "~/server/clock.server";
 import { getConfig, supportEmail } from "~/server/config.server";
+import { invalidSubmission } from "~/server/forms.server";
 import { requireSmb } from "~/server/guards.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import { commitSession, getSession } from "~/server/session.server";
@@ -75,7 +75,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireSmb(request);
   const submission = parseWithZod(await request.formData(), { schema });
-  if (submission.status !== "success") return data({ lastResult: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return invalidSubmission(submission);
   const session = await getSession(request);
   session.set("vendorAlertDismissed", true);
   const to = safeRedirect(submission.value.redirectTo, "/locations");

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod";
 import {
   data,
   redirect,
@@ -18,8 +19,13 @@ import {
   statusAfterStart,
 } from "~/features/onboarding/onboarding";
 import styles from "~/features/onboarding/onboarding.css";
-import { getOnboardingSteps, setOnboardingStepStatus } from "~/features/onboarding/onboarding.server";
+import {
+  getOnboardingSteps,
+  onboardingActionSchema,
+  setOnboardingStepStatus,
+} from "~/features/onboarding/onboarding.server";
 import { isApiError, settle } from "~/server/api-error";
+import { invalidSubmission } from "~/server/forms.server";
 import { requireSmb } from "~/server/guards.server";
 import { redirectWithToast } from "~/server/session.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
@@ -44,10 +50,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
-  const form = await request.formData();
-  if (form.get("intent") !== "start") throw data({ message: "Unknown intent" }, { status: 400 });
+  // One schema: an unknown intent or a malformed step id fails here (a 400 and the reply).
+  const submission = parseWithZod(await request.formData(), { schema: onboardingActionSchema });
+  if (submission.status !== "success") return invalidSubmission(submission);
+  const { stepId } = submission.value;
   const api = await getApi(request, context);
-  const stepId = Number(form.get("stepId"));
   try {
     const steps = await getOnboardingSteps(api, user.clientId);
     const step = steps.find((s) => s.id === stepId);
@@ -61,8 +68,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirectWithToast(request, "/onboarding", { kind: "error", message: error.message });
   }
 }
-
-export const meta: MetaFunction = () => [{ title: "Set up your account · EnergyOps" }];
 
 export default function Onboarding() {
   const { firstName, clientName, error, steps } = useLoaderData<typeof loader>();
@@ -115,3 +120,5 @@ export default function Onboarding() {
     </div>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Set up your account · EnergyOps" }];

@@ -13,6 +13,7 @@ import { isAccessIntent, settingsActionSchema, settingsTab } from "~/features/se
 import styles from "~/features/settings/settings.css";
 import { accessAction, loadPreferences, loadTeam, setPreference } from "~/features/settings/settings.server";
 import { settle } from "~/server/api-error";
+import { invalidSubmission } from "~/server/forms.server";
 import { canManageTeam, requireSmb, requireTeamManager } from "~/server/guards.server";
 import {
   answer,
@@ -54,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(form, { schema: settingsActionSchema });
   // The access editor is the team managers' (a 403 for anyone else, whatever the form holds).
   if (isAccessIntent(submission.payload.intent)) await requireTeamManager(request);
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return invalidSubmission(submission);
   const value = submission.value;
 
   if (value.intent === "preference") {

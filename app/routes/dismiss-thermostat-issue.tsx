@@ -38,10 +38,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return result.ok ? { ok: true } : data({ ok: false }, { status: failureStatus(result.error) });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.target ? "Dismiss thermostat issue" : MESSAGES.submissionFailed} · EnergyOps` },
-];
-
 function Result({ ok }: { ok: boolean }) {
   return (
     <div className="card stack dismiss-page" role={ok ? "status" : "alert"}>
@@ -106,3 +102,7 @@ export default function DismissThermostatIssue() {
     </PublicPage>
   );
 }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.target ? "Dismiss thermostat issue" : MESSAGES.submissionFailed} · EnergyOps` },
+];

@@ -9,10 +9,6 @@ export function loader({ params }: LoaderFunctionArgs) {
   return { status, heading: feedbackHeading(status) };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.heading ?? "Bill feedback received"} · EnergyOps` },
-];
-
 export default function FixMyBill() {
   const { status, heading } = useLoaderData<typeof loader>();
   return (
@@ -31,3 +27,7 @@ export default function FixMyBill() {
     </PublicPage>
   );
 }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.heading ?? "Bill feedback received"} · EnergyOps` },
+];

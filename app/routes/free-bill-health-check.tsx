@@ -29,6 +29,7 @@ import {
   submitConedStep,
   type ProspectActionData,
 } from "~/features/prospect/prospect.server";
+import { invalidSubmission } from "~/server/forms.server";
 import { withPrimaryStatus } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
 import { ErrorState } from "~/ui/states";
@@ -62,10 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // An unknown intent fails the union: a 400 like any invalid form. A later step without a flow starts over.
     const later = !submission.error?.intent && intent !== "start";
     if (later && (!state || state.done)) return redirect(PATH);
-    return data<ProspectActionData>(
-      { intent, lastResult: submission.reply({ hideFields: ["password"] }) },
-      { status: 400 },
-    );
+    return invalidSubmission(submission, { intent }, { hideFields: ["password"] });
   }
   const value = submission.value;
   if (value.intent === "start") return startProspect(request, submission, value);

@@ -60,11 +60,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Log in · EnergyOps" },
-  { name: "referrer", content: "no-referrer" },
-];
-
 export default function TokenLogin() {
   const { token, next, failed: noToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -104,3 +99,8 @@ export default function TokenLogin() {
     </PublicPage>
   );
 }
+
+export const meta: MetaFunction = () => [
+  { title: "Log in · EnergyOps" },
+  { name: "referrer", content: "no-referrer" },
+];

@@ -3,6 +3,10 @@ import { logoutUpstream } from "~/features/auth/auth.server";
 import { destroySession, getSession } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
 
+export function loader() {
+  return redirect("/");
+}
+
 /** POST only: ends the upstream session, then destroys the cookie session. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const session = await getSession(request);
@@ -11,8 +15,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await logoutUpstream(api).catch(() => undefined);
   }
   return redirect("/login", { headers: { "Set-Cookie": await destroySession(session) } });
-}
-
-export function loader() {
-  return redirect("/");
 }

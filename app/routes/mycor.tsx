@@ -10,8 +10,6 @@ export function loader(_: LoaderFunctionArgs) {
   return { target: getConfig().MIGRATED_APP_URL };
 }
 
-export const meta: MetaFunction<typeof loader> = () => [{ title: "Your account has moved · EnergyOps" }];
-
 /** The migration notice: a visible 5-second countdown, then the migrated application. */
 export default function Mycor() {
   const { target } = useLoaderData<typeof loader>();
@@ -38,3 +36,5 @@ export default function Mycor() {
     </PublicPage>
   );
 }
+
+export const meta: MetaFunction<typeof loader> = () => [{ title: "Your account has moved · EnergyOps" }];

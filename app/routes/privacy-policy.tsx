@@ -1,8 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { PublicPage } from "~/ui/brand";
 
-export const meta: MetaFunction = () => [{ title: "Privacy Policy · EnergyOps" }];
-
 export default function PrivacyPolicy() {
   return (
     <PublicPage wide>
@@ -76,3 +74,5 @@ export default function PrivacyPolicy() {
     </PublicPage>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: "Privacy Policy · EnergyOps" }];

@@ -102,11 +102,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
     ? false
     : defaultShouldRevalidate;
 
-export const meta: MetaFunction = () => [
-  { title: "Set a new password · EnergyOps" },
-  { name: "referrer", content: "no-referrer" },
-];
-
 export default function ResetPassword() {
   const { token, tokenError } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -166,3 +161,8 @@ export default function ResetPassword() {
     </PublicPage>
   );
 }
+
+export const meta: MetaFunction = () => [
+  { title: "Set a new password · EnergyOps" },
+  { name: "referrer", content: "no-referrer" },
+];

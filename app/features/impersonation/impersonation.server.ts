@@ -1,10 +1,19 @@
-import { redirect } from "@remix-run/node";
+import type { Submission } from "@conform-to/react";
+import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { anonymiseUser } from "~/features/demo-mode/demo-mode";
 import type { ApiClient } from "~/server/api-client.server";
 import { apiUserSchema, toSessionUser, type ApiUser } from "~/server/auth.server";
+import { isApiError, settle } from "~/server/api-error";
 import { loginRedirectUrl } from "~/server/safe-redirect";
-import { commitSession, destroySession, getSession, newSession, type Toast } from "~/server/session.server";
+import {
+  commitSession,
+  destroySession,
+  getSession,
+  newSession,
+  type SessionUser,
+  type Toast,
+} from "~/server/session.server";
 
 export const CLIENTS_PAGE_SIZE = 20;
 
@@ -72,12 +81,81 @@ export async function refreshSessionUser(request: Request, api: ApiClient, toast
   return commitSession(session);
 }
 
+const REASON_REQUIRED = "Please give a reason (at least 3 characters)";
+
 /** The impersonation form: a client and a reason (the api records both in its audit log). */
 export const impersonationSchema = z.object({
-  clientId: z.coerce.number({ invalid_type_error: "Choose a client" }).int().positive("Choose a client"),
+  clientId: z.coerce
+    .number({ invalid_type_error: "Choose a client" })
+    .int("Choose a client")
+    .positive("Choose a client")
+    .max(Number.MAX_SAFE_INTEGER, "Choose a client"),
   reason: z
-    .string({ required_error: "Please give a reason" })
+    .string({ required_error: REASON_REQUIRED })
     .trim()
-    .min(3, "Please give a reason (at least 3 characters)")
+    .min(3, REASON_REQUIRED)
     .max(500, "Keep the reason under 500 characters"),
 });
+
+/**
+ * The impersonate page's one action schema: Start impersonating (the form above), Stop, and demo mode on or
+ * off (also posted by the shell's banner, with the page to go back to).
+ */
+export const impersonateActionSchema = z.discriminatedUnion("intent", [
+  impersonationSchema.extend({ intent: z.literal("start") }),
+  z.object({ intent: z.literal("stop") }),
+  z.object({ intent: z.literal("demo-on"), redirectTo: z.string().optional() }),
+  z.object({ intent: z.literal("demo-off"), redirectTo: z.string().optional() }),
+]);
+
+/** The impersonate page's view model: the client search, its page, the client to preselect, the session. */
+export async function impersonateView(api: ApiClient, user: SessionUser, url: URL) {
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
+  const clients = await settle(searchClients(api, q, page));
+  return {
+    clients,
+    view: {
+      q,
+      page,
+      clients: clients.ok ? clients.data : null,
+      pages: clients.ok ? Math.max(1, Math.ceil(clients.data.total / CLIENTS_PAGE_SIZE)) : 1,
+      selected: Number(url.searchParams.get("client")) || null,
+      impersonating: user.isImpersonating ? { name: user.client?.name ?? "", demo: user.isDemoMode } : null,
+    },
+  };
+}
+
+/**
+ * Start impersonating: a new session cookie and the client's home (only SMB clients have the main
+ * application; for the others staff stay on /impersonate, with the banner). A refusal is the form's reply:
+ * an unknown client on the client list, a refused reason on the reason, anything else above the form.
+ */
+export async function startImpersonating(
+  request: Request,
+  api: ApiClient,
+  submission: Submission<z.infer<typeof impersonateActionSchema>>,
+  value: { clientId: number; reason: string },
+) {
+  try {
+    const answer = await startImpersonation(api, value.clientId, value.reason);
+    const user = answer.data;
+    const cookie = await rotatedSessionCookie(request, answer, {
+      kind: "success",
+      message: `You are now impersonating ${user.client?.name ?? "the client"}`,
+    });
+    return redirect(user.client?.clientType === "SMB" ? "/locations" : "/impersonate", {
+      headers: { "Set-Cookie": cookie },
+    });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.status === 401) throw await signInAgain(request);
+    const reply =
+      error.status === 404
+        ? submission.reply({ fieldErrors: { clientId: ["Choose a client"] } })
+        : error.fieldErrors.reason
+          ? submission.reply({ fieldErrors: { reason: [error.fieldErrors.reason[0]] } })
+          : submission.reply({ formErrors: [error.message] });
+    return data({ lastResult: reply }, { status: error.status === 404 ? 400 : error.status });
+  }
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
+import { formId } from "~/server/forms.server";
 import { ONBOARDING_STEP_NAMES } from "./onboarding";
 
 const stepSchema = z.object({
@@ -28,3 +29,8 @@ export function setOnboardingStepStatus(
 export async function sendOnboardingTaskStep(api: ApiClient, clientId: number, code: number) {
   await api.put("/update_arcadia_vitally_task", { body: { clientId, onboardingStep: code } });
 }
+
+/** The onboarding page's one action schema: a step's start button (the step to start). */
+export const onboardingActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("start"), stepId: formId }),
+]);

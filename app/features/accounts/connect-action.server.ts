@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { CONNECT_INTENTS } from "./utility-connect";
+
+/** The flow's step: the chosen utility (its provider id), the flow's correlation id, `embed=1` in the shell's dialog. */
+const step = {
+  utility: z.string({ required_error: "Unknown utility" }).max(100, "Unknown utility"),
+  correlationId: z.string({ required_error: "Unknown utility" }).transform((v) => v.slice(0, 100)),
+  embed: z
+    .string()
+    .optional()
+    .transform((v) => v === "1"),
+};
+
+/** The building or credential a connection is for: a hint from the page's address, dropped when malformed. */
+const hintId = z
+  .string()
+  .optional()
+  .transform((v) => (v !== undefined && /^\d{1,9}$/.test(v) ? Number(v) : null));
+
+/**
+ * The connect page's one action schema: the page's opening (posted once JavaScript runs), the built-in
+ * connect form, the provider widget's success, and the ConEd account numbers. The built-in form's own
+ * fields are checked afterwards with `credentialsSchema` (the browser's schema), which needs the chosen
+ * utility's MFA rule from the upstream list; the ConEd numbers with `conedStepErrors`.
+ */
+export const connectActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("opened") }),
+  z.object({
+    intent: z.literal(CONNECT_INTENTS.builtin),
+    ...step,
+    building: hintId,
+    credential: hintId,
+  }),
+  z.object({ intent: z.literal(CONNECT_INTENTS.provider), ...step }),
+  z.object({ intent: z.literal("coned-submit"), ...step }),
+]);

@@ -1,0 +1,156 @@
+import type { SerializeFrom } from "@remix-run/node";
+import { Link, useLocation, useNavigation } from "@remix-run/react";
+import { Alert, EmptyState, ErrorState } from "~/ui/states";
+import { NO_HISTORY_MESSAGE, type DaySort } from "../compliance";
+import type { OverrideReportView } from "../report.server";
+import { MonthPicker } from "./month-picker";
+import {
+  ComplianceCards,
+  LeastCompliantLocations,
+  ReportSkeleton,
+  ThermostatTable,
+  WorstDaysTable,
+} from "./report-parts";
+import { ThermostatChart } from "./thermostat-chart";
+
+export const REPORT_ERROR = "Unable to load the schedule compliance report. Please try again.";
+
+/** Current query parameters except some, as hidden inputs for a GET form. */
+function keepParams(search: string, drop: string[]): [string, string][] {
+  return [...new URLSearchParams(search).entries()].filter(([k]) => !drop.includes(k));
+}
+
+function withParams(search: string, set: Record<string, string | null>) {
+  const p = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(set)) {
+    if (v === null) p.delete(k);
+    else p.set(k, v);
+  }
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+/** Sorting days, toggling series or opening the dialog re-render instantly enough: no skeleton for those. */
+function onlyUiParamsChanged(a: string, b: string) {
+  const strip = (s: string) => {
+    const p = new URLSearchParams(s);
+    for (const k of ["daySort", "chart", "show", "plotBands", "showMarker", "dialog", "location"])
+      p.delete(k);
+    return p.toString();
+  };
+  return strip(a) === strip(b);
+}
+
+/** The schedule compliance report: the client's cards and tables, or one thermostat's days and chart. */
+export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView> }) {
+  const { search, pathname } = useLocation();
+  const navigation = useNavigation();
+  const loading =
+    navigation.state === "loading" &&
+    navigation.location.pathname.startsWith("/override-report") &&
+    !(navigation.location.pathname === pathname && onlyUiParamsChanged(navigation.location.search, search));
+  const selected = d.selected;
+  const client = d.report?.client[0];
+  const dropForChart = ["chart", "show", "plotBands", "showMarker"];
+
+  return (
+    <div className="stack report-page">
+      <div className="row report-head">
+        <h1>Schedule Compliance</h1>
+        <span className="spacer" />
+        <MonthPicker
+          start={d.period.start}
+          todayIso={d.todayIso}
+          keep={keepParams(search, ["period", "start", "pickerYear", "pickerMonth", "dialog"])}
+        />
+      </div>
+      {d.period.error ? <Alert tone="warning">{d.period.error}</Alert> : null}
+      {loading ? (
+        <ReportSkeleton />
+      ) : !d.report ? (
+        <ErrorState title={REPORT_ERROR} />
+      ) : selected ? (
+        <>
+          <div className="row thermostat-head">
+            <Link
+              to={`/override-report${withParams(search, { daySort: null, chart: null, show: null, plotBands: null, showMarker: null })}`}
+              replace
+              className="btn btn-secondary btn-small"
+            >
+              BACK
+            </Link>
+            <h2 data-testid="thermostat-header">
+              {selected.addressLine1} <span className="muted">·</span> {selected.deviceName}
+            </h2>
+          </div>
+          <ComplianceCards
+            compliance={selected.scheduleCompliancePercentage}
+            autoResets={selected.autoResetCount}
+          />
+          <WorstDaysTable
+            days={d.worstDays === "error" ? null : d.worstDays}
+            sort={d.daySort}
+            sortHref={(s: DaySort) => withParams(search, { daySort: `${s.key}:${s.dir}` })}
+          />
+          {d.history === "error" || d.history === null ? (
+            <Alert tone="error">{NO_HISTORY_MESSAGE}</Alert>
+          ) : d.history.items.length === 0 ? (
+            <Alert tone="warning">{NO_HISTORY_MESSAGE}</Alert>
+          ) : (
+            <ThermostatChart
+              items={d.history.items}
+              timezone={d.history.timezone}
+              startMs={d.rangeMs.start}
+              endMs={d.rangeMs.end}
+              options={d.chart}
+              keep={keepParams(search, dropForChart)}
+              helpUrl={d.helpUrl}
+              csvHref={`/override-report/${selected.thermostatId}/csv${search}`}
+            />
+          )}
+        </>
+      ) : (
+        <>
+          <ComplianceCards
+            compliance={client?.scheduleCompliancePercentage ?? null}
+            autoResets={client?.autoResetCount ?? 0}
+          />
+          <LeastCompliantLocations
+            buildings={d.report.buildings}
+            dialogOpen={d.dialog}
+            openHref={withParams(search, { dialog: "locations" })}
+            closeHref={withParams(search, { dialog: null })}
+          />
+          <ThermostatTable
+            thermostats={d.report.thermostats}
+            buildings={d.report.buildings}
+            location={d.location}
+            keep={keepParams(search, ["location", "dialog"])}
+            viewHref={(id) => `/override-report/${id}${search}`}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A thermostat that is not the user's: not found; any other failure: the report's error state. */
+export function ReportError({ notFound }: { notFound: boolean }) {
+  return (
+    <div className="stack report-page">
+      <h1>Schedule Compliance</h1>
+      {notFound ? (
+        <EmptyState title="Thermostat not found">
+          <p>This thermostat does not exist or is not one of your locations.</p>
+        </EmptyState>
+      ) : (
+        <ErrorState title={REPORT_ERROR} />
+      )}
+      <p>
+        <Link to="/override-report" className="btn btn-secondary btn-small">
+          BACK
+        </Link>
+      </p>
+    </div>
+  );
+}

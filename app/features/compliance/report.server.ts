@@ -1,0 +1,84 @@
+import { TZDate } from "@date-fns/tz";
+import { data, redirect } from "@remix-run/node";
+import type { ApiClient } from "~/server/api-client.server";
+import { settle } from "~/server/api-error";
+import { isPickableMonth, parseChartOptions, parseDaySort, parsePeriod } from "./compliance";
+import { getOverrideReport, getThermostatHistory, getWorstDays } from "./compliance.server";
+
+/**
+ * The month picker's Apply (a GET form): period=month and start = the first day of the chosen month, as a
+ * redirect. A future or unknown month is refused by parsePeriod with a message next to the picker.
+ */
+export function monthPickerRedirect(url: URL, today: Date) {
+  if (!url.searchParams.has("pickerMonth") && !url.searchParams.has("pickerYear")) return;
+  const year = Number(url.searchParams.get("pickerYear"));
+  const month = Number(url.searchParams.get("pickerMonth"));
+  const next = new URLSearchParams(url.searchParams);
+  next.delete("pickerYear");
+  next.delete("pickerMonth");
+  next.set("period", "month");
+  next.set(
+    "start",
+    isPickableMonth(year, month, today)
+      ? `${year}-${String(month).padStart(2, "0")}-01`
+      : `${year}-${String(month || 0).padStart(2, "0")}-00`,
+  );
+  throw redirect(`${url.pathname}?${next.toString()}`);
+}
+
+/**
+ * The schedule compliance report's view model: the client's report for the period and, for one thermostat
+ * (`thermostatIdParam`), its history and worst days. `report` and `history` are the primary outcomes (the
+ * page's status). A malformed id, an unknown thermostat or another client's one is a thrown 404.
+ */
+export async function overrideReportView(
+  api: ApiClient,
+  clientId: number,
+  thermostatIdParam: string | undefined,
+  url: URL,
+  today: Date,
+  helpUrl: string,
+) {
+  const period = parsePeriod(url.searchParams, today);
+  if (thermostatIdParam !== undefined && !/^\d{1,9}$/.test(thermostatIdParam))
+    throw data(null, { status: 404 });
+  const thermostatId = thermostatIdParam ? Number(thermostatIdParam) : null;
+  const [report, history, worstDays] = await Promise.all([
+    settle(getOverrideReport(api, clientId, period.start, period.end)),
+    thermostatId ? settle(getThermostatHistory(api, thermostatId, period.start, period.end)) : null,
+    thermostatId ? settle(getWorstDays(api, clientId, thermostatId, period.start, period.end)) : null,
+  ]);
+  if (thermostatId && history && !history.ok && history.error.status === 404)
+    throw data(null, { status: 404 });
+  const selected =
+    thermostatId && report.ok
+      ? (report.data.thermostats.find((t) => t.thermostatId === thermostatId) ?? null)
+      : null;
+  if (thermostatId && report.ok && !selected) throw data(null, { status: 404 });
+  const location = Number(url.searchParams.get("location"));
+  const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
+  const [sy, sm] = period.start.split("-").map(Number);
+  return {
+    report,
+    history,
+    view: {
+      todayIso: today.toISOString().slice(0, 10),
+      period,
+      report: report.ok ? report.data : null,
+      selected,
+      history: history ? (history.ok ? { items: history.data.items, timezone } : ("error" as const)) : null,
+      rangeMs: {
+        start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone),
+        end: +new TZDate(sy, sm, 1, 0, 0, timezone),
+      },
+      worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
+      location: Number.isSafeInteger(location) && location > 0 ? location : null,
+      dialog: url.searchParams.get("dialog") === "locations",
+      daySort: parseDaySort(url.searchParams.get("daySort")),
+      chart: parseChartOptions(url.searchParams),
+      helpUrl,
+    },
+  };
+}
+
+export type OverrideReportView = Awaited<ReturnType<typeof overrideReportView>>["view"];

@@ -1,0 +1,184 @@
+import { parseWithZod } from "@conform-to/zod";
+import { redirect } from "@remix-run/node";
+import { z } from "zod";
+import type { SettingsReply } from "~/features/thermostats/components/settings-form";
+import type { ApiClient } from "~/server/api-client.server";
+import { isApiError, settle } from "~/server/api-error";
+import { formId } from "~/server/forms.server";
+import type { ActionOutcome } from "~/server/idempotency.server";
+import type { SessionUser, Toast } from "~/server/session.server";
+import {
+  changedSettings,
+  limitsOf,
+  MESSAGES,
+  parsePoll,
+  parseTab,
+  parseWatch,
+  settingsSchema,
+  updateErrorMessage,
+  type Tab,
+} from "./thermostats";
+import {
+  dismissIssue,
+  getThermostatAction,
+  listThermostats,
+  resolveIssue,
+  updateThermostatSettings,
+} from "./thermostats.server";
+
+/** The control room's location id: anything but a positive safe integer goes back to the locations list. */
+export function locationIdOf(params: { locationId?: string }) {
+  const id = Number(params.locationId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/locations");
+  return id;
+}
+
+/**
+ * The control room's view model (rule vendor-detail-for-staff, docs/rules.md): the location's cards, the
+ * change a `watch` names, the tab, the no-JavaScript poll counter and the card to open; `list` is the primary
+ * outcome (the page's status). Another client's building (a 404) goes back to the locations list.
+ */
+export async function controlRoomView(
+  api: ApiClient,
+  user: Pick<SessionUser, "isStaff" | "isImpersonating">,
+  locationId: number,
+  url: URL,
+  supportEmail: string,
+) {
+  const tab = parseTab(url.searchParams.get("tab"));
+  const watch = parseWatch(url.searchParams.get("watch"));
+  const [list, watched] = await Promise.all([
+    settle(listThermostats(api, locationId)),
+    watch ? settle(getThermostatAction(api, watch.thermostatId, watch.actionId)) : null,
+  ]);
+  // Another client's building, or one this user may not see: treat as not found.
+  if (!list.ok && list.error.status === 404) throw redirect("/locations");
+  const card = Number(url.searchParams.get("card"));
+  return {
+    list,
+    view: {
+      locationId,
+      tab,
+      poll: parsePoll(url.searchParams.get("poll")),
+      openCard: Number.isSafeInteger(card) ? card : null,
+      loadedAt: Date.now(),
+      error: !list.ok,
+      items: list.ok ? list.data : [],
+      watched: watched?.ok ? watched.data : null,
+      showVendor: user.isStaff && user.isImpersonating,
+      supportEmail,
+      submissionId: crypto.randomUUID(),
+    },
+  };
+}
+
+const tabField = z
+  .string()
+  .optional()
+  .transform((v): Tab => parseTab(v ?? null));
+
+/**
+ * The control room's one action schema: Save (a card's setting form) and Resolve Issue / DISMISS (its back).
+ * Save's setting fields are checked afterwards with the device's own `settingsSchema` (the browser's schema),
+ * whose limits come from the upstream list.
+ */
+export const controlActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("save"), thermostatId: formId, tab: tabField }),
+  z.object({ intent: z.literal("resolve"), thermostatId: formId, issueId: formId, tab: tabField }),
+  z.object({ intent: z.literal("dismiss"), thermostatId: formId, issueId: formId, tab: tabField }),
+]);
+export type ControlAction = z.infer<typeof controlActionSchema>;
+
+/** The control room's address after an action: the tab kept (only when it is "issues") plus `extra`. */
+export function controlRoomHref(locationId: number, tab: Tab, extra: Record<string, string> = {}) {
+  const q = new URLSearchParams({ ...(tab === "issues" ? { tab } : {}), ...extra }).toString();
+  return `/locations/${locationId}/control${q ? `?${q}` : ""}`;
+}
+
+/** Resolve Issue reopens the card's back; DISMISS says so in a toast; a refusal is an error toast. */
+export async function answerIssue(
+  api: ApiClient,
+  locationId: number,
+  value: Extract<ControlAction, { intent: "resolve" | "dismiss" }>,
+): Promise<{ to: string; toast?: Toast }> {
+  const { thermostatId, issueId, tab } = value;
+  try {
+    if (value.intent === "resolve") {
+      await resolveIssue(api, thermostatId, issueId);
+      return { to: controlRoomHref(locationId, tab, { card: String(thermostatId) }) };
+    }
+    await dismissIssue(api, thermostatId, issueId);
+    return { to: controlRoomHref(locationId, tab), toast: { kind: "success", message: MESSAGES.dismissed } };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return {
+      to: controlRoomHref(locationId, tab, { card: String(thermostatId) }),
+      toast: { kind: "error", message: error.message },
+    };
+  }
+}
+
+/** Save: the device's own limits come from the list, so the server validates with the same schema as the browser. */
+export async function saveSettings(
+  api: ApiClient,
+  locationId: number,
+  value: Extract<ControlAction, { intent: "save" }>,
+  form: FormData,
+): Promise<ActionOutcome<SettingsReply>> {
+  const { thermostatId, tab } = value;
+  const list = await settle(listThermostats(api, locationId));
+  const item = list.ok ? list.data.find((i) => i.thermostat.id === thermostatId) : undefined;
+  const submission = item ? parseWithZod(form, { schema: settingsSchema(limitsOf(item)) }) : null;
+  if (!item || !submission) {
+    return {
+      kind: "reply",
+      status: list.ok ? 404 : 502,
+      body: {
+        intent: "save",
+        thermostatId,
+        lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
+      },
+      toast: { kind: "error", message: MESSAGES.updateFailed },
+    };
+  }
+  if (submission.status !== "success") {
+    return {
+      kind: "reply",
+      status: 400,
+      body: { intent: "save", thermostatId, lastResult: submission.reply() },
+    };
+  }
+  const changed = changedSettings(item.state, submission.value);
+  if (Object.keys(changed).length === 0) {
+    return {
+      kind: "reply",
+      status: 400,
+      body: {
+        intent: "save",
+        thermostatId,
+        lastResult: submission.reply({ formErrors: ["Change a setting before saving."] }),
+      },
+    };
+  }
+  try {
+    const created = await updateThermostatSettings(api, thermostatId, changed);
+    return {
+      kind: "redirect",
+      to: controlRoomHref(locationId, tab, { watch: `${thermostatId}:${created.id}` }),
+      toast: { kind: "success", message: MESSAGES.submitted },
+    };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const message = updateErrorMessage(error);
+    return {
+      kind: "reply",
+      status: error.status >= 400 && error.status < 600 ? error.status : 502,
+      body: {
+        intent: "save",
+        thermostatId,
+        lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
+      },
+      toast: { kind: "error", message },
+    };
+  }
+}

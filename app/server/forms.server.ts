@@ -1,0 +1,28 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { data } from "@remix-run/node";
+import { z } from "zod";
+
+/** The options of Conform's `submission.reply()` (hide a password, add a form-level error). */
+type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] };
+type Replyable = { reply(options?: ReplyOptions): SubmissionResult<string[]> };
+
+/**
+ * The one answer to a form that did not parse (docs/architecture.md, "Forms"): 400, with
+ * `submission.reply()` as `lastResult` for the form, beside whatever else the page needs to place it.
+ * An unknown intent is answered the same way: every action's schema is a discriminated union on `intent`,
+ * so an intent it does not name fails the parse like any invalid field (the reply names the `intent` field).
+ */
+export function invalidSubmission<Extra extends object = object>(
+  submission: Replyable,
+  extra?: Extra,
+  options?: ReplyOptions,
+) {
+  return data({ ...(extra as Extra), lastResult: submission.reply(options) }, { status: 400 });
+}
+
+/** A database id posted by a form: a positive safe integer (Conform turns the text into a number first). */
+export const formId = z
+  .number({ required_error: "Required", invalid_type_error: "Not an id" })
+  .int("Not an id")
+  .positive("Not an id")
+  .max(Number.MAX_SAFE_INTEGER, "Not an id");
