@@ -35,6 +35,7 @@ import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
+import { parseId } from "~/lib/ids";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -45,8 +46,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const INTENTS = [CONNECT_INTENTS.builtin, CONNECT_INTENTS.provider, "coned-submit", "opened"] as const;
-const positiveInt = (v: FormDataEntryValue | null) =>
-  typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
@@ -98,8 +97,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         arcadiaProviderId: utility.arcadiaProviderId,
         username: submission.value.username,
         password: submission.value.password,
-        buildingId: positiveInt(form.get("building")),
-        credentialId: positiveInt(form.get("credential")),
+        buildingId: parseId(form.get("building")),
+        credentialId: parseId(form.get("credential")),
         correlationId,
       });
       await markConnectSubmitted(api, user);

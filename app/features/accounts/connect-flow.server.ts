@@ -17,6 +17,7 @@ import {
   type ConnectStep,
 } from "./accounts";
 import { listAccounts, listUtilities } from "./accounts.server";
+import { parseId } from "~/lib/ids";
 
 export type ConnectReceipt = { kind: "provider" | "coned"; utility: string; count: number; already: number };
 export const RECEIPT_KEY = "state:connect" as const;
@@ -34,8 +35,6 @@ export async function redirectToSuccess(request: Request, receipt: ConnectReceip
     headers: { "Set-Cookie": await commitSession(session) },
   });
 }
-
-const positiveInt = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
 
 /**
  * Everything the connect flow renders for a URL. The step state lives in the query string (GET forms and
@@ -55,8 +54,8 @@ export async function loadConnectFlow(
   const requested = p.get("step");
   const providerId = p.get("utility") ?? "";
   const q = (p.get("q") ?? "").slice(0, 100);
-  const building = positiveInt(p.get("building"));
-  const credential = positiveInt(p.get("credential"));
+  const building = parseId(p.get("building"));
+  const credential = parseId(p.get("credential"));
   let accounts = p.getAll("account").map(normalizeAccountNumber).filter(Boolean).slice(0, 50);
   const confirmed = p.get("confirmed") === "on";
 

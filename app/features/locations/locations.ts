@@ -1,4 +1,5 @@
 import type { Building } from "./locations.server";
+import { parseId } from "~/lib/ids";
 
 /** "1912 Pike Pl, Seattle, WA 98101" */
 export function formatAddress(a: Building["address"]) {
@@ -120,13 +121,7 @@ export function parseTableState(params: URLSearchParams) {
     : "location";
   const dir: SortDir = params.get("dir") === "desc" ? "desc" : "asc";
   const q = (params.get("q") ?? "").trim().slice(0, 100);
-  const expandedRaw = Number(params.get("expanded"));
-  return {
-    sort,
-    dir,
-    q,
-    expanded: Number.isSafeInteger(expandedRaw) && expandedRaw > 0 ? expandedRaw : null,
-  };
+  return { sort, dir, q, expanded: parseId(params.get("expanded")) };
 }
 
 export type TableRow = { building: Building; chip: Chip; lastBillDate: string | null };
