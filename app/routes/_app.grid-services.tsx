@@ -19,6 +19,7 @@ import { requireUser } from "~/server/guards.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { now } from "~/server/clock.server";
+import { withQuery } from "~/lib/query";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -55,11 +56,7 @@ const fmtDate = (iso: string) => {
 };
 
 /** Everything but the expanded rows: a change there is worth a skeleton. */
-const listKey = (search: string) => {
-  const p = new URLSearchParams(search);
-  p.delete("open");
-  return p.toString();
-};
+const listKey = (search: string) => withQuery(search, { open: null });
 
 export default function GridServices() {
   const { state, range, error, items, total } = useLoaderData<typeof loader>();

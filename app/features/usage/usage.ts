@@ -1,3 +1,4 @@
+import { withQuery } from "~/lib/query";
 /** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
 export const USAGE_TYPES = ["demand", "consumption"] as const;
@@ -277,10 +278,7 @@ export function usageHref(
   usageType: UsageType,
   params: Record<string, string | null | undefined>,
 ) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
-  const s = q.toString();
-  return `/locations/${locationId}/usage/${usageType}${s ? `?${s}` : ""}`;
+  return `/locations/${locationId}/usage/${usageType}${withQuery("", params)}`;
 }
 
 /** A human description of the shown range. */
