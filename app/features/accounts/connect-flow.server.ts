@@ -11,7 +11,8 @@ import {
   applyAccountListOp,
   conedStepErrors,
   connectUrl,
-  normalizeAccountNumber,
+  addPendingAccount,
+  readAccountList,
   parseAccountListOp,
   resolveConnectStep,
   type ConnectStep,
@@ -56,7 +57,7 @@ export async function loadConnectFlow(
   const q = (p.get("q") ?? "").slice(0, 100);
   const building = parseId(p.get("building"));
   const credential = parseId(p.get("credential"));
-  let accounts = p.getAll("account").map(normalizeAccountNumber).filter(Boolean).slice(0, 50);
+  let accounts = readAccountList(p.getAll("account"));
   const confirmed = p.get("confirmed") === "on";
 
   const opening = !requested && !providerId && !q;
@@ -94,13 +95,11 @@ export async function loadConnectFlow(
       }
       accounts = result.accounts;
     } else if (op === "continue") {
-      const pending = (p.get("newAccount") ?? "").trim();
-      if (pending) {
-        const added = applyAccountListOp(accounts, { op: "add", value: pending });
-        if (added.error) {
-          errors.newAccount = added.error;
-          newAccount = pending;
-        } else accounts = added.accounts;
+      const added = addPendingAccount(accounts, p.get("newAccount"));
+      accounts = added.accounts;
+      if (added.error) {
+        errors.newAccount = added.error;
+        newAccount = added.pending;
       }
       const stepErrors = conedStepErrors(accounts, confirmed);
       Object.assign(errors, stepErrors);
