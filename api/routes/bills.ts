@@ -6,6 +6,7 @@ import type { DB } from "../db";
 import { type Auth, getAuth, requireAuth } from "../lib/auth";
 import { type BuildingRow, requireBuilding } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
+import { isoDate } from "../lib/schemas";
 
 type BillRow = {
   id: number;
@@ -94,11 +95,6 @@ export function requireBill(db: DB, auth: Auth, statementId: string | number) {
   const building = requireBuilding(db, auth, bill.building_id);
   return { bill, building };
 }
-
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a valid date");
 
 const listQuery = z.object({
   min_date: isoDate.optional(),

@@ -4,6 +4,7 @@ import type { DB } from "../db";
 import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
+import { isoDate } from "../lib/schemas";
 
 /**
  * 1 when a history sample was on the recommended schedule (docs/api/compliance.md): there is a schedule
@@ -20,14 +21,6 @@ export const ON_SCHEDULE_SQL = `coalesce(CASE
 const pct = (on: string, reach: string) =>
   `CASE WHEN coalesce(${reach}, 0) > 0 THEN round(100.0 * ${on} / ${reach}, 2) END`;
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine(
-    (s) =>
-      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    "must be a valid date",
-  );
 const range = z
   .object({ startDate: isoDate, endDate: isoDate })
   .refine((p) => p.startDate < p.endDate, { message: "must be after startDate", path: ["endDate"] });
