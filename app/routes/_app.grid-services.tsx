@@ -20,6 +20,7 @@ import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { now } from "~/server/clock.server";
 import { withQuery } from "~/lib/query";
+import { formatCalendarDate } from "~/lib/dates";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -44,17 +45,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction = () => [{ title: "Grid Services · EnergyOps" }];
 
-const DATE = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const fmtDate = (iso: string) => {
-  const [y, m, d] = iso.split("-").map(Number);
-  return DATE.format(new Date(Date.UTC(y, m - 1, d)));
-};
-
 /** Everything but the expanded rows: a change there is worth a skeleton. */
 const listKey = (search: string) => withQuery(search, { open: null });
 
@@ -72,7 +62,7 @@ export default function GridServices() {
     <div className="stack grid-page">
       <h1>Grid Services</h1>
       <p className="muted">
-        Events from {fmtDate(range.startDate)} to {fmtDate(range.endDate)}
+        Events from {formatCalendarDate(range.startDate)} to {formatCalendarDate(range.endDate)}
       </p>
       <Form method="get" role="search" className="grid-search" key={state.q}>
         <label htmlFor="grid-q">Search locations</label>

@@ -1,6 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { parseId } from "~/lib/ids";
+import { formatDayIn } from "~/lib/dates";
 
 /** Grid services rules (docs/rules.md, Grid services): status labels, default sort and range, URL state. */
 
@@ -137,7 +138,7 @@ export function eventTimeParts(
   const abbr = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" })
     .formatToParts(new Date(ms))
     .find((p) => p.type === "timeZoneName")?.value;
-  return [format(d, "MMM d, yyyy"), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
+  return [formatDayIn(d, tz), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
 }
 
 /** A timestamp in the building's timezone, e.g. "Nov 3, 2026, 2:00 PM PST". */

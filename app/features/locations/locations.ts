@@ -96,19 +96,6 @@ export function daysSince(date: string, today: Date) {
 export const isBillOld = (date: string | null | undefined, today: Date) =>
   Boolean(date) && daysSince(date!, today) > OLD_BILL_DAYS;
 
-/** "Sep 14, 2026" from a `YYYY-MM-DD` date (no timezone shift). */
-/** One formatter for all calls: building an Intl.DateTimeFormat per call is slow on a busy server. */
-const BILL_DATE = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  timeZone: "UTC",
-});
-
-export function formatBillDate(date: string) {
-  return BILL_DATE.format(new Date(`${date}T00:00:00Z`));
-}
-
 /* ---------- the table: search and sort (state in the URL) ---------- */
 
 export type SortKey = "location" | "thermostats" | "lastBill";
