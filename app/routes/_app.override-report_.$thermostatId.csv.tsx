@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { historyCsvRows, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
 import { getThermostatHistory } from "~/features/compliance/compliance.server";
 import { settle } from "~/server/api-error";
-import { toCsv } from "~/server/csv";
+import { csvDownload } from "~/server/csv";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { now } from "~/server/clock.server";
@@ -27,18 +27,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  const csv = toCsv(
+  return csvDownload(
     historyCsvRows(
       history.data.items,
       parseChartOptions(url.searchParams).visible,
       history.data.buildingTimezone,
     ),
+    `thermostat-${thermostatId}-${period.start}.csv`,
   );
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="thermostat-${thermostatId}-${period.start}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
 }
