@@ -5,6 +5,7 @@ import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
 import { isoDate } from "../lib/schemas";
+import { pathId } from "../lib/ids";
 
 /**
  * 1 when a history sample was on the recommended schedule (docs/api/compliance.md): there is a schedule
@@ -82,8 +83,7 @@ export function overrideReport(db: DB, auth: Auth, clientId: number, startDate: 
 }
 
 function requireThermostat(db: DB, auth: Auth, thermostatId: string) {
-  const id = Number(thermostatId);
-  if (!Number.isSafeInteger(id)) throw notFound();
+  const id = pathId(thermostatId);
   const row = db
     .prepare(
       `SELECT t.id, t.device_name, b.id AS building_id, b.timezone FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`,
