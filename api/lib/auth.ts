@@ -4,6 +4,7 @@ import type { DB } from "../db";
 import * as clock from "./clock";
 import { sha256 } from "./crypto";
 import { forbidden, notFound, type ApiDeps } from "./http";
+import { pathId } from "./ids";
 
 /** Who is calling: the upstream session (the `api_session` cookie), its user and the client it sees. */
 
@@ -85,6 +86,6 @@ export function requireStaffAuth(auth: Auth) {
 
 /** The client id in a path must be the session's (effective) client; anything else is 404, never data. */
 export function requireOwnClient(auth: Auth, clientId: number | string) {
-  if (auth.clientId === null || Number(clientId) !== auth.clientId) throw notFound();
+  if (auth.clientId === null || pathId(clientId) !== auth.clientId) throw notFound();
   return auth.clientId;
 }

@@ -1,6 +1,7 @@
 import type { DB } from "../db";
 import type { Auth } from "./auth";
 import { notFound } from "./http";
+import { pathId } from "./ids";
 
 /** The buildings a session may see: the client's, narrowed by per-user access unless staff or admin. */
 
@@ -28,8 +29,7 @@ export function visibleBuildingParams(auth: Auth) {
 
 /** A building the session may see, or 404. */
 export function requireBuilding(db: DB, auth: Auth, buildingId: number | string): BuildingRow {
-  const id = Number(buildingId);
-  if (!Number.isSafeInteger(id)) throw notFound();
+  const id = pathId(buildingId);
   const row = db
     .prepare(`SELECT b.* FROM buildings b WHERE b.id = ? AND ${VISIBLE_BUILDINGS_SQL}`)
     .get(id, ...visibleBuildingParams(auth)) as BuildingRow | undefined;

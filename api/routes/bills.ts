@@ -6,6 +6,8 @@ import type { DB } from "../db";
 import { type Auth, getAuth, requireAuth } from "../lib/auth";
 import { type BuildingRow, requireBuilding } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
+import { isoDate } from "../lib/schemas";
+import { pathId } from "../lib/ids";
 
 type BillRow = {
   id: number;
@@ -87,18 +89,12 @@ function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[]) {
 
 /** A bill statement of a building the session may see, or 404. */
 export function requireBill(db: DB, auth: Auth, statementId: string | number) {
-  const id = Number(statementId);
-  if (!Number.isSafeInteger(id)) throw notFound();
+  const id = pathId(statementId);
   const bill = db.prepare(`${BILL_SELECT} WHERE s.id = ?`).get(id) as BillRow | undefined;
   if (!bill) throw notFound();
   const building = requireBuilding(db, auth, bill.building_id);
   return { bill, building };
 }
-
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a valid date");
 
 const listQuery = z.object({
   min_date: isoDate.optional(),
@@ -210,7 +206,7 @@ export function billRoutes(deps: ApiDeps) {
       const { bill } = requireBill(db, getAuth(res), req.params.statementId);
       const flag = db
         .prepare("SELECT * FROM bill_flags WHERE id = ? AND bill_statement_id = ?")
-        .get(Number(req.params.flagId) || -1, bill.id) as FlagRow | undefined;
+        .get(pathId(req.params.flagId), bill.id) as FlagRow | undefined;
       if (!flag) throw notFound();
       const { status } = parse(patchBody, req.body, "body");
       if (flag.status !== "unacknowledged") {

@@ -5,6 +5,8 @@ import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
 import { onScheduleSql } from "../domain/schedule-compliance";
+import { isoDate } from "../lib/schemas";
+import { pathId } from "../lib/ids";
 
 /** 1 when a history sample `h` was on the recommended schedule (api/domain/schedule-compliance.ts). */
 export const ON_SCHEDULE_SQL = onScheduleSql("h");
@@ -12,14 +14,6 @@ export const ON_SCHEDULE_SQL = onScheduleSql("h");
 const pct = (on: string, reach: string) =>
   `CASE WHEN coalesce(${reach}, 0) > 0 THEN round(100.0 * ${on} / ${reach}, 2) END`;
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine(
-    (s) =>
-      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    "must be a valid date",
-  );
 const range = z
   .object({ startDate: isoDate, endDate: isoDate })
   .refine((p) => p.startDate < p.endDate, { message: "must be after startDate", path: ["endDate"] });
@@ -84,8 +78,7 @@ export function overrideReport(db: DB, auth: Auth, clientId: number, startDate: 
 }
 
 function requireThermostat(db: DB, auth: Auth, thermostatId: string) {
-  const id = Number(thermostatId);
-  if (!Number.isSafeInteger(id)) throw notFound();
+  const id = pathId(thermostatId);
   const row = db
     .prepare(
       `SELECT t.id, t.device_name, b.id AS building_id, b.timezone FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`,

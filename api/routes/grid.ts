@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, parse, route, validationError } from "../lib/http";
+import { isoDate } from "../lib/schemas";
 
 /** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
 export const DISPATCH_SORT_FIELDS: Record<string, string> = {
@@ -15,15 +16,6 @@ export const DISPATCH_SORT_FIELDS: Record<string, string> = {
   is_internal_test: "d.is_internal_test",
 };
 export const DEFAULT_DISPATCH_SORT = ["end_time:DESC", "building_address:DESC"];
-
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine(
-    (s) =>
-      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-    "must be a valid date",
-  );
 
 const sortItem = z.string().superRefine((value, ctx) => {
   const [field, dir, ...rest] = value.split(":");

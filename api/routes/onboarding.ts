@@ -3,6 +3,7 @@ import { Router } from "express";
 import { z } from "zod";
 import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
+import { pathId } from "../lib/ids";
 
 type StepRow = { id: number; name: string; status: string };
 
@@ -38,7 +39,7 @@ export function onboardingRoutes(deps: ApiDeps) {
       const { status } = parse(patchBody, req.body);
       const step = db
         .prepare("SELECT id FROM onboarding_steps WHERE id = ? AND client_id = ?")
-        .get(Number(req.params.stepId), clientId) as { id: number } | undefined;
+        .get(pathId(req.params.stepId), clientId) as { id: number } | undefined;
       if (!step) throw notFound();
       db.prepare("UPDATE onboarding_steps SET status = ?, updated_at = ? WHERE id = ?").run(
         status,

@@ -5,6 +5,7 @@ import type { DB } from "../db";
 import { type Auth, getAuth, requireAuth } from "../lib/auth";
 import { requireBuilding, VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
+import { pathId } from "../lib/ids";
 
 export type ThermostatRow = {
   id: number;
@@ -108,8 +109,7 @@ const AIRZONE_REFUSED = "Issues on Airzone devices cannot be resolved or dismiss
 
 /** A thermostat in a building the session may see, or 404. */
 export function requireThermostat(db: DB, auth: Auth, thermostatId: string | number): ThermostatRow {
-  const id = Number(thermostatId);
-  if (!Number.isSafeInteger(id)) throw notFound();
+  const id = pathId(thermostatId);
   const row = db
     .prepare(
       `SELECT t.* FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`,
@@ -238,8 +238,7 @@ export function settingsViolations(t: ThermostatRow, asked: z.infer<typeof setti
 }
 
 function requireIssue(db: DB, t: ThermostatRow, issueId: string) {
-  const id = Number(issueId);
-  if (!Number.isSafeInteger(id)) throw notFound();
+  const id = pathId(issueId);
   const issue = db
     .prepare("SELECT * FROM thermostat_issues WHERE id = ? AND thermostat_id = ?")
     .get(id, t.id) as IssueRow | undefined;
@@ -335,8 +334,7 @@ export function thermostatRoutes(deps: ApiDeps) {
     "/thermostats/:thermostatId/thermostat-actions/:actionId",
     route((req, res) => {
       const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
-      const id = Number(req.params.actionId);
-      if (!Number.isSafeInteger(id)) throw notFound();
+      const id = pathId(req.params.actionId);
       const a = db
         .prepare("SELECT * FROM thermostat_actions WHERE id = ? AND thermostat_id = ?")
         .get(id, t.id) as ActionRow | undefined;

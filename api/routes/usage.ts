@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getAuth, requireAuth } from "../lib/auth";
 import { requireBuilding } from "../lib/buildings";
 import { type ApiDeps, parse, route, validationError } from "../lib/http";
+import { isoDate } from "../lib/schemas";
 
 export const USAGE_PERIODS = ["quarter_hour", "hour", "day", "week", "month", "year"] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
@@ -18,11 +19,6 @@ const MAX_DAYS: Record<UsagePeriod, number> = {
   year: 3700,
 };
 export const EARLIEST_DATE = "2021-01-01";
-
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a valid date");
 
 const usageQuery = z.object({
   start_date: isoDate,

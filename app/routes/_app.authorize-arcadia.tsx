@@ -12,7 +12,7 @@ import {
   conedStepErrors,
   connectUrl,
   credentialsSchema,
-  normalizeAccountNumber,
+  readAccountList,
 } from "~/features/accounts/accounts";
 import styles from "~/features/accounts/accounts.css";
 import {
@@ -116,11 +116,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return success({ kind: "provider", utility: utility.name, count: 0, already: 0 });
   }
 
-  const accounts = form
-    .getAll("account")
-    .map((v) => normalizeAccountNumber(String(v)))
-    .filter(Boolean)
-    .slice(0, 50);
+  const accounts = readAccountList(form.getAll("account"));
   const errors = conedStepErrors(accounts, true);
   if (errors.accounts) return data<ConnectActionData>({ formError: errors.accounts }, { status: 400 });
   try {

@@ -19,6 +19,8 @@ import { requireUser } from "~/server/guards.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { now } from "~/server/clock.server";
+import { withQuery } from "~/lib/query";
+import { formatCalendarDate } from "~/lib/dates";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -41,23 +43,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-const DATE = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const fmtDate = (iso: string) => {
-  const [y, m, d] = iso.split("-").map(Number);
-  return DATE.format(new Date(Date.UTC(y, m - 1, d)));
-};
 
 /** Everything but the expanded rows: a change there is worth a skeleton. */
-const listKey = (search: string) => {
-  const p = new URLSearchParams(search);
-  p.delete("open");
-  return p.toString();
-};
+const listKey = (search: string) => withQuery(search, { open: null });
 
 export default function GridServices() {
   const { state, range, error, items, total } = useLoaderData<typeof loader>();
@@ -73,7 +61,7 @@ export default function GridServices() {
     <div className="stack grid-page">
       <h1>Grid Services</h1>
       <p className="muted">
-        Events from {fmtDate(range.startDate)} to {fmtDate(range.endDate)}
+        Events from {formatCalendarDate(range.startDate)} to {formatCalendarDate(range.endDate)}
       </p>
       <Form method="get" role="search" className="grid-search" key={state.q}>
         <label htmlFor="grid-q">Search locations</label>

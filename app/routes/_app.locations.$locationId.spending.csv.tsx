@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { chartBills } from "~/features/bills/bills";
 import { loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
 import { billChartCsvRows } from "~/features/usage/chart-data";
-import { toCsv } from "~/server/csv";
+import { csvDownload } from "~/server/csv";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 
@@ -18,11 +18,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  return new Response(toCsv(billChartCsvRows(chartBills(result.bills))), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="energy-usage-${locationId}${result.accountId ? `-${result.accountId}` : ""}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvDownload(
+    billChartCsvRows(chartBills(result.bills)),
+    `energy-usage-${locationId}${result.accountId ? `-${result.accountId}` : ""}.csv`,
+  );
 }

@@ -3,7 +3,7 @@ import { locationIdParam } from "~/features/bills/bills.server";
 import { usageCsvRows } from "~/features/usage/chart-data";
 import { isUsageType } from "~/features/usage/usage";
 import { loadUsage } from "~/features/usage/usage.server";
-import { toCsv } from "~/server/csv";
+import { csvDownload } from "~/server/csv";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 
@@ -44,11 +44,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       status: 502,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
-  return new Response(toCsv(usageCsvRows(result.usage.points, usageType, result.usage.units)), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${usageType}-${locationId}-${result.view.startDate}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvDownload(
+    usageCsvRows(result.usage.points, usageType, result.usage.units),
+    `${usageType}-${locationId}-${result.view.startDate}.csv`,
+  );
 }

@@ -2,10 +2,11 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { historyCsvRows, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
 import { getThermostatHistory } from "~/features/compliance/compliance.server";
 import { settle } from "~/server/api-error";
-import { toCsv } from "~/server/csv";
+import { csvDownload } from "~/server/csv";
 import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { now } from "~/server/clock.server";
+import { idParam } from "~/lib/ids";
 
 /**
  * CSV of exactly what the thermostat chart plots (the visible series, in the building's local time), for the
@@ -13,12 +14,11 @@ import { now } from "~/server/clock.server";
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
-  const rawId = params.thermostatId ?? "";
-  if (!/^\d{1,9}$/.test(rawId)) throw data(null, { status: 404 });
+  const thermostatId = idParam(params.thermostatId);
   const url = new URL(request.url);
   const period = parsePeriod(url.searchParams, now());
   const history = await settle(
-    getThermostatHistory(await getApi(request, context), Number(rawId), period.start, period.end),
+    getThermostatHistory(await getApi(request, context), thermostatId, period.start, period.end),
   );
   if (!history.ok) {
     if (history.error.status === 404 || history.error.status === 403) throw data(null, { status: 404 });
@@ -27,18 +27,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
-  const csv = toCsv(
+  return csvDownload(
     historyCsvRows(
       history.data.items,
       parseChartOptions(url.searchParams).visible,
       history.data.buildingTimezone,
     ),
+    `thermostat-${thermostatId}-${period.start}.csv`,
   );
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="thermostat-${rawId}-${period.start}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
 }

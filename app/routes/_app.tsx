@@ -17,6 +17,7 @@ import { getConfig } from "~/server/config.server";
 import { requireUser } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { Brand } from "~/ui/brand";
+import { parseId } from "~/lib/ids";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -27,7 +28,7 @@ export const links: LinksFunction = () => [
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = anonymiseUser(await requireUser(request));
   const api = await getApi(request, context);
-  const wanted = params.locationId && /^\d{1,12}$/.test(params.locationId) ? Number(params.locationId) : null;
+  const wanted = parseId(params.locationId);
   const [buildings, steps, usage] = await Promise.all([
     settle(listAllBuildings(api)),
     user.clientId ? settle(getOnboardingSteps(api, user.clientId)) : null,

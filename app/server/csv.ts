@@ -38,3 +38,14 @@ export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
     },
   });
 }
+
+/** A CSV download: the rows through `toCsv`, saved as `filename`, never cached (it holds the user's data). */
+export function csvDownload(rows: readonly (readonly CsvCell[])[], filename: string): Response {
+  return new Response(toCsv(rows), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "@remix-run/node";
 import { z } from "zod";
+import { parseId } from "~/lib/ids";
 
 /** The options of Conform's `submission.reply()` (hide a password, add a form-level error). */
 type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] };
@@ -20,9 +21,17 @@ export function invalidSubmission<Extra extends object = object>(
   return data({ ...(extra as Extra), lastResult: submission.reply(options) }, { status: 400 });
 }
 
-/** A database id posted by a form: a positive safe integer (Conform turns the text into a number first). */
+/**
+ * A database id posted by a form: the one id rule of every page (`parseId`, app/lib/ids.ts: 1 to 12 digits, a
+ * positive safe integer). A string schema, so Conform leaves the text as typed for `parseId` to judge.
+ */
 export const formId = z
-  .number({ required_error: "Required", invalid_type_error: "Not an id" })
-  .int("Not an id")
-  .positive("Not an id")
-  .max(Number.MAX_SAFE_INTEGER, "Not an id");
+  .string({ required_error: "Required", invalid_type_error: "Not an id" })
+  .transform((value, ctx) => {
+    const id = parseId(value);
+    if (id === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: "Not an id" });
+      return z.NEVER;
+    }
+    return id;
+  });

@@ -44,6 +44,7 @@ export function LinkNavigationProvider({ children }: { children: ReactNode }) {
       event.preventDefault();
       navigate(`${a.pathname}${a.search}${a.hash}`, {
         preventScrollReset: a.dataset.preventScrollReset === "true",
+        replace: a.dataset.replace === "true",
       });
     },
     [navigate],
@@ -54,13 +55,15 @@ export function LinkNavigationProvider({ children }: { children: ReactNode }) {
 type Props = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
   to: string;
   preventScrollReset?: boolean;
+  /** Replace the current history entry instead of adding one (sorting, toggling: not worth a Back step). */
+  replace?: boolean;
 };
 
 /**
  * A plain `<a href>` that navigates client-side once JavaScript runs: for long lists of in-app links.
  * It keeps Remix's route discovery (`data-discover`), so the click costs no extra manifest request.
  */
-export function AppLink({ to, preventScrollReset, onClick, children, ...rest }: Props) {
+export function AppLink({ to, preventScrollReset, replace, onClick, children, ...rest }: Props) {
   const navigateOnClick = useContext(LinkNavigation);
   return (
     <a
@@ -68,6 +71,7 @@ export function AppLink({ to, preventScrollReset, onClick, children, ...rest }: 
       href={to}
       data-discover="true"
       data-prevent-scroll-reset={preventScrollReset ? "true" : undefined}
+      data-replace={replace ? "true" : undefined}
       onClick={(event) => {
         onClick?.(event);
         navigateOnClick?.(event);

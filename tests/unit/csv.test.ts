@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCsv, type CsvCell } from "~/server/csv";
+import { csvDownload, toCsv, type CsvCell } from "~/server/csv";
 import { historyCsvRows } from "~/features/compliance/compliance";
 import { usageCsvRows } from "~/features/usage/chart-data";
 
@@ -96,5 +96,22 @@ describe("the web downloads go through it", () => {
       ),
     );
     expect(csv).toBe("Time,Recommended Schedule (°F),Cool Setpoint (°F)\r\n2026-01-05 12:00,-2,\r\n");
+  });
+});
+
+describe("csvDownload", () => {
+  it("answers the rows as an attachment that is never cached", async () => {
+    const res = csvDownload(
+      [
+        ["Date", "kWh"],
+        ["=cmd", -3.5],
+      ],
+      "demand-104-2026-11-01.csv",
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="demand-104-2026-11-01.csv"');
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(await res.text()).toBe("Date,kWh\r\n'=cmd,-3.5\r\n");
   });
 });

@@ -152,6 +152,36 @@ export const isValidAccountNumber = (n: string) => ACCOUNT_NUMBER.test(normalize
 
 export type AccountListOp = { op: "add"; value: string } | { op: "remove"; index: number } | { op: "none" };
 
+/** At most this many account numbers travel in one list. */
+export const MAX_ACCOUNTS = 50;
+
+/**
+ * The account list a URL or a form carries (the repeated `account` parameter): each number normalised,
+ * blanks dropped, at most MAX_ACCOUNTS. Numbers are not validated here: conedStepErrors says what is wrong.
+ */
+export function readAccountList(values: readonly unknown[]): string[] {
+  return values
+    .map((v) => normalizeAccountNumber(v == null ? "" : String(v)))
+    .filter(Boolean)
+    .slice(0, MAX_ACCOUNTS);
+}
+
+/**
+ * "Continue" with a number still in the add box counts it as added: the list with it, or, when it cannot be
+ * added (invalid, duplicate, list full), the list unchanged and the error for the add box.
+ */
+export function addPendingAccount(
+  accounts: string[],
+  pendingRaw: string | null | undefined,
+): { accounts: string[]; pending: string; error: string | null } {
+  const pending = (pendingRaw ?? "").trim();
+  if (!pending) return { accounts, pending, error: null };
+  const added = applyAccountListOp(accounts, { op: "add", value: pending });
+  return added.error
+    ? { accounts, pending, error: added.error }
+    : { accounts: added.accounts, pending, error: null };
+}
+
 /** Parses the list-editing button (`add`, `remove-<i>`) of the account-numbers form. */
 export function parseAccountListOp(
   op: string | null | undefined,
@@ -173,7 +203,7 @@ export function applyAccountListOp(
     const n = normalizeAccountNumber(op.value);
     if (!isValidAccountNumber(n)) return { accounts, error: CONNECT_MESSAGES.badAccountNumber };
     if (accounts.includes(n)) return { accounts, error: CONNECT_MESSAGES.duplicateAccount };
-    if (accounts.length >= 50) return { accounts, error: "At most 50 account numbers at once" };
+    if (accounts.length >= MAX_ACCOUNTS) return { accounts, error: "At most 50 account numbers at once" };
     return { accounts: [...accounts, n], error: null };
   }
   if (op.op === "remove") return { accounts: accounts.filter((_, i) => i !== op.index), error: null };

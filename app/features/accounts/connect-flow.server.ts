@@ -11,12 +11,14 @@ import {
   applyAccountListOp,
   conedStepErrors,
   connectUrl,
-  normalizeAccountNumber,
+  addPendingAccount,
+  readAccountList,
   parseAccountListOp,
   resolveConnectStep,
   type ConnectStep,
 } from "./accounts";
 import { listAccounts, listUtilities } from "./accounts.server";
+import { parseId } from "~/lib/ids";
 
 export type ConnectReceipt = { kind: "provider" | "coned"; utility: string; count: number; already: number };
 export const RECEIPT_KEY = "state:connect" as const;
@@ -34,8 +36,6 @@ export async function redirectToSuccess(request: Request, receipt: ConnectReceip
     headers: { "Set-Cookie": await commitSession(session) },
   });
 }
-
-const positiveInt = (v: string | null) => (v && /^\d{1,9}$/.test(v) ? Number(v) : null);
 
 /**
  * Everything the connect flow renders for a URL. The step state lives in the query string (GET forms and
@@ -55,9 +55,9 @@ export async function loadConnectFlow(
   const requested = p.get("step");
   const providerId = p.get("utility") ?? "";
   const q = (p.get("q") ?? "").slice(0, 100);
-  const building = positiveInt(p.get("building"));
-  const credential = positiveInt(p.get("credential"));
-  let accounts = p.getAll("account").map(normalizeAccountNumber).filter(Boolean).slice(0, 50);
+  const building = parseId(p.get("building"));
+  const credential = parseId(p.get("credential"));
+  let accounts = readAccountList(p.getAll("account"));
   const confirmed = p.get("confirmed") === "on";
 
   const opening = !requested && !providerId && !q;
@@ -95,13 +95,11 @@ export async function loadConnectFlow(
       }
       accounts = result.accounts;
     } else if (op === "continue") {
-      const pending = (p.get("newAccount") ?? "").trim();
-      if (pending) {
-        const added = applyAccountListOp(accounts, { op: "add", value: pending });
-        if (added.error) {
-          errors.newAccount = added.error;
-          newAccount = pending;
-        } else accounts = added.accounts;
+      const added = addPendingAccount(accounts, p.get("newAccount"));
+      accounts = added.accounts;
+      if (added.error) {
+        errors.newAccount = added.error;
+        newAccount = added.pending;
       }
       const stepErrors = conedStepErrors(accounts, confirmed);
       Object.assign(errors, stepErrors);

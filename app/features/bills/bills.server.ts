@@ -4,6 +4,7 @@ import type { ApiClient } from "~/server/api-client.server";
 import { settle } from "~/server/api-error";
 import { billWindow, FLAG_ANSWERS, type FlagAnswer } from "./bills";
 import { now } from "~/server/clock.server";
+import { idParam } from "~/lib/ids";
 
 export const billFlagSchema = z.object({
   id: z.number(),
@@ -66,12 +67,7 @@ export function answerFlag(api: ApiClient, statementId: number, flagId: number, 
 }
 
 /** The location id of the URL, or a redirect to the locations list (an id that cannot exist). */
-export function locationIdParam(value: string | undefined) {
-  const id = Number(value);
-  if (!value || !/^\d{1,12}$/.test(value) || !Number.isSafeInteger(id) || id <= 0)
-    throw redirect("/locations");
-  return id;
-}
+export const locationIdParam = (value: string | undefined) => idParam(value, () => redirect("/locations"));
 
 /** A 404 from the api for the building: the location does not exist for this user. */
 export const isNotFound = (r: { ok: boolean; error?: { status: number } }) =>

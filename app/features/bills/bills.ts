@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { submissionIdField } from "~/ui/submission-id";
+import { formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 
 /** Pure rules of bills and bill-issue flags (docs/rules.md, Bills and bill-issue flags). */
 
@@ -144,19 +145,10 @@ export function billWindow(today: Date) {
   return { minDate: ymd(min), maxDate: ymd(today) };
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "2026-11-12" → "Nov 12, 2026" (dates are calendar dates, no timezone). */
-export function formatDate(iso: string) {
-  const [y, m, d] = iso.split("-").map(Number);
-  if (!y || !m || !d) return iso;
-  return `${MONTHS[m - 1]} ${d}, ${y}`;
-}
-
 /** "2026-11-12" → "Nov 2026". */
 export function formatMonth(iso: string) {
   const [y, m] = iso.split("-").map(Number);
-  return m ? `${MONTHS[m - 1]} ${y}` : iso;
+  return m ? `${MONTH_SHORT[m - 1]} ${y}` : iso;
 }
 
 type BillLike = { id: number; statementDate: string };
@@ -205,6 +197,6 @@ export function formatRange(start: string, end: string) {
   const [y2, m2, d2] = end.split("-").map(Number);
   if (!y1 || !y2) return `${start} – ${end}`;
   return y1 === y2
-    ? `${MONTHS[m1 - 1]} ${d1} – ${MONTHS[m2 - 1]} ${d2}, ${y2}`
-    : `${formatDate(start)} – ${formatDate(end)}`;
+    ? `${MONTH_SHORT[m1 - 1]} ${d1} – ${MONTH_SHORT[m2 - 1]} ${d2}, ${y2}`
+    : `${formatCalendarDate(start)} – ${formatCalendarDate(end)}`;
 }

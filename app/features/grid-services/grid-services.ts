@@ -1,5 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
+import { parseId } from "~/lib/ids";
+import { formatDayIn } from "~/lib/dates";
 
 /** Grid services rules (docs/rules.md, Grid services): status labels, default sort and range, URL state. */
 
@@ -73,14 +75,13 @@ export type GridState = { q: string; page: number; sort: SortItem[]; open: numbe
 /** The page's state from its URL; anything malformed falls back to the defaults. */
 export function parseGridState(params: URLSearchParams): GridState {
   const q = (params.get("q") ?? "").trim().slice(0, 100);
-  const pageNum = Number(params.get("page"));
-  const page = Number.isSafeInteger(pageNum) && pageNum >= 1 ? pageNum : 1;
+  const page = parseId(params.get("page")) ?? 1;
   const parsed = params.getAll("sort").map(parseSortItem);
   const sort = parsed.length > 0 && parsed.every(Boolean) ? (parsed as SortItem[]).slice(0, 3) : DEFAULT_SORT;
   const open = params
     .getAll("open")
-    .map(Number)
-    .filter((n) => Number.isSafeInteger(n) && n > 0);
+    .map(parseId)
+    .filter((n) => n !== null);
   return { q, page, sort, open };
 }
 
@@ -137,7 +138,7 @@ export function eventTimeParts(
   const abbr = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" })
     .formatToParts(new Date(ms))
     .find((p) => p.type === "timeZoneName")?.value;
-  return [format(d, "MMM d, yyyy"), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
+  return [formatDayIn(d, tz), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
 }
 
 /** A timestamp in the building's timezone, e.g. "Nov 3, 2026, 2:00 PM PST". */

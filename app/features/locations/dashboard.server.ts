@@ -1,7 +1,6 @@
 import { accountStatusView as connectionStatus } from "~/features/accounts/account-status";
 import {
   formatAddress,
-  formatBillDate,
   hasThermostatIssues,
   isBillOld,
   locationLabel,
@@ -10,6 +9,7 @@ import {
   type parseTableState,
 } from "./locations";
 import type { Building, EnergyAdvisorBuilding } from "./locations.server";
+import { formatCalendarDate } from "~/lib/dates";
 
 /** The locations dashboard's view model: what the page shows, computed from the upstream answers. */
 
@@ -78,7 +78,7 @@ export function dashboardView({
       address: formatAddress(r.building.address),
       chip: r.chip,
       lastBill: r.lastBillDate
-        ? { date: formatBillDate(r.lastBillDate), old: isBillOld(r.lastBillDate, today) }
+        ? { date: formatCalendarDate(r.lastBillDate), old: isBillOld(r.lastBillDate, today) }
         : null,
       accounts:
         state.expanded === r.building.id

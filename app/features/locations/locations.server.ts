@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
+import { parseId } from "~/lib/ids";
 
 export const addressSchema = z.object({
   addressLine1: z.string(),
@@ -100,8 +101,8 @@ export async function getOnboardingSteps(api: ApiClient, clientId: number) {
 
 /** The location with this id among the user's own (the api lists only what the session may see), or null. */
 export async function findLocation(api: ApiClient, locationId: string | undefined) {
-  const id = Number(locationId);
-  if (!locationId || !/^\d{1,12}$/.test(locationId) || !Number.isSafeInteger(id)) return null;
+  const id = parseId(locationId);
+  if (id === null) return null;
   const all = await listAllBuildings(api);
   return all.find((b) => b.id === id) ?? null;
 }

@@ -1,4 +1,5 @@
 import type { Building } from "./locations.server";
+import { parseId } from "~/lib/ids";
 
 /** "1912 Pike Pl, Seattle, WA 98101" */
 export function formatAddress(a: Building["address"]) {
@@ -95,19 +96,6 @@ export function daysSince(date: string, today: Date) {
 export const isBillOld = (date: string | null | undefined, today: Date) =>
   Boolean(date) && daysSince(date!, today) > OLD_BILL_DAYS;
 
-/** "Sep 14, 2026" from a `YYYY-MM-DD` date (no timezone shift). */
-/** One formatter for all calls: building an Intl.DateTimeFormat per call is slow on a busy server. */
-const BILL_DATE = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  timeZone: "UTC",
-});
-
-export function formatBillDate(date: string) {
-  return BILL_DATE.format(new Date(`${date}T00:00:00Z`));
-}
-
 /* ---------- the table: search and sort (state in the URL) ---------- */
 
 export type SortKey = "location" | "thermostats" | "lastBill";
@@ -120,13 +108,7 @@ export function parseTableState(params: URLSearchParams) {
     : "location";
   const dir: SortDir = params.get("dir") === "desc" ? "desc" : "asc";
   const q = (params.get("q") ?? "").trim().slice(0, 100);
-  const expandedRaw = Number(params.get("expanded"));
-  return {
-    sort,
-    dir,
-    q,
-    expanded: Number.isSafeInteger(expandedRaw) && expandedRaw > 0 ? expandedRaw : null,
-  };
+  return { sort, dir, q, expanded: parseId(params.get("expanded")) };
 }
 
 export type TableRow = { building: Building; chip: Chip; lastBillDate: string | null };

@@ -4,7 +4,8 @@ import { z } from "zod";
 import {
   applyAccountListOp,
   conedStepErrors,
-  normalizeAccountNumber,
+  addPendingAccount,
+  readAccountList,
   parseAccountListOp,
 } from "~/features/accounts/accounts";
 import { connectUtility, listUtilities, submitConedAccounts } from "~/features/accounts/accounts.server";
@@ -122,7 +123,7 @@ export async function prospectPage(request: Request) {
       ? (utilities.data.find((u) => u.arcadiaProviderId === state.provider) ?? null)
       : null;
 
-  let accounts = p.getAll("account").map(normalizeAccountNumber).filter(Boolean).slice(0, 50);
+  let accounts = readAccountList(p.getAll("account"));
   let newAccount = "";
   let newAccountError: string | null = null;
   if (step === "coned") {
@@ -251,18 +252,12 @@ export async function submitConedStep(
   value: Extract<ProspectAction, { intent: "coned-submit" }>,
 ) {
   const intent = value.intent;
-  let accounts = (value.account ?? [])
-    .map((v) => normalizeAccountNumber(v ?? ""))
-    .filter(Boolean)
-    .slice(0, 50);
   const confirmed = value.confirmed === "on";
-  const pending = (value.newAccount ?? "").trim();
-  const errors: ConedErrors = {};
-  if (pending) {
-    const added = applyAccountListOp(accounts, { op: "add", value: pending });
-    if (added.error) errors.newAccount = added.error;
-    else accounts = added.accounts;
-  }
+  const { accounts, pending, error } = addPendingAccount(
+    readAccountList(value.account ?? []),
+    value.newAccount,
+  );
+  const errors: ConedErrors = error ? { newAccount: error } : {};
   Object.assign(errors, conedStepErrors(accounts, confirmed));
   if (errors.accounts || errors.confirmed || errors.newAccount) {
     return data<ProspectActionData>(

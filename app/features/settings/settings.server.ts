@@ -17,6 +17,7 @@ import {
   type TeamSort,
   type TeamView,
 } from "./settings";
+import { parseId } from "~/lib/ids";
 
 const prefSchema = z.object({
   userId: z.number(),
@@ -98,7 +99,7 @@ export function teamQuery(params: URLSearchParams) {
     q: (params.get("q") ?? "").slice(0, 100),
     sort: TEAM_SORTS.includes(sortParam) ? sortParam : ("name" as TeamSort),
     dir: params.get("dir") === "desc" ? ("desc" as const) : ("asc" as const),
-    edit: Number(params.get("edit")) || null,
+    edit: parseId(params.get("edit")),
   };
 }
 

@@ -1,4 +1,5 @@
-import { billUsageHref, formatDate } from "~/features/bills/bills";
+import { billUsageHref } from "~/features/bills/bills";
+import { formatCalendarDate } from "~/lib/dates";
 import type { CsvCell } from "~/server/csv";
 import type { ChartPoint, ChartSeries, EnergyChartProps } from "./components/energy-chart";
 import {
@@ -39,7 +40,7 @@ export function billChart(bills: BillPoint[], locationId: number | string): Ener
   const lines: ChartSeries[] = [{ name: "Demand", unit: "kW", color: COLORS.demand }];
   const points: ChartPoint[] = bills.map((b) => ({
     key: String(b.id),
-    label: `Bill of ${formatDate(b.statementDate)} (${formatDate(b.serviceStartDate)} – ${formatDate(b.serviceEndDate)})`,
+    label: `Bill of ${formatCalendarDate(b.statementDate)} (${formatCalendarDate(b.serviceStartDate)} – ${formatCalendarDate(b.serviceEndDate)})`,
     bar: b.consumption,
     lines: [b.demand],
     href: billUsageHref(locationId, b.id),

@@ -1,3 +1,5 @@
+import { withQuery } from "~/lib/query";
+import { formatCalendarDate } from "~/lib/dates";
 /** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
 export const USAGE_TYPES = ["demand", "consumption"] as const;
@@ -256,7 +258,7 @@ export function bucketLabel(iso: string, granularity: Granularity) {
   const [y, m, d] = date.split("-").map(Number);
   if (granularity === "month") return `${MONTH_SHORT[m - 1]} ${y}`;
   if (granularity === "year") return String(y);
-  if (granularity === "day" || granularity === "week") return `${MONTH_SHORT[m - 1]} ${d}, ${y}`;
+  if (granularity === "day" || granularity === "week") return formatCalendarDate(date);
   const [hh, mm] = time.split(":").map(Number);
   const h12 = hh % 12 === 0 ? 12 : hh % 12;
   return `${MONTH_SHORT[m - 1]} ${d}, ${h12}:${pad(mm)} ${hh < 12 ? "AM" : "PM"}`;
@@ -277,10 +279,7 @@ export function usageHref(
   usageType: UsageType,
   params: Record<string, string | null | undefined>,
 ) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
-  const s = q.toString();
-  return `/locations/${locationId}/usage/${usageType}${s ? `?${s}` : ""}`;
+  return `/locations/${locationId}/usage/${usageType}${withQuery("", params)}`;
 }
 
 /** A human description of the shown range. */
@@ -289,6 +288,5 @@ export function rangeLabel(view: Extract<View, { kind: "ok" }>) {
   if (view.period === "day") return `${MONTH_NAMES[m - 1]} ${d}, ${y}`;
   if (view.period === "month") return `${MONTH_NAMES[m - 1]} ${y}`;
   if (view.period === "year") return String(y);
-  const [y2, m2, d2] = view.endDate.split("-").map(Number);
-  return `Bill period ${MONTH_SHORT[m - 1]} ${d}, ${y} – ${MONTH_SHORT[m2 - 1]} ${d2}, ${y2}`;
+  return `Bill period ${formatCalendarDate(view.startDate)} – ${formatCalendarDate(view.endDate)}`;
 }

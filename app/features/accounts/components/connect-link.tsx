@@ -1,5 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { withQuery } from "~/lib/query";
 import { useHydrated } from "~/ui/use-hydrated";
 
 /**
@@ -9,11 +10,9 @@ import { useHydrated } from "~/ui/use-hydrated";
 export function ConnectLink({ children, className }: { children: ReactNode; className?: string }) {
   const hydrated = useHydrated();
   const location = useLocation();
-  const params = new URLSearchParams(location.search);
-  params.set("connect", "1");
   return (
     <Link
-      to={hydrated ? `${location.pathname}?${params}` : "/authorize-arcadia"}
+      to={hydrated ? location.pathname + withQuery(location.search, { connect: "1" }) : "/authorize-arcadia"}
       className={className}
       preventScrollReset
     >
@@ -24,8 +23,5 @@ export function ConnectLink({ children, className }: { children: ReactNode; clas
 
 /** Where closing the dialog goes: the current page without `connect`. */
 export function connectCloseHref(pathname: string, search: string) {
-  const params = new URLSearchParams(search);
-  params.delete("connect");
-  const rest = params.toString();
-  return rest ? `${pathname}?${rest}` : pathname;
+  return pathname + withQuery(search, { connect: null });
 }

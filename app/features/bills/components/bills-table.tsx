@@ -1,14 +1,7 @@
 import { PRODUCT_NAME } from "~/ui/brand";
-import {
-  billDownloadHref,
-  formatDate,
-  formatMoney,
-  formatNumber,
-  formatRate,
-  formatRange,
-  visibleFlags,
-} from "../bills";
+import { billDownloadHref, formatMoney, formatNumber, formatRate, formatRange, visibleFlags } from "../bills";
 import { FlagBanner } from "./flag-banner";
+import { formatCalendarDate } from "~/lib/dates";
 
 type Bill = {
   id: number;
@@ -79,7 +72,7 @@ export function BillsTable({
             const supplier = b.supplier ?? b.utility?.name ?? null;
             return [
               <tr key={b.id} data-testid={`bill-${b.id}`} className={flags.length ? "has-flags" : undefined}>
-                <th scope="row">{formatDate(b.statementDate)}</th>
+                <th scope="row">{formatCalendarDate(b.statementDate)}</th>
                 <td data-label="Service period" className="period">
                   {formatRange(b.serviceStartDate, b.serviceEndDate)}
                 </td>
@@ -102,7 +95,7 @@ export function BillsTable({
                   <a
                     href={billDownloadHref(b.id)}
                     download
-                    aria-label={`Download the bill of ${formatDate(b.statementDate)} (PDF)`}
+                    aria-label={`Download the bill of ${formatCalendarDate(b.statementDate)} (PDF)`}
                   >
                     Download
                   </a>
@@ -113,7 +106,7 @@ export function BillsTable({
                   <td colSpan={COLUMNS}>
                     <FlagBanner
                       billId={b.id}
-                      statementLabel={formatDate(b.statementDate)}
+                      statementLabel={formatCalendarDate(b.statementDate)}
                       supplier={supplier}
                       flags={flags}
                       error={error}

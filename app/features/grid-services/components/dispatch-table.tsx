@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Fragment } from "react";
 import { Pill } from "~/ui/pill";
+import { SortableHeader } from "~/ui/sortable-header";
 import {
   ariaSort,
   dispatchStatusLabel,
@@ -38,19 +39,6 @@ function EventTime({ iso, tz }: { iso: string | null | undefined; tz: string | n
 const num = (v: number | null | undefined, unit = "") =>
   v === null || v === undefined ? "—" : `${v}${unit}`;
 
-function SortHeader({ state, field, label }: { state: GridState; field: SortField; label: string }) {
-  const sort = ariaSort(state, field);
-  const arrow = sort === "ascending" ? "▲" : sort === "descending" ? "▼" : "↕";
-  return (
-    <th scope="col" aria-sort={sort}>
-      <Link to={gridSearch(toggleSort(state, field))} className="sort-link" preventScrollReset>
-        {label} <span aria-hidden="true">{arrow}</span>
-        <span className="visually-hidden">, sort</span>
-      </Link>
-    </th>
-  );
-}
-
 export function DispatchTable({ items, state }: { items: DispatchInsight[]; state: GridState }) {
   return (
     <div className="table-wrap">
@@ -62,7 +50,12 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
             </th>
             {COLUMNS.map((c) =>
               c.field ? (
-                <SortHeader key={c.label} state={state} field={c.field} label={c.label} />
+                <SortableHeader
+                  key={c.label}
+                  label={c.label}
+                  sort={ariaSort(state, c.field)}
+                  href={gridSearch(toggleSort(state, c.field))}
+                />
               ) : (
                 <th key={c.label} scope="col">
                   {c.label}

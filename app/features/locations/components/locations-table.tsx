@@ -1,6 +1,8 @@
 import { Form, useLocation } from "@remix-run/react";
+import { withQuery, type QueryChanges } from "~/lib/query";
 import { AppLink } from "~/ui/app-link";
 import { Pill } from "~/ui/pill";
+import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import { Tooltip } from "~/ui/tooltip";
 import { OLD_BILL_MESSAGE, type SortKey } from "../locations";
 import type { DashboardRow, TableState } from "../dashboard.server";
@@ -14,15 +16,7 @@ const COLUMNS: { key: SortKey; label: string }[] = [
 /** The current URL with some query parameters changed (null or "" removes one). */
 function useHref() {
   const { pathname, search } = useLocation();
-  return (changes: Record<string, string | null>) => {
-    const p = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null || v === "") p.delete(k);
-      else p.set(k, v);
-    }
-    const s = p.toString();
-    return s ? `${pathname}?${s}` : pathname;
-  };
+  return (changes: QueryChanges) => pathname + withQuery(search, changes);
 }
 
 /** All locations: a search form and the sortable table, one row per location, its accounts below when expanded. */
@@ -63,29 +57,16 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
                 const active = state.sort === c.key;
                 const next = active && state.dir === "asc" ? "desc" : "asc";
                 return (
-                  <th
+                  <SortableHeader
                     key={c.key}
-                    scope="col"
-                    aria-sort={active ? (state.dir === "asc" ? "ascending" : "descending") : undefined}
-                  >
-                    <AppLink
-                      to={href({
-                        sort: c.key === "location" && next === "asc" ? null : c.key,
-                        dir: next === "asc" ? null : "desc",
-                        expanded: null,
-                      })}
-                      className="sort-link"
-                      preventScrollReset
-                    >
-                      {c.label}
-                      <span aria-hidden="true" className="sort-mark">
-                        {active ? (state.dir === "asc" ? "▲" : "▼") : "↕"}
-                      </span>
-                      <span className="visually-hidden">
-                        {active ? `, sorted ${state.dir === "asc" ? "ascending" : "descending"}` : ", sort"}
-                      </span>
-                    </AppLink>
-                  </th>
+                    label={c.label}
+                    sort={ariaSortOf(active, state.dir)}
+                    href={href({
+                      sort: c.key === "location" && next === "asc" ? null : c.key,
+                      dir: next === "asc" ? null : "desc",
+                      expanded: null,
+                    })}
+                  />
                 );
               })}
               <th scope="col" className="col-menu">

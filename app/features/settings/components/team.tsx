@@ -1,4 +1,6 @@
 import { Form, Link } from "@remix-run/react";
+import { withQuery, type QueryChanges } from "~/lib/query";
+import { SortableHeader, ariaSortOf } from "~/ui/sortable-header";
 import { ErrorState } from "~/ui/states";
 import { UrlDialog } from "~/ui/url-dialog";
 import { useHydrated } from "~/ui/use-hydrated";
@@ -8,26 +10,24 @@ import { AccessEditor } from "./access-editor";
 /** The team tab: search, the sortable list, and the access editor of the member in `?edit=`. */
 export function Team({ team }: { team: TeamView }) {
   const hydrated = useHydrated();
-  const keep = (extra: Record<string, string | null>) => {
-    const p = new URLSearchParams({ tab: "team" });
-    if (team.q) p.set("q", team.q);
-    if (team.sort !== "name") p.set("sort", team.sort);
-    if (team.dir !== "asc") p.set("dir", team.dir);
-    for (const [k, v] of Object.entries(extra)) {
-      if (v === null) p.delete(k);
-      else p.set(k, v);
-    }
-    return `/settings?${p.toString()}`;
-  };
+  /** This tab's URL: its search and sort kept (defaults left out), some parameters changed. */
+  const keep = (changes: QueryChanges) =>
+    `/settings${withQuery("tab=team", {
+      q: team.q,
+      sort: team.sort === "name" ? null : team.sort,
+      dir: team.dir === "asc" ? null : team.dir,
+      ...changes,
+    })}`;
   const sortHeader = (key: TeamSort, label: string) => {
     const active = team.sort === key;
     const nextDir = active && team.dir === "asc" ? "desc" : "asc";
     return (
-      <th scope="col" aria-sort={active ? (team.dir === "asc" ? "ascending" : "descending") : "none"}>
-        <Link to={keep({ sort: key, dir: nextDir })} className="sort-link" preventScrollReset replace>
-          {label} {active ? (team.dir === "asc" ? "▲" : "▼") : ""}
-        </Link>
-      </th>
+      <SortableHeader
+        label={label}
+        sort={ariaSortOf(active, team.dir)}
+        href={keep({ sort: key, dir: nextDir })}
+        replace
+      />
     );
   };
   const editing = team.members.find((m) => m.id === team.edit) ?? null;

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { formatDate } from "~/features/bills/bills";
+import { formatCalendarDate } from "~/lib/dates";
 import { LinkTabs } from "~/ui/link-tabs";
 import { UrlDialog } from "~/ui/url-dialog";
 import {
@@ -188,7 +188,7 @@ function DayGrid({
                         required
                         defaultChecked={day === selected}
                         disabled={isDayDisabled(day, today)}
-                        aria-label={formatDate(day)}
+                        aria-label={formatCalendarDate(day)}
                       />
                       <span aria-hidden="true">{Number(day.slice(8))}</span>
                     </label>
@@ -336,9 +336,9 @@ export function BillPickerDialog({
                       required
                       defaultChecked={String(b.id) === selected}
                     />
-                    <strong>Bill of {formatDate(b.statementDate)}</strong>
+                    <strong>Bill of {formatCalendarDate(b.statementDate)}</strong>
                     <span className="muted">
-                      {formatDate(b.serviceStartDate)} – {formatDate(b.serviceEndDate)}
+                      {formatCalendarDate(b.serviceStartDate)} – {formatCalendarDate(b.serviceEndDate)}
                       {b.accountNumber ? ` · Acct # ${b.accountNumber}` : ""}
                     </span>
                   </label>

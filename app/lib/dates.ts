@@ -1,0 +1,34 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+
+/** "Jan" … "Dec". */
+export const MONTH_SHORT = [
+  "Jan",
+  "Feb",
+  "Mar",
+  "Apr",
+  "May",
+  "Jun",
+  "Jul",
+  "Aug",
+  "Sep",
+  "Oct",
+  "Nov",
+  "Dec",
+];
+
+/**
+ * A calendar date as users read it: "2026-11-12" → "Nov 12, 2026". Calendar dates (bills, date ranges) have no
+ * timezone, so none is applied. Anything that is not a YYYY-MM-DD date comes back as it is.
+ */
+export function formatCalendarDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  const month = m ? MONTH_SHORT[Number(m[2]) - 1] : undefined;
+  if (!m || !month || Number(m[3]) < 1) return iso;
+  return `${month} ${Number(m[3])}, ${Number(m[1])}`;
+}
+
+/** The day an instant falls on in a timezone, in the same words: "Nov 3, 2026". */
+export function formatDayIn(instant: number | Date, timeZone: string): string {
+  return format(new TZDate(+instant, timeZone), "MMM d, yyyy");
+}

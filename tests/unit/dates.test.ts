@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { formatCalendarDate, formatDayIn, MONTH_SHORT } from "~/lib/dates";
+import { formatRange, formatMonth } from "~/features/bills/bills";
+import { eventTimeParts } from "~/features/grid-services/grid-services";
+import { bucketLabel } from "~/features/usage/usage";
+
+describe("formatCalendarDate", () => {
+  it('writes a calendar date as "Mon D, YYYY", with no timezone shift', () => {
+    expect(formatCalendarDate("2026-11-12")).toBe("Nov 12, 2026");
+    expect(formatCalendarDate("2026-09-04")).toBe("Sep 4, 2026");
+    expect(formatCalendarDate("2027-01-01")).toBe("Jan 1, 2027");
+    expect(formatCalendarDate("2026-12-31")).toBe("Dec 31, 2026");
+  });
+
+  it("gives back anything that is not a date as it is, instead of throwing", () => {
+    for (const s of ["", "soon", "2026-13-01", "2026-00-10", "2026-11-00", "2026-11-12T00:00:00Z"])
+      expect(formatCalendarDate(s), s).toBe(s);
+  });
+
+  it("says the same as the product's other date words", () => {
+    expect(MONTH_SHORT).toHaveLength(12);
+    expect(formatRange("2025-12-13", "2026-01-12")).toBe("Dec 13, 2025 – Jan 12, 2026");
+    expect(formatRange("2026-10-13", "2026-11-12")).toBe("Oct 13 – Nov 12, 2026");
+    expect(formatMonth("2026-11-12")).toBe("Nov 2026");
+    expect(bucketLabel("2026-03-05T00:00:00-05:00", "day")).toBe("Mar 5, 2026");
+  });
+});
+
+describe("formatDayIn", () => {
+  it("is the day an instant falls on in the given timezone", () => {
+    const late = Date.parse("2026-11-04T03:30:00Z");
+    expect(formatDayIn(late, "UTC")).toBe("Nov 4, 2026");
+    expect(formatDayIn(late, "America/Los_Angeles")).toBe("Nov 3, 2026");
+    expect(formatDayIn(new Date(late), "Asia/Tokyo")).toBe("Nov 4, 2026");
+  });
+
+  it("is the date half of a grid-services event time", () => {
+    expect(eventTimeParts("2026-11-04T03:30:00Z", "America/Los_Angeles")?.[0]).toBe("Nov 3, 2026");
+  });
+});
