@@ -43,7 +43,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-
 /** Everything but the expanded rows: a change there is worth a skeleton. */
 const listKey = (search: string) => withQuery(search, { open: null });
 
