@@ -3,7 +3,9 @@ import { TEST_CLOCK_START } from "./tests/support/clock";
 
 /**
  * Every flow runs twice: JavaScript on (`js`) and off (`nojs`). Each project has its own server and its own
- * freshly seeded database, so the two runs never see each other's changes.
+ * seeded database, so the two runs never see each other's changes. Within a project, tests run one at a time
+ * (`workers: 1` per project; the two projects run side by side) and each test starts from freshly reset data
+ * (the `freshData` fixture, tests/e2e/fixtures.ts, through the api's test hook POST /dev/reset).
  */
 const base = Number(process.env.E2E_PORT ?? 3200);
 export const PORTS = {
@@ -41,6 +43,7 @@ const serverEnv = (p: { web: number; api: number }) => ({
   LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
   LOGIN_RATE_LIMIT_PER_IP: "5000",
   UPSTREAM_TIMEOUT_MS: "8000",
+  // Test routes of the web (/test-hooks/error) and of the embedded api (POST /dev/reset, the freshData fixture).
   ENABLE_TEST_HOOKS: "true",
   // Web and embedded api start their clock at one fixed instant: the suite does not depend on the hour.
   CLOCK_START: TEST_CLOCK_START,
@@ -58,10 +61,12 @@ export default defineConfig({
   projects: [
     {
       name: "js",
+      workers: 1,
       use: { baseURL: `http://127.0.0.1:${PORTS.js.web}`, javaScriptEnabled: true, launchOptions },
     },
     {
       name: "nojs",
+      workers: 1,
       use: { baseURL: `http://127.0.0.1:${PORTS.nojs.web}`, javaScriptEnabled: false, launchOptions },
     },
   ],

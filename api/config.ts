@@ -19,6 +19,11 @@ const schema = z.object({
   THERMOSTAT_ACTION_DELAY_MS: ms(20_000),
   /** How long the simulated utility-data provider takes to settle a connection. */
   UTILITY_PROVIDER_DELAY_MS: ms(6_000),
+  /**
+   * Test-only routes (POST /dev/reset): "true" or "1" only on the test servers (playwright.config.ts), never in a
+   * deployment. The web tier reads the same variable for its own test routes (app/server/config.server.ts).
+   */
+  ENABLE_TEST_HOOKS: z.enum(["true", "false", "1", "0"]).default("false"),
   /** Where the api clock starts (api/lib/clock.ts): tests only. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
@@ -42,5 +47,6 @@ export function apiConfigFromEnv(
     utilityProviderDelayMs: e.UTILITY_PROVIDER_DELAY_MS,
     quiet: e.NODE_ENV === "test" || e.LOG_LEVEL === "silent",
     clockStart: e.CLOCK_START,
+    testHooks: e.ENABLE_TEST_HOOKS === "true" || e.ENABLE_TEST_HOOKS === "1",
   };
 }

@@ -16,6 +16,8 @@ export type ApiConfig = {
   quiet: boolean;
   /** Where the api's clock starts (an ISO instant; it then advances in real time). Unset: the machine's clock. */
   clockStart?: string;
+  /** ENABLE_TEST_HOOKS: enables POST /dev/reset (api/routes/dev.ts). Off unless the test servers turn it on. */
+  testHooks: boolean;
 };
 
 export type ApiDeps = {

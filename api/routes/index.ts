@@ -12,6 +12,7 @@ import { accountsRoutes } from "./accounts";
 import { onboardingRoutes } from "./onboarding";
 import { settingsRoutes } from "./settings";
 import { prospectRoutes } from "./prospect";
+import { devRoutes } from "./dev";
 
 /** Every router of the reference api, mounted under /api in this order: one entry per area, none nested. */
 export const routers: ((deps: ApiDeps) => Router)[] = [
@@ -27,4 +28,5 @@ export const routers: ((deps: ApiDeps) => Router)[] = [
   settingsRoutes,
   prospectRoutes,
   accountsRoutes,
+  devRoutes,
 ];

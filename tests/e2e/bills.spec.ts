@@ -1,32 +1,17 @@
 import { readFileSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
-import {
-  expect,
-  expectJsState,
-  expectNoSeriousA11yViolations,
-  isJs,
-  loginAs,
-  ready,
-  test,
-  USERS,
-} from "./fixtures";
-
-/** axe in both projects (with JavaScript off the fixture scans the server's HTML). */
-async function a11y(page: Page, _info: TestInfo) {
-  await expectNoSeriousA11yViolations(page);
-}
+import { expect, expectJsState, isJs, ready, test } from "./fixtures";
 
 /** Bill rows (not the flag rows below them) of the Your Bills table. */
 const billRows = (page: Page) => page.locator("table.bills-table tbody tr:not(.flag-row)");
 
 async function openSpending(page: Page, info: TestInfo, locationId: number, query = "") {
-  await loginAs(page, USERS.dana);
   await page.goto(`/locations/${locationId}/spending${query}`);
   await ready(page, info);
 }
 
 test.describe("bills and energy usage page", () => {
-  test("chart, bills table and the flag banner", async ({ page }, info) => {
+  test("chart, bills table and the flag banner", async ({ asDana: page, a11y }, info) => {
     await openSpending(page, info, 101);
     await expectJsState(page, info);
     await expect(page.getByRole("heading", { name: "Energy Usage" })).toBeVisible();
@@ -65,10 +50,10 @@ test.describe("bills and energy usage page", () => {
       await page.locator("svg.chart-svg rect.chart-hit").nth(12).hover();
       await expect(page.locator(".chart-tooltip")).toContainText("View usage for this bill");
     }
-    await a11y(page, info);
+    await a11y();
   });
 
-  test("a bill's chart link opens its usage", async ({ page }, info) => {
+  test("a bill's chart link opens its usage", async ({ asDana: page }, info) => {
     await openSpending(page, info, 101);
     const link = page.locator('svg.chart-svg a[href*="period=bill"]').last();
     const href = await link.getAttribute("href");
@@ -77,7 +62,7 @@ test.describe("bills and energy usage page", () => {
     await expect(page.getByRole("heading", { name: /Bill period/ })).toBeVisible();
   });
 
-  test("status headings and pills of answered flags; hidden flags", async ({ page }, info) => {
+  test("status headings and pills of answered flags; hidden flags", async ({ asDana: page }, info) => {
     await openSpending(page, info, 110);
     await expect(page.getByRole("heading", { name: "Help Request Received — We're on it!" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Utility delivery rate class updated" })).toBeVisible();
@@ -94,7 +79,7 @@ test.describe("bills and energy usage page", () => {
     await expect(page.locator(".flag-banner")).toHaveCount(0);
   });
 
-  test("account switch", async ({ page }, info) => {
+  test("account switch", async ({ asDana: page }, info) => {
     await openSpending(page, info, 101);
     const select = page.getByLabel("Account Number");
     await expect(select.locator("option")).toHaveText(["Acct # 4410-2281-07", "Acct # 4410-2281-15"]);
@@ -109,47 +94,44 @@ test.describe("bills and energy usage page", () => {
     await expect(page.getByLabel("Account Number")).toHaveCount(0);
   });
 
-  test("answer: yes, this is expected", async ({ page }, info) => {
-    // js answers 102's rate class change; nojs 106's supplier change (distinct rows per project)
+  test("answer: yes, this is expected", async ({ asDana: page }, info) => {
+    // Both kinds of flag get answered: a rate class change with JavaScript, a supplier change without.
     const [location, before, after] = isJs(info)
       ? [102, "Your utility delivery rate increased", "Utility delivery rate class updated"]
       : [106, "Please verify energy supplier change", "New supplier verified"];
     await openSpending(page, info, location);
     const flag = page.locator(".flag").filter({ has: page.getByRole("heading", { name: before }) });
-    // A retried test finds the flag already answered by its first attempt: then only the end state is checked.
-    if ((await flag.count()) > 0) {
-      await flag.getByRole("button", { name: "Yes, this is expected" }).click();
-      await expect(page.getByText("Bill feedback received")).toBeVisible();
-    }
-    const answered = page
-      .locator(".flag")
-      .filter({ has: page.getByRole("heading", { name: after }) })
-      .first();
+    const answered = page.locator(".flag").filter({ has: page.getByRole("heading", { name: after }) });
+    // The reset data holds the flag unanswered, and no answered one of its kind.
+    await expect(flag).toHaveCount(1);
+    await expect(answered).toHaveCount(0);
+    await flag.getByRole("button", { name: "Yes, this is expected" }).click();
+    await expect(page.getByText("Bill feedback received")).toBeVisible();
+    await expect(flag).toHaveCount(0);
+    await expect(answered).toHaveCount(1);
     await expect(answered.locator(".pill")).toHaveClass(/pill-grey/);
     await expect(answered.getByRole("button")).toHaveCount(0);
   });
 
-  test("answer: no, please investigate", async ({ page }, info) => {
+  test("answer: no, please investigate", async ({ asDana: page }, info) => {
     const [location, before, after] = isJs(info)
       ? [104, "Please verify energy supplier change", "Help Request Received — We're on it!"]
       : [109, "Your utility delivery rate increased", "Utility delivery rate class updated"];
     await openSpending(page, info, location);
     const flag = page.locator(".flag").filter({ has: page.getByRole("heading", { name: before }) });
-    if ((await flag.count()) > 0) {
-      await flag.getByRole("button", { name: "No, please investigate" }).click();
-      await expect(page.getByText("Help is on the way!")).toBeVisible();
-    }
-    const answered = page
-      .locator(".flag")
-      .filter({ has: page.getByRole("heading", { name: after }) })
-      .first();
+    const answered = page.locator(".flag").filter({ has: page.getByRole("heading", { name: after }) });
+    await expect(flag).toHaveCount(1);
+    await expect(answered).toHaveCount(0);
+    await flag.getByRole("button", { name: "No, please investigate" }).click();
+    await expect(page.getByText("Help is on the way!")).toBeVisible();
+    await expect(flag).toHaveCount(0);
+    await expect(answered).toHaveCount(1);
     await expect(answered.locator(".pill")).toHaveText("Investigating");
     await expect(answered.locator(".pill")).toHaveClass(/pill-yellow/);
   });
 
-  test("an answer that fails says 'Unable to process update'", async ({ page, context }, info) => {
+  test("an answer that fails says 'Unable to process update'", async ({ asDana: page, context }, info) => {
     // The same flag answered in another tab first: the stale page's answer is refused by the api.
-    // Each location holds two such flags so that a retry still finds one.
     const location = isJs(info) ? 114 : 113;
     await openSpending(page, info, location);
     const other = await context.newPage();
@@ -163,7 +145,7 @@ test.describe("bills and energy usage page", () => {
     await expect(page.getByRole("alert").filter({ hasText: "Unable to process update" })).toBeVisible();
   });
 
-  test("PDF and CSV downloads", async ({ page }, info) => {
+  test("PDF and CSV downloads", async ({ asDana: page }, info) => {
     await openSpending(page, info, 101);
     const [pdf] = await Promise.all([
       page.waitForEvent("download"),
@@ -189,8 +171,8 @@ test.describe("bills and energy usage page", () => {
     expect(lines).toHaveLength(14);
   });
 
-  test("empty state for a location without bills", async ({ page }, info) => {
-    await loginAs(page, USERS.alex);
+  test("empty state for a location without bills", async ({ page, signIn, a11y }, info) => {
+    await signIn("alex");
     await page.goto("/locations/201/spending");
     await ready(page, info);
     await expect(page.getByRole("heading", { name: "We're waiting for your first bill" })).toBeVisible();
@@ -207,13 +189,13 @@ test.describe("bills and energy usage page", () => {
     } else {
       await expect(connect).toHaveAttribute("href", "/authorize-arcadia");
     }
-    await a11y(page, info);
+    await a11y();
     // another client's location is not found
     await page.goto("/locations/101/spending");
     await expect(page).toHaveURL(/\/locations$/);
   });
 
-  test("error state when the bills call fails", async ({ page }, info) => {
+  test("error state when the bills call fails", async ({ asDana: page }, info) => {
     // an account id that is not this location's: the api refuses the query
     await openSpending(page, info, 101, "?accountId=1003");
     await expect(
@@ -223,7 +205,7 @@ test.describe("bills and energy usage page", () => {
 });
 
 test.describe("bill feedback confirmation", () => {
-  test("action_requested and otherwise", async ({ page }, info) => {
+  test("action_requested and otherwise", async ({ page, a11y }, info) => {
     await page.goto("/fix-my-bill/action_requested");
     await expectJsState(page, info);
     await expect(page.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
@@ -232,6 +214,6 @@ test.describe("bill feedback confirmation", () => {
     await expect(page.getByRole("heading", { name: "Bill feedback received" })).toBeVisible();
     await page.goto("/fix-my-bill/something-else");
     await expect(page.getByRole("heading", { name: "Bill feedback received" })).toBeVisible();
-    await a11y(page, info);
+    await a11y();
   });
 });

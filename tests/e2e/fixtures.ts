@@ -107,7 +107,56 @@ export async function ready(page: Page, info: TestInfo) {
   if (isJs(info)) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
-export const test = base;
+/**
+ * Puts this project's demo data back as seeded (the api's test hook POST /dev/reset, docs/api-contract.md).
+ * The `freshData` fixture calls it before every test; call it again inside a test only to start over.
+ */
+export async function resetData(info: TestInfo) {
+  const res = await fetch(`${apiUrl(info)}/dev/reset`, { method: "POST" });
+  expect(res.status, "POST /dev/reset (is ENABLE_TEST_HOOKS set on the test server?)").toBe(200);
+  return (await res.json()) as { now: string; ms: number; history: boolean };
+}
+
+export type User = keyof typeof USERS;
+
+type Fixtures = {
+  /**
+   * Fresh data per test: on (the default), the project's database is reset to the seed before each test, so a
+   * test never depends on what another test changed or on the order tests run in. Each project runs its tests
+   * one at a time (`workers: 1` per project in playwright.config.ts), so a reset never changes data under
+   * another running test. `test.use({ freshData: false })` would skip the reset (no spec needs that).
+   */
+  freshData: boolean;
+  _resetData: void;
+  /** Signs `page` in as a demo user (the real login form post). */
+  signIn: (who: User) => Promise<void>;
+  /** `page`, signed in as Dana (Harbor Coffee's admin: most of the demo). */
+  asDana: Page;
+  /** axe on `page` (or another page): no serious or critical WCAG A/AA violation, in both projects. */
+  a11y: (target?: Page) => Promise<void>;
+};
+
+// `provide` is Playwright's `use` (the name would read as a React hook to the linter).
+export const test = base.extend<Fixtures>({
+  freshData: [true, { option: true }],
+  _resetData: [
+    async ({ freshData }, provide, info) => {
+      if (freshData) await resetData(info);
+      await provide();
+    },
+    { auto: true },
+  ],
+  signIn: async ({ page }, provide) => {
+    await provide((who) => loginAs(page, USERS[who]));
+  },
+  asDana: async ({ page }, provide) => {
+    await loginAs(page, USERS.dana);
+    await provide(page);
+  },
+  a11y: async ({ page }, provide) => {
+    await provide((target = page) => expectNoSeriousA11yViolations(target));
+  },
+});
 export { expect };
 
 /** Presses Tab until `target` has the focus (at most `max` times): the user reaches it by keyboard alone. */

@@ -2,12 +2,12 @@ import Database from "better-sqlite3";
 import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import { PORTS } from "../../playwright.config";
-import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import { expect, isJs, ready, test } from "./fixtures";
 
 /**
  * A double submit of a thermostat setting sends one vendor command (ADR 0010): with JavaScript, two clicks on
  * Save before the page re-renders; without, the browser's post and then the same form body posted again
- * (a resubmit). Counted in this project's api database. Thermostat 1031 (location 114) is used by no other spec.
+ * (a resubmit). Counted in this project's api database, reset to the seed before the test (freshData).
  */
 const THERMOSTAT = 1031;
 const CONTROL = "/locations/114/control";
@@ -55,11 +55,7 @@ async function openForm(page: Page, info: TestInfo) {
 }
 
 test.describe("double submit of a thermostat setting", () => {
-  test.beforeEach(async ({ page }) => {
-    await loginAs(page, USERS.dana);
-  });
-
-  test("sends one vendor command and shows one submitted change", async ({ page }, info) => {
+  test("sends one vendor command and shows one submitted change", async ({ asDana: page }, info) => {
     const form = await openForm(page, info);
     const cool = form.getByLabel("Cool setpoint (°F)");
     const current = Number(await cool.inputValue());

@@ -1,15 +1,5 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import {
-  expect,
-  expectJsState,
-  expectNoSeriousA11yViolations,
-  isJs,
-  loginAs,
-  PASSWORD,
-  ready,
-  test,
-  USERS,
-} from "./fixtures";
+import { expect, expectJsState, isJs, loginAs, PASSWORD, ready, test, USERS } from "./fixtures";
 
 /**
  * The thermostat control room and the dismissal email link, in both projects. Tests that change data use a
@@ -20,11 +10,6 @@ const pick = (info: TestInfo, js: number, nojs: number) => (isJs(info) ? js : no
 async function open(page: Page, info: TestInfo, path: string) {
   await page.goto(path);
   await ready(page, info);
-}
-
-/** axe in both projects (with JavaScript off the fixture scans the server's HTML). */
-async function axe(page: Page, _info: TestInfo) {
-  await expectNoSeriousA11yViolations(page);
 }
 
 const toast = (page: Page, text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text });
@@ -40,7 +25,7 @@ test.describe("thermostat control room", () => {
     await loginAs(page, USERS.dana);
   });
 
-  test("tabs with counts: All devices and Devices with Issues", async ({ page }, info) => {
+  test("tabs with counts: All devices and Devices with Issues", async ({ page, a11y }, info) => {
     await open(page, info, "/locations/103/control");
     await expectJsState(page, info);
     await expect(page.getByRole("heading", { name: "Thermostats", level: 1 })).toBeVisible();
@@ -56,7 +41,7 @@ test.describe("thermostat control room", () => {
     await expect(card).toContainText(/Last seen: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M ET/);
     await tabs.getByRole("tab", { name: /All devices/ }).click();
     await expect(page.getByRole("article")).toHaveCount(3);
-    await axe(page, info);
+    await a11y();
   });
 
   test("every card status appears with its brand and mode names", async ({ page }, info) => {
@@ -92,7 +77,10 @@ test.describe("thermostat control room", () => {
     await expect(page.getByRole("article", { name: "Window Bar" })).toHaveAttribute("data-border", "yellow");
   });
 
-  test("the card back explains the status, by keyboard and without JavaScript", async ({ page }, info) => {
+  test("the card back explains the status, by keyboard and without JavaScript", async ({
+    page,
+    a11y,
+  }, info) => {
     await open(page, info, "/locations/113/control");
     const lobby = page.getByRole("article", { name: "Lobby" });
     await expect(lobby.getByTestId("card-back")).toBeHidden();
@@ -116,7 +104,7 @@ test.describe("thermostat control room", () => {
     await cafe.locator("details.thermo-back > summary").click();
     await expect(cafe.getByTestId("card-back")).toContainText("resolving issue");
     await expect(cafe.getByRole("button", { name: /Resolve Issue|DISMISS/ })).toHaveCount(0);
-    await axe(page, info);
+    await a11y();
   });
 
   test("a setting change goes through and the action completes", async ({ page }, info) => {
@@ -239,14 +227,14 @@ test.describe("thermostat control room", () => {
 });
 
 test.describe("empty state", () => {
-  test("a location without thermostats", async ({ page }, info) => {
+  test("a location without thermostats", async ({ page, a11y }, info) => {
     await loginAs(page, USERS.alex);
     await open(page, info, "/locations/201/control");
     await expect(page.getByTestId("empty-state")).toContainText(
       "There are no thermostats integrated for this location. This could be due to installations in progress or limitations on equipment.",
     );
     await expect(page.getByRole("tablist")).toHaveCount(0);
-    await axe(page, info);
+    await a11y();
   });
   test("another client's location goes back to the list", async ({ page }, info) => {
     await loginAs(page, USERS.alex);
@@ -267,12 +255,12 @@ test.describe("the dismissal email link", () => {
     await expect(page.getByRole("heading", { name: "Thermostat feedback received" })).toBeVisible();
   }
 
-  test("logged in: the link asks first, the button dismisses, idempotent", async ({ page }, info) => {
+  test("logged in: the link asks first, the button dismisses, idempotent", async ({ page, a11y }, info) => {
     await loginAs(page, USERS.dana);
     await open(page, info, LINK);
-    await axe(page, info);
+    await a11y();
     await confirmDismissal(page);
-    await axe(page, info);
+    await a11y();
     // A second dismissal (the link opened again) is received too.
     await open(page, info, LINK);
     await confirmDismissal(page);

@@ -1,23 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
 import { gapsFor } from "../../api/db/seed/usage";
-import {
-  expect,
-  expectJsState,
-  expectNoSeriousA11yViolations,
-  isJs,
-  loginAs,
-  MONTHS,
-  ready,
-  test,
-  USERS,
-} from "./fixtures";
+import { expect, expectJsState, isJs, loginAs, MONTHS, ready, test, USERS } from "./fixtures";
 import { TEST_CLOCK_START } from "../support/clock";
-
-/** axe in both projects (with JavaScript off the fixture scans the server's HTML). */
-async function a11y(page: Page, _info: TestInfo) {
-  await expectNoSeriousA11yViolations(page);
-}
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const now = new Date(TEST_CLOCK_START);
@@ -35,7 +20,7 @@ async function open(page: Page, info: TestInfo, path: string, who: string = USER
 const svgTicks = (page: Page) => page.locator("svg.chart-svg .visx-axis-bottom text");
 
 test.describe("usage explorer", () => {
-  test("defaults to this month, with the chart, legend, data table and axe", async ({ page }, info) => {
+  test("defaults to this month, with the chart, legend, data table and axe", async ({ page, a11y }, info) => {
     await open(page, info, "/locations/101/usage/demand");
     await expectJsState(page, info);
     await expect(page).toHaveURL(new RegExp(`period=month&start=${firstOfMonth}`));
@@ -58,15 +43,15 @@ test.describe("usage explorer", () => {
     } else {
       await expect(page.locator("svg.chart-svg rect.chart-hit title").first()).toContainText("Demand:");
     }
-    await a11y(page, info);
+    await a11y();
   });
 
-  test("date picker: day, month and year tabs; Cancel; calendar limits", async ({ page }, info) => {
+  test("date picker: day, month and year tabs; Cancel; calendar limits", async ({ page, a11y }, info) => {
     await open(page, info, `/locations/101/usage/demand?period=month&start=${firstOfMonth}`);
     await page.getByRole("link", { name: "Select date" }).click();
     const dialog = page.getByRole("dialog").filter({ hasText: "Select a date" });
     await expect(dialog).toBeVisible();
-    await a11y(page, info);
+    await a11y();
     // Cancel closes without change
     await dialog.getByRole("link", { name: "Cancel" }).click();
     await expect(dialog).toHaveCount(0);

@@ -11,6 +11,7 @@ describe("the reference api's configuration", () => {
       utilityProviderDelayMs: 6_000,
       quiet: false,
       clockStart: undefined,
+      testHooks: false,
     });
   });
 
@@ -22,6 +23,7 @@ describe("the reference api's configuration", () => {
       UTILITY_PROVIDER_DELAY_MS: "0",
       CLOCK_START: "2026-11-18T19:30:00.000Z",
       LOG_LEVEL: "silent",
+      ENABLE_TEST_HOOKS: "true",
     });
     expect(c).toMatchObject({
       latencyMs: 200,
@@ -29,7 +31,10 @@ describe("the reference api's configuration", () => {
       thermostatActionDelayMs: 2500,
       utilityProviderDelayMs: 0,
       quiet: true,
+      testHooks: true,
     });
+    expect(apiConfigFromEnv({ ENABLE_TEST_HOOKS: "1" }).testHooks).toBe(true);
+    expect(apiConfigFromEnv({ ENABLE_TEST_HOOKS: "false" }).testHooks).toBe(false);
     expect(c.clockStart).toBe("2026-11-18T19:30:00.000Z");
   });
 
@@ -42,6 +47,7 @@ describe("the reference api's configuration", () => {
     }
     for (const name of ["API_LATENCY_MS", "CLOCK_START", "API_DEMO_DATA"]) expect(message).toContain(name);
     expect(() => apiConfigFromEnv({ CLOCK_START: "yesterday" })).toThrow(/CLOCK_START/);
+    expect(() => apiConfigFromEnv({ ENABLE_TEST_HOOKS: "yes" })).toThrow(/ENABLE_TEST_HOOKS/);
     expect(() => apiConfigFromEnv({ THERMOSTAT_ACTION_DELAY_MS: "-1" })).toThrow(
       /THERMOSTAT_ACTION_DELAY_MS/,
     );

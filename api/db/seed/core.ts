@@ -277,10 +277,13 @@ const HARBOR_CREDENTIALS: [id: number, utility: number, username: string, state:
 /** The locations sam@harborcoffee.test may see (partial access). */
 export const SAM_BUILDINGS = [101, 102, 104, 106, 109];
 
+/** Hashed once per process: scrypt is most of a reset's time (POST /dev/reset seeds again). */
+let demoPasswordHash: string | undefined;
+
 export function seedCore(ctx: SeedContext) {
   const { db, today, staffEmailDomain } = ctx;
   const now = today.toISOString();
-  const pw = hashPassword(DEMO_PASSWORD);
+  const pw = (demoPasswordHash ??= hashPassword(DEMO_PASSWORD));
 
   const client = db.prepare("INSERT INTO clients (id, name, client_type) VALUES (?, ?, ?)");
   client.run(CLIENT.harbor, "Harbor Coffee Co.", "SMB");

@@ -29,20 +29,75 @@ export function todayUtc(now = clock.now()) {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+/**
+ * The seeds that write only history (13 months of 15-minute usage, half-hourly thermostat history): over a
+ * million rows, most of a seed's time. Nothing writes these tables at runtime, and their rows depend on the
+ * day only (`ctx.today`), so a reset on the day they were written keeps them.
+ */
+const HISTORY: { seed: (ctx: SeedContext) => void; table: string }[] = [
+  { seed: seedUsage, table: "usage_intervals" },
+  { seed: seedCompliance, table: "thermostat_history" },
+];
+
+/** Kept by a reset: the migrations' bookkeeping, who is signed in (a test's session outlives it), the mail log. */
+const KEPT_BY_RESET = new Set(["schema_migrations", "sessions", "outbox"]);
+
+/** The day (`todayUtc`, ISO) whose history each database holds, when this process wrote it. */
+const historyDay = new WeakMap<DB, string>();
+
+const context = (db: DB, now: Date, staffEmailDomain: string): SeedContext => ({
+  db,
+  now,
+  today: todayUtc(now),
+  rand: prng(20240816),
+  staffEmailDomain,
+});
+
 /** Seeds the demo data once: a database that already has clients is left alone. */
 export function seedIfEmpty(db: DB, opts: { now?: Date; staffEmailDomain: string }) {
   const { n } = db.prepare("SELECT count(*) AS n FROM clients").get() as { n: number };
   if (n > 0) return false;
-  const now = opts.now ?? clock.now();
-  const ctx: SeedContext = {
-    db,
-    now,
-    today: todayUtc(now),
-    rand: prng(20240816),
-    staffEmailDomain: opts.staffEmailDomain,
-  };
+  const ctx = context(db, opts.now ?? clock.now(), opts.staffEmailDomain);
   db.transaction(() => {
     for (const seed of seeds) seed(ctx);
   })();
+  historyDay.set(db, ctx.today.toISOString());
   return true;
+}
+
+/**
+ * Puts the demo data back as a seed at `now` would write it (the test hook POST /dev/reset): every table is
+ * emptied and seeded again, in one transaction, except those in KEPT_BY_RESET (sessions of users that no
+ * longer exist are ended) and the history tables when this process wrote them on the same day (then a reset
+ * takes a fraction of a second instead of seconds). Returns whether the history was written again.
+ */
+export function resetDemoData(db: DB, opts: { now?: Date; staffEmailDomain: string }) {
+  const ctx = context(db, opts.now ?? clock.now(), opts.staffEmailDomain);
+  const keepHistory = historyDay.get(db) === ctx.today.toISOString();
+  const kept = new Set([...KEPT_BY_RESET, ...(keepHistory ? HISTORY.map((h) => h.table) : [])]);
+  const skipped = new Set(keepHistory ? HISTORY.map((h) => h.seed) : []);
+  const tables = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
+      name: string;
+    }[]
+  )
+    .map((t) => t.name)
+    .filter((name) => !kept.has(name));
+  // Rows are deleted in any order (foreign keys off), then every table written is checked before the commit.
+  db.pragma("foreign_keys = OFF");
+  try {
+    db.transaction(() => {
+      for (const table of tables) db.exec(`DELETE FROM "${table}"`);
+      for (const seed of seeds) if (!skipped.has(seed)) seed(ctx);
+      db.prepare("DELETE FROM sessions WHERE user_id NOT IN (SELECT id FROM users)").run();
+      for (const table of [...tables, "sessions"]) {
+        const broken = db.pragma(`foreign_key_check("${table}")`) as unknown[];
+        if (broken.length > 0) throw new Error(`reset left ${broken.length} broken references in ${table}`);
+      }
+    })();
+  } finally {
+    db.pragma("foreign_keys = ON");
+  }
+  historyDay.set(db, ctx.today.toISOString());
+  return { history: !keepHistory };
 }
