@@ -16,6 +16,12 @@ import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
+import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
+import {
+  errorReportingExpressHandler,
+  errorReportingScope,
+  initErrorReporting,
+} from "./app/server/sentry.server";
 
 let config: ReturnType<typeof getConfig>;
 try {
@@ -29,6 +35,8 @@ try {
 }
 
 const production = config.NODE_ENV === "production";
+// Error reporting (docs/operations.md): only with SENTRY_DSN; otherwise the SDK never starts.
+initErrorReporting(config);
 const logger = getLogger();
 if (config.sessionSecretGenerated) {
   logger.warn("SESSION_SECRET is not set: using a random secret for this process (sessions end on restart).");
@@ -194,6 +202,9 @@ app.use((req, res, next) => {
   next();
 });
 
+// Browser errors (the listener in entry.client): same origin, bounded, rate-limited, forwarded to error reporting.
+app.post(CLIENT_ERRORS_PATH, ...clientErrorEndpoint());
+
 // Sign-in actions: a generous per-IP limit (offices share an IP); the strict per-account limit is in the action.
 const signInPaths = [
   "/login",
@@ -229,6 +240,8 @@ app.use(
   }),
 );
 
+// Errors reported from here on carry the request's method, path and id (and the user, once a loader knows it).
+app.use(errorReportingScope());
 app.all(
   "*",
   createRequestHandler({
@@ -242,6 +255,8 @@ app.all(
     }),
   }),
 );
+// Errors express catches (a failure outside Remix's own handling) are reported, then answered as before.
+app.use(errorReportingExpressHandler());
 
 const server = app.listen(config.PORT, config.HOST, () => {
   const url = `http://localhost:${config.PORT}`;

@@ -4,6 +4,7 @@ import { createApiClient, type ApiClient } from "./api-client.server";
 import type { ApiError } from "./api-error";
 import { apiBaseUrl, getConfig } from "./config.server";
 import { loginRedirectUrl } from "./safe-redirect";
+import { reportUpstreamFailure, setReportingUser } from "./sentry.server";
 import { destroySession, getSession } from "./session.server";
 
 /**
@@ -15,6 +16,7 @@ import { destroySession, getSession } from "./session.server";
 export async function getApi(request: Request, context?: AppLoadContext): Promise<ApiClient> {
   const session = await getSession(request);
   const cfg = getConfig();
+  setReportingUser(session.get("user"));
   return createApiClient({
     baseUrl: apiBaseUrl(cfg),
     apiSession: session.get("apiSession"),
@@ -46,8 +48,11 @@ export type PrimaryOutcome = { ok: true } | { ok: false; error: ApiError } | nul
  * The HTTP status of a page whose primary data failed (ADR 0009): a refusal the upstream answered with a 4xx
  * (403, 404, 409, 422 …) keeps that status; anything else (5xx, no answer, a time-out, an answer that is not the
  * contract: malformed, empty, `errMsg`; an upstream 401 or 429 on a call without a user) is an outage: 502.
+ * Every failure that comes here becomes a page's or action's error state, so it is reported here (once;
+ * sentry.server.ts leaves out 'Forbidden', 'Object Not Found Matching Id' and aborted calls).
  */
 export function failureStatus(error: ApiError): number {
+  reportUpstreamFailure(error);
   const s = error.status;
   return s >= 400 && s < 500 && s !== 401 && s !== 429 ? s : 502;
 }
