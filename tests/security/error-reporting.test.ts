@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT, USER } from "../../api/db/seed/ids";
 import { startStack, webLogin, type Stack } from "../support/stack";
@@ -129,6 +130,29 @@ describe("reported", () => {
     expect(event.exception?.values?.[0]?.value).toBe(
       "Cannot read properties of undefined (password=[Filtered])",
     );
+  });
+
+  it("an error express catches outside Remix (a Host header no URL can hold)", async () => {
+    const { port } = new URL(stack.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/locations",
+          headers: { host: "bad host[", "x-request-id": "req-express" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(500);
+    const event = await receiver.waitForEvent(withId("req-express"));
+    expect(event.tags?.where).toBe("express");
   });
 
   it("every request counts as a release-health session (100 %)", async () => {
