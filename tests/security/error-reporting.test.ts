@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT, USER } from "../../api/db/seed/ids";
 import { startStack, webLogin, type Stack } from "../support/stack";
@@ -153,6 +154,32 @@ describe("reported", () => {
     expect(status).toBe(500);
     const event = await receiver.waitForEvent(withId("req-express"));
     expect(event.tags?.where).toBe("express");
+  });
+
+  it("an uncaught error in a real browser page reaches the service through the page's listener", async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${stack.url}/login?next=/&token=${QUERY_TOKEN}`);
+      // Hydrated: the listener is installed by entry.client before hydration.
+      await page.waitForFunction(() => "__remixContext" in window);
+      await page.evaluate(() => {
+        setTimeout(() => {
+          throw new RangeError("browser boom from the e2e check");
+        });
+      });
+      const event = await receiver.waitForEvent(
+        (e) => e.exception?.values?.[0]?.value === "browser boom from the e2e check",
+      );
+      expect(event.tags?.runtime).toBe("browser");
+      expect(event.tags?.page).toBe("/login");
+      expect(event.exception?.values?.[0]?.type).toBe("RangeError");
+    } finally {
+      await browser.close();
+    }
   });
 
   it("every request counts as a release-health session (100 %)", async () => {
