@@ -241,6 +241,17 @@ describe("not reported", () => {
   });
 });
 
+describe("the browser endpoint's rate limit", () => {
+  // Last of the posting tests: it uses up this address's allowance for the minute.
+  it("answers 429 past 30 reports a minute from one address", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push((await postBrowserError({ kind: "error", message: "Forbidden", page: "/" })).status);
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s === 429).length).toBeLessThan(31);
+  });
+});
+
 describe("scrubbing", () => {
   it("no cookie, token, password or email in any envelope", async () => {
     expect(receiver.envelopes.length).toBeGreaterThan(3);
