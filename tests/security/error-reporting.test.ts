@@ -177,6 +177,21 @@ describe("reported", () => {
       expect(event.tags?.runtime).toBe("browser");
       expect(event.tags?.page).toBe("/login");
       expect(event.exception?.values?.[0]?.type).toBe("RangeError");
+
+      // The fallback's reference survives hydration, and the browser does not report the server's error again.
+      await page.setExtraHTTPHeaders({ "x-request-id": "req-hydrated-fallback" });
+      await page.goto(`${stack.url}/test-hooks/error`);
+      await page.waitForFunction(() => "__remixContext" in window);
+      const server = await receiver.waitForEvent(withId("req-hydrated-fallback"));
+      await page.waitForTimeout(500);
+      await expect
+        .poll(() => page.getByTestId("error-reference").textContent())
+        .toBe(server.event_id.slice(0, 8));
+      expect(
+        receiver
+          .events()
+          .filter((e) => e.tags?.runtime === "browser" && e.tags?.page === "/test-hooks/error"),
+      ).toEqual([]);
     } finally {
       await browser.close();
     }
