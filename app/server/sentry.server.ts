@@ -75,13 +75,13 @@ export function initErrorReporting(cfg: Config): boolean {
     sampleRate: 1,
     sendDefaultPii: false,
     // No tracing, no module patching: only what reporting needs (the app already has its own access log).
+    // No dedupe either: two users meeting the same bug one after the other are two events (100 %).
     registerEsmLoaderHooks: false,
     defaultIntegrations: false,
     integrations: [
       Sentry.eventFiltersIntegration(),
       Sentry.functionToStringIntegration(),
       Sentry.linkedErrorsIntegration(),
-      Sentry.dedupeIntegration(),
       // Request isolation and release-health sessions for every request (100 %); never the request body.
       Sentry.httpServerIntegration({
         sessions: true,

@@ -185,7 +185,12 @@ describe("reported", () => {
       const server = await receiver.waitForEvent(withId("req-hydrated-fallback"));
       await page.waitForTimeout(500);
       await expect
-        .poll(() => page.getByTestId("error-reference").textContent())
+        .poll(() =>
+          page
+            .getByTestId("error-reference")
+            .textContent({ timeout: 2000 })
+            .catch(() => null),
+        )
         .toBe(server.event_id.slice(0, 8));
       expect(
         receiver
