@@ -36,7 +36,7 @@ try {
 
 const production = config.NODE_ENV === "production";
 // Error reporting (docs/operations.md): only with SENTRY_DSN; otherwise the SDK never starts.
-initErrorReporting(config);
+await initErrorReporting(config);
 const logger = getLogger();
 if (config.sessionSecretGenerated) {
   logger.warn("SESSION_SECRET is not set: using a random secret for this process (sessions end on restart).");

@@ -2,14 +2,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import * as Sentry from "@sentry/node";
+import type * as SentrySdk from "@sentry/node";
 import type { Config } from "./config.server";
 import { scrubEvent, scrubString, stripQuery } from "./sentry-scrub.server";
 
 /**
  * Error reporting (issue 16): unexpected server errors, upstream failures a page turns into its error state, and
  * browser errors (forwarded by the BFF, see sentry-browser.server.ts) go to a Sentry-compatible service through
- * `@sentry/node`. Off unless SENTRY_DSN is set: then `Sentry.init` never runs and nothing touches the network.
+ * `@sentry/node`. Off unless SENTRY_DSN is set; unset, the SDK is not even loaded and nothing touches the network.
  *
  * The web server and the Remix build are two bundles that both import this module, so what must be shared (the
  * per-request scope) lives on `globalThis`; the Sentry client itself is global in the SDK already.
@@ -26,11 +26,22 @@ type RequestScope = {
 };
 
 const SCOPE_KEY = Symbol.for("energyops.error-reporting.request-scope");
-const shared = globalThis as typeof globalThis & { [SCOPE_KEY]?: AsyncLocalStorage<RequestScope> };
+const SDK_KEY = Symbol.for("energyops.error-reporting.sdk");
+const shared = globalThis as typeof globalThis & {
+  [SCOPE_KEY]?: AsyncLocalStorage<RequestScope>;
+  /** The SDK, loaded by `initErrorReporting` only when a DSN is set (it costs ~40 MB and seconds to load). */
+  [SDK_KEY]?: typeof SentrySdk;
+};
 const requests = (shared[SCOPE_KEY] ??= new AsyncLocalStorage<RequestScope>());
 
+/** The started SDK, or undefined when reporting is off. */
+function sdk() {
+  const Sentry = shared[SDK_KEY];
+  return Sentry?.getClient() ? Sentry : undefined;
+}
+
 export function reportingEnabled() {
-  return Sentry.getClient() !== undefined;
+  return sdk() !== undefined;
 }
 
 /**
@@ -64,9 +75,10 @@ export function releaseName(cfg: Pick<Config, "SENTRY_RELEASE">, cwd = process.c
   return `${name}@unknown`;
 }
 
-/** Starts the SDK when SENTRY_DSN is set; returns whether reporting is on. */
-export function initErrorReporting(cfg: Config): boolean {
+/** Loads and starts the SDK when SENTRY_DSN is set (never otherwise); returns whether reporting is on. */
+export async function initErrorReporting(cfg: Config): Promise<boolean> {
   if (!cfg.SENTRY_DSN) return false;
+  const Sentry = await import("@sentry/node");
   Sentry.init({
     dsn: cfg.SENTRY_DSN,
     release: releaseName(cfg),
@@ -96,6 +108,7 @@ export function initErrorReporting(cfg: Config): boolean {
     beforeSend: (event, hint) => (shouldReport(hint.originalException) ? scrubEvent(event) : null),
     beforeSendTransaction: () => null,
   });
+  shared[SDK_KEY] = Sentry;
   return true;
 }
 
@@ -165,7 +178,7 @@ export function setReportingUser(user: { id: number; clientId?: number | null } 
 
 type Where = "loader-action-render" | "render-stream" | "express" | "upstream" | "browser";
 
-function applyScope(scope: Sentry.Scope, where: Where, request?: Request) {
+function applyScope(scope: SentrySdk.Scope, where: Where, request?: Request) {
   const current = requests.getStore();
   scope.setTag("where", where);
   const requestId = request?.headers.get("x-request-id") ?? current?.requestId();
@@ -180,7 +193,8 @@ function applyScope(scope: Sentry.Scope, where: Where, request?: Request) {
 
 /** Reports an unexpected server error (unless the rules above exclude it); the event id, or undefined. */
 export function captureServerError(error: unknown, where: Where, request?: Request): string | undefined {
-  if (!reportingEnabled() || !shouldReport(error, request?.signal.aborted)) return undefined;
+  const Sentry = sdk();
+  if (!Sentry || !shouldReport(error, request?.signal.aborted)) return undefined;
   return Sentry.withScope((scope) => {
     applyScope(scope, where, request);
     return Sentry.captureException(error);
@@ -194,7 +208,8 @@ const reportedUpstream = new WeakSet<object>();
  * the answer's status: `failureStatus`). Each failure once; the catalogue's message is the event's.
  */
 export function reportUpstreamFailure(error: Error & { status?: number; kind?: string }): string | undefined {
-  if (!reportingEnabled() || reportedUpstream.has(error)) return undefined;
+  const Sentry = sdk();
+  if (!Sentry || reportedUpstream.has(error)) return undefined;
   reportedUpstream.add(error);
   if (!shouldReport(error)) return undefined;
   return Sentry.withScope((scope) => {
@@ -239,6 +254,8 @@ export function captureBrowserError(
 }
 
 function captureBrowserEvent(report: BrowserErrorReport) {
+  const Sentry = sdk();
+  if (!Sentry) return undefined;
   return Sentry.withScope((scope) => {
     applyScope(scope, "browser");
     scope.setTag("runtime", "browser");
@@ -264,5 +281,5 @@ function captureBrowserEvent(report: BrowserErrorReport) {
 
 /** Waits until the queued reports are sent (shutdown, tests). */
 export function flushErrorReports(timeoutMs = 2000) {
-  return reportingEnabled() ? Sentry.flush(timeoutMs) : Promise.resolve(true);
+  return sdk()?.flush(timeoutMs) ?? Promise.resolve(true);
 }

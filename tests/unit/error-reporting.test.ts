@@ -30,8 +30,8 @@ describe("what is reported", () => {
 });
 
 describe("configuration", () => {
-  it("without SENTRY_DSN nothing starts (no client, so nothing can be sent)", () => {
-    expect(initErrorReporting(parseConfig({}))).toBe(false);
+  it("without SENTRY_DSN nothing starts (no client, so nothing can be sent)", async () => {
+    expect(await initErrorReporting(parseConfig({}))).toBe(false);
     expect(Sentry.getClient()).toBeUndefined();
   });
 
