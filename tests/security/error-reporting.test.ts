@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import { chromium } from "@playwright/test";
@@ -157,6 +158,8 @@ describe("reported", () => {
   });
 
   it("an uncaught error in a real browser page reaches the service through the page's listener", async () => {
+    // Debian's Chromium, installed like the e2e suite's when missing (npm test runs this suite before the e2e one).
+    execFileSync("bash", ["scripts/ensure-chromium.sh"], { stdio: "inherit", timeout: 170_000 });
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
@@ -200,7 +203,7 @@ describe("reported", () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 180_000);
 
   it("every request counts as a release-health session (100 %)", async () => {
     const deadline = Date.now() + 15_000;
