@@ -128,11 +128,11 @@ export function shouldReport(error: unknown, aborted = false): boolean {
       name?: unknown;
       message?: unknown;
       kind?: unknown;
-      internal?: unknown;
     };
     // A thrown `data(…, { status })` or route error response: the route's own answer.
     if (e.constructor?.name === "ErrorResponseImpl" || e.constructor?.name === "DataWithResponseInit") {
-      const status = Number((e as { status?: number; init?: { status?: number } }).status ?? 0);
+      const r = e as { status?: number; init?: { status?: number } | null };
+      const status = Number(r.status ?? r.init?.status ?? 0);
       return status >= 500;
     }
     if (e.name === "AbortError" || e.kind === "aborted") return false;

@@ -1,3 +1,4 @@
+import { data } from "@remix-run/node";
 import * as Sentry from "@sentry/node";
 import { describe, expect, it } from "vitest";
 import { ApiError, errorFromResponse } from "~/server/api-error";
@@ -12,6 +13,7 @@ describe("what is reported", () => {
     expect(shouldReport(new ApiError("empty response 500", "empty-response", 500))).toBe(true);
     expect(shouldReport(new ApiError("Got empty body", "empty-body", 200))).toBe(true);
     expect(shouldReport(new Response(null, { status: 500 }))).toBe(true);
+    expect(shouldReport(data({ message: "upstream down" }, { status: 503 }))).toBe(true);
   });
 
   it("not 'Forbidden', 'Object Not Found Matching Id', aborted requests, 404s or a route's own answers", () => {
@@ -26,6 +28,7 @@ describe("what is reported", () => {
     expect(shouldReport(new Error("anything"), true)).toBe(false);
     expect(shouldReport(new Response(null, { status: 404 }))).toBe(false);
     expect(shouldReport(new Response(null, { status: 302 }))).toBe(false);
+    expect(shouldReport(data({ message: "Forbidden" }, { status: 403 }))).toBe(false);
   });
 });
 
