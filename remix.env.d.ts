@@ -16,6 +16,8 @@ declare module "@remix-run/node" {
     signInActionRan?: boolean;
     /** The error a loader or action threw during this request (for staff's stack trace). */
     serverError?: unknown;
+    /** The error report's event id for that error (the fallback shows it: in full to staff, shortened to users). */
+    errorEventId?: string;
     /** Identical upstream GETs of this request's loaders, shared (see getApi). */
     upstream?: Map<string, Promise<unknown>>;
     /** The signed-in user's id once a loader or action has read the session (getApi), for the request log. */

@@ -18,6 +18,12 @@ import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
 import { requestId } from "./app/server/request-id.server";
+import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
+import {
+  errorReportingExpressHandler,
+  errorReportingScope,
+  initErrorReporting,
+} from "./app/server/sentry.server";
 
 let config: ReturnType<typeof getConfig>;
 try {
@@ -31,6 +37,8 @@ try {
 }
 
 const production = config.NODE_ENV === "production";
+// Error reporting (docs/operations.md): only with SENTRY_DSN; otherwise the SDK never starts.
+await initErrorReporting(config);
 const logger = getLogger();
 if (config.sessionSecretGenerated) {
   logger.warn("SESSION_SECRET is not set: using a random secret for this process (sessions end on restart).");
@@ -214,6 +222,9 @@ app.use((req, res, next) => {
   next();
 });
 
+// Browser errors (the listener in entry.client): same origin, bounded, rate-limited, forwarded to error reporting.
+app.post(CLIENT_ERRORS_PATH, ...clientErrorEndpoint());
+
 // Sign-in actions: a generous per-IP limit (offices share an IP); the strict per-account limit is in the action.
 const signInPaths = [
   "/login",
@@ -250,6 +261,8 @@ app.use(
   }),
 );
 
+// Errors reported from here on carry the request's method, path and id (and the user, once a loader knows it).
+app.use(errorReportingScope());
 app.all(
   "*",
   createRequestHandler({
@@ -265,6 +278,8 @@ app.all(
       } satisfies AppLoadContext),
   }),
 );
+// Errors express catches (a failure outside Remix's own handling) are reported, then answered as before.
+app.use(errorReportingExpressHandler());
 
 const server = app.listen(config.PORT, config.HOST, () => {
   const url = `http://localhost:${config.PORT}`;

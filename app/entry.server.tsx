@@ -7,6 +7,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { getSessionUser } from "./server/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
 import { errorFields, getLogger } from "~/server/logger.server";
+import { captureServerError } from "~/server/sentry.server";
+import { ErrorEventContext } from "~/ui/error-boundary";
 
 const ABORT_DELAY = 10_000;
 
@@ -25,6 +27,7 @@ export default async function handleRequest(
     const user = await getSessionUser(request).catch(() => null);
     if (user?.isStaff) staffStack = loadContext.serverError.stack ?? String(loadContext.serverError);
   }
+  const eventId = loadContext.errorEventId ?? null;
   const bot = isbot(request.headers.get("user-agent") ?? "");
 
   return new Promise<Response>((resolve, reject) => {
@@ -32,7 +35,9 @@ export default async function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <StaffErrorContext.Provider value={staffStack}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          <ErrorEventContext.Provider value={eventId}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          </ErrorEventContext.Provider>
         </StaffErrorContext.Provider>
       </NonceContext.Provider>,
       {
@@ -54,7 +59,10 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) getLogger().error(errorFields(error), "render error after the shell");
+          if (shellRendered) {
+            getLogger().error(errorFields(error), "render error after the shell");
+            captureServerError(error, "render-stream", request);
+          }
         },
       },
     );
@@ -62,11 +70,17 @@ export default async function handleRequest(
   });
 }
 
-/** Logs real server errors once (not 404s or aborted requests) and keeps the error for staff's view. */
+/**
+ * Logs real server errors once (not 404s or aborted requests), keeps the error for staff's view and reports it
+ * (sentry.server.ts decides what is reported); the event id goes to the error fallback.
+ */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  if (context && typeof context === "object") (context as AppLoadContext).serverError = error;
+  const ctx = context && typeof context === "object" ? (context as AppLoadContext) : undefined;
+  if (ctx) ctx.serverError = error;
   if (error instanceof Response && error.status === 404) return;
+  const eventId = captureServerError(error, "loader-action-render", request);
+  if (ctx && eventId) ctx.errorEventId = eventId;
   getLogger().error(
     { ...errorFields(error), method: request.method, path: new URL(request.url).pathname },
     "server error",

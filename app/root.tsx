@@ -2,12 +2,14 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { useContext, useEffect, type ReactNode } from "react";
 import { supportEmail } from "./server/config.server";
+import { setReportingUser } from "./server/sentry.server";
 import { commitSession, getSession } from "./server/session.server";
 import styles from "./styles/app.css";
 import { PublicPage } from "./ui/brand";
 import { StaffErrorContext, useNonce } from "./ui/nonce";
 import { LinkNavigationProvider } from "~/ui/app-link";
-import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import { ErrorEventContext, ErrorReference, GeneralErrorBoundary } from "~/ui/error-boundary";
+import { reportClientError } from "~/ui/client-errors";
 import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
 import { Toasts } from "./ui/toasts";
 
@@ -22,6 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   const toast = session.get("toast") ?? null;
   const user = session.get("user");
+  setReportingUser(user);
   const body = {
     toast,
     supportEmail: supportEmail(request),
@@ -107,6 +110,12 @@ function SorryPage({ error }: { error?: unknown }) {
       ? error.stack
       : null;
   const stack = staffStack ?? clientStack;
+  const eventId = useContext(ErrorEventContext);
+  useEffect(() => {
+    // An error thrown while rendering in the browser: the server never saw it, so the browser reports it.
+    if (!eventId && error instanceof Error && !/Unexpected Server Error/.test(error.message))
+      reportClientError(error);
+  }, [error, eventId]);
   return (
     <PublicPage>
       <div className="card error-page" role="alert">
@@ -115,9 +124,11 @@ function SorryPage({ error }: { error?: unknown }) {
           Please try again. If the problem continues, contact us at{" "}
           <a href={`mailto:${support}`}>{support}</a>.
         </p>
+        {rootData?.isStaff ? null : <ErrorReference staff={false} />}
         <a className="btn" href="/">
           Go to the dashboard
         </a>
+        {rootData?.isStaff ? <ErrorReference staff /> : null}
         {stack ? (
           <details open>
             <summary>Stack trace (staff only)</summary>

@@ -76,6 +76,14 @@ const schema = z.object({
   QUIET_BANNER: bool.default("false"),
   /** Test-only routes (a deliberate server error for the error-fallback test); never in production deploys. */
   ENABLE_TEST_HOOKS: bool.default("false"),
+  /** Error reporting (docs/operations.md): the Sentry DSN; unset, nothing is reported and nothing is sent. */
+  SENTRY_DSN: url.optional(),
+  /** The release events are tagged with (a deploy sets the git sha); default energyops-web@<package version>. */
+  SENTRY_RELEASE: z.string().min(1).max(200).optional(),
+  /** The environment events are tagged with; default NODE_ENV. */
+  SENTRY_ENVIRONMENT: z.string().min(1).max(64).optional(),
+  /** How often the per-request session counts are sent (ms). */
+  SENTRY_SESSION_FLUSH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });

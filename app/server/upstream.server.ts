@@ -6,6 +6,7 @@ import { apiBaseUrl, getConfig } from "./config.server";
 import { upstreamObservers } from "./metrics.server";
 import { REQUEST_ID_HEADER } from "./request-id.server";
 import { loginRedirectUrl } from "./safe-redirect";
+import { reportUpstreamFailure, setReportingUser } from "./sentry.server";
 import { destroySession, getSession } from "./session.server";
 
 /**
@@ -19,6 +20,7 @@ export async function getApi(request: Request, context?: AppLoadContext): Promis
   const cfg = getConfig();
   // The request log names the user (server.ts reads it from the load context).
   if (context) context.userId ??= session.get("user")?.id;
+  setReportingUser(session.get("user"));
   return createApiClient({
     ...upstreamObservers(request.headers.get(REQUEST_ID_HEADER)),
     baseUrl: apiBaseUrl(cfg),
@@ -52,8 +54,11 @@ export type PrimaryOutcome = { ok: true } | { ok: false; error: ApiError } | nul
  * The HTTP status of a page whose primary data failed (ADR 0009): a refusal the upstream answered with a 4xx
  * (403, 404, 409, 422 …) keeps that status; anything else (5xx, no answer, a time-out, an answer that is not the
  * contract: malformed, empty, `errMsg`; an upstream 401 or 429 on a call without a user) is an outage: 502.
+ * Every failure that comes here becomes a page's or action's error state, so it is reported here (once;
+ * sentry.server.ts leaves out 'Forbidden', 'Object Not Found Matching Id' and aborted calls).
  */
 export function failureStatus(error: ApiError): number {
+  reportUpstreamFailure(error);
   const s = error.status;
   return s >= 400 && s < 500 && s !== 401 && s !== 429 ? s : 502;
 }

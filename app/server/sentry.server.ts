@@ -1,0 +1,285 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type * as SentrySdk from "@sentry/node";
+import type { Config } from "./config.server";
+import { scrubEvent, scrubString, stripQuery } from "./sentry-scrub.server";
+
+/**
+ * Error reporting (issue 16): unexpected server errors, upstream failures a page turns into its error state, and
+ * browser errors (forwarded by the BFF, see sentry-browser.server.ts) go to a Sentry-compatible service through
+ * `@sentry/node`. Off unless SENTRY_DSN is set; unset, the SDK is not even loaded and nothing touches the network.
+ *
+ * The web server and the Remix build are two bundles that both import this module, so what must be shared (the
+ * per-request scope) lives on `globalThis`; the Sentry client itself is global in the SDK already.
+ */
+
+/** What an event may say about the request it happened in (never headers, cookies or the query string). */
+type RequestScope = {
+  method: string;
+  path: string;
+  /** Read when an event is captured: the request-id middleware may run after the scope is entered. */
+  requestId: () => string | undefined;
+  userId?: number;
+  clientId?: number;
+};
+
+const SCOPE_KEY = Symbol.for("energyops.error-reporting.request-scope");
+const SDK_KEY = Symbol.for("energyops.error-reporting.sdk");
+const shared = globalThis as typeof globalThis & {
+  [SCOPE_KEY]?: AsyncLocalStorage<RequestScope>;
+  /** The SDK, loaded by `initErrorReporting` only when a DSN is set (it costs ~40 MB and seconds to load). */
+  [SDK_KEY]?: typeof SentrySdk;
+};
+const requests = (shared[SCOPE_KEY] ??= new AsyncLocalStorage<RequestScope>());
+
+/** The started SDK, or undefined when reporting is off. */
+function sdk() {
+  const Sentry = shared[SDK_KEY];
+  return Sentry?.getClient() ? Sentry : undefined;
+}
+
+export function reportingEnabled() {
+  return sdk() !== undefined;
+}
+
+/**
+ * The release: SENTRY_RELEASE (a deploy sets it, e.g. to the image's git sha), else `<name>@<version>` of
+ * package.json when it has a version, else `<name>@<short git sha>` of the checkout, else `<name>@unknown`.
+ */
+export function releaseName(cfg: Pick<Config, "SENTRY_RELEASE">, cwd = process.cwd()) {
+  if (cfg.SENTRY_RELEASE) return cfg.SENTRY_RELEASE;
+  let name = "energyops-web";
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(cwd, "package.json"), "utf8")) as {
+      name?: string;
+      version?: string;
+    };
+    name = pkg.name ?? name;
+    if (pkg.version) return `${name}@${pkg.version}`;
+  } catch {
+    /* no package.json: the sha, or unknown */
+  }
+  try {
+    const sha = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 2000,
+    }).trim();
+    if (/^[0-9a-f]{7,40}$/.test(sha)) return `${name}@${sha}`;
+  } catch {
+    /* not a git checkout (a container image): set SENTRY_RELEASE */
+  }
+  return `${name}@unknown`;
+}
+
+/** Loads and starts the SDK when SENTRY_DSN is set (never otherwise); returns whether reporting is on. */
+export async function initErrorReporting(cfg: Config): Promise<boolean> {
+  if (!cfg.SENTRY_DSN) return false;
+  const Sentry = await import("@sentry/node");
+  Sentry.init({
+    dsn: cfg.SENTRY_DSN,
+    release: releaseName(cfg),
+    environment: cfg.SENTRY_ENVIRONMENT ?? cfg.NODE_ENV,
+    // The spec: every error, every session.
+    sampleRate: 1,
+    sendDefaultPii: false,
+    // No tracing, no module patching: only what reporting needs (the app already has its own access log).
+    // No dedupe either: two users meeting the same bug one after the other are two events (100 %).
+    registerEsmLoaderHooks: false,
+    defaultIntegrations: false,
+    integrations: [
+      Sentry.eventFiltersIntegration(),
+      Sentry.functionToStringIntegration(),
+      Sentry.linkedErrorsIntegration(),
+      // Request isolation and release-health sessions for every request (100 %); never the request body.
+      Sentry.httpServerIntegration({
+        sessions: true,
+        maxRequestBodySize: "none",
+        sessionFlushingDelayMS: cfg.SENTRY_SESSION_FLUSH_MS,
+      }),
+      Sentry.onUncaughtExceptionIntegration(),
+      Sentry.onUnhandledRejectionIntegration({ mode: "warn" }),
+    ],
+    maxBreadcrumbs: 0,
+    beforeBreadcrumb: () => null,
+    beforeSend: (event, hint) => (shouldReport(hint.originalException) ? scrubEvent(event) : null),
+    beforeSendTransaction: () => null,
+  });
+  shared[SDK_KEY] = Sentry;
+  return true;
+}
+
+const NOT_REPORTED_MESSAGES = [/^Forbidden$/, /Object Not Found Matching Id/];
+
+/**
+ * The spec's rule and ours: 'Forbidden' and 'Object Not Found Matching Id' errors, aborted requests, 404s
+ * and every other answer a route throws on purpose (a redirect, a 4xx) are not reported.
+ */
+export function shouldReport(error: unknown, aborted = false): boolean {
+  if (aborted) return false;
+  if (error === undefined || error === null) return true;
+  if (error instanceof Response) return error.status >= 500;
+  if (typeof error === "object") {
+    const e = error as {
+      status?: unknown;
+      name?: unknown;
+      message?: unknown;
+      kind?: unknown;
+    };
+    // A thrown `data(…, { status })` or route error response: the route's own answer.
+    if (e.constructor?.name === "ErrorResponseImpl" || e.constructor?.name === "DataWithResponseInit") {
+      const r = e as { status?: number; init?: { status?: number } | null };
+      const status = Number(r.status ?? r.init?.status ?? 0);
+      return status >= 500;
+    }
+    if (e.name === "AbortError" || e.kind === "aborted") return false;
+    if (e.kind === "forbidden" || (e.name === "ApiError" && (e.status === 403 || e.status === 404)))
+      return false;
+    if (typeof e.message === "string" && NOT_REPORTED_MESSAGES.some((re) => re.test(e.message as string)))
+      return false;
+  }
+  if (typeof error === "string" && NOT_REPORTED_MESSAGES.some((re) => re.test(error))) return false;
+  return true;
+}
+
+/** Express middleware: every later handler of this request captures events with its method, path and id. */
+export function errorReportingScope() {
+  return (
+    req: { method: string; path: string; headers: Record<string, unknown> },
+    _res: unknown,
+    next: () => void,
+  ) => {
+    if (!reportingEnabled()) return next();
+    requests.run(requestScope(req), next);
+  };
+}
+
+function requestScope(req: { method: string; path: string; headers: Record<string, unknown> }): RequestScope {
+  return {
+    method: req.method,
+    path: req.path,
+    requestId: () => {
+      const v = req.headers["x-request-id"];
+      return typeof v === "string" ? v : undefined;
+    },
+  };
+}
+
+/** The signed-in user of this request, for its reports: the user id and client id only. */
+export function setReportingUser(user: { id: number; clientId?: number | null } | null | undefined) {
+  const scope = requests.getStore();
+  if (!scope || !user) return;
+  scope.userId = user.id;
+  scope.clientId = user.clientId ?? undefined;
+}
+
+type Where = "loader-action-render" | "render-stream" | "express" | "upstream" | "browser";
+
+function applyScope(scope: SentrySdk.Scope, where: Where, request?: Request) {
+  const current = requests.getStore();
+  scope.setTag("where", where);
+  const requestId = request?.headers.get("x-request-id") ?? current?.requestId();
+  if (requestId) scope.setTag("request_id", scrubString(requestId).slice(0, 128));
+  const method = request?.method ?? current?.method;
+  const url = request ? new URL(request.url).pathname : current?.path;
+  if (method && url) scope.setContext("request", { method, path: stripQuery(url) });
+  if (url) scope.setTag("path", stripQuery(url).slice(0, 200));
+  if (current?.userId !== undefined) scope.setUser({ id: String(current.userId) });
+  if (current?.clientId !== undefined) scope.setTag("client_id", String(current.clientId));
+}
+
+/** Reports an unexpected server error (unless the rules above exclude it); the event id, or undefined. */
+export function captureServerError(error: unknown, where: Where, request?: Request): string | undefined {
+  const Sentry = sdk();
+  if (!Sentry || !shouldReport(error, request?.signal.aborted)) return undefined;
+  return Sentry.withScope((scope) => {
+    applyScope(scope, where, request);
+    return Sentry.captureException(error);
+  });
+}
+
+const reportedUpstream = new WeakSet<object>();
+
+/**
+ * Reports an upstream failure a page or action turns into its error state (called where the failure becomes
+ * the answer's status: `failureStatus`). Each failure once; the catalogue's message is the event's.
+ */
+export function reportUpstreamFailure(error: Error & { status?: number; kind?: string }): string | undefined {
+  const Sentry = sdk();
+  if (!Sentry || reportedUpstream.has(error)) return undefined;
+  reportedUpstream.add(error);
+  if (!shouldReport(error)) return undefined;
+  return Sentry.withScope((scope) => {
+    applyScope(scope, "upstream");
+    scope.setTag("upstream_status", String(error.status ?? "none"));
+    if (error.kind) scope.setTag("upstream_kind", error.kind);
+    scope.setFingerprint(["upstream", error.kind ?? "unknown", String(error.status ?? "")]);
+    return Sentry.captureException(error);
+  });
+}
+
+/** An express error handler (after the Remix handler): reports, then lets express answer as before. */
+export function errorReportingExpressHandler() {
+  return (
+    error: unknown,
+    req: { method: string; path: string; headers: Record<string, unknown> },
+    res: { headersSent: boolean },
+    next: (error: unknown) => void,
+  ) => {
+    if (reportingEnabled()) requests.run(requestScope(req), () => captureServerError(error, "express"));
+    next(error);
+  };
+}
+
+/** What the browser listener sends (sentry-browser.server.ts checks it). */
+export type BrowserErrorReport = {
+  kind: "error" | "unhandledrejection" | "render";
+  name?: string;
+  message: string;
+  stack?: string;
+  page: string;
+};
+
+/** Forwards a browser error through the server SDK; the event id, or undefined when not reported. */
+export function captureBrowserError(
+  report: BrowserErrorReport,
+  req: { method: string; path: string; headers: Record<string, unknown> },
+): string | undefined {
+  if (!reportingEnabled()) return undefined;
+  if (!shouldReport({ message: report.message })) return undefined;
+  return requests.run(requestScope(req), () => captureBrowserEvent(report));
+}
+
+function captureBrowserEvent(report: BrowserErrorReport) {
+  const Sentry = sdk();
+  if (!Sentry) return undefined;
+  return Sentry.withScope((scope) => {
+    applyScope(scope, "browser");
+    scope.setTag("runtime", "browser");
+    scope.setTag("browser_event", report.kind);
+    scope.setTag("page", stripQuery(report.page).slice(0, 200));
+    const frames = report.stack ? Sentry.defaultStackParser(report.stack) : [];
+    return Sentry.captureEvent({
+      level: "error",
+      platform: "javascript",
+      exception: {
+        values: [
+          {
+            type: (report.name || "Error").slice(0, 100),
+            value: report.message,
+            stacktrace: frames.length ? { frames } : undefined,
+            mechanism: { type: `browser.${report.kind}`, handled: false },
+          },
+        ],
+      },
+    });
+  });
+}
+
+/** Waits until the queued reports are sent (shutdown, tests). */
+export function flushErrorReports(timeoutMs = 2000) {
+  return sdk()?.flush(timeoutMs) ?? Promise.resolve(true);
+}
