@@ -70,6 +70,8 @@ const schema = z.object({
   QUIET_BANNER: bool.default("false"),
   /** Test-only routes (a deliberate server error for the error-fallback test); never in production deploys. */
   ENABLE_TEST_HOOKS: bool.default("false"),
+  /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM before they are cut. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
