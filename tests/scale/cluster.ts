@@ -147,7 +147,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}) {
     const nginx = startNginx(
       dir,
       nginxConfig({
-        listenPort: PORTS.nginx,
+        listen: `127.0.0.1:${PORTS.nginx}`,
+        serverName: "localhost",
         upstreams: [a.addr, b.addr],
         certFile: cert.certFile,
         keyFile: cert.keyFile,

@@ -3,14 +3,27 @@ import fs from "node:fs";
 import path from "node:path";
 
 export type NginxOptions = {
-  /** HTTPS port nginx listens on (127.0.0.1). */
-  listenPort: number;
+  /** nginx's `listen` address for HTTPS: "127.0.0.1:4600" in the test, "443" in a deployment. */
+  listen: string;
+  serverName: string;
   /** The web instances, `host:port`. */
   upstreams: string[];
   certFile: string;
   keyFile: string;
+  /** nginx's access log (a path), or none: the web instances log every request themselves. */
+  accessLog?: string;
   /** The test adds `X-Upstream-Addr` (which instances nginx tried) to every answer; never in production. */
   exposeUpstream?: boolean;
+};
+
+/** The example of docs/deploy.md: the same function, a deployment's values. */
+export const DEPLOY_EXAMPLE: NginxOptions = {
+  listen: "443",
+  serverName: "app.energyops.example",
+  upstreams: ["10.0.1.11:3000", "10.0.1.12:3000"],
+  certFile: "/etc/nginx/tls/energyops.crt",
+  keyFile: "/etc/nginx/tls/energyops.key",
+  accessLog: "/var/log/nginx/energyops.access.log",
 };
 
 /**
@@ -18,30 +31,36 @@ export type NginxOptions = {
  * keeps the two in step): TLS, round-robin over the web instances without sticky sessions, passive health
  * (an instance that fails is left out for `fail_timeout`), and a retry on the next instance when one refuses
  * the connection, fails, times out or answers 502/503 — for idempotent requests only (nginx never resends a
- * POST that reached an instance). No keep-alive pool to the instances: a new connection per request, so an
+ * POST that reached an instance). `http_502` is not in that list: an instance answers 502 itself when the
+ * upstream api fails (ADR 9), and counting those as instance failures would take every instance out at
+ * once. No keep-alive pool to the instances: a new connection per request, so an
  * instance that stops listening is seen at once (connection refused) instead of a request racing the close
  * of an idle pooled connection.
  */
 export function nginxConfig(o: NginxOptions): string {
   const servers = o.upstreams.map((u) => `    server ${u} max_fails=2 fail_timeout=3s;`).join("\n");
-  return `worker_processes 1;
+  return `worker_processes auto;
 events {
   worker_connections 1024;
 }
 http {
-  access_log off;
+  access_log ${o.accessLog ?? "off"};
   server_tokens off;
 
   upstream energyops_web {
+    # Passive health shared by nginx's workers.
+    zone energyops_web 64k;
 ${servers}
   }
 
   server {
-    listen 127.0.0.1:${o.listenPort} ssl;
-    server_name localhost;
+    listen ${o.listen} ssl;
+    server_name ${o.serverName};
     ssl_certificate ${o.certFile};
     ssl_certificate_key ${o.keyFile};
     ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:SSL:10m;
+    # The web tier refuses bodies over BODY_LIMIT_BYTES (64 KiB) itself; this is only a backstop.
     client_max_body_size 1m;
 
     location / {
