@@ -161,6 +161,12 @@ describe.skipIf(!!missing)("two web instances behind nginx (TLS, round-robin, Re
       servedBy.add(answeredBy(r));
     }
     expect(servedBy).toEqual(new Set([c.a.addr, c.b.addr]));
+    // Each instance is ready: the api answers and its Redis connection is up.
+    for (const instance of [c.a, c.b]) {
+      const ready = await fetch(`${instance.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ checks: { api: "ok", redis: "ok" } });
+    }
     expect([c.a.addr, c.b.addr]).toContain(signedInOn);
   });
 
@@ -203,6 +209,7 @@ describe.skipIf(!!missing)("two web instances behind nginx (TLS, round-robin, Re
       await until(`${instance.name} back in rotation`, () => servedBySince(instance.addr, back) >= 5);
     }
     await load.stop();
+    // SCALE_DEBUG=<file>: the restart's timeline (events and every request) for a failing run's diagnosis.
     if (process.env.SCALE_DEBUG)
       (await import("node:fs")).writeFileSync(
         process.env.SCALE_DEBUG,
