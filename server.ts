@@ -16,12 +16,14 @@ import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/metrics.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
+import { createReadiness, redisPinger } from "./app/server/readiness.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
 import { requestId } from "./app/server/request-id.server";
 import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
 import {
   errorReportingExpressHandler,
   errorReportingScope,
+  flushErrorReports,
   initErrorReporting,
 } from "./app/server/sentry.server";
 
@@ -120,6 +122,24 @@ app.use((req, res, next) => {
 app.get("/healthz", (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   res.json({ status: "ok" });
+});
+
+// Readiness (load balancers, orchestrators): the upstream api answers, Redis (when configured) is connected,
+// no shutdown has begun. Like /healthz: before load shedding, rate limits and sessions.
+const readinessRedis = config.REDIS_URL
+  ? await redisPinger(config.REDIS_URL, (error) =>
+      logger.warn(errorFields(error), "redis unreachable (readiness)"),
+    )
+  : undefined;
+const readiness = createReadiness({
+  apiUrl: () => process.env.API_URL ?? "",
+  pingRedis: readinessRedis?.ping,
+});
+app.get("/readyz", readiness.handler);
+// Once shutdown has begun, every answer closes its connection: keep-alive clients reconnect elsewhere.
+app.use((_req, res, next) => {
+  if (readiness.shuttingDown) res.setHeader("Connection", "close");
+  next();
 });
 
 app.use((_req, res, next) => {
@@ -310,19 +330,37 @@ if (metrics && config.METRICS_PORT) {
     });
 }
 
-let shuttingDown = false;
+// Graceful shutdown: readiness answers 503 first, the listener closes (new connections are refused, so a
+// balancer retries them elsewhere), idle keep-alive connections close, in-flight requests finish within
+// SHUTDOWN_TIMEOUT_MS (then they are cut), and the embedded api stops last.
 async function shutdown(signal: string) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  logger.info({ signal }, "shutting down");
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  server.close(async () => {
-    await closeApi?.();
-    logger.flush();
-    process.exit(0);
-  });
+  if (readiness.shuttingDown) return;
+  readiness.beginShutdown();
+  logger.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "shutting down");
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  // A connection whose last answer ends after close() turns idle again: close those as they appear.
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  const timedOut = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((r) => setTimeout(() => r(true), config.SHUTDOWN_TIMEOUT_MS).unref()),
+  ]);
+  clearInterval(idleSweep);
+  if (timedOut) {
+    logger.warn(
+      { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+      "shutdown timeout: cutting the requests still open",
+    );
+    server.closeAllConnections();
+  }
+  readinessRedis?.close();
+  // The embedded api last (in-flight requests needed it); a stuck api cannot hold the exit for long.
+  setTimeout(() => process.exit(1), 5_000).unref();
+  await closeApi?.();
+  // Reports still queued (an error during the last requests) go out before the process ends.
+  await flushErrorReports().catch(() => false);
+  logger.flush();
+  process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

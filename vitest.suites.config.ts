@@ -1,11 +1,16 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-/** The reliability, security and ops suites: each starts the built production server (run `npm run build` first). */
+/** The reliability, security, ops and scale suites: each starts the built production server (run `npm run build` first). */
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(__dirname, "app") } },
   test: {
-    include: ["tests/reliability/**/*.test.ts", "tests/security/**/*.test.ts", "tests/ops/**/*.test.ts"],
+    include: [
+      "tests/reliability/**/*.test.ts",
+      "tests/security/**/*.test.ts",
+      "tests/ops/**/*.test.ts",
+      "tests/scale/**/*.test.ts",
+    ],
     environment: "node",
     pool: "forks",
     fileParallelism: false,

@@ -84,6 +84,8 @@ const schema = z.object({
   SENTRY_ENVIRONMENT: z.string().min(1).max(64).optional(),
   /** How often the per-request session counts are sent (ms). */
   SENTRY_SESSION_FLUSH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM before they are cut. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });

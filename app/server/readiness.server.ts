@@ -1,0 +1,155 @@
+import type { RequestHandler } from "express";
+
+/** One dependency's state as `/readyz` reports it. */
+export type CheckState = "ok" | "failing" | "skipped";
+
+export type ReadinessReport = {
+  status: "ready" | "not ready";
+  /** Set once SIGTERM (or SIGINT) has begun the shutdown. */
+  shuttingDown: boolean;
+  checks: { api: CheckState; redis: CheckState };
+  /** The failing checks' reasons, short and free of secrets (no URL, no credentials). */
+  reasons?: string[];
+};
+
+export type ReadinessOptions = {
+  /** The upstream /api base (API_URL, or the embedded api's URL). */
+  apiUrl: () => string;
+  /** Answers when Redis is reachable, throws otherwise; undefined when REDIS_URL is unset. */
+  pingRedis?: () => Promise<unknown>;
+  /** Per check (upstream call, Redis ping). */
+  timeoutMs?: number;
+  /** A result is reused this long, so frequent probes from several balancers cost one upstream call. */
+  cacheMs?: number;
+  fetchImpl?: typeof fetch;
+  now?: () => number;
+};
+
+const withTimeout = <T>(p: Promise<T>, ms: number, what: string) =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+
+/**
+ * Readiness (`/readyz`), for load balancers and orchestrators; `/healthz` stays liveness (the process
+ * answers). Ready means: no shutdown has begun, the upstream api answers (a cheap unauthenticated call:
+ * `GET /user` without a session, any answer below 500 counts), and Redis answers a PING when REDIS_URL is set.
+ * Checks run at most once per `cacheMs`, and concurrent probes share the check in progress.
+ */
+export function createReadiness(opts: ReadinessOptions) {
+  const timeoutMs = opts.timeoutMs ?? 1000;
+  const cacheMs = opts.cacheMs ?? 1000;
+  const doFetch = opts.fetchImpl ?? fetch;
+  const now = opts.now ?? Date.now;
+  let shuttingDown = false;
+  let cached: { at: number; report: Promise<ReadinessReport> } | undefined;
+
+  async function checkApi(): Promise<string | null> {
+    try {
+      const url = `${opts.apiUrl().replace(/\/$/, "")}/user`;
+      const res = await doFetch(url, {
+        headers: { accept: "application/json" },
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await res.body?.cancel();
+      return res.status < 500 ? null : `api answered ${res.status}`;
+    } catch (error) {
+      const name = error instanceof Error ? error.name : "";
+      return name === "TimeoutError" || name === "AbortError"
+        ? `api did not answer within ${timeoutMs} ms`
+        : "api unreachable";
+    }
+  }
+
+  async function checkRedis(): Promise<string | null> {
+    if (!opts.pingRedis) return null;
+    try {
+      await withTimeout(opts.pingRedis(), timeoutMs, "redis");
+      return null;
+    } catch (error) {
+      return /did not answer/.test(String(error))
+        ? `redis did not answer within ${timeoutMs} ms`
+        : "redis unreachable";
+    }
+  }
+
+  async function run(): Promise<ReadinessReport> {
+    const [api, redis] = await Promise.all([checkApi(), checkRedis()]);
+    const reasons = [api, redis].filter((r): r is string => r !== null);
+    return {
+      status: reasons.length === 0 ? "ready" : "not ready",
+      shuttingDown: false,
+      checks: {
+        api: api ? "failing" : "ok",
+        redis: opts.pingRedis ? (redis ? "failing" : "ok") : "skipped",
+      },
+      ...(reasons.length ? { reasons } : {}),
+    };
+  }
+
+  async function check(): Promise<ReadinessReport> {
+    if (shuttingDown) {
+      return {
+        status: "not ready",
+        shuttingDown: true,
+        checks: { api: "skipped", redis: "skipped" },
+        reasons: ["shutting down"],
+      };
+    }
+    const t = now();
+    if (!cached || t - cached.at >= cacheMs) cached = { at: t, report: run() };
+    return cached.report;
+  }
+
+  const handler: RequestHandler = (_req, res) => {
+    void check().then((report) => {
+      res.setHeader("Cache-Control", "no-store");
+      res.status(report.status === "ready" ? 200 : 503).json(report);
+    });
+  };
+
+  return {
+    check,
+    handler,
+    /** From now on every probe answers 503, before the server stops accepting connections. */
+    beginShutdown() {
+      shuttingDown = true;
+    },
+    get shuttingDown() {
+      return shuttingDown;
+    },
+  };
+}
+
+/**
+ * A Redis connection of its own for the readiness probe (server.ts and the Remix build each hold their own
+ * store clients): PING while connected, an immediate failure while it is not (no offline queue).
+ */
+export async function redisPinger(url: string, onError: (error: unknown) => void) {
+  const { createClient } = await import("redis");
+  const client = createClient({ url, disableOfflineQueue: true });
+  // Reported once per outage, not on every reconnection attempt.
+  let reported = false;
+  const report = (error: unknown) => {
+    if (!reported) onError(error);
+    reported = true;
+  };
+  client.on("error", report);
+  client.on("ready", () => (reported = false));
+  client.connect().catch(report);
+  return {
+    ping: () => (client.isReady ? client.ping() : Promise.reject(new Error("redis not connected"))),
+    close: () => client.destroy(),
+  };
+}

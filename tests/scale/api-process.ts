@@ -1,0 +1,18 @@
+/**
+ * The reference api as a process of its own (as a real upstream would be), for the scale suite: a fresh
+ * in-memory seeded database on API_PORT, the test clock. Prints one JSON line `{ "url": … }` once it listens;
+ * SIGTERM closes it.
+ */
+import { startApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
+
+const api = await startApi({
+  port: Number(process.env.API_PORT ?? 0),
+  dbFile: ":memory:",
+  quiet: true,
+  // Commands stay pending (each new one cancels the last): a change always differs from the device's state.
+  thermostatActionDelayMs: 3_600_000,
+  clockStart: TEST_CLOCK_START,
+});
+process.stdout.write(`${JSON.stringify({ url: api.url })}\n`);
+process.on("SIGTERM", () => void api.close().then(() => process.exit(0)));

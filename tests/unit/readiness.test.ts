@@ -1,0 +1,92 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createReadiness } from "~/server/readiness.server";
+
+/** A real upstream whose answer the tests choose: a status, or never answering. */
+let answer: number | "hang" = 401;
+let calls = 0;
+let apiUrl = "";
+const server = http.createServer((req, res) => {
+  calls++;
+  if (answer === "hang") return;
+  res.writeHead(answer, { "content-type": "application/json" }).end("{}");
+});
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+describe("readiness (/readyz)", () => {
+  it("is ready when the upstream answers below 500 (an unauthenticated GET /user: 401)", async () => {
+    answer = 401;
+    const r = createReadiness({ apiUrl: () => apiUrl, cacheMs: 0 });
+    expect(await r.check()).toEqual({
+      status: "ready",
+      shuttingDown: false,
+      checks: { api: "ok", redis: "skipped" },
+    });
+  });
+
+  it("is not ready when the upstream answers 5xx, is unreachable, or is too slow", async () => {
+    answer = 502;
+    const r = createReadiness({ apiUrl: () => apiUrl, cacheMs: 0, timeoutMs: 300 });
+    expect(await r.check()).toMatchObject({
+      status: "not ready",
+      checks: { api: "failing" },
+      reasons: ["api answered 502"],
+    });
+    answer = "hang";
+    expect((await r.check()).reasons).toEqual(["api did not answer within 300 ms"]);
+    const gone = createReadiness({ apiUrl: () => "http://127.0.0.1:1/api", cacheMs: 0 });
+    expect((await gone.check()).reasons).toEqual(["api unreachable"]);
+    answer = 401;
+  });
+
+  it("checks Redis when configured, and says which check failed", async () => {
+    let redisUp = true;
+    const r = createReadiness({
+      apiUrl: () => apiUrl,
+      cacheMs: 0,
+      pingRedis: () => (redisUp ? Promise.resolve("PONG") : Promise.reject(new Error("down"))),
+    });
+    expect((await r.check()).checks).toEqual({ api: "ok", redis: "ok" });
+    redisUp = false;
+    expect(await r.check()).toMatchObject({
+      status: "not ready",
+      checks: { api: "ok", redis: "failing" },
+      reasons: ["redis unreachable"],
+    });
+  });
+
+  it("shares one check among the probes of the cache window", async () => {
+    let t = 0;
+    const r = createReadiness({ apiUrl: () => apiUrl, cacheMs: 1000, now: () => t });
+    const before = calls;
+    await Promise.all([r.check(), r.check(), r.check()]);
+    t = 999;
+    await r.check();
+    expect(calls - before).toBe(1);
+    t = 1000;
+    await r.check();
+    expect(calls - before).toBe(2);
+  });
+
+  it("answers not ready from the moment shutdown begins, without calling the upstream", async () => {
+    const r = createReadiness({ apiUrl: () => apiUrl, cacheMs: 0 });
+    expect((await r.check()).status).toBe("ready");
+    r.beginShutdown();
+    const before = calls;
+    expect(await r.check()).toMatchObject({
+      status: "not ready",
+      shuttingDown: true,
+      reasons: ["shutting down"],
+    });
+    expect(calls).toBe(before);
+  });
+});
