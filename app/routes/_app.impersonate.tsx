@@ -27,6 +27,7 @@ import { requireStaff } from "~/server/guards.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { ErrorState } from "~/ui/states";
+import { withQuery } from "~/lib/query";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -65,11 +66,7 @@ export default function Impersonate() {
   const { q, page, pages, clients, selected, impersonating } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { search } = useLocation();
-  const pageHref = (p: number) => {
-    const params = new URLSearchParams(search);
-    params.set("page", String(p));
-    return `?${params.toString()}`;
-  };
+  const pageHref = (p: number) => withQuery(search, { page: p });
   return (
     <div className="stack impersonate-page">
       <h1>Impersonate</h1>

@@ -4,6 +4,8 @@ import type { ApiClient } from "~/server/api-client.server";
 import { settle } from "~/server/api-error";
 import { isPickableMonth, parseChartOptions, parseDaySort, parsePeriod } from "./compliance";
 import { getOverrideReport, getThermostatHistory, getWorstDays } from "./compliance.server";
+import { idParam, parseId } from "~/lib/ids";
+import { withQuery } from "~/lib/query";
 
 /**
  * The month picker's Apply (a GET form): period=month and start = the first day of the chosen month, as a
@@ -13,17 +15,13 @@ export function monthPickerRedirect(url: URL, today: Date) {
   if (!url.searchParams.has("pickerMonth") && !url.searchParams.has("pickerYear")) return;
   const year = Number(url.searchParams.get("pickerYear"));
   const month = Number(url.searchParams.get("pickerMonth"));
-  const next = new URLSearchParams(url.searchParams);
-  next.delete("pickerYear");
-  next.delete("pickerMonth");
-  next.set("period", "month");
-  next.set(
-    "start",
-    isPickableMonth(year, month, today)
-      ? `${year}-${String(month).padStart(2, "0")}-01`
-      : `${year}-${String(month || 0).padStart(2, "0")}-00`,
+  const start = isPickableMonth(year, month, today)
+    ? `${year}-${String(month).padStart(2, "0")}-01`
+    : `${year}-${String(month || 0).padStart(2, "0")}-00`;
+  throw redirect(
+    url.pathname +
+      withQuery(url.searchParams, { pickerYear: null, pickerMonth: null, period: "month", start }),
   );
-  throw redirect(`${url.pathname}?${next.toString()}`);
 }
 
 /**
@@ -40,9 +38,8 @@ export async function overrideReportView(
   helpUrl: string,
 ) {
   const period = parsePeriod(url.searchParams, today);
-  if (thermostatIdParam !== undefined && !/^\d{1,9}$/.test(thermostatIdParam))
-    throw data(null, { status: 404 });
-  const thermostatId = thermostatIdParam ? Number(thermostatIdParam) : null;
+  const thermostatId =
+    thermostatIdParam === undefined ? null : idParam(thermostatIdParam, () => data(null, { status: 404 }));
   const [report, history, worstDays] = await Promise.all([
     settle(getOverrideReport(api, clientId, period.start, period.end)),
     thermostatId ? settle(getThermostatHistory(api, thermostatId, period.start, period.end)) : null,
@@ -55,7 +52,6 @@ export async function overrideReportView(
       ? (report.data.thermostats.find((t) => t.thermostatId === thermostatId) ?? null)
       : null;
   if (thermostatId && report.ok && !selected) throw data(null, { status: 404 });
-  const location = Number(url.searchParams.get("location"));
   const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
   const [sy, sm] = period.start.split("-").map(Number);
   return {
@@ -72,7 +68,7 @@ export async function overrideReportView(
         end: +new TZDate(sy, sm, 1, 0, 0, timezone),
       },
       worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
-      location: Number.isSafeInteger(location) && location > 0 ? location : null,
+      location: parseId(url.searchParams.get("location")),
       dialog: url.searchParams.get("dialog") === "locations",
       daySort: parseDaySort(url.searchParams.get("daySort")),
       chart: parseChartOptions(url.searchParams),

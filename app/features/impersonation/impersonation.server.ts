@@ -14,6 +14,7 @@ import {
   type SessionUser,
   type Toast,
 } from "~/server/session.server";
+import { parseId } from "~/lib/ids";
 
 export const CLIENTS_PAGE_SIZE = 20;
 
@@ -111,7 +112,7 @@ export const impersonateActionSchema = z.discriminatedUnion("intent", [
 /** The impersonate page's view model: the client search, its page, the client to preselect, the session. */
 export async function impersonateView(api: ApiClient, user: SessionUser, url: URL) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const page = Math.max(1, Math.min(10_000, Number(url.searchParams.get("page")) || 1));
+  const page = Math.min(10_000, parseId(url.searchParams.get("page")) ?? 1);
   const clients = await settle(searchClients(api, q, page));
   return {
     clients,
@@ -120,7 +121,7 @@ export async function impersonateView(api: ApiClient, user: SessionUser, url: UR
       page,
       clients: clients.ok ? clients.data : null,
       pages: clients.ok ? Math.max(1, Math.ceil(clients.data.total / CLIENTS_PAGE_SIZE)) : 1,
-      selected: Number(url.searchParams.get("client")) || null,
+      selected: parseId(url.searchParams.get("client")),
       impersonating: user.isImpersonating ? { name: user.client?.name ?? "", demo: user.isDemoMode } : null,
     },
   };

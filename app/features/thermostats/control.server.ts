@@ -25,12 +25,12 @@ import {
   resolveIssue,
   updateThermostatSettings,
 } from "./thermostats.server";
+import { idParam, parseId } from "~/lib/ids";
+import { withQuery } from "~/lib/query";
 
 /** The control room's location id: anything but a positive safe integer goes back to the locations list. */
 export function locationIdOf(params: { locationId?: string }) {
-  const id = Number(params.locationId);
-  if (!Number.isSafeInteger(id) || id <= 0) throw redirect("/locations");
-  return id;
+  return idParam(params.locationId, () => redirect("/locations"));
 }
 
 /**
@@ -53,14 +53,13 @@ export async function controlRoomView(
   ]);
   // Another client's building, or one this user may not see: treat as not found.
   if (!list.ok && list.error.status === 404) throw redirect("/locations");
-  const card = Number(url.searchParams.get("card"));
   return {
     list,
     view: {
       locationId,
       tab,
       poll: parsePoll(url.searchParams.get("poll")),
-      openCard: Number.isSafeInteger(card) ? card : null,
+      openCard: parseId(url.searchParams.get("card")),
       loadedAt: Date.now(),
       error: !list.ok,
       items: list.ok ? list.data : [],
@@ -91,8 +90,7 @@ export type ControlAction = z.infer<typeof controlActionSchema>;
 
 /** The control room's address after an action: the tab kept (only when it is "issues") plus `extra`. */
 export function controlRoomHref(locationId: number, tab: Tab, extra: Record<string, string> = {}) {
-  const q = new URLSearchParams({ ...(tab === "issues" ? { tab } : {}), ...extra }).toString();
-  return `/locations/${locationId}/control${q ? `?${q}` : ""}`;
+  return `/locations/${locationId}/control${withQuery("", { tab: tab === "issues" ? tab : null, ...extra })}`;
 }
 
 /** Resolve Issue reopens the card's back; DISMISS says so in a toast; a refusal is an error toast. */

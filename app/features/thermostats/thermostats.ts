@@ -63,6 +63,7 @@ export const NEW_YORK = "America/New_York";
 
 import { MESSAGES } from "./messages";
 import { submissionIdField } from "~/ui/submission-id";
+import { formatDayIn } from "~/lib/dates";
 
 export { MESSAGES };
 
@@ -257,7 +258,7 @@ export function formatNewYork(iso: string | null | undefined): string | null {
   if (!iso) return null;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
-  return `${format(new TZDate(ms, NEW_YORK), "MMM d, yyyy, h:mm a")} ET`;
+  return `${formatDayIn(ms, NEW_YORK)}, ${format(new TZDate(ms, NEW_YORK), "h:mm a")} ET`;
 }
 
 // ---------------------------------------------------------------- the setting form

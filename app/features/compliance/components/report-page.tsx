@@ -12,6 +12,7 @@ import {
   WorstDaysTable,
 } from "./report-parts";
 import { ThermostatChart } from "./thermostat-chart";
+import { withQuery } from "~/lib/query";
 
 export const REPORT_ERROR = "Unable to load the schedule compliance report. Please try again.";
 
@@ -20,24 +21,20 @@ function keepParams(search: string, drop: string[]): [string, string][] {
   return [...new URLSearchParams(search).entries()].filter(([k]) => !drop.includes(k));
 }
 
-function withParams(search: string, set: Record<string, string | null>) {
-  const p = new URLSearchParams(search);
-  for (const [k, v] of Object.entries(set)) {
-    if (v === null) p.delete(k);
-    else p.set(k, v);
-  }
-  const s = p.toString();
-  return s ? `?${s}` : "";
-}
+const withParams = withQuery;
 
 /** Sorting days, toggling series or opening the dialog re-render instantly enough: no skeleton for those. */
 function onlyUiParamsChanged(a: string, b: string) {
-  const strip = (s: string) => {
-    const p = new URLSearchParams(s);
-    for (const k of ["daySort", "chart", "show", "plotBands", "showMarker", "dialog", "location"])
-      p.delete(k);
-    return p.toString();
+  const ui = {
+    daySort: null,
+    chart: null,
+    show: null,
+    plotBands: null,
+    showMarker: null,
+    dialog: null,
+    location: null,
   };
+  const strip = (s: string) => withQuery(s, ui);
   return strip(a) === strip(b);
 }
 

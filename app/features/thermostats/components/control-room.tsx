@@ -14,6 +14,7 @@ import {
 } from "../thermostats";
 import type { SettingsReply } from "./settings-form";
 import { ThermostatCard } from "./thermostat-card";
+import { withQuery } from "~/lib/query";
 
 /** What the control room renders: the route loader's data (`controlRoomView` in control.server.ts). */
 export type ControlRoomData = {
@@ -59,12 +60,7 @@ export function usePolledData<T extends Pick<ControlRoomData, "loadedAt" | "item
   return { ...fresh, pending };
 }
 
-function refreshUrl(search: string, poll: number) {
-  const q = new URLSearchParams(search);
-  q.set("poll", String(poll + 1));
-  q.delete("card");
-  return `?${q.toString()}`;
-}
+const refreshUrl = (search: string, poll: number) => withQuery(search, { poll: poll + 1, card: null });
 
 /** The control room: the cards of a location in two tabs, the outcome of a watched change, and the no-JS refresh. */
 export function ControlRoom({
