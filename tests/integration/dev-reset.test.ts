@@ -66,6 +66,10 @@ describe("POST /dev/reset", () => {
       const usageRows = () =>
         (api.db.prepare("SELECT count(*) AS n FROM usage_intervals").get() as { n: number }).n;
       const usageBefore = usageRows();
+      const dailyRows = () =>
+        (api.db.prepare("SELECT count(*) AS n FROM thermostat_history_daily").get() as { n: number }).n;
+      const dailyBefore = dailyRows();
+      expect(dailyBefore).toBeGreaterThan(0);
 
       const reset = await call(api, "POST", "/dev/reset");
       expect(reset.status).toBe(200);
@@ -80,6 +84,8 @@ describe("POST /dev/reset", () => {
       // The mail log survives (tests mark it by id); the history tables were not written again.
       expect((await latestMail(api, "alex@mapledental.test")).code).toBe(mail.code);
       expect(usageRows()).toBe(usageBefore);
+      // The report's daily aggregates are kept with the history they sum.
+      expect(dailyRows()).toBe(dailyBefore);
     });
 
     it("ends the sessions of users the reset removed", async () => {

@@ -34,9 +34,10 @@ export function todayUtc(now = clock.now()) {
  * million rows, most of a seed's time. Nothing writes these tables at runtime, and their rows depend on the
  * day only (`ctx.today`), so a reset on the day they were written keeps them.
  */
-const HISTORY: { seed: (ctx: SeedContext) => void; table: string }[] = [
-  { seed: seedUsage, table: "usage_intervals" },
-  { seed: seedCompliance, table: "thermostat_history" },
+const HISTORY: { seed: (ctx: SeedContext) => void; tables: string[] }[] = [
+  { seed: seedUsage, tables: ["usage_intervals"] },
+  // The daily aggregates are written with the history (api/domain/schedule-compliance.ts).
+  { seed: seedCompliance, tables: ["thermostat_history", "thermostat_history_daily"] },
 ];
 
 /** Kept by a reset: the migrations' bookkeeping, who is signed in (a test's session outlives it), the mail log. */
@@ -74,7 +75,7 @@ export function seedIfEmpty(db: DB, opts: { now?: Date; staffEmailDomain: string
 export function resetDemoData(db: DB, opts: { now?: Date; staffEmailDomain: string }) {
   const ctx = context(db, opts.now ?? clock.now(), opts.staffEmailDomain);
   const keepHistory = historyDay.get(db) === ctx.today.toISOString();
-  const kept = new Set([...KEPT_BY_RESET, ...(keepHistory ? HISTORY.map((h) => h.table) : [])]);
+  const kept = new Set([...KEPT_BY_RESET, ...(keepHistory ? HISTORY.flatMap((h) => h.tables) : [])]);
   const skipped = new Set(keepHistory ? HISTORY.map((h) => h.seed) : []);
   const tables = (
     db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
