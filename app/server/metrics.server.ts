@@ -6,7 +6,7 @@ import type { UpstreamCallReport } from "./api-client.server";
 import { getConfig } from "./config.server";
 
 /**
- * Prometheus metrics of the web tier (docs/operations-metrics.md lists each one). Labels are always from a bounded
+ * Prometheus metrics of the web tier (docs/operations.md lists each one). Labels are always from a bounded
  * set: a Remix route id (never the raw path), an upstream endpoint template (never a raw id), a limiter's name.
  * server.ts and the Remix build are two bundles that both import this module, so the registry lives on
  * globalThis: one per process, whichever bundle records first.
