@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { BENCH_PAGES } from "./pages";
+import { weightFromManifest } from "./weight";
 
 const which = process.argv[2] ?? "all";
 const DANA = "dana@harborcoffee.test";
@@ -152,31 +152,6 @@ async function throughput() {
   }
   console.log("\n## Throughput (autocannon, 32 connections, latency 0)\n");
   console.log(table(rows));
-}
-
-/** Gzip bytes of the JavaScript each route loads on a cold visit, from the build manifest. */
-function weightFromManifest() {
-  const dir = "public/build";
-  const file = fs.readdirSync(dir).find((f) => /^manifest-.*\.js$/.test(f))!;
-  const src = fs.readFileSync(path.join(dir, file), "utf8");
-  const manifest = JSON.parse(src.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, "")) as {
-    entry: { module: string; imports: string[] };
-    routes: Record<string, { id: string; parentId?: string; module: string; imports?: string[] }>;
-  };
-  const gz = (url: string) => zlib.gzipSync(fs.readFileSync(path.join("public", url))).length;
-  const chain = (id: string): string[] => {
-    const r = manifest.routes[id];
-    return r ? [...(r.parentId ? chain(r.parentId) : []), id] : [];
-  };
-  return (routeIds: string[]) => {
-    const files = new Set<string>([`/build/${file}`, manifest.entry.module, ...manifest.entry.imports]);
-    for (const id of routeIds.flatMap(chain)) {
-      const r = manifest.routes[id];
-      files.add(r.module);
-      for (const i of r.imports ?? []) files.add(i);
-    }
-    return [...files].reduce((sum, f) => sum + gz(f), 0);
-  };
 }
 
 async function weight() {

@@ -1,6 +1,3 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
-
 /** "Jan" … "Dec". */
 export const MONTH_SHORT = [
   "Jan",
@@ -26,9 +23,4 @@ export function formatCalendarDate(iso: string): string {
   const month = m ? MONTH_SHORT[Number(m[2]) - 1] : undefined;
   if (!m || !month || Number(m[3]) < 1) return iso;
   return `${month} ${Number(m[3])}, ${Number(m[1])}`;
-}
-
-/** The day an instant falls on in a timezone, in the same words: "Nov 3, 2026". */
-export function formatDayIn(instant: number | Date, timeZone: string): string {
-  return format(new TZDate(+instant, timeZone), "MMM d, yyyy");
 }

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   data,
   type ActionFunctionArgs,
@@ -7,8 +6,12 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { DISMISSAL_TEXT, dismissalHref, dismissalSchema } from "~/features/thermostats/dismissal";
-import { dismissThermostatIssue, findDismissalTarget } from "~/features/thermostats/dismissal.server";
+import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
+import {
+  dismissThermostatIssue,
+  findDismissalTarget,
+  parseDismissal,
+} from "~/features/thermostats/dismissal.server";
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";
@@ -24,7 +27,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request);
-  const submission = parseWithZod(new URL(request.url).searchParams, { schema: dismissalSchema });
+  const submission = parseDismissal(new URL(request.url).searchParams);
   if (submission.status !== "success") return { target: null, params: null };
   const target = await settle(findDismissalTarget(await getApi(request, context), submission.value));
   return withPrimaryStatus({ target: target.ok ? target.data : null, params: submission.value }, target);
@@ -32,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: dismissalSchema });
+  const submission = parseDismissal(await request.formData());
   if (submission.status !== "success") return { ok: false };
   const result = await settle(dismissThermostatIssue(await getApi(request, context), submission.value));
   return result.ok ? { ok: true } : data({ ok: false }, { status: failureStatus(result.error) });

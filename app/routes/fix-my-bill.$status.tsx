@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { feedbackHeading } from "~/features/bills/bills";
+import { feedbackHeading } from "~/features/bills/feedback";
 import { PublicPage } from "~/ui/brand";
 
 /** Public bill feedback confirmation (the target of the bill-issue email answers). */

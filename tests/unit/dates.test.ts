@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatCalendarDate, formatDayIn, MONTH_SHORT } from "~/lib/dates";
+import { formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
+import { formatDayIn } from "~/lib/dates-tz";
 import { formatRange, formatMonth } from "~/features/bills/bills";
 import { eventTimeParts } from "~/features/grid-services/grid-services";
 import { bucketLabel } from "~/features/usage/usage";

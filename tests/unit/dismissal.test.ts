@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { dismissalHref, dismissalSchema, issueLabel } from "~/features/thermostats/dismissal";
+import { dismissalHref, issueLabel } from "~/features/thermostats/dismissal";
+import { dismissalSchema } from "~/features/thermostats/dismissal.server";
 
 describe("the dismissal link's parameters", () => {
   const parse = (query: string) => parseWithZod(new URLSearchParams(query), { schema: dismissalSchema });

@@ -101,9 +101,7 @@ export const flagAnswerSchema = z.object({
 
 export const FLAG_UPDATE_FAILED = "Unable to process update";
 
-/** The bill feedback confirmation heading (/fix-my-bill/{status}). */
-export const feedbackHeading = (status: string) =>
-  status === "action_requested" ? "Help is on the way!" : "Bill feedback received";
+export { feedbackHeading } from "./feedback";
 
 // Formatters are built once: an Intl formatter per call is slow when a page formats hundreds of values.
 const numberFormats = new Map<number, Intl.NumberFormat>();

@@ -1,7 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { parseId } from "~/lib/ids";
-import { formatDayIn } from "~/lib/dates";
+import { formatDayIn } from "~/lib/dates-tz";
 
 /** Grid services rules (docs/rules.md, Grid services): status labels, default sort and range, URL state. */
 

@@ -1,8 +1,23 @@
 import { listAllBuildings } from "~/features/locations/locations.server";
 import type { ApiClient } from "~/server/api-client.server";
 import { isDismissedIssue } from "./thermostats";
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
 import { issueLabel, type DismissalParams } from "./dismissal";
 import { dismissIssueBySlug, listThermostats } from "./thermostats.server";
+
+/** The link's (and the form's) two parameters; anything else is "Submission Failed". */
+export const dismissalSchema = z.object({
+  thermostatId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  issueSlug: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9_]{1,100}$/),
+}) satisfies z.ZodType<DismissalParams>;
+
+/** The dismissal link's query or the page's form, parsed with `dismissalSchema`. */
+export const parseDismissal = (form: URLSearchParams | FormData) =>
+  parseWithZod(form, { schema: dismissalSchema });
 
 export type DismissalTarget = {
   thermostatName: string;

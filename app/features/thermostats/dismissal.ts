@@ -1,22 +1,15 @@
-import { z } from "zod";
-import { STATUS_LABELS } from "./thermostats";
+import { STATUS_LABELS } from "./status-labels";
 
 /**
  * The issue email's dismissal link (rule dismissal-link, docs/rules.md): the GET only names the thermostat
- * and the issue and offers one button; the POST dismisses. Pure parts, shared by the loader and the action.
+ * and the issue and offers one button; the POST dismisses. Pure parts the page's component uses too (no zod
+ * here: the page is opened from an email, and its JavaScript stays small).
  */
 
 export const DISMISSAL_PATH = "/dismiss-thermostat-issue";
 
-/** The link's (and the form's) two parameters; anything else is "Submission Failed". */
-export const dismissalSchema = z.object({
-  thermostatId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  issueSlug: z
-    .string()
-    .trim()
-    .regex(/^[a-z0-9_]{1,100}$/),
-});
-export type DismissalParams = z.infer<typeof dismissalSchema>;
+/** The link's (and the form's) two parameters (parsed by `parseDismissal`, dismissal.server.ts). */
+export type DismissalParams = { thermostatId: number; issueSlug: string };
 
 /** The page's own strings (the spec gives only the result strings, in `MESSAGES`). */
 export const DISMISSAL_TEXT = {

@@ -62,8 +62,9 @@ export const MAX_POLLS = 20;
 export const NEW_YORK = "America/New_York";
 
 import { MESSAGES } from "./messages";
+import type { CardStatus } from "./status-labels";
 import { submissionIdField } from "~/ui/submission-id";
-import { formatDayIn } from "~/lib/dates";
+import { formatDayIn } from "~/lib/dates-tz";
 
 export { MESSAGES };
 
@@ -140,32 +141,7 @@ export function pickIssue(issues: ThermostatIssue[]): ThermostatIssue | null {
 
 // ---------------------------------------------------------------- card status
 
-export const CARD_STATUSES = [
-  "unlinked",
-  "unreachable",
-  "event",
-  "schedule-unavailable",
-  "resolving",
-  "dismissed",
-  "inactive-schedule",
-  "inefficient-schedule",
-  "system-performance",
-  "following-schedule",
-] as const;
-export type CardStatus = (typeof CARD_STATUSES)[number];
-
-export const STATUS_LABELS: Record<CardStatus, string> = {
-  unlinked: "unlinked device",
-  unreachable: "unreachable",
-  event: "event in progress",
-  "schedule-unavailable": "schedule unavailable",
-  resolving: "resolving issue",
-  dismissed: "issue dismissed",
-  "inactive-schedule": "inactive schedule",
-  "inefficient-schedule": "inefficient schedule",
-  "system-performance": "system performance",
-  "following-schedule": "following schedule",
-};
+export { CARD_STATUSES, STATUS_LABELS, type CardStatus } from "./status-labels";
 
 export const STATUS_EXPLANATIONS: Record<CardStatus, string> = {
   unlinked:
