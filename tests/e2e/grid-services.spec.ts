@@ -69,6 +69,22 @@ test.describe("grid services", () => {
     }
   });
 
+  test("the event under way is In progress here as in the control room", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations/101/control");
+    await ready(page, info);
+    await expect(page.getByRole("article", { name: "Front Counter" }).getByTestId("card-status")).toHaveText(
+      "event in progress",
+    );
+    // Pike Place's events (one page): the one under way (dispatch 1, PENDING upstream) is the only one running.
+    await page.goto("/grid-services?q=Pike");
+    await ready(page, info);
+    await expect(page.getByTestId("page-status")).toContainText("Page 1 of 1");
+    await expect(rows(page).locator(".pill", { hasText: /^In progress$/ })).toBeVisible();
+    const labels = await page.locator('[data-testid="dispatch-row"] .pill').allTextContents();
+    expect(labels.filter((l) => l.trim() === "In progress")).toHaveLength(1);
+  });
+
   test("a search goes back to the first page; no match shows the empty state", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/grid-services?page=2");

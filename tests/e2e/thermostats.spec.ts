@@ -120,12 +120,92 @@ test.describe("thermostat control room", () => {
     await cool.fill(String(next));
     await settings.getByRole("button", { name: "Save" }).click();
     await expect(toast(page, "Thermostat update submitted")).toBeVisible();
+    // The outcome, not <body>: the redirect names the card; with JavaScript the card has the focus.
+    await expect(page).toHaveURL(new RegExp(`#thermostat-${id}$`));
+    if (isJs(info)) await expect(card).toBeFocused();
     await expect(card.getByTestId("receipt")).toContainText(`cool ${next}°F`);
     await expect(card.getByTestId("receipt")).toContainText("pending");
     await expect(toast(page, `Action completed for Thermostat: ${name}`)).toBeVisible({ timeout: 40_000 });
     await expect(card.getByTestId("receipt")).toContainText("completed");
     await expect(card.getByTestId("card-cool")).toHaveText(`${next}°F`);
     await expect(settings.getByLabel("Cool setpoint (°F)")).toHaveValue(String(next));
+  });
+
+  test("a card whose device moved on from its latest change says both", async ({ page }, info) => {
+    await open(page, info, "/locations/101/control");
+    const card = page.getByRole("article", { name: "Front Counter" });
+    // The receipt: the grid event's precool change, completed; the device now reports other settings.
+    await expect(card.getByTestId("receipt")).toContainText(
+      "Latest change (grid event): mode cool, cool 70°F",
+    );
+    await expect(card.getByTestId("receipt")).toContainText("completed");
+    const mode = (await card.getByTestId("card-mode").textContent())!.trim();
+    const cool = (await card.getByTestId("card-cool").textContent())!.trim();
+    expect(`${mode} ${cool}`).not.toBe("cool 70°F");
+    await expect(card.getByTestId("receipt-followup")).toContainText(
+      `The thermostat now reports mode ${mode}, cool ${cool}`,
+    );
+    await expect(card.getByTestId("receipt-followup")).toContainText("precooling ended when the event began");
+  });
+
+  test("headings go h1, then h2, without skipping a level", async ({ page, a11y }, info) => {
+    for (const path of ["/locations/101/control", "/locations/101/control?tab=issues"]) {
+      await open(page, info, path);
+      const levels = await page
+        .locator("main")
+        .locator("h1, h2, h3, h4, h5, h6")
+        .evaluateAll((els) => els.map((e) => Number(e.tagName.slice(1))));
+      expect(levels[0], path).toBe(1);
+      expect(levels.length, path).toBeGreaterThan(1);
+      for (let i = 1; i < levels.length; i++)
+        expect(levels[i] - levels[i - 1], `${path}: ${levels}`).toBeLessThanOrEqual(1);
+      await expect(page.getByRole("heading", { name: "Front Counter", level: 2 })).toHaveCount(
+        path.includes("issues") ? 0 : 1,
+      );
+      await a11y();
+    }
+  });
+
+  test("an unlinked thermostat offers no settings and a forged Save is refused", async ({ page }, info) => {
+    await open(page, info, "/locations/101/control");
+    const card = page.getByTestId("thermostat-1004");
+    await expect(card.getByTestId("card-status")).toHaveText("unlinked device");
+    await expect(card).toContainText("we cannot read or change it");
+    await expect(card.getByText("Change settings")).toHaveCount(0);
+    await expect(card.getByRole("form")).toHaveCount(0);
+    // A forged form (what a stale page or a hand-made request would post) is refused on the server.
+    const answer = page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().includes("/locations/101/control"),
+    );
+    await page.evaluate(() => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = location.pathname;
+      const fields: Record<string, string> = {
+        intent: "save",
+        thermostatId: "1004",
+        tab: "all",
+        mode: "cool",
+        coolSetpointF: "70",
+        heatSetpointF: "66",
+      };
+      for (const [name, value] of Object.entries(fields)) {
+        const input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    });
+    expect((await answer).status()).toBe(400);
+    // The page after a document post: the card says why (a flash toast would only show on the next page).
+    await expect(page.getByTestId("thermostat-1004").getByRole("alert")).toContainText(
+      "so its settings cannot be changed",
+    );
+    await expect(toast(page, "Thermostat update submitted")).toHaveCount(0);
+    await expect(page.getByTestId("thermostat-1004").getByTestId("receipt")).toHaveCount(0);
   });
 
   test("a change to an unreachable thermostat fails with the vendor's reason", async ({ page }, info) => {

@@ -3,6 +3,9 @@ import {
   DEFAULT_SORT,
   defaultDateRange,
   dispatchStatusLabel,
+  dispatchStatusTone,
+  IN_PROGRESS_LABEL,
+  isDispatchRunning,
   formatEventTime,
   gridSearch,
   pageCount,
@@ -89,5 +92,37 @@ describe("event times", () => {
     );
     expect(formatEventTime("2026-11-20T18:00:00.000Z", "America/New_York")).toBe("Nov 20, 2026, 1:00 PM EST");
     expect(formatEventTime(null, "America/New_York")).toBe("—");
+  });
+});
+
+describe("displayed dispatch status (rule dispatch-display-status)", () => {
+  const at = (iso: string) => Date.parse(iso);
+  const event = {
+    precoolStartTime: "2026-11-18T17:30:00.000Z",
+    startTime: "2026-11-18T18:30:00.000Z",
+    endTime: "2026-11-20T07:30:00.000Z",
+  };
+
+  it("a dispatch runs from its precool start (or start) up to, not including, its end", () => {
+    expect(isDispatchRunning(event, at("2026-11-18T17:29:59.999Z"))).toBe(false);
+    expect(isDispatchRunning(event, at("2026-11-18T17:30:00.000Z"))).toBe(true);
+    expect(isDispatchRunning(event, at("2026-11-18T19:30:00.000Z"))).toBe(true);
+    expect(isDispatchRunning(event, at("2026-11-20T07:30:00.000Z"))).toBe(false);
+    const noPrecool = { ...event, precoolStartTime: null };
+    expect(isDispatchRunning(noPrecool, at("2026-11-18T18:00:00.000Z"))).toBe(false);
+    expect(isDispatchRunning(noPrecool, at("2026-11-18T18:30:00.000Z"))).toBe(true);
+    expect(isDispatchRunning({ startTime: null, endTime: null }, at("2026-11-18T18:30:00.000Z"))).toBe(false);
+  });
+
+  it("a PENDING dispatch under way is In progress; every other case keeps the spec's label", () => {
+    expect(dispatchStatusLabel("PENDING", true)).toBe(IN_PROGRESS_LABEL);
+    expect(dispatchStatusTone("PENDING", true)).toBe("success");
+    expect(dispatchStatusLabel("PENDING", false)).toBe("Pending");
+    expect(dispatchStatusTone("PENDING", false)).toBe("info");
+    // A final status stays final, even while its window is open (the outcome is known).
+    expect(dispatchStatusLabel("OPT_OUT", true)).toBe("Opted out");
+    expect(dispatchStatusLabel("SUCCESS", true)).toBe("Participated");
+    expect(dispatchStatusLabel("NO DEVICES", true)).toBe("No available thermostats");
+    expect(dispatchStatusLabel("CANCELLED_BY_UTILITY", true)).toBe("No status available");
   });
 });

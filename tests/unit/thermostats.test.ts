@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { saveSettings } from "~/features/thermostats/control.server";
+import type { ApiClient } from "~/server/api-client.server";
 import {
   borderColour,
   brandOf,
@@ -16,7 +18,11 @@ import {
   parsePoll,
   parseTab,
   parseWatch,
+  anchoredCard,
+  cardAnchor,
   pickIssue,
+  receiptFollowUp,
+  settingsRefusal,
   settingsSchema,
   updateErrorMessage,
   vendorLabel,
@@ -437,5 +443,126 @@ describe("messages and formatting", () => {
     expect(parsePoll("3")).toBe(3);
     expect(parsePoll("99")).toBe(20);
     expect(parsePoll("-1")).toBe(0);
+  });
+});
+
+describe("an unlinked thermostat cannot be changed (rule unlinked-no-change)", () => {
+  it("refuses settings only for status -2", () => {
+    expect(settingsRefusal(item({ status: -2 }))).toBe(MESSAGES.unlinkedRefused);
+    expect(settingsRefusal(item())).toBeNull();
+    // Unreachable but linked: the vendor answers (and fails the change with its reason), so Save is offered.
+    expect(settingsRefusal(item({ reachable: false }))).toBeNull();
+  });
+
+  it("Save answers 400 with the refusal and sends nothing to the vendor, even for a valid form", async () => {
+    const unlinked = item({ status: -2 });
+    const post = vi.fn();
+    const api = { get: async () => ({ items: [unlinked] }), post } as unknown as ApiClient;
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      intent: "save",
+      thermostatId: "1",
+      mode: "heat",
+      coolSetpointF: "74",
+      heatSetpointF: "66",
+    }))
+      form.set(k, v);
+    const outcome = await saveSettings(api, 101, { intent: "save", thermostatId: 1, tab: "all" }, form);
+    expect(post).not.toHaveBeenCalled();
+    expect(outcome.kind).toBe("reply");
+    if (outcome.kind !== "reply") return;
+    expect(outcome.status).toBe(400);
+    expect(outcome.toast).toEqual({ kind: "error", message: MESSAGES.unlinkedRefused });
+    expect(outcome.body.lastResult.error?.[""]).toEqual([MESSAGES.unlinkedRefused]);
+  });
+});
+
+describe("a completed change and the device's reported state (rule receipt-vs-reported-state)", () => {
+  const now = Date.parse("2026-11-18T19:30:00.000Z");
+  const eventAction = (over: Partial<NonNullable<ThermostatInfo["thermostatAction"]>> = {}) => ({
+    id: 9,
+    thermostatId: 1,
+    status: "success" as const,
+    deviceSpecificData: { mode: "cool", coolSetpointF: 70 },
+    dispatchId: 1,
+    thermostatName: "Front Counter",
+    reason: null,
+    createdAt: "2026-11-18T17:30:00.000Z",
+    finishedAt: "2026-11-18T17:30:20.000Z",
+    ...over,
+  });
+  const running = {
+    id: 1,
+    precoolStartTime: "2026-11-18T17:30:00.000Z",
+    startTime: "2026-11-18T18:30:00.000Z",
+    endTime: "2026-11-20T07:30:00.000Z",
+  };
+  const reporting = (mode: string, cool: number) => ({
+    ...item().state,
+    mode,
+    coolSetpointF: cool,
+    heatSetpointF: 68,
+  });
+
+  it("says nothing when the device still has every asked setting, or the change did not complete", () => {
+    expect(
+      receiptFollowUp(
+        { state: reporting("cool", 70), thermostatAction: eventAction(), dispatch: running },
+        now,
+      ),
+    ).toBeNull();
+    const pending = eventAction({ status: "pending" });
+    expect(
+      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: pending, dispatch: running }, now),
+    ).toBeNull();
+    expect(
+      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: null, dispatch: null }, now),
+    ).toBeNull();
+  });
+
+  it("a precool change under a running event: precooling ended when the event began", () => {
+    const text = receiptFollowUp(
+      { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
+      now,
+    );
+    expect(text).toBe(
+      "The thermostat now reports mode auto, cool 74°F, heat 68°F: precooling ended when the event began (Nov 18, 2026, 1:30 PM ET).",
+    );
+    // Before the event's start, the difference is not explained by the end of precooling.
+    expect(
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
+        Date.parse("2026-11-18T18:00:00.000Z"),
+      ),
+    ).toMatch(/the event has changed it since\.$/);
+  });
+
+  it("an event's change after the event: the event ended and the schedule resumed", () => {
+    expect(
+      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: null }, now),
+    ).toBe(
+      "The thermostat now reports mode auto, cool 74°F, heat 68°F: the grid event has ended and the thermostat's schedule resumed.",
+    );
+  });
+
+  it("a user's change changed since", () => {
+    const mine = eventAction({ dispatchId: null, deviceSpecificData: { coolSetpointF: 76 } });
+    expect(
+      receiptFollowUp({ state: reporting("cool", 75), thermostatAction: mine, dispatch: null }, now),
+    ).toMatch(/now reports mode cool, cool 75°F, heat 68°F: its settings were changed since/);
+    // Only the asked fields count: a change of the cool setpoint is not contradicted by another mode.
+    expect(
+      receiptFollowUp({ state: reporting("heat", 76), thermostatAction: mine, dispatch: null }, now),
+    ).toBeNull();
+  });
+});
+
+describe("the card anchor Save's redirect carries", () => {
+  it("names a card and is read back only in its own shape", () => {
+    expect(cardAnchor(1004)).toBe("thermostat-1004");
+    expect(anchoredCard("#thermostat-1004")).toBe("thermostat-1004");
+    expect(anchoredCard("#main")).toBeNull();
+    expect(anchoredCard("#thermostat-1004-name")).toBeNull();
+    expect(anchoredCard("")).toBeNull();
   });
 });

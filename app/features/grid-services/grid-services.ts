@@ -15,17 +15,47 @@ export const DISPATCH_STATUS_LABELS: Record<string, string> = {
 };
 export const NO_STATUS_LABEL = "No status available";
 
-export function dispatchStatusLabel(status: string | null | undefined) {
+/** The label of a PENDING dispatch under way (rule dispatch-display-status, docs/rules.md). */
+export const IN_PROGRESS_LABEL = "In progress";
+
+/** What decides whether a dispatch is under way: its window, precooling included. */
+export type DispatchWindow = {
+  precoolStartTime?: string | null;
+  startTime?: string | null;
+  endTime?: string | null;
+};
+
+/**
+ * Whether `nowMs` (the web's clock, app/server/clock.server.ts) lies in the dispatch's window: from its
+ * precool start (or its start without precooling) up to, not including, its end. The same test the api
+ * makes to put a dispatch on a control-room card ("event in progress"), so the two screens agree.
+ */
+export function isDispatchRunning(d: DispatchWindow, nowMs: number): boolean {
+  const from = Date.parse(d.precoolStartTime ?? d.startTime ?? "");
+  const to = Date.parse(d.endTime ?? "");
+  if (Number.isNaN(from) || Number.isNaN(to)) return false;
+  return from <= nowMs && nowMs < to;
+}
+
+/**
+ * The label a dispatch shows (rule dispatch-display-status): a PENDING dispatch under way is "In progress";
+ * otherwise the spec's label for its upstream status (Opted out, No available thermostats, Participated,
+ * Pending), "No status available" for any other. `running` comes from the loader (`isDispatchRunning`).
+ */
+export function dispatchStatusLabel(status: string | null | undefined, running = false) {
+  if (status === "PENDING" && running) return IN_PROGRESS_LABEL;
   return status && Object.hasOwn(DISPATCH_STATUS_LABELS, status)
     ? DISPATCH_STATUS_LABELS[status]
     : NO_STATUS_LABEL;
 }
 
+/** The pill's tone: green for a participation and for an event under way (the control room's event border). */
 export function dispatchStatusTone(
   status: string | null | undefined,
+  running = false,
 ): "success" | "info" | "grey" | "yellow" {
   if (status === "SUCCESS") return "success";
-  if (status === "PENDING") return "info";
+  if (status === "PENDING") return running ? "success" : "info";
   if (status === "OPT_OUT") return "yellow";
   return "grey";
 }

@@ -8,12 +8,14 @@ import { formId } from "~/server/forms.server";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import type { SessionUser, Toast } from "~/server/session.server";
 import {
+  cardAnchor,
   changedSettings,
   limitsOf,
   MESSAGES,
   parsePoll,
   parseTab,
   parseWatch,
+  settingsRefusal,
   settingsSchema,
   updateErrorMessage,
   type Tab,
@@ -26,6 +28,7 @@ import {
   updateThermostatSettings,
 } from "./thermostats.server";
 import { idParam, parseId } from "~/lib/ids";
+import { now as clockNow } from "~/server/clock.server";
 import { withQuery } from "~/lib/query";
 
 /** The control room's location id: anything but a positive safe integer goes back to the locations list. */
@@ -61,6 +64,8 @@ export async function controlRoomView(
       poll: parsePoll(url.searchParams.get("poll")),
       openCard: parseId(url.searchParams.get("card")),
       loadedAt: Date.now(),
+      /** The web's clock (app/server/clock.server.ts), for rules that compare with "now" on both sides. */
+      now: clockNow().getTime(),
       error: !list.ok,
       items: list.ok ? list.data : [],
       watched: watched?.ok ? watched.data : null,
@@ -139,6 +144,16 @@ export async function saveSettings(
       toast: { kind: "error", message: MESSAGES.updateFailed },
     };
   }
+  // An unlinked device: refused before anything is sent, whatever the form says (even a forged one).
+  const refusal = settingsRefusal(item);
+  if (refusal) {
+    return {
+      kind: "reply",
+      status: 400,
+      body: { intent: "save", thermostatId, lastResult: submission.reply({ formErrors: [refusal] }) },
+      toast: { kind: "error", message: refusal },
+    };
+  }
   if (submission.status !== "success") {
     return {
       kind: "reply",
@@ -162,7 +177,8 @@ export async function saveSettings(
     const created = await updateThermostatSettings(api, thermostatId, changed);
     return {
       kind: "redirect",
-      to: controlRoomHref(locationId, tab, { watch: `${thermostatId}:${created.id}` }),
+      // The fragment names the card: without JavaScript the browser scrolls to it; with it, the page focuses it.
+      to: `${controlRoomHref(locationId, tab, { watch: `${thermostatId}:${created.id}` })}#${cardAnchor(thermostatId)}`,
       toast: { kind: "success", message: MESSAGES.submitted },
     };
   } catch (error) {

@@ -7,6 +7,9 @@ export const MESSAGES = {
     "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
   submitted: "Thermostat update submitted",
   updateFailed: "Unable to update Thermostat settings",
+  /** Save refused for an unlinked device (status -2): the card already says we cannot read or change it. */
+  unlinkedRefused:
+    "This thermostat is no longer linked to its vendor account, so its settings cannot be changed. Reconnect it in the vendor's app first.",
   completed: (name: string) => `Action completed for Thermostat: ${name}`,
   failed: (name: string) => `Failed action for Thermostat: ${name}`,
   dismissed: "Device issue dismissed.",

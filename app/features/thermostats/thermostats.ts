@@ -203,6 +203,15 @@ export function hasDeviceIssue(item: ThermostatInfo): boolean {
   );
 }
 
+/**
+ * Whether a card offers Change settings and the server accepts Save for it (rule unlinked-no-change,
+ * docs/rules.md): never for an unlinked device (status -2), which we can neither read nor change; the
+ * answer is the refusal's message, or null when a change may be sent.
+ */
+export function settingsRefusal(item: Pick<ThermostatInfo, "thermostat">): string | null {
+  return item.thermostat.status === UNLINKED_STATUS ? MESSAGES.unlinkedRefused : null;
+}
+
 /** Resolve Issue and DISMISS for the picked issue (rule resolve-dismiss-offer, docs/rules.md): never for Airzone; DISMISS hidden once dismissed or auto-resolving. */
 export function issueActions(item: ThermostatInfo): {
   issue: ThermostatIssue | null;
@@ -365,10 +374,58 @@ export const RECEIPT_STATUS: Record<ActionStatus, string> = {
   fail: "failed",
 };
 
+/**
+ * What a reader needs when a completed change and the device disagree (rule receipt-vs-reported-state,
+ * docs/rules.md): the receipt says what was asked and that it completed; when the device now reports other
+ * settings, this says what it reports and why the two differ, so the card does not contradict its receipt.
+ * Null when the change is not completed or the device still has every asked setting.
+ *
+ * - a grid event's change sent before the event began, the event still on the card and started: the
+ *   precooling step ended when the event began;
+ * - a grid event's change whose event is no longer on the card: the event ended and the schedule resumed;
+ * - any other completed change: the settings were changed since (at the device or by its schedule).
+ */
+export function receiptFollowUp(
+  item: Pick<ThermostatInfo, "state" | "thermostatAction" | "dispatch">,
+  nowMs: number,
+): string | null {
+  const action = item.thermostatAction;
+  if (!action || action.status !== "success") return null;
+  const asked = action.deviceSpecificData;
+  const { state } = item;
+  const differs =
+    (asked.mode != null && asked.mode !== state.mode) ||
+    (typeof asked.coolSetpointF === "number" && asked.coolSetpointF !== state.coolSetpointF) ||
+    (typeof asked.heatSetpointF === "number" && asked.heatSetpointF !== state.heatSetpointF);
+  if (!differs) return null;
+  const reported = `The thermostat now reports ${describeChange({
+    mode: state.mode,
+    coolSetpointF: state.coolSetpointF,
+    heatSetpointF: state.heatSetpointF,
+  })}`;
+  if (action.dispatchId !== null) {
+    const event = item.dispatch;
+    if (event && event.id === action.dispatchId) {
+      const began = Date.parse(event.startTime);
+      if (began <= nowMs && Date.parse(action.createdAt) < began)
+        return `${reported}: precooling ended when the event began (${formatNewYork(event.startTime)}).`;
+      return `${reported}: the event has changed it since.`;
+    }
+    return `${reported}: the grid event has ended and the thermostat's schedule resumed.`;
+  }
+  return `${reported}: its settings were changed since, at the thermostat or by its schedule.`;
+}
+
 // ---------------------------------------------------------------- URL state
 
 export type Tab = "all" | "issues";
 export const parseTab = (v: string | null): Tab => (v === "issues" ? "issues" : "all");
+
+/** The card's element id: the fragment Save's redirect carries, so the page opens on (and focuses) the card. */
+export const cardAnchor = (thermostatId: number) => `thermostat-${thermostatId}`;
+const CARD_ANCHOR = /^#thermostat-\d{1,12}$/;
+/** The card a location's fragment names (`#thermostat-<id>`), or null. */
+export const anchoredCard = (hash: string) => (CARD_ANCHOR.test(hash) ? hash.slice(1) : null);
 
 /** `watch=<thermostatId>:<actionId>` names the change whose outcome the page reports. */
 export function parseWatch(v: string | null): { thermostatId: number; actionId: number } | null {

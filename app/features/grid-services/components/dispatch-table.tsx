@@ -94,7 +94,9 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                   </td>
                   <td>{d.eventType ? eventTypeLabel(d.eventType) : "—"}</td>
                   <td>
-                    <Pill tone={dispatchStatusTone(d.status)}>{dispatchStatusLabel(d.status)}</Pill>
+                    <Pill tone={dispatchStatusTone(d.status, d.running)}>
+                      {dispatchStatusLabel(d.status, d.running)}
+                    </Pill>
                   </td>
                   <td>
                     <EventTime iso={d.precoolStartTime} tz={tz} />

@@ -4,6 +4,7 @@ import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { Toasts } from "~/ui/toasts";
 import {
+  anchoredCard,
   hasDeviceIssue,
   MAX_POLLS,
   MESSAGES,
@@ -23,6 +24,7 @@ export type ControlRoomData = {
   poll: number;
   openCard: number | null;
   loadedAt: number;
+  now: number;
   error: boolean;
   items: ThermostatInfo[];
   watched: ThermostatAction | null;
@@ -72,6 +74,12 @@ export function ControlRoom({
   reply: SettingsReply | undefined;
 }) {
   const location = useLocation();
+  // After Save (a fetcher whose redirect carries `#thermostat-<id>`), focus goes to the card, where the
+  // receipt and the outcome show, rather than falling to <body>: once per navigation.
+  useEffect(() => {
+    const id = anchoredCard(location.hash);
+    if (id) document.getElementById(id)?.focus();
+  }, [location.key, location.hash]);
   const issueItems = page.items.filter(hasDeviceIssue);
   const shown = page.tab === "issues" ? issueItems : page.items;
   const watched = page.watched;
@@ -128,6 +136,7 @@ export function ControlRoom({
                   item={item}
                   tab={page.tab}
                   showVendor={page.showVendor}
+                  now={page.now}
                   openBack={page.openCard === item.thermostat.id}
                   submissionId={page.submissionId}
                   serverReply={reply && reply.thermostatId === item.thermostat.id ? reply : undefined}

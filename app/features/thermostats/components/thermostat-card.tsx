@@ -2,6 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import {
   borderColour,
   brandOf,
+  cardAnchor,
   cardStatus,
   describeChange,
   formatNewYork,
@@ -10,11 +11,14 @@ import {
   modelOf,
   modeDisplayName,
   RECEIPT_STATUS,
+  receiptFollowUp,
+  settingsRefusal,
   STATUS_EXPLANATIONS,
   STATUS_LABELS,
   vendorLabel,
   type ThermostatInfo,
 } from "../thermostats";
+import { Alert } from "~/ui/states";
 import { SettingsForm, type SettingsReply } from "./settings-form";
 
 const degrees = (v: number | null) => (v === null ? "—" : `${v}°F`);
@@ -30,8 +34,11 @@ export function ThermostatCard({
   openBack,
   serverReply,
   submissionId,
+  now,
 }: {
   item: ThermostatInfo;
+  /** The web's clock when the page was loaded (ms). */
+  now: number;
   tab: string;
   showVendor: boolean;
   openBack: boolean;
@@ -45,6 +52,8 @@ export function ThermostatCard({
   const { issue, canResolve, canDismiss } = issueActions(item);
   const action = item.thermostatAction;
   const offline = status === "unlinked" || status === "unreachable";
+  const refusal = settingsRefusal(item);
+  const followUp = receiptFollowUp(item, now);
   const headingId = `thermostat-${thermostat.id}-name`;
   const issueFetcher = useFetcher({ key: `issue-${thermostat.id}` });
   const formKey = `${thermostat.id}-${action?.id ?? 0}-${action?.status ?? "none"}-${state.mode}-${state.coolSetpointF}-${state.heatSetpointF}`;
@@ -53,14 +62,16 @@ export function ThermostatCard({
     <article
       className={`card thermo-card thermo-border-${colour}`}
       aria-labelledby={headingId}
+      id={cardAnchor(thermostat.id)}
+      tabIndex={-1}
       data-testid={`thermostat-${thermostat.id}`}
       data-border={colour}
     >
       <div className="thermo-head">
         <div>
-          <h3 id={headingId} className="thermo-name">
+          <h2 id={headingId} className="thermo-name">
             {thermostat.deviceName}
-          </h3>
+          </h2>
           {brand ? <p className="muted thermo-brand">{brand}</p> : null}
         </div>
         <span className={`thermo-status thermo-status-${colour}`} data-testid="card-status">
@@ -100,6 +111,11 @@ export function ThermostatCard({
           {action.status === "fail" && action.reason ? (
             <span className="thermo-reason"> ({action.reason})</span>
           ) : null}
+        </p>
+      ) : null}
+      {followUp ? (
+        <p className="thermo-receipt-followup" data-testid="receipt-followup">
+          {followUp}
         </p>
       ) : null}
 
@@ -157,16 +173,26 @@ export function ThermostatCard({
         </div>
       </details>
 
-      <details className="thermo-settings" open={serverReply ? true : undefined}>
-        <summary>Change settings</summary>
-        <SettingsForm
-          key={formKey}
-          item={item}
-          tab={tab}
-          serverReply={serverReply}
-          submissionId={submissionId}
-        />
-      </details>
+      {/* An unlinked device cannot be changed: no form is offered, and the server refuses a Save (a stale or
+          forged form) with the reason, shown here. */}
+      {refusal ? (
+        serverReply ? (
+          <div data-testid="settings-refused">
+            <Alert tone="error">{refusal}</Alert>
+          </div>
+        ) : null
+      ) : (
+        <details className="thermo-settings" open={serverReply ? true : undefined}>
+          <summary>Change settings</summary>
+          <SettingsForm
+            key={formKey}
+            item={item}
+            tab={tab}
+            serverReply={serverReply}
+            submissionId={submissionId}
+          />
+        </details>
+      )}
     </article>
   );
 }
