@@ -1,4 +1,5 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
+import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import { Tooltip } from "~/ui/tooltip";
 import { UrlDialog } from "~/ui/url-dialog";
 import {
@@ -171,8 +172,8 @@ export function ThermostatTable({
       {rows.length === 0 ? (
         <p className="muted">No thermostats found.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table" data-testid="thermostat-table">
+        <div className="table-wrap table-cards-wide">
+          <table className="table thermostat-table" data-testid="thermostat-table">
             <thead>
               <tr>
                 <th scope="col">Location</th>
@@ -194,12 +195,18 @@ export function ThermostatTable({
             <tbody>
               {rows.map((t) => (
                 <tr key={t.thermostatId} data-testid="thermostat-row">
-                  <td>{t.addressLine1}</td>
-                  <td>{t.deviceName}</td>
-                  <td className="num">{formatPercent(t.scheduleCompliancePercentage)}</td>
-                  <td className="num">{t.permanentHoldCount}</td>
-                  <td className="num">{t.autoResetCount}</td>
-                  <td>
+                  <td data-label="Location">{t.addressLine1}</td>
+                  <td data-label="Thermostat">{t.deviceName}</td>
+                  <td className="num" data-label="Compliance">
+                    {formatPercent(t.scheduleCompliancePercentage)}
+                  </td>
+                  <td className="num" data-label="Holds">
+                    {t.permanentHoldCount}
+                  </td>
+                  <td className="num" data-label="Auto Resets">
+                    {t.autoResetCount}
+                  </td>
+                  <td className="col-action">
                     {t.reachableDuration > 0 ? (
                       <Link
                         to={viewHref(t.thermostatId)}
@@ -239,25 +246,22 @@ export function WorstDaysTable({
   sort: DaySort;
   sortHref: (s: DaySort) => string;
 }) {
-  const header = (key: DaySortKey, label: string) => {
-    const active = sort.key === key;
-    const aria = active ? (sort.dir === "asc" ? "ascending" : "descending") : "none";
-    return (
-      <th scope="col" aria-sort={aria} className="num">
-        <Link to={sortHref(nextDaySort(sort, key))} replace preventScrollReset className="sort-link">
-          {label} <span aria-hidden="true">{active ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}</span>
-          <span className="visually-hidden">, sort</span>
-        </Link>
-      </th>
-    );
-  };
+  const header = (key: DaySortKey, label: string) => (
+    <SortableHeader
+      label={label}
+      sort={ariaSortOf(sort.key === key, sort.dir)}
+      href={sortHref(nextDaySort(sort, key))}
+      className="num"
+      replace
+    />
+  );
   return (
     <section className="card stack" aria-labelledby="worst-days">
       <h2 id="worst-days">Least Compliant Days</h2>
       {!days || days.length === 0 ? (
         <p data-testid="worst-days-empty">N/A</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap table-cards">
           <table className="table" data-testid="worst-days">
             <thead>
               <tr>
@@ -269,9 +273,13 @@ export function WorstDaysTable({
             <tbody>
               {sortDays(days, sort).map((d) => (
                 <tr key={d.date} data-testid="worst-day">
-                  <td>{formatDay(d.date)}</td>
-                  <td className="num">{formatPercent(d.scheduleCompliancePercentage)}</td>
-                  <td className="num">{d.permanentHoldCount ?? 0}</td>
+                  <td className="day">{formatDay(d.date)}</td>
+                  <td className="num" data-label="COMPLIANCE">
+                    {formatPercent(d.scheduleCompliancePercentage)}
+                  </td>
+                  <td className="num" data-label="HOLDS">
+                    {d.permanentHoldCount ?? 0}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -41,7 +41,7 @@ const num = (v: number | null | undefined, unit = "") =>
 
 export function DispatchTable({ items, state }: { items: DispatchInsight[]; state: GridState }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap table-cards-wide">
       <table className="table grid-table" data-testid="dispatch-table">
         <thead>
           <tr>
@@ -72,7 +72,7 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
             return (
               <Fragment key={d.id}>
                 <tr data-testid="dispatch-row" className={open ? "row-open" : undefined}>
-                  <td>
+                  <td className="col-expander">
                     <Link
                       to={gridSearch(toggleOpen(state, d.id))}
                       preventScrollReset
@@ -87,24 +87,24 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                       </span>
                     </Link>
                   </td>
-                  <td>
+                  <td className="col-name">
                     <span className="grid-address">{d.buildingAddress}</span>
                     {d.isInternalTest ? <Pill tone="info">Internal test</Pill> : null}
                     {d.wereOverriddenThermostats ? <Pill tone="yellow">Overridden thermostats</Pill> : null}
                   </td>
-                  <td>{d.eventType ? eventTypeLabel(d.eventType) : "—"}</td>
+                  <td data-label="Event type">{d.eventType ? eventTypeLabel(d.eventType) : "—"}</td>
                   <td>
                     <Pill tone={dispatchStatusTone(d.status, d.running)}>
                       {dispatchStatusLabel(d.status, d.running)}
                     </Pill>
                   </td>
-                  <td>
+                  <td data-label="Precool start">
                     <EventTime iso={d.precoolStartTime} tz={tz} />
                   </td>
-                  <td>
+                  <td data-label="Start">
                     <EventTime iso={d.startTime} tz={tz} />
                   </td>
-                  <td>
+                  <td data-label="End">
                     <EventTime iso={d.endTime} tz={tz} />
                   </td>
                 </tr>
@@ -126,47 +126,57 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                         </div>
                       </dl>
                       {d.thermostatActionsInsights?.length ? (
-                        <table className="table table-compact">
-                          <caption className="visually-hidden">
-                            Thermostats in the event at {d.buildingAddress}
-                          </caption>
-                          <thead>
-                            <tr>
-                              <th scope="col">Device name</th>
-                              <th scope="col" className="num">
-                                Precool setpoint
-                              </th>
-                              <th scope="col" className="num">
-                                Target setpoint
-                              </th>
-                              <th scope="col" className="num">
-                                Observed pre-event
-                              </th>
-                              <th scope="col" className="num">
-                                Participating minutes
-                              </th>
-                              <th scope="col">Override</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {d.thermostatActionsInsights.map((t) => (
-                              <tr key={t.thermostatId} data-testid="thermostat-insight">
-                                <td>{t.deviceName}</td>
-                                <td className="num">{num(t.precoolSetpoint, "°F")}</td>
-                                <td className="num">{num(t.targetSetpoint, "°F")}</td>
-                                <td className="num">{num(t.preEventObserved, "°F")}</td>
-                                <td className="num">{num(t.participatingMinutes)}</td>
-                                <td>
-                                  {t.wasOverridden ? (
-                                    <Pill tone="yellow">Overridden</Pill>
-                                  ) : (
-                                    <span className="muted">No</span>
-                                  )}
-                                </td>
+                        <div className="table-wrap table-cards">
+                          <table className="table table-compact">
+                            <caption className="visually-hidden">
+                              Thermostats in the event at {d.buildingAddress}
+                            </caption>
+                            <thead>
+                              <tr>
+                                <th scope="col">Device name</th>
+                                <th scope="col" className="num">
+                                  Precool setpoint
+                                </th>
+                                <th scope="col" className="num">
+                                  Target setpoint
+                                </th>
+                                <th scope="col" className="num">
+                                  Observed pre-event
+                                </th>
+                                <th scope="col" className="num">
+                                  Participating minutes
+                                </th>
+                                <th scope="col">Override</th>
                               </tr>
-                            ))}
-                          </tbody>
-                        </table>
+                            </thead>
+                            <tbody>
+                              {d.thermostatActionsInsights.map((t) => (
+                                <tr key={t.thermostatId} data-testid="thermostat-insight">
+                                  <td className="device-name">{t.deviceName}</td>
+                                  <td className="num" data-label="Precool setpoint">
+                                    {num(t.precoolSetpoint, "°F")}
+                                  </td>
+                                  <td className="num" data-label="Target setpoint">
+                                    {num(t.targetSetpoint, "°F")}
+                                  </td>
+                                  <td className="num" data-label="Observed pre-event">
+                                    {num(t.preEventObserved, "°F")}
+                                  </td>
+                                  <td className="num" data-label="Participating minutes">
+                                    {num(t.participatingMinutes)}
+                                  </td>
+                                  <td data-label="Override">
+                                    {t.wasOverridden ? (
+                                      <Pill tone="yellow">Overridden</Pill>
+                                    ) : (
+                                      <span className="muted">No</span>
+                                    )}
+                                  </td>
+                                </tr>
+                              ))}
+                            </tbody>
+                          </table>
+                        </div>
                       ) : (
                         <p className="muted">No thermostats took part in this event.</p>
                       )}

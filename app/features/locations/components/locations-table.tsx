@@ -46,7 +46,7 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
           Search
         </button>
       </Form>
-      <div className="table-wrap">
+      <div className="table-wrap table-cards">
         <table className="table locations-table">
           <thead>
             <tr>
@@ -97,19 +97,19 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
                       <span aria-hidden="true">{open ? "▾" : "▸"}</span>
                     </AppLink>
                   </td>
-                  <td>
+                  <td className="col-name">
                     <AppLink to={`/locations/${r.id}/control`} className="location-name">
                       {r.label}
                     </AppLink>
                     {r.nickname ? <span className="muted"> · {r.nickname}</span> : null}
                     <div className="muted small">{r.address}</div>
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <Pill tone={r.chip.tone}>{r.chip.label}</Pill>
                   </td>
-                  <td className="last-bill">
+                  <td className="last-bill" data-label="Last Bill">
                     {r.lastBill ? (
-                      <>
+                      <span>
                         {r.lastBill.date}
                         {r.lastBill.old ? (
                           <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
@@ -118,7 +118,7 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
                             </span>
                           </Tooltip>
                         ) : null}
-                      </>
+                      </span>
                     ) : (
                       <span className="muted">No bills</span>
                     )}

@@ -57,7 +57,7 @@ export function Team({ team }: { team: TeamView }) {
       ) : team.members.length === 0 ? (
         <p className="muted">No team members match.</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap table-cards">
           <table className="table team-table" data-testid="team-table">
             <thead>
               <tr>
@@ -72,10 +72,10 @@ export function Team({ team }: { team: TeamView }) {
             <tbody>
               {team.members.map((m) => (
                 <tr key={m.id}>
-                  <td>{m.name}</td>
-                  <td>{m.email}</td>
-                  <td>{m.locations}</td>
-                  <td>
+                  <td className="member-name">{m.name}</td>
+                  <td data-label="Email">{m.email}</td>
+                  <td data-label="Locations">{m.locations}</td>
+                  <td className="col-action">
                     <Link
                       to={keep({ edit: String(m.id) })}
                       id={`edit-access-${m.id}`}
