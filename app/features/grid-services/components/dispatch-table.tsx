@@ -93,7 +93,7 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                     {d.wereOverriddenThermostats ? <Pill tone="yellow">Overridden thermostats</Pill> : null}
                   </td>
                   <td data-label="Event type">{d.eventType ? eventTypeLabel(d.eventType) : "—"}</td>
-                  <td>
+                  <td data-label="Status">
                     <Pill tone={dispatchStatusTone(d.status, d.running)}>
                       {dispatchStatusLabel(d.status, d.running)}
                     </Pill>
