@@ -16,7 +16,7 @@ import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/metrics.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
-import { createReadiness, redisPinger } from "./app/server/readiness.server";
+import { createReadiness, drainGuard, redisPinger } from "./app/server/readiness.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
 import { requestId } from "./app/server/request-id.server";
 import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
@@ -143,6 +143,9 @@ app.use((_req, res, next) => {
   if (readiness.shuttingDown) res.setHeader("Connection", "close");
   next();
 });
+// The drain after SIGTERM (see shutdown): page views answered 503 at once, every other request served.
+let draining = false;
+app.use(drainGuard(() => draining));
 
 app.use((_req, res, next) => {
   res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
@@ -332,13 +335,43 @@ if (metrics && config.METRICS_PORT) {
     });
 }
 
-// Graceful shutdown: readiness answers 503 first, the listener closes (new connections are refused, so a
-// balancer retries them elsewhere), idle keep-alive connections close, in-flight requests finish within
-// SHUTDOWN_TIMEOUT_MS (then they are cut), and the embedded api stops last.
+/**
+ * The drain (SHUTDOWN_DRAIN_MS): closing the listener resets every connection the kernel has accepted but
+ * node has not, and nginx, which cannot know whether such a request was processed, never resends a POST.
+ * So the listener stays open while GET/HEAD are answered 503 (nginx passes them on and, after max_fails,
+ * leaves this instance out for fail_timeout) and everything else is served; it closes once no connection
+ * has come for SHUTDOWN_DRAIN_QUIET_MS, when nothing is queued behind it, or after SHUTDOWN_DRAIN_MS at the latest.
+ */
+async function drain() {
+  draining = true;
+  server.closeIdleConnections();
+  const start = Date.now();
+  let last = start;
+  const seen = () => (last = Date.now());
+  server.on("connection", seen);
+  const end = start + config.SHUTDOWN_DRAIN_MS;
+  while (Date.now() < end && Date.now() - last < config.SHUTDOWN_DRAIN_QUIET_MS)
+    await new Promise((r) => setTimeout(r, Math.min(50, end - Date.now())));
+  server.off("connection", seen);
+  server.closeIdleConnections();
+  return {
+    ms: Date.now() - start,
+    quiet: Date.now() - last >= config.SHUTDOWN_DRAIN_QUIET_MS,
+  };
+}
+
+// Graceful shutdown: readiness answers 503 first, the drain (above), then the listener closes (new
+// connections are refused, so a balancer retries them elsewhere), idle keep-alive connections close,
+// in-flight requests finish within SHUTDOWN_TIMEOUT_MS (then they are cut), and the embedded api stops last.
 async function shutdown(signal: string) {
   if (readiness.shuttingDown) return;
   readiness.beginShutdown();
   logger.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "shutting down");
+  if (config.SHUTDOWN_DRAIN_MS > 0) {
+    const drained = await drain();
+    if (!drained.quiet)
+      logger.warn({ drainMs: drained.ms }, "drain: connections still arriving when the listener closed");
+  }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // A connection whose last answer ends after close() turns idle again: close those as they appear.

@@ -86,6 +86,14 @@ const schema = z.object({
   SENTRY_SESSION_FLUSH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM before they are cut. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * Graceful shutdown: the drain before the listener closes (0: none). Page views are answered 503 (a balancer
+   * passes them on and leaves the instance out), other requests are served, and the listener closes once no
+   * connection has come for SHUTDOWN_DRAIN_QUIET_MS, or after this long at the latest.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  /** The drain ends once no connection has come for this long: well under nginx's fail_timeout (3 s). */
+  SHUTDOWN_DRAIN_QUIET_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   /** Where the clock of web and embedded api starts (ISO instant, then real time): tests only; unset in production. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });

@@ -153,3 +153,20 @@ export async function redisPinger(url: string, onError: (error: unknown) => void
     close: () => client.destroy(),
   };
 }
+
+/**
+ * The drain after SIGTERM (SHUTDOWN_DRAIN_MS): while `isDraining()`, GET and HEAD are answered 503 at once,
+ * before any work, so a balancer without active health checks (open-source nginx, which never reads
+ * /readyz) passes them to another instance and, after `max_fails` such answers, stops sending here; the
+ * listener then closes when no connection has come for a moment, and no request is left in its accept queue
+ * to be reset. Every other method is served as usual: nginx never resends a POST, so refusing one would lose it.
+ */
+export function drainGuard(isDraining: () => boolean): RequestHandler {
+  return (req, res, next) => {
+    if (!isDraining() || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    res.setHeader("Retry-After", "1");
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Connection", "close");
+    res.status(503).type("text/plain").send("The service is restarting. Please try again in a few seconds.");
+  };
+}

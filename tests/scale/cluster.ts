@@ -130,6 +130,10 @@ export async function startCluster(extraEnv: Record<string, string> = {}) {
       QUIET_BANNER: "true",
       CLOCK_START: TEST_CLOCK_START,
       SHUTDOWN_TIMEOUT_MS: "10000",
+      // The drain (docs/deploy.md): the defaults, but a quiet second rather than half a second, so that a
+      // descheduled test process does not end a drain it is probing (still well inside nginx's 3 s).
+      SHUTDOWN_DRAIN_MS: "3000",
+      SHUTDOWN_DRAIN_QUIET_MS: "1000",
       // Load shedding by event-loop delay is proven by the overload suite; here, on a 2-core machine shared
       // with other work, a descheduled process would shed at random, and this suite is about restarts.
       // Shedding by requests in flight stays on.

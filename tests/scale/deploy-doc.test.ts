@@ -12,7 +12,15 @@ describe("docs/deploy.md", () => {
 
   it("names every environment variable the probes and shutdown read", () => {
     const doc = fs.readFileSync("docs/deploy.md", "utf8");
-    for (const name of ["SESSION_SECRET", "API_URL", "REDIS_URL", "TRUST_PROXY", "SHUTDOWN_TIMEOUT_MS"])
+    for (const name of [
+      "SESSION_SECRET",
+      "API_URL",
+      "REDIS_URL",
+      "TRUST_PROXY",
+      "SHUTDOWN_TIMEOUT_MS",
+      "SHUTDOWN_DRAIN_MS",
+      "SHUTDOWN_DRAIN_QUIET_MS",
+    ])
       expect(doc).toContain(`\`${name}\``);
     for (const path of ["/healthz", "/readyz"]) expect(doc).toContain(path);
   });

@@ -35,7 +35,10 @@ export const DEPLOY_EXAMPLE: NginxOptions = {
  * upstream api fails (ADR 9), and counting those as instance failures would take every instance out at
  * once. No keep-alive pool to the instances: a new connection per request, so an
  * instance that stops listening is seen at once (connection refused) instead of a request racing the close
- * of an idle pooled connection.
+ * of an idle pooled connection. An instance draining after SIGTERM answers page views 503: nginx passes them
+ * on and, after max_fails, leaves the instance out, so its listener closes while nothing is sent to it and no
+ * POST is reset in its accept queue (server.ts, docs/deploy.md). `non_idempotent` stays out: it would also
+ * resend a POST after a broken connection or a timeout, when it may have been processed.
  */
 export function nginxConfig(o: NginxOptions): string {
   const servers = o.upstreams.map((u) => `    server ${u} max_fails=2 fail_timeout=3s;`).join("\n");

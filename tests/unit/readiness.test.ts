@@ -1,7 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReadiness } from "~/server/readiness.server";
+import express from "express";
+import { createReadiness, drainGuard } from "~/server/readiness.server";
 
 /** A real upstream whose answer the tests choose: a status, or never answering. */
 let answer: number | "hang" = 401;
@@ -88,5 +89,37 @@ describe("readiness (/readyz)", () => {
       reasons: ["shutting down"],
     });
     expect(calls).toBe(before);
+  });
+});
+
+describe("the drain after SIGTERM (drainGuard)", () => {
+  it("answers page views 503 at once while draining, and passes every other request on", async () => {
+    let draining = false;
+    let handled = 0;
+    const app = express();
+    app.use(drainGuard(() => draining));
+    app.all("*", (_req, res) => {
+      handled++;
+      res.status(200).send("served");
+    });
+    const s = http.createServer(app);
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/locations`;
+    try {
+      expect((await fetch(url)).status).toBe(200);
+      draining = true;
+      const view = await fetch(url);
+      expect(view.status).toBe(503);
+      expect(view.headers.get("retry-after")).toBe("1");
+      expect(view.headers.get("connection")).toBe("close");
+      expect((await fetch(url, { method: "HEAD" })).status).toBe(503);
+      // A POST is served: a balancer never resends one, so refusing it would lose it.
+      const post = await fetch(url, { method: "POST", body: "a=1" });
+      expect(post.status).toBe(200);
+      expect(await post.text()).toBe("served");
+      expect(handled).toBe(2);
+    } finally {
+      await new Promise((r) => s.close(r));
+    }
   });
 });
