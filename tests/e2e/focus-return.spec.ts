@@ -13,7 +13,10 @@ async function closeAndCheck(page: Page, js: boolean, opener: string, how: "esca
   await expect(page).toHaveURL(new RegExp(`#${opener}$`));
   if (js) await expect(page.locator(`#${opener}`)).toBeFocused();
   else {
-    // The fragment makes the opener the starting point of sequential focus: Tab goes to what follows it.
+    // The fragment makes the opener the starting point of sequential focus: Tab goes to what follows it
+    // (once the new page has loaded and scrolled to the fragment).
+    await page.waitForLoadState("load");
+    await expect(page.locator(`#${opener}`)).toBeInViewport();
     await page.keyboard.press("Tab");
     const follows = await page
       .locator(`#${opener}`)

@@ -19,7 +19,7 @@ let cookie: string;
 beforeAll(async () => {
   // The in-flight limit is the client's concurrency here: this suite measures memory, not shedding.
   server = await startServerChild({
-    env: { SHED_MAX_IN_FLIGHT: "1000", LOG_LEVEL: "silent" },
+    env: { SHED_MAX_IN_FLIGHT: "1000", SHED_MAX_EVENT_LOOP_DELAY_MS: "0", LOG_LEVEL: "silent" },
     // A full GC on SIGUSR2 (test-only preload): RSS is compared at live size, not at V8's lazily grown heap.
     nodeArgs: [
       "--expose-gc",
