@@ -1,18 +1,21 @@
-/** "Jan" … "Dec". */
-export const MONTH_SHORT = [
-  "Jan",
-  "Feb",
-  "Mar",
-  "Apr",
+/** "January" … "December". */
+export const MONTH_LONG = [
+  "January",
+  "February",
+  "March",
+  "April",
   "May",
-  "Jun",
-  "Jul",
-  "Aug",
-  "Sep",
-  "Oct",
-  "Nov",
-  "Dec",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
 ];
+
+/** "Jan" … "Dec". */
+export const MONTH_SHORT = MONTH_LONG.map((m) => m.slice(0, 3));
 
 /**
  * A calendar date as users read it: "2026-11-12" → "Nov 12, 2026". Calendar dates (bills, date ranges) have no

@@ -1,6 +1,6 @@
 import { prng } from "../../lib/prng";
 import { addDays, isoDate, type SeedContext } from "./context";
-import { HARBOR_ACCOUNT_ROWS, UTILITY_ROWS } from "./core";
+import { HARBOR_ACCOUNT_ROWS, UTILITY_FOR_BUILDING, UTILITY_ROWS } from "./core";
 import { CLIMATE } from "./usage";
 
 export const BILL_MONTHS = 13;
@@ -9,23 +9,6 @@ export const DEMAND_SPIKE_BUILDINGS = [104, 112];
 /** The location whose latest bill is about 60 days old (older than 45 days). */
 export const STALE_BILL_BUILDING = 113;
 export const STALE_BILL_AGE_DAYS = 60;
-
-const UTILITY_FOR_ACCOUNT_BUILDING: Record<number, number> = {
-  101: 4,
-  102: 4,
-  103: 12,
-  104: 5,
-  105: 6,
-  106: 7,
-  107: 7,
-  108: 8,
-  109: 1,
-  110: 1,
-  111: 3,
-  112: 9,
-  113: 10,
-  114: 11,
-};
 
 /** Third-party suppliers: [bill index from which (and newer) the supplier is this one, supplier]. */
 const SUPPLIER_CHANGES: Record<number, [number, string]> = {
@@ -134,7 +117,7 @@ export function seedBills(ctx: SeedContext) {
       rows.find((r) => r.i === 0)!.kw = Math.round(mean * 1.8 * 10) / 10;
     }
     void status;
-    const utility = utilityName.get(UTILITY_FOR_ACCOUNT_BUILDING[building]) ?? null;
+    const utility = utilityName.get(UTILITY_FOR_BUILDING[building]) ?? null;
     for (const r of rows) {
       const change = SUPPLIER_CHANGES[accountId];
       const supplier = change && r.i <= change[0] ? change[1] : utility;
@@ -170,7 +153,7 @@ export function seedBills(ctx: SeedContext) {
     if (!billId) continue;
     const building = HARBOR_ACCOUNT_ROWS.find((a) => a[0] === accountId)![1];
     const previous =
-      type === "supplier_change" ? (utilityName.get(UTILITY_FOR_ACCOUNT_BUILDING[building]) ?? null) : null;
+      type === "supplier_change" ? (utilityName.get(UTILITY_FOR_BUILDING[building]) ?? null) : null;
     const details = previous ? { previous_supplier: previous } : {};
     insertFlag.run(
       flagId++,

@@ -213,7 +213,8 @@ export const UTILITY_ROWS: [
   [14, "Duke Energy", "prov_duke", 0, 0, 0, 0],
 ];
 
-const UTILITY_FOR_BUILDING: Record<number, number> = {
+/** The utility (id in the seed) serving each Harbor Coffee building; bills.ts names it on statements. */
+export const UTILITY_FOR_BUILDING: Record<number, number> = {
   101: 4,
   102: 4,
   103: 12,

@@ -1,7 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { CsvCell } from "~/server/csv";
-import { MONTH_SHORT } from "~/lib/dates";
 
 /** Schedule compliance / override report rules (docs/rules.md, Schedule compliance). */
 
@@ -13,8 +12,6 @@ export const MIN_BAR_PERCENT = 25;
 export const PICKER_YEARS_BACK = 12;
 export const CHART_HEIGHT = 649;
 export const CHART_SCROLL_WIDTH = 6000;
-/** "Jan" … "Dec" (one list: app/lib/dates.ts). */
-export const MONTH_NAMES = MONTH_SHORT;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const iso = (y: number, m0: number, d = 1) => {

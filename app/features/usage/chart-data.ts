@@ -4,7 +4,6 @@ import type { CsvCell } from "~/server/csv";
 import type { ChartPoint, ChartSeries, EnergyChartProps } from "./components/energy-chart";
 import {
   DAY_HOUR_TICKS,
-  MONTH_SHORT,
   bucketLabel,
   energyAxisMax,
   energyAxisTicks,
@@ -18,6 +17,7 @@ import {
   type UsagePoint,
   type UsageType,
 } from "./usage";
+import { MONTH_SHORT } from "~/lib/dates";
 
 /** What a chart plots, built once and used by the page (SVG and data table) and by its CSV download. */
 

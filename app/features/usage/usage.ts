@@ -1,5 +1,6 @@
 import { withQuery } from "~/lib/query";
 import { formatCalendarDate } from "~/lib/dates";
+import { MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
 /** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
 export const USAGE_TYPES = ["demand", "consumption"] as const;
@@ -74,22 +75,6 @@ export function monthWeeks(year: number, month: number): (string | null)[][] {
   while (cells.length % 7) cells.push(null);
   return Array.from({ length: cells.length / 7 }, (_, i) => cells.slice(i * 7, i * 7 + 7));
 }
-
-export const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-export const MONTH_SHORT = MONTH_NAMES.map((m) => m.slice(0, 3));
 
 /** Moves a (year, month) by n months. */
 export function addMonths(year: number, month: number, n: number): [number, number] {
@@ -285,8 +270,8 @@ export function usageHref(
 /** A human description of the shown range. */
 export function rangeLabel(view: Extract<View, { kind: "ok" }>) {
   const [y, m, d] = view.startDate.split("-").map(Number);
-  if (view.period === "day") return `${MONTH_NAMES[m - 1]} ${d}, ${y}`;
-  if (view.period === "month") return `${MONTH_NAMES[m - 1]} ${y}`;
+  if (view.period === "day") return `${MONTH_LONG[m - 1]} ${d}, ${y}`;
+  if (view.period === "month") return `${MONTH_LONG[m - 1]} ${y}`;
   if (view.period === "year") return String(y);
   return `Bill period ${formatCalendarDate(view.startDate)} – ${formatCalendarDate(view.endDate)}`;
 }

@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useState } from "react";
-import { isFutureMonth, MONTH_NAMES, monthLabel, pickerYears } from "../compliance";
+import { MONTH_SHORT } from "~/lib/dates";
+import { isFutureMonth, monthLabel, pickerYears } from "../compliance";
 
 /**
  * Time Frame month picker: a GET form (month grid Jan..Dec, a year selector 12 years back, Cancel, Apply).
@@ -48,7 +49,7 @@ export function MonthPicker({
         </div>
         <fieldset className="month-grid">
           <legend>Month</legend>
-          {MONTH_NAMES.map((name, i) => {
+          {MONTH_SHORT.map((name, i) => {
             const month = i + 1;
             const disabled = isFutureMonth(year, month, today);
             return (

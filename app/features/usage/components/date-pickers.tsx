@@ -1,11 +1,9 @@
 import { Form, Link } from "@remix-run/react";
-import { formatCalendarDate } from "~/lib/dates";
+import { formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
 import { LinkTabs } from "~/ui/link-tabs";
 import { UrlDialog } from "~/ui/url-dialog";
 import {
   EARLIEST_YEAR,
-  MONTH_NAMES,
-  MONTH_SHORT,
   addMonths,
   isDayDisabled,
   isMonthDisabled,
@@ -152,7 +150,7 @@ function DayGrid({
             ‹
           </NavLink>
           <span>
-            {MONTH_NAMES[month - 1]} {year}
+            {MONTH_LONG[month - 1]} {year}
           </span>
           <NavLink
             to={href({ picker: "date", tab: "day", cal: mm(ny, nm) })}
@@ -248,7 +246,7 @@ function MonthGrid({
                 required
                 defaultChecked={value === selected}
                 disabled={isMonthDisabled(year, i + 1, today)}
-                aria-label={`${MONTH_NAMES[i]} ${year}`}
+                aria-label={`${MONTH_LONG[i]} ${year}`}
               />
               <span aria-hidden="true">{name}</span>
             </label>
