@@ -12,6 +12,7 @@ import { ErrorEventContext, ErrorReference, GeneralErrorBoundary } from "~/ui/er
 import { reportClientError } from "~/ui/client-errors";
 import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
 import { Toasts } from "./ui/toasts";
+import { PAGE_SCRIPT, usePageScripts } from "./ui/static-page";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -36,6 +37,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // The email deep-link pages never hydrate (handle NO_SCRIPTS, app/ui/static-page.tsx): no React, no
+  // modulepreloads, only their small inline script.
+  const scripts = usePageScripts();
   return (
     <html lang="en">
       <head>
@@ -49,8 +53,14 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_SCRIPT }} />
+        )}
       </body>
     </html>
   );

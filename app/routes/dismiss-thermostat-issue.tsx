@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
 import {
   dismissThermostatIssue,
@@ -18,6 +18,10 @@ import { settle } from "~/server/api-error";
 import { requireUser } from "~/server/guards.server";
 import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
+import { NO_SCRIPTS } from "~/ui/static-page";
+
+/** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
+export const handle = NO_SCRIPTS;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -65,7 +69,6 @@ function Result({ ok }: { ok: boolean }) {
 export default function DismissThermostatIssue() {
   const { target, params } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
   if (result)
     return (
       <PublicPage>
@@ -94,7 +97,7 @@ export default function DismissThermostatIssue() {
         <Form method="post" action={dismissalHref(params)} className="stack">
           <input type="hidden" name="thermostatId" value={params.thermostatId} />
           <input type="hidden" name="issueSlug" value={params.issueSlug} />
-          <button type="submit" className="btn" disabled={navigation.state === "submitting"}>
+          <button type="submit" className="btn">
             {DISMISSAL_TEXT.button}
           </button>
         </Form>

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/features/auth/strategies.server";
@@ -15,10 +15,13 @@ import { completeLogin } from "~/server/login.server";
 import { retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";
-import { Countdown, NoScriptRefresh } from "~/ui/countdown";
+import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
 
 const REDIRECT_SECONDS = 5;
+
+/** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
+export const handle = NO_SCRIPTS;
 
 /**
  * Token login. Mail systems' link scanners open links, so a GET only shows a Continue button; the POST
@@ -63,7 +66,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function TokenLogin() {
   const { token, next, failed: noToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const failed = noToken || Boolean(actionData?.failed && !actionData.limited);
   return (
     <PublicPage>
@@ -72,15 +74,10 @@ export default function TokenLogin() {
         {actionData?.limited ? <Alert tone="error">{actionData.limited}</Alert> : null}
         {failed ? (
           <>
-            <NoScriptRefresh seconds={REDIRECT_SECONDS} to="/" />
             <Alert tone="error">{AUTH_MESSAGES.invalidToken}</Alert>
-            <Countdown seconds={REDIRECT_SECONDS} to="/">
-              {(left) => (
-                <>
-                  Returning to the home page in <span className="countdown">{left}</span> seconds.
-                </>
-              )}
-            </Countdown>
+            <StaticCountdown seconds={REDIRECT_SECONDS} to="/">
+              {(left) => <>Returning to the home page in {left} seconds.</>}
+            </StaticCountdown>
             <a href="/" className="btn btn-secondary">
               Go now
             </a>
@@ -90,7 +87,7 @@ export default function TokenLogin() {
             <p>Continue to log in to your account.</p>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="next" value={next} />
-            <button type="submit" className="btn btn-block" disabled={navigation.state !== "idle"} autoFocus>
+            <button type="submit" className="btn btn-block" autoFocus>
               Continue
             </button>
           </Form>

@@ -6,24 +6,22 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
-import { useFocusInvalid } from "~/ui/use-focus-invalid";
-import { useRef } from "react";
 import { parseResetPassword, resetPassword, validateResetToken } from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
 import { retryAfterText } from "~/server/rate-limit.server";
 import { getPublicApi } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
 import { Field } from "~/ui/field";
+import { NO_SCRIPTS } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
+
+/**
+ * Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). After a failed
+ * submission the first invalid field has focus through its `autofocus` attribute (`Field`).
+ */
+export const handle = NO_SCRIPTS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
@@ -96,18 +94,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const headers = forwardRetryAfter;
 
-/** After a successful reset the token is spent: keep showing the success instead of re-checking it. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult && typeof actionResult === "object" && "done" in actionResult && actionResult.done
-    ? false
-    : defaultShouldRevalidate;
-
 export default function ResetPassword() {
   const { token, tokenError } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusInvalid(formRef, actionData);
   const errors = (actionData?.lastResult?.error ?? {}) as Record<string, string[] | null | undefined>;
   const formErrors = errors[""] ?? null;
   return (
@@ -129,7 +118,7 @@ export default function ResetPassword() {
             </Link>
           </>
         ) : (
-          <Form method="post" ref={formRef} noValidate>
+          <Form method="post" noValidate>
             {formErrors?.length ? <Alert tone="error">{formErrors.join(" ")}</Alert> : null}
             <input type="hidden" name="token" value={token} />
             <input type="text" name="username" autoComplete="username" hidden readOnly value="" />
@@ -152,7 +141,7 @@ export default function ResetPassword() {
               required
               errors={errors.confirmPassword ?? undefined}
             />
-            <button type="submit" className="btn btn-block" disabled={navigation.state !== "idle"}>
+            <button type="submit" className="btn btn-block">
               Set password
             </button>
           </Form>
