@@ -20,18 +20,14 @@ export function usePageScripts(): boolean {
  * The whole JavaScript of a page without hydration, inline (with the CSP nonce), a few hundred bytes:
  * - browser errors and unhandled rejections go to `/client-errors` (the same report as app/ui/client-errors.ts,
  *   at most 5 a page, each message once; the query string never leaves);
- * - a form is sent once: a second submit while the first is under way is ignored and the button is marked
- *   `aria-disabled` (what `disabled={navigation.state !== "idle"}` does on hydrated pages); a page restored
- *   from the back/forward cache can be sent again;
  * - each `[data-countdown]` element's `.countdown` counts down to 0 each second. The redirect itself is the
  *   page's `<meta http-equiv="refresh">` (`StaticCountdown`), the same with and without JavaScript.
- * ES5 on purpose: no build step touches it.
+ * ES5 on purpose: no build step touches it. No double-submit guard: Chromium sends a form once when its
+ * button is pressed twice in a row (tests/e2e/email-pages.spec.ts checks it), so the pages need none.
  */
 export const PAGE_SCRIPT = `(function(w,d){var n=0,s={};function r(k,e){var m=String(e&&e.message||e||"Error").slice(0,1000);if(n>4||s[k+m])return;s[k+m]=1;n++;try{fetch("/client-errors",{method:"POST",headers:{"Content-Type":"application/json"},body:JSON.stringify({kind:k,name:e&&e.name?String(e.name).slice(0,100):void 0,message:m,stack:e&&e.stack?String(e.stack).slice(0,6000):void 0,page:location.pathname.slice(0,2000)}),keepalive:!0,credentials:"same-origin"}).catch(function(){})}catch(x){}}
 w.addEventListener("error",function(v){if(v.message||v.error)r("error",v.error||v.message)});
 w.addEventListener("unhandledrejection",function(v){r("unhandledrejection",v.reason)});
-d.addEventListener("submit",function(v){var f=v.target;if(f.hasAttribute("data-sent")){v.preventDefault();return}f.setAttribute("data-sent","");if(v.submitter)v.submitter.setAttribute("aria-disabled","true")});
-w.addEventListener("pageshow",function(v){if(v.persisted)[].forEach.call(d.querySelectorAll("form[data-sent]"),function(f){f.removeAttribute("data-sent");[].forEach.call(f.querySelectorAll("[aria-disabled]"),function(b){b.removeAttribute("aria-disabled")})})});
 [].forEach.call(d.querySelectorAll("[data-countdown]"),function(c){var t=Date.now(),s=+c.getAttribute("data-countdown"),o=c.querySelector(".countdown"),i=setInterval(function(){var l=Math.max(0,s-Math.floor((Date.now()-t)/1e3));if(o)o.textContent=String(l);if(!l)clearInterval(i)},250)})})(window,document)`;
 
 /**

@@ -11,6 +11,7 @@ import {
   USERS,
   waitForMail,
 } from "./fixtures";
+import { expectNoAppScripts, openEmailPage } from "./email-pages";
 
 test.describe("sign in", () => {
   test("password login lands on the locations dashboard", async ({ page }, info) => {
@@ -80,7 +81,7 @@ test.describe("sign in", () => {
     ).toBeVisible();
     const mail = await waitForMail(info, USERS.dana, since, /link/i);
     const link = new URL(mail.links[0]);
-    await page.goto(`${link.pathname}${link.search}`);
+    await openEmailPage(page, `${link.pathname}${link.search}`);
     // A GET never consumes the token: the page only offers Continue.
     await expect(page.getByRole("button", { name: "Continue" })).toBeVisible();
     await page.getByRole("button", { name: "Continue" }).click();
@@ -88,10 +89,14 @@ test.describe("sign in", () => {
   });
 
   test("an invalid token shows the message and returns home after 5 seconds", async ({ page }, info) => {
-    await page.goto("/login/link?token=not-a-real-token");
-    await ready(page, info);
+    await openEmailPage(page, "/login/link?token=not-a-real-token");
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByText("Invalid token. Please try again.")).toBeVisible();
+    await expectNoAppScripts(page);
+    const countdown = page.getByTestId("countdown");
+    await expect(countdown).toContainText("Returning to the home page in");
+    // With JavaScript the inline page script counts down; without it the number stays (the refresh is the same).
+    if (isJs(info)) await expect(countdown.locator(".countdown")).not.toHaveText("5", { timeout: 4000 });
     await expect(page).toHaveURL(/\/login$/, { timeout: 9000 });
   });
 
@@ -104,24 +109,34 @@ test.describe("sign in", () => {
     await expect(page.getByText("Check your email for a link to reset your password.")).toBeVisible();
     const mail = await waitForMail(info, email, since, /password/i);
     const link = new URL(mail.links[0]);
-    await page.goto(`${link.pathname}${link.search}`);
-    await ready(page, info);
+    await openEmailPage(page, `${link.pathname}${link.search}`);
     await expect(page.getByRole("heading", { name: "Set a new password" })).toBeVisible();
     await page.getByLabel("New password").fill("short");
     await page.getByLabel("Confirm password").fill("different");
     await page.getByRole("button", { name: "Set password" }).click();
     await expect(page.getByText("Password must contain at least 8 characters")).toBeVisible();
+    // The first invalid field has the focus (its autofocus attribute: no hydration on this page).
+    await expect(page.getByLabel("New password")).toBeFocused();
     await page.getByLabel("New password").fill(PASSWORD);
     await page.getByLabel("Confirm password").fill(`${PASSWORD}x`);
     await page.getByRole("button", { name: "Set password" }).click();
     await expect(page.getByText("Passwords must match")).toBeVisible();
+    await expect(page.getByLabel("Confirm password")).toBeFocused();
     // Password fields are never sent back after a failed submission: type both again.
     await page.getByLabel("New password").fill(PASSWORD);
     await page.getByLabel("Confirm password").fill(PASSWORD);
     await page.getByRole("button", { name: "Set password" }).click();
     await expect(page.getByText("Password successfully changed")).toBeVisible();
+    await expectNoAppScripts(page);
     await page.getByRole("link", { name: "Log in" }).click();
     await expect(page).toHaveURL(/\/login/);
+    // From the page without scripts into the app: a full document load, and the login page hydrates.
+    await ready(page, info);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(page).toHaveURL(/\/locations$/);
   });
 
   test("resi and mycor accounts", async ({ page }, info) => {
