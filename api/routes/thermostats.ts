@@ -264,6 +264,21 @@ export function thermostatRoutes(deps: ApiDeps) {
     }),
   );
 
+  // Our extension of the upstream contract (docs/api/thermostats.md): one thermostat with its building's
+  // names, so the email dismissal page names it in one round trip instead of listing every building's devices.
+  r.get(
+    "/thermostats/:thermostatId",
+    route((req, res) => {
+      const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
+      const b = db.prepare("SELECT id, name, nickname FROM buildings WHERE id = ?").get(t.building_id) as {
+        id: number;
+        name: string;
+        nickname: string | null;
+      };
+      res.json({ ...thermostatInfoItem(db, t), building: { id: b.id, name: b.name, nickname: b.nickname } });
+    }),
+  );
+
   r.patch(
     "/thermostats/dismiss-audit-issue/:thermostatId/:issueSlug",
     route((req, res) => {

@@ -101,6 +101,37 @@ describe("GET /building/{id}/thermostats", () => {
   });
 });
 
+describe("GET /thermostats/{id} (our extension of the contract)", () => {
+  it("answers one thermostat's info item with its building's names", async () => {
+    const { status, body } = await call(DANA, "GET", "/thermostats/1024");
+    expect(status).toBe(200);
+    const listed = (await call(DANA, "GET", "/building/109/thermostats")).body.items as Item[];
+    const { building, ...item } = body as Item & { building: { id: number; name: string } };
+    expect(item).toEqual(listed.find((i) => i.thermostat.id === 1024));
+    const buildings = (await call(DANA, "GET", "/buildings?size=75&page=1")).body.items as {
+      id: number;
+      name: string;
+      nickname: string | null;
+    }[];
+    const b = buildings.find((x) => x.id === 109)!;
+    expect(building).toEqual({ id: 109, name: b.name, nickname: b.nickname });
+  });
+  it("checks access like every thermostat-scoped call: 404 for another client's or an invisible one", async () => {
+    const notFound = { message: "Object Not Found Matching Id" };
+    expect(await call(ALEX, "GET", "/thermostats/1024")).toEqual({ status: 404, body: notFound });
+    const hidden = (await call(DANA, "GET", "/building/103/thermostats")).body.items as Item[];
+    expect(hidden.length).toBeGreaterThan(0);
+    expect(await call(SAM, "GET", `/thermostats/${hidden[0].thermostat.id}`)).toEqual({
+      status: 404,
+      body: notFound,
+    });
+    expect((await call(DANA, "GET", "/thermostats/999999")).status).toBe(404);
+    expect((await call(DANA, "GET", "/thermostats/not-an-id")).status).toBe(404);
+    const anonymous = await fetch(`${api.url}/thermostats/1024`);
+    expect(anonymous.status).toBe(401);
+  });
+});
+
 describe("settings and actions", () => {
   it("refuses settings outside the device's limits with the validation body", async () => {
     const high = await call(DANA, "POST", "/thermostats/1012/settings", { cool_setpoint_f: 99 });

@@ -10,6 +10,7 @@ export type Fault =
   | "500"
   | "403"
   | "404"
+  | "404-route"
   | "401"
   | "hang"
   | "reset"
@@ -66,6 +67,9 @@ export async function startFaultProxy(target: string) {
           return json(403, JSON.stringify({ message: "Forbidden" }));
         case "404":
           return json(404, JSON.stringify({ message: "Object Not Found Matching Id" }));
+        case "404-route":
+          // An upstream that does not have the route at all (an older version of the api).
+          return json(404, JSON.stringify({ message: "Not Found" }));
         case "401":
           return json(401, JSON.stringify({ message: "Not authenticated" }));
         case "hang":

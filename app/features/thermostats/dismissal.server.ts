@@ -1,6 +1,7 @@
 import { listAllBuildings } from "~/features/locations/locations.server";
 import type { ApiClient } from "~/server/api-client.server";
-import { isDismissedIssue } from "./thermostats";
+import { isApiError } from "~/server/api-error";
+import { isDismissedIssue, type ThermostatIssue } from "./thermostats";
 import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { issueLabel, type DismissalParams } from "./dismissal";
@@ -26,12 +27,64 @@ export type DismissalTarget = {
   alreadyDismissed: boolean;
 };
 
+type Issue = Pick<ThermostatIssue, "issueSlug" | "currentStatus" | "isDismissed">;
+
+/** The one-thermostat answer (our extension of the contract, docs/api/thermostats.md): only what the page names. */
+const oneThermostatSchema = z.object({
+  thermostat: z.object({ id: z.number(), deviceName: z.string() }),
+  issues: z.array(
+    z.object({
+      issueSlug: z.string(),
+      currentStatus: z.enum(["active", "processing", "failed", "resolved", "dismissed"]),
+      isDismissed: z.boolean(),
+    }),
+  ),
+  building: z.object({ id: z.number(), name: z.string(), nickname: z.string().nullish() }),
+});
+
+/** The upstream's 404 for an id the session may not see (docs/api-contract.md, Conventions). */
+const NOT_FOUND_MESSAGE = "Object Not Found Matching Id";
+
+function target(
+  thermostatName: string,
+  building: { name: string; nickname?: string | null },
+  issues: Issue[],
+  issueSlug: string,
+): DismissalTarget {
+  const open = issues.filter((x) => x.issueSlug === issueSlug && x.currentStatus !== "resolved");
+  return {
+    thermostatName,
+    locationName: building.nickname || building.name,
+    issueLabel: issueLabel(issueSlug),
+    alreadyDismissed: open.length > 0 && open.every(isDismissedIssue),
+  };
+}
+
 /**
- * What the dismissal page names: the thermostat (with its location) and the issue. The upstream has no call
- * for one thermostat, so the user's locations are listed and their thermostats fetched together (one round
- * trip after the list); null when the thermostat is not one of the user's.
+ * What the dismissal page names: the thermostat (with its location) and the issue, in one upstream round trip
+ * (GET /thermostats/{id}); null when the thermostat is not one of the user's (its 404). An upstream without
+ * that route (a 404 with another message: the route itself is unknown) gets the contract's own way instead,
+ * `findByListing`.
  */
 export async function findDismissalTarget(
+  api: ApiClient,
+  params: DismissalParams,
+): Promise<DismissalTarget | null> {
+  try {
+    const one = await api.get(`/thermostats/${params.thermostatId}`, { schema: oneThermostatSchema });
+    return target(one.thermostat.deviceName, one.building, one.issues, params.issueSlug);
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 404) throw error;
+    if (error.message === NOT_FOUND_MESSAGE) return null;
+    return findByListing(api, params);
+  }
+}
+
+/**
+ * The same within the upstream's spec'd calls: the user's locations are listed and their thermostats fetched
+ * together (two dependent round trips); null when the thermostat is not one of the user's.
+ */
+export async function findByListing(
   api: ApiClient,
   { thermostatId, issueSlug }: DismissalParams,
 ): Promise<DismissalTarget | null> {
@@ -39,15 +92,7 @@ export async function findDismissalTarget(
   const lists = await Promise.all(buildings.map((b) => listThermostats(api, b.id)));
   for (const [i, items] of lists.entries()) {
     const item = items.find((t) => t.thermostat.id === thermostatId);
-    if (!item) continue;
-    const issues = item.issues.filter((x) => x.issueSlug === issueSlug && x.currentStatus !== "resolved");
-    const building = buildings[i];
-    return {
-      thermostatName: item.thermostat.deviceName,
-      locationName: building.nickname || building.name,
-      issueLabel: issueLabel(issueSlug),
-      alreadyDismissed: issues.length > 0 && issues.every(isDismissedIssue),
-    };
+    if (item) return target(item.thermostat.deviceName, buildings[i], item.issues, issueSlug);
   }
   return null;
 }
