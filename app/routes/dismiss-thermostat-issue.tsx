@@ -34,6 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const submission = parseDismissal(new URL(request.url).searchParams);
   if (submission.status !== "success") return { target: null, params: null };
   const target = await settle(findDismissalTarget(await getApi(request, context), submission.value));
+  // Not one of the user's thermostats: nothing to name, with the upstream's 404 (ADR 9).
+  if (target.ok && !target.data) return data({ target: null, params: submission.value }, { status: 404 });
   return withPrimaryStatus({ target: target.ok ? target.data : null, params: submission.value }, target);
 }
 

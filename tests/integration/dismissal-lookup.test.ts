@@ -75,9 +75,10 @@ describe("the dismissal page's lookup", () => {
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /thermostats/1024"]);
   });
 
-  it("another client's thermostat: nothing to name, still one call", async () => {
-    const { target, calls } = await open(2001, "permanent_hold");
+  it("another client's thermostat: nothing to name (404), still one call", async () => {
+    const { target, status, calls } = await open(2001, "permanent_hold");
     expect(target).toBeNull();
+    expect(status).toBe(404);
     expect(calls).toHaveLength(1);
   });
 
@@ -93,7 +94,7 @@ describe("the dismissal page's lookup", () => {
     expect(paths.slice(2).every((p) => /^\/building\/\d+\/thermostats$/.test(p))).toBe(true);
     expect(paths.length).toBeGreaterThan(2);
     // Another client's thermostat through the listing: not found either.
-    expect((await open(2001, "permanent_hold")).target).toBeNull();
+    expect(await open(2001, "permanent_hold")).toMatchObject({ target: null, status: 404 });
   });
 
   it("an upstream failure of the one call is not taken for a missing route", async () => {

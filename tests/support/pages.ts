@@ -88,8 +88,8 @@ export const PAGES: PageCase[] = [
     name: "thermostat dismissal link",
     path: "/dismiss-thermostat-issue?thermostatId=1030&issueSlug=permanent_hold",
     user: DANA,
-    // The link's GET names the thermostat: the user's locations' thermostat lists (it dismisses only on POST).
-    call: /^\/building\/\d+\/thermostats$/,
+    // The link's GET names the thermostat in one call, GET /thermostats/{id} (it dismisses only on POST).
+    call: /^\/thermostats\/\d+$/,
     errorText: "Submission Failed",
   },
   {
