@@ -67,3 +67,27 @@ describe("grid events and the api clock (rule dispatch-final-status)", () => {
   it("3 days after the seed, every event that has ended has a final status", () => finalAfter(3), 60_000);
   it("3 weeks after the seed, every event that has ended has a final status", () => finalAfter(21), 60_000);
 });
+
+describe("the grid event under way and its devices", () => {
+  it("each device in the running event reports the event's setpoint, cooling to its target", async () => {
+    api = await startApi({ port: 0, dbFile: ":memory:", quiet: true, clockStart: SEEDED_AT });
+    const rows = api.db
+      .prepare(
+        `SELECT t.id, t.device_name, t.mode, t.cool_setpoint_f, x.target_setpoint FROM dispatch_thermostats x
+         JOIN dispatches d ON d.id = x.dispatch_id JOIN thermostats t ON t.id = x.thermostat_id
+         WHERE coalesce(d.precool_start_time, d.start_time) <= ? AND d.end_time > ?`,
+      )
+      .all(SEEDED_AT, SEEDED_AT) as {
+      id: number;
+      device_name: string;
+      mode: string;
+      cool_setpoint_f: number;
+      target_setpoint: number;
+    }[];
+    expect(rows.map((r) => r.device_name)).toContain("Front Counter");
+    for (const r of rows) {
+      expect(r.mode, r.device_name).toBe("cool");
+      expect(r.cool_setpoint_f, r.device_name).toBe(r.target_setpoint);
+    }
+  }, 60_000);
+});
