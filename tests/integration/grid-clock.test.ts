@@ -56,7 +56,8 @@ describe("grid events and the api clock (rule dispatch-final-status)", () => {
         expect(d.status, `dispatch ${d.id} ended ${d.end_time}`).not.toBe("PENDING");
         if (d.status === "SUCCESS")
           for (const t of d.thermostat_actions_insights) expect(t.participating_minutes).not.toBeNull();
-      } else expect(d.status, `dispatch ${d.id} not ended by ${new Date(later).toISOString()}`).toBe("PENDING");
+      } else
+        expect(d.status, `dispatch ${d.id} not ended by ${new Date(later).toISOString()}`).toBe("PENDING");
     }
     // Dispatch 1 (under way at seed time, 36 hours more) has ended by then too.
     expect(after.find((d) => d.id === 1)?.status).toBe("SUCCESS");
