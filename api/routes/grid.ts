@@ -4,6 +4,7 @@ import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
+import { finaliseEndedDispatches } from "../simulators/grid";
 
 /** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
 export const DISPATCH_SORT_FIELDS: Record<string, string> = {
@@ -74,6 +75,8 @@ export function gridRoutes(deps: ApiDeps) {
       const auth = getAuth(res);
       const clientId = requireOwnClient(auth, req.params.clientId);
       const q = parse(dispatchQuery, req.query, "query");
+      // Events that ended since the last read get their final status first (the grid operator's side).
+      finaliseEndedDispatches(deps.db);
       const sorts =
         q.sort_by === undefined ? DEFAULT_DISPATCH_SORT : Array.isArray(q.sort_by) ? q.sort_by : [q.sort_by];
       if (sorts.length === 0)

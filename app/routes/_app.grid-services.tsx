@@ -104,10 +104,10 @@ export default function GridServices() {
               <span className="btn btn-secondary btn-small" aria-disabled="true">
                 Previous
               </span>
-            )}
+            )}{" "}
             <span data-testid="page-status">
               Page {Math.min(state.page, pages)} of {pages} · {total} events ({GRID_PAGE_SIZE} per page)
-            </span>
+            </span>{" "}
             {state.page < pages ? (
               <Link
                 to={gridSearch({ ...state, page: state.page + 1, open: [] })}

@@ -107,36 +107,51 @@ export default function AppShell() {
         {/* On a phone the sections fold behind "Menu" (a disclosure: no script needed); wider, it is always open. */}
         <details className="nav-disclosure" key={`nav:${location.pathname}${location.search}`}>
           <summary className="btn btn-secondary nav-toggle">Menu</summary>
-          <nav aria-label="Sections" className="nav">
-            {showOnboarding ? (
-              <NavLink to="/onboarding" className="nav-setup">
-                Set up your account
-              </NavLink>
-            ) : null}
-            {nav.map((item) =>
-              item.download ? (
-                <a key={item.to} href={item.to} download>
-                  {item.label}
-                </a>
-              ) : (
-                <NavLink key={item.to} to={item.to}>
-                  {item.label}
-                </NavLink>
-              ),
-            )}
+          {/* Lists, not bare links: a text browser (lynx, w3m) shows one entry a line (docs/text-browsers.md). */}
+          <nav aria-label="Sections">
+            <ul className="nav">
+              {showOnboarding ? (
+                <li>
+                  <NavLink to="/onboarding" className="nav-setup">
+                    Set up your account
+                  </NavLink>
+                </li>
+              ) : null}
+              {nav.map((item) => (
+                <li key={item.to}>
+                  {item.download ? (
+                    <a href={item.to} download>
+                      {item.label}
+                    </a>
+                  ) : (
+                    <NavLink to={item.to}>{item.label}</NavLink>
+                  )}
+                </li>
+              ))}
+            </ul>
           </nav>
-          <div className="nav nav-foot">
-            <NavLink to="/settings">Manage account</NavLink>
-            {user.isStaff ? <NavLink to="/impersonate">Impersonate</NavLink> : null}
-            <a href={helpUrl} rel="noreferrer" target="_blank">
-              Help
-            </a>
-            <Form method="post" action="/logout">
-              <button type="submit" className="nav-button">
-                Sign Out
-              </button>
-            </Form>
-          </div>
+          <ul className="nav nav-foot">
+            <li>
+              <NavLink to="/settings">Manage account</NavLink>
+            </li>
+            {user.isStaff ? (
+              <li>
+                <NavLink to="/impersonate">Impersonate</NavLink>
+              </li>
+            ) : null}
+            <li>
+              <a href={helpUrl} rel="noreferrer" target="_blank">
+                Help
+              </a>
+            </li>
+            <li>
+              <Form method="post" action="/logout">
+                <button type="submit" className="nav-button">
+                  Sign Out
+                </button>
+              </Form>
+            </li>
+          </ul>
         </details>
       </aside>
       <main id="main" className="content">

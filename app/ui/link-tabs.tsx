@@ -1,6 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
 import * as Tabs from "@radix-ui/react-tabs";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { useHydrated } from "./use-hydrated";
 
 export type LinkTab = { value: string; label: ReactNode; href: string; count?: number };
@@ -35,22 +35,34 @@ export function LinkTabs({
     >
       <Tabs.List className="tabs-list" aria-label={label}>
         {tabs.map((t) => (
-          <Tabs.Trigger key={t.value} value={t.value} asChild>
-            <Link
-              to={t.href}
-              replace
-              preventScrollReset
-              className="tabs-trigger"
-              tabIndex={hydrated ? undefined : 0}
-            >
-              {t.label}
-              {t.count !== undefined ? (
-                <span className="count-badge" aria-label={`${t.count} devices`}>
-                  {t.count}
-                </span>
-              ) : null}
-            </Link>
-          </Tabs.Trigger>
+          // The space keeps tabs apart in a text browser (the styled list is a flex row: no effect there).
+          <Fragment key={t.value}>
+            {" "}
+            <Tabs.Trigger value={t.value} asChild>
+              <Link
+                to={t.href}
+                replace
+                preventScrollReset
+                className="tabs-trigger"
+                tabIndex={hydrated ? undefined : 0}
+              >
+                {t.label}
+                {t.count !== undefined ? (
+                  <>
+                    <span className="text-only" aria-hidden="true">
+                      {" ("}
+                    </span>
+                    <span className="count-badge" aria-label={`${t.count} devices`}>
+                      {t.count}
+                    </span>
+                    <span className="text-only" aria-hidden="true">
+                      )
+                    </span>
+                  </>
+                ) : null}
+              </Link>
+            </Tabs.Trigger>
+          </Fragment>
         ))}
       </Tabs.List>
       <Tabs.Content value={value} tabIndex={-1}>

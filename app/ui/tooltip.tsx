@@ -19,6 +19,10 @@ export function Tooltip({
       <button type="button" aria-describedby={id} aria-label={label} className="tip-trigger">
         {children}
       </button>
+      {/* Without CSS (a text browser) the tip follows its trigger on the same line: set it apart. */}
+      <span className="text-only" aria-hidden="true">
+        {" — "}
+      </span>
       <span role="tooltip" id={id} className="tip-content">
         {content}
       </span>

@@ -102,6 +102,33 @@ const PAGES: { name: string; path: string; user: User; table?: string; needed?: 
       ];
     },
   },
+  {
+    name: "the connect flow's accounts on file",
+    path: "/authorize-arcadia?step=review_accounts&utility=prov_comed",
+    user: "dana",
+    table: ".connect-flow .table",
+    needed: (page) => {
+      // The second ComEd account: invalid credentials, its badge carries a tooltip (the widest cell).
+      const row = page.locator(".connect-flow .table tbody tr").nth(1);
+      return [
+        { name: "the location", cell: row.locator("td").nth(0) },
+        { name: "the account number", cell: row.locator("td").nth(1) },
+        { name: "the Bill Monitoring status", cell: row.locator("td").nth(2).locator(".pill") },
+      ];
+    },
+  },
+  {
+    name: "the connect flow's ConEd account list",
+    path: "/authorize-arcadia?step=enter_coned_credentials&utility=prov_coned&confirmed=on&account=29-4410-8801-0001-2&account=29-4410-8801-0002-0",
+    user: "dana",
+    needed: (page) => {
+      const item = page.locator(".account-list li").nth(1);
+      return [
+        { name: "the account number", cell: item.getByText("29-4410-8801-0002-0") },
+        { name: "its Remove button", cell: item.getByRole("button", { name: /^Remove account/ }) },
+      ];
+    },
+  },
   { name: "settings", path: "/settings", user: "dana" },
   {
     name: "settings, team",

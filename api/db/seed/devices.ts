@@ -188,4 +188,7 @@ export function seedDevices(ctx: SeedContext) {
   );
   dt.run(1001);
   dt.run(1002);
+  // While the event runs its devices hold its setpoint (cool to the target, 78 °F): what their cards report,
+  // coherent with the event's receipt on Front Counter (precool to 70 °F, completed, then the event began).
+  db.prepare("UPDATE thermostats SET mode = 'cool', cool_setpoint_f = 78 WHERE id IN (1001, 1002)").run();
 }

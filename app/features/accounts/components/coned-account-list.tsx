@@ -26,7 +26,7 @@ export function ConedAccountList({
           {accounts.map((a, i) => (
             <li key={a} className="row">
               <input type="hidden" name="account" value={a} />
-              <span className="spacer">{a}</span>
+              <span className="spacer">{a}</span>{" "}
               <button
                 type="submit"
                 name="op"
@@ -84,7 +84,7 @@ export function ConedAccountFields(props: {
             aria-invalid={errors.newAccount ? true : undefined}
             aria-describedby={errors.newAccount ? "coned-new-account-error" : undefined}
             autoComplete="off"
-          />
+          />{" "}
           <button type="submit" name="op" value="add" className="btn btn-secondary">
             Add account
           </button>

@@ -225,8 +225,8 @@ function ReviewStep({ data }: { data: FlowData }) {
         <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p>
       ) : null}
       {data.existing.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table">
+        <div className="table-wrap table-cards">
+          <table className="table connect-accounts">
             <caption className="visually-hidden">Accounts already on file with {utility.name}</caption>
             <thead>
               <tr>
@@ -238,9 +238,9 @@ function ReviewStep({ data }: { data: FlowData }) {
             <tbody>
               {data.existing.map((a) => (
                 <tr key={a.number}>
-                  <td>{a.building || "—"}</td>
-                  <td>{a.number}</td>
-                  <td>
+                  <td data-label="Location">{a.building || "—"}</td>
+                  <td data-label="Account #">{a.number}</td>
+                  <td data-label="Bill Monitoring">
                     <AccountStatusBadge status={a.status} detail={a.detail} />
                   </td>
                 </tr>
@@ -359,7 +359,7 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
           })}
         >
           Edit accounts
-        </FlowLink>
+        </FlowLink>{" "}
         <button
           type="submit"
           name="intent"

@@ -88,8 +88,8 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                     </Link>
                   </td>
                   <td className="col-name">
-                    <span className="grid-address">{d.buildingAddress}</span>
-                    {d.isInternalTest ? <Pill tone="info">Internal test</Pill> : null}
+                    <span className="grid-address">{d.buildingAddress}</span>{" "}
+                    {d.isInternalTest ? <Pill tone="info">Internal test</Pill> : null}{" "}
                     {d.wereOverriddenThermostats ? <Pill tone="yellow">Overridden thermostats</Pill> : null}
                   </td>
                   <td data-label="Event type">{d.eventType ? eventTypeLabel(d.eventType) : "—"}</td>
