@@ -5,6 +5,7 @@ import {
   isBillOld,
   locationLabel,
   thermostatChip,
+  pageOf,
   tableRows,
   type parseTableState,
 } from "./locations";
@@ -22,6 +23,9 @@ const NO_DEVICES = {
   unreachableThermostatsIds: [],
   issueThermostatsIds: [],
 };
+
+/** A summary card counts every location it is about and links the first ten (the table lists them all). */
+export const SUMMARY_LINKS = 10;
 
 /** The vendor alert to show: the upstream's message when it asks for one and the user has not dismissed it. */
 export function vendorAlertMessage(
@@ -67,11 +71,18 @@ export function dashboardView({
     label: locationLabel(r.building, isStaff),
   });
   const ordered = tableRows(all, { sort: "location", dir: "asc", q: "" }, isStaff);
+  const issues = ordered.filter((r) => hasThermostatIssues(r.summary));
+  const highDemand = ordered.filter((r) => r.highDemand);
+  // Search and sort run over every location; only the page shown is turned into rows (rule locations-table-paged).
+  const paged = pageOf(tableRows(all, state, isStaff), state.page);
   return {
     total: all.length,
-    issues: ordered.filter((r) => hasThermostatIssues(r.summary)).map(toLink),
-    highDemand: ordered.filter((r) => r.highDemand).map(toLink),
-    rows: tableRows(all, state, isStaff).map((r) => ({
+    issues: { count: issues.length, links: issues.slice(0, SUMMARY_LINKS).map(toLink) },
+    highDemand: { count: highDemand.length, links: highDemand.slice(0, SUMMARY_LINKS).map(toLink) },
+    page: paged.page,
+    pages: paged.pages,
+    matched: paged.matched,
+    rows: paged.rows.map((r) => ({
       id: r.building.id,
       label: locationLabel(r.building, isStaff),
       nickname: r.building.nickname && !isStaff ? r.building.nickname : null,
@@ -95,4 +106,4 @@ export function dashboardView({
 
 export type DashboardView = ReturnType<typeof dashboardView>;
 export type DashboardRow = DashboardView["rows"][number];
-export type LocationLink = DashboardView["issues"][number];
+export type LocationLink = DashboardView["issues"]["links"][number];

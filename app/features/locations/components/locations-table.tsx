@@ -19,8 +19,23 @@ function useHref() {
   return (changes: QueryChanges) => pathname + withQuery(search, changes);
 }
 
-/** All locations: a search form and the sortable table, one row per location, its accounts below when expanded. */
-export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: TableState }) {
+/**
+ * All locations: a search form and the sortable table, one row per location of the page shown (75 a page,
+ * searched and sorted across all of them on the server), its accounts below when expanded, then the pager.
+ */
+export function LocationsTable({
+  rows,
+  state,
+  page,
+  pages,
+  matched,
+}: {
+  rows: DashboardRow[];
+  state: TableState;
+  page: number;
+  pages: number;
+  matched: number;
+}) {
   const href = useHref();
   return (
     <section aria-labelledby="table-title" className="stack">
@@ -65,6 +80,7 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
                       sort: c.key === "location" && next === "asc" ? null : c.key,
                       dir: next === "asc" ? null : "desc",
                       expanded: null,
+                      page: null,
                     })}
                   />
                 );
@@ -135,7 +151,48 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
           </tbody>
         </table>
       </div>
+      {pages > 1 ? <Pager page={page} pages={pages} matched={matched} href={href} /> : null}
     </section>
+  );
+}
+
+/** Previous and next as plain links (no script needed), and where the reader is: "Page 2 of 4". */
+function Pager({
+  page,
+  pages,
+  matched,
+  href,
+}: {
+  page: number;
+  pages: number;
+  matched: number;
+  href: (changes: QueryChanges) => string;
+}) {
+  const to = (p: number) => href({ page: p === 1 ? null : p, expanded: null });
+  return (
+    <nav className="pager" aria-label="Pages of locations" data-testid="locations-pager">
+      {page > 1 ? (
+        <AppLink to={to(page - 1)} rel="prev" className="btn btn-secondary btn-small">
+          Previous<span className="visually-hidden"> page</span>
+        </AppLink>
+      ) : (
+        <span className="btn btn-secondary btn-small" aria-disabled="true">
+          Previous<span className="visually-hidden"> page</span>
+        </span>
+      )}
+      <span data-testid="locations-page-status">
+        Page {page} of {pages} · {matched} locations
+      </span>
+      {page < pages ? (
+        <AppLink to={to(page + 1)} rel="next" className="btn btn-secondary btn-small">
+          Next<span className="visually-hidden"> page</span>
+        </AppLink>
+      ) : (
+        <span className="btn btn-secondary btn-small" aria-disabled="true">
+          Next<span className="visually-hidden"> page</span>
+        </span>
+      )}
+    </nav>
   );
 }
 
