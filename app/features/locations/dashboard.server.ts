@@ -87,7 +87,8 @@ export function dashboardView({
       label: locationLabel(r.building, isStaff),
       nickname: r.building.nickname && !isStaff ? r.building.nickname : null,
       address: formatAddress(r.building.address),
-      chip: r.chip,
+      // The chip as shown (its rank only orders the table, done here).
+      chip: { label: r.chip.label, tone: r.chip.tone },
       lastBill: r.lastBillDate
         ? { date: formatCalendarDate(r.lastBillDate), old: isBillOld(r.lastBillDate, today) }
         : null,
