@@ -182,9 +182,7 @@ function Pager({
           Previous<span className="visually-hidden"> page</span>
         </span>
       )}
-      <span data-testid="locations-page-status">
-        Page {page} of {pages} · {matched} locations
-      </span>
+      <span data-testid="locations-page-status">{`Page ${page} of ${pages} · ${matched} locations`}</span>
       {page < pages ? (
         <AppLink to={to(page + 1)} rel="next" className="btn btn-secondary btn-small">
           Next<span className="visually-hidden"> page</span>

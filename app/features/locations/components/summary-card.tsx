@@ -31,7 +31,7 @@ export function SummaryCard({
         </ul>
       ) : null}
       {count > items.length && items.length ? (
-        <p className="muted small">and {count - items.length} more</p>
+        <p className="muted small">{`and ${count - items.length} more`}</p>
       ) : null}
       {count === 0 ? <p className="muted">None right now.</p> : null}
     </section>
