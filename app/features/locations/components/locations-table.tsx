@@ -99,7 +99,7 @@ export function LocationsTable({
               </tr>
             ) : null}
             {rows.map((r, i) => {
-              const open = r.accounts !== null;
+              const open = r.accounts !== undefined;
               // The first row's links let Remix discover the three location routes; the rest need not repeat it.
               const discover = i === 0;
               return [
@@ -145,7 +145,7 @@ export function LocationsTable({
                     <RowMenu id={r.id} label={r.label} discover={discover} />
                   </td>
                 </tr>,
-                r.accounts !== null ? (
+                r.accounts !== undefined ? (
                   <AccountsRow key={`${r.id}-accounts`} row={r} accounts={r.accounts} />
                 ) : null,
               ];
