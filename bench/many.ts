@@ -156,7 +156,9 @@ export async function many() {
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   console.log("\n## A client's size: 14 vs 300 locations (web CPU from /proc, api in its own process)\n");
   console.log(table.map((r) => "| " + r.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |").join("\n"));
-  console.log("\nGoals: the 300-location dashboard ≤ 100 KiB of HTML and ≤ 2× the 14-location one's web CPU.");
+  console.log(
+    "\nGoals: the 300-location dashboard ≤ 100 KiB of HTML and ≤ 2× the 14-location one's web CPU.",
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve("bench/many.ts")) await many();
