@@ -24,6 +24,12 @@ const schema = z.object({
    * deployment. The web tier reads the same variable for its own test routes (app/server/config.server.ts).
    */
   ENABLE_TEST_HOOKS: z.enum(["true", "false", "1", "0"]).default("false"),
+  /**
+   * More buildings for the demo client Harbor Coffee Co. (0 to 2,000; default 0), seeded after the demo data
+   * (api/db/seed/extra-locations.ts): `API_EXTRA_LOCATIONS=286` gives it 300 locations, for the benchmark's
+   * large client. The demo's sign-ins and its other data do not change.
+   */
+  API_EXTRA_LOCATIONS: z.coerce.number().int().min(0).max(2000).default(0),
   /** Where the api clock starts (api/lib/clock.ts): tests only. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
@@ -48,5 +54,6 @@ export function apiConfigFromEnv(
     quiet: e.NODE_ENV === "test" || e.LOG_LEVEL === "silent",
     clockStart: e.CLOCK_START,
     testHooks: e.ENABLE_TEST_HOOKS === "true" || e.ENABLE_TEST_HOOKS === "1",
+    extraLocations: e.API_EXTRA_LOCATIONS,
   };
 }

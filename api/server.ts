@@ -48,7 +48,13 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
   const deps = createDeps(db, opts);
   setClockStart(deps.config.clockStart);
   if (opts.seed !== false && deps.config.demoData) {
-    if (seedIfEmpty(db, { staffEmailDomain: deps.config.staffEmailDomain })) deps.log("seeded demo data");
+    if (
+      seedIfEmpty(db, {
+        staffEmailDomain: deps.config.staffEmailDomain,
+        extraLocations: deps.config.extraLocations,
+      })
+    )
+      deps.log("seeded demo data");
   }
   const stopSimulators = startSimulators(deps);
   const server = http.createServer(createApiApp(deps));

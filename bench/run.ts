@@ -266,3 +266,4 @@ if (which === "all" || which === "roundtrips") await roundTrips();
 if (which === "all" || which === "weight") await weight();
 if (which === "all" || which === "lcp") await lcp();
 if (which === "all" || which === "throughput") await throughput();
+if (which === "all" || which === "many") await (await import("./many")).many();

@@ -13,6 +13,6 @@ const config = apiConfigFromEnv();
 setClockStart(config.clockStart);
 const started = Date.now();
 const db = openDb(file);
-seedIfEmpty(db, { staffEmailDomain: config.staffEmailDomain });
+seedIfEmpty(db, { staffEmailDomain: config.staffEmailDomain, extraLocations: config.extraLocations });
 db.close();
 console.log(`Reset ${file} and seeded the demo data in ${Date.now() - started} ms.`);

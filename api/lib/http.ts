@@ -18,6 +18,8 @@ export type ApiConfig = {
   clockStart?: string;
   /** ENABLE_TEST_HOOKS: enables POST /dev/reset (api/routes/dev.ts). Off unless the test servers turn it on. */
   testHooks: boolean;
+  /** API_EXTRA_LOCATIONS: more buildings for the demo client, seeded after the demo (api/db/seed/extra-locations.ts). */
+  extraLocations: number;
 };
 
 export type ApiDeps = {

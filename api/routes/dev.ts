@@ -20,6 +20,7 @@ export function devRoutes(deps: ApiDeps) {
       const { history } = resetDemoData(deps.db, {
         now: clock.now(),
         staffEmailDomain: deps.config.staffEmailDomain,
+        extraLocations: deps.config.extraLocations,
       });
       const ms = Math.round(performance.now() - started);
       deps.log("test hook: demo data reset", { ms, history });

@@ -58,7 +58,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
   if (!buildings.ok || !advisor.ok)
     return withPrimaryStatus(
-      { ...base, error: true as const, total: 0, rows: [], issues: [], highDemand: [] },
+      {
+        ...base,
+        error: true as const,
+        total: 0,
+        page: 1,
+        pages: 1,
+        matched: 0,
+        rows: [],
+        issues: { count: 0, links: [] },
+        highDemand: { count: 0, links: [] },
+      },
       buildings,
       advisor,
     );
@@ -85,8 +95,20 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Locations() {
-  const { error, rows, total, issues, highDemand, vendorAlert, energyAdvisorUrl, supportEmail, state } =
-    useLoaderData<typeof loader>();
+  const {
+    error,
+    rows,
+    total,
+    page,
+    pages,
+    matched,
+    issues,
+    highDemand,
+    vendorAlert,
+    energyAdvisorUrl,
+    supportEmail,
+    state,
+  } = useLoaderData<typeof loader>();
   return (
     <div className="stack locations-page">
       <h1>Locations</h1>
@@ -107,13 +129,15 @@ export default function Locations() {
             <SummaryCard
               id="issues"
               title="Locations with thermostat issues"
-              items={issues}
+              count={issues.count}
+              items={issues.links}
               to={(id) => `/locations/${id}/control`}
             />
             <SummaryCard
               id="demand"
               title="Locations with a high demand ratio"
-              items={highDemand}
+              count={highDemand.count}
+              items={highDemand.links}
               to={(id) => `/locations/${id}/usage`}
             />
           </>
@@ -129,7 +153,7 @@ export default function Locations() {
           </p>
         </EmptyState>
       ) : (
-        <LocationsTable rows={rows} state={state} />
+        <LocationsTable rows={rows} state={state} page={page} pages={pages} matched={matched} />
       )}
     </div>
   );

@@ -2,7 +2,13 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { AppLink } from "~/ui/app-link";
 import { anonymiseUser } from "~/features/demo-mode/demo-mode";
-import { locationLabel, onboardingIncomplete, shellNav, sortLocations } from "~/features/locations/locations";
+import {
+  locationLabel,
+  onboardingIncomplete,
+  selectorLocations,
+  shellNav,
+  sortLocations,
+} from "~/features/locations/locations";
 import {
   getOnboardingSteps,
   getUsageAvailable,
@@ -48,7 +54,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       clientName: user.client?.name ?? null,
     },
     hasClient: user.clientId !== null,
-    locations: list.map((b) => ({ id: b.id, label: locationLabel(b, user.isStaff) })),
+    // Up to 15 locations each have an entry; more are found through the search on the locations page.
+    ...selectorLocations(
+      list.map((b) => ({ id: b.id, label: locationLabel(b, user.isStaff) })),
+      current?.id ?? null,
+    ),
     current: current ? { id: current.id, label: locationLabel(current, user.isStaff) } : null,
     nav:
       user.clientId === null
@@ -65,8 +75,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export default function AppShell() {
-  const { user, hasClient, locations, current, nav, showOnboarding, helpUrl, here, demoModeActive } =
-    useLoaderData<typeof loader>();
+  const {
+    user,
+    hasClient,
+    locations,
+    locationCount,
+    current,
+    nav,
+    showOnboarding,
+    helpUrl,
+    here,
+    demoModeActive,
+  } = useLoaderData<typeof loader>();
   const location = useLocation();
   return (
     <div className="shell">
@@ -90,6 +110,27 @@ export default function AppShell() {
                     See all locations
                   </AppLink>
                 </li>
+                {locations.length < locationCount ? (
+                  <li>
+                    {/* A large client: a search of every location (the locations page) instead of hundreds of entries. */}
+                    <Form method="get" action="/locations" role="search" className="location-menu-search">
+                      <label htmlFor="location-menu-q" className="visually-hidden">
+                        Search {locationCount} locations
+                      </label>
+                      <input
+                        id="location-menu-q"
+                        className="input"
+                        type="search"
+                        name="q"
+                        maxLength={100}
+                        placeholder={`Search ${locationCount} locations`}
+                      />
+                      <button type="submit" className="btn btn-secondary btn-small">
+                        Search
+                      </button>
+                    </Form>
+                  </li>
+                ) : null}
                 {locations.map((l) => (
                   <li key={l.id}>
                     <AppLink

@@ -106,7 +106,7 @@ test.describe("locations dashboard", () => {
     );
 
     const row = page.getByTestId("location-row-104");
-    await row.getByText("⋯").click();
+    await row.getByLabel("Actions for Harbor Coffee Mission").click();
     await expect(row.getByRole("link", { name: "Control Room" })).toHaveAttribute(
       "href",
       "/locations/104/control",

@@ -79,6 +79,56 @@ const view = (query: string, isStaff = false) =>
     today: TODAY,
   });
 
+/** `n` buildings "Store 1".."Store n" at street numbers 1..n, every one offline (in the issues card). */
+function manyView(n: number, query: string) {
+  const buildings = Array.from({ length: n }, (_, i) =>
+    building(i + 1, `Store ${i + 1}`, `${i + 1} Main St`, `HCC-${i + 1}`),
+  );
+  return dashboardView({
+    buildings,
+    advisor: buildings.map((b) => ({
+      building: b,
+      accounts: [],
+      deviceSummary: devices("DEVICE_ISSUES", 1, [b.id]),
+      peakDemandRatio: null,
+      lastBillDate: `2026-10-${String(1 + (b.id % 28)).padStart(2, "0")}`,
+    })),
+    state: parseTableState(new URLSearchParams(query)),
+    isStaff: false,
+    today: TODAY,
+  });
+}
+
+describe("the dashboard table's pages (rule locations-table-paged)", () => {
+  it("shows 75 rows a page; search and sort run over every location before paging", () => {
+    const first = manyView(300, "");
+    expect(first).toMatchObject({ total: 300, page: 1, pages: 4, matched: 300 });
+    expect(first.rows).toHaveLength(75);
+    expect(first.rows[0].id).toBe(1);
+    const third = manyView(300, "page=3");
+    expect(third.rows.map((r) => r.id)).toEqual(Array.from({ length: 75 }, (_, i) => 151 + i));
+    // Sorted descending across all 300: page 1 starts with the last location.
+    expect(manyView(300, "dir=desc").rows[0].id).toBe(300);
+    // Searching finds a location that is on page 4 of the unfiltered table, on page 1.
+    const found = manyView(300, "q=store 287");
+    expect(found).toMatchObject({ page: 1, pages: 1, matched: 1 });
+    expect(found.rows.map((r) => r.id)).toEqual([287]);
+  });
+
+  it("clamps a page past the end to the last page, and anything else to the first", () => {
+    expect(manyView(300, "page=99")).toMatchObject({ page: 4 });
+    expect(manyView(300, "page=99").rows).toHaveLength(75);
+    expect(manyView(301, "page=99").rows.map((r) => r.id)).toEqual([301]);
+    for (const q of ["page=0", "page=-2", "page=1.5", "page=x"]) expect(manyView(300, q).page).toBe(1);
+  });
+
+  it("counts every location on the summary cards but links only the first ten", () => {
+    const v = manyView(300, "page=2");
+    expect(v.issues.count).toBe(300);
+    expect(v.issues.links.map((l) => l.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});
+
 describe("dashboardView (the locations dashboard's view model)", () => {
   it("joins each building with its advisor entry: chip, last bill and the 45-day warning", () => {
     const v = view("");
@@ -87,7 +137,7 @@ describe("dashboardView (the locations dashboard's view model)", () => {
     expect(row(1).chip.label).toBe("2 device issues");
     expect(row(1).lastBill).toEqual({ date: "Sep 1, 2026", old: true });
     expect(row(2).chip.label).toBe("Operating");
-    expect(row(2).lastBill).toEqual({ date: "Oct 20, 2026", old: false });
+    expect(row(2).lastBill).toEqual({ date: "Oct 20, 2026" });
     // A building the advisor list does not know: No Devices, no bill.
     expect(row(3).chip.label).toBe("No Devices");
     expect(row(3).lastBill).toBeNull();
@@ -97,12 +147,15 @@ describe("dashboardView (the locations dashboard's view model)", () => {
   it("fills the summary cards in the Location column's order, whatever the table's sort", () => {
     const v = view("sort=lastBill&q=pike");
     expect(v.rows.map((r) => r.id)).toEqual([1]);
-    expect(v.issues).toEqual([{ id: 1, label: "Pike" }]);
+    expect(v.issues).toEqual({ count: 1, links: [{ id: 1, label: "Pike" }] });
     // Mission (300) before Pike (1912) by street number, though the table puts Pike's older bill first.
-    expect(v.highDemand).toEqual([
-      { id: 2, label: "Mission" },
-      { id: 1, label: "Pike" },
-    ]);
+    expect(v.highDemand).toEqual({
+      count: 2,
+      links: [
+        { id: 2, label: "Mission" },
+        { id: 1, label: "Pike" },
+      ],
+    });
     expect(view("sort=lastBill").rows.map((r) => r.id)).toEqual([1, 2, 3]);
     expect(view("sort=lastBill&dir=desc").rows.map((r) => r.id)).toEqual([2, 1, 3]);
   });
@@ -118,9 +171,10 @@ describe("dashboardView (the locations dashboard's view model)", () => {
     const client = view("").rows.find((r) => r.id === 1)!;
     expect(client).toMatchObject({ label: "Pike", nickname: "Flagship" });
     const staff = view("", true);
-    expect(staff.rows.find((r) => r.id === 1)).toMatchObject({ label: "HCC-003", nickname: null });
+    expect(staff.rows.find((r) => r.id === 1)).toMatchObject({ label: "HCC-003" });
+    expect(staff.rows.find((r) => r.id === 1)!.nickname).toBeUndefined();
     expect(staff.rows.map((r) => r.label)).toEqual(["HCC-001", "HCC-002", "HCC-003"]);
-    expect(staff.issues).toEqual([{ id: 1, label: "HCC-003" }]);
+    expect(staff.issues).toEqual({ count: 1, links: [{ id: 1, label: "HCC-003" }] });
   });
 
   it("lists the accounts of the expanded row only, with their Bill Monitoring status", () => {
@@ -143,7 +197,7 @@ describe("dashboardView (the locations dashboard's view model)", () => {
         },
       },
     ]);
-    expect(v.rows.find((r) => r.id === 2)!.accounts).toBeNull();
+    expect(v.rows.find((r) => r.id === 2)!.accounts).toBeUndefined();
     expect(view("expanded=3").rows.find((r) => r.id === 3)!.accounts).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import {
   onboardingIncomplete,
   parseTableState,
   shellNav,
+  selectorLocations,
   sortLocations,
   streetNumber,
   tableRows,
@@ -97,7 +98,24 @@ describe("sorting locations", () => {
       sort: "location",
       dir: "asc",
       q: "",
+      page: 1,
       expanded: null,
+    });
+    expect(parseTableState(new URLSearchParams("page=3")).page).toBe(3);
+  });
+});
+
+describe("the location selector (rule location-selector-light)", () => {
+  const list = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i + 1, label: `L${i + 1}` }));
+  it("lists every location of a client with up to 15", () => {
+    expect(selectorLocations(list(15), null)).toEqual({ locations: list(15), locationCount: 15 });
+    expect(selectorLocations(list(14), 3).locations).toHaveLength(14);
+  });
+  it("lists only the current location of a larger client, and counts them all", () => {
+    expect(selectorLocations(list(300), null)).toEqual({ locations: [], locationCount: 300 });
+    expect(selectorLocations(list(16), 16)).toEqual({
+      locations: [{ id: 16, label: "L16" }],
+      locationCount: 16,
     });
   });
 });

@@ -10,6 +10,8 @@ export type SeedContext = {
   /** A deterministic PRNG; each area should make its own with `prng(<area seed>)` to stay independent. */
   rand: Rand;
   staffEmailDomain: string;
+  /** API_EXTRA_LOCATIONS: more buildings for Harbor Coffee Co. (extra-locations.ts); 0 in the demo. */
+  extraLocations?: number;
 };
 
 export const isoDate = (d: Date) => d.toISOString().slice(0, 10);

@@ -11,6 +11,7 @@ import { seedUsage } from "./usage";
 import { seedGrid } from "./grid";
 import { seedCompliance } from "./compliance";
 import { seedAccounts } from "./accounts";
+import { seedExtraLocations } from "./extra-locations";
 
 /** Every area's seed, in order. One line per area; each takes the same context. */
 const seeds: ((ctx: SeedContext) => void)[] = [
@@ -23,6 +24,8 @@ const seeds: ((ctx: SeedContext) => void)[] = [
   seedGrid,
   seedCompliance,
   seedAccounts,
+  // Last, and only with API_EXTRA_LOCATIONS: a large client for the bench (extra-locations.ts).
+  seedExtraLocations,
 ];
 
 export function todayUtc(now = clock.now()) {
@@ -46,19 +49,25 @@ const KEPT_BY_RESET = new Set(["schema_migrations", "sessions", "outbox"]);
 /** The day (`todayUtc`, ISO) whose history each database holds, when this process wrote it. */
 const historyDay = new WeakMap<DB, string>();
 
-const context = (db: DB, now: Date, staffEmailDomain: string): SeedContext => ({
-  db,
-  now,
-  today: todayUtc(now),
-  rand: prng(20240816),
-  staffEmailDomain,
-});
+type SeedOptions = { now?: Date; staffEmailDomain: string; extraLocations?: number };
+
+const context = (db: DB, opts: SeedOptions): SeedContext => {
+  const now = opts.now ?? clock.now();
+  return {
+    db,
+    now,
+    today: todayUtc(now),
+    rand: prng(20240816),
+    staffEmailDomain: opts.staffEmailDomain,
+    extraLocations: opts.extraLocations ?? 0,
+  };
+};
 
 /** Seeds the demo data once: a database that already has clients is left alone. */
-export function seedIfEmpty(db: DB, opts: { now?: Date; staffEmailDomain: string }) {
+export function seedIfEmpty(db: DB, opts: SeedOptions) {
   const { n } = db.prepare("SELECT count(*) AS n FROM clients").get() as { n: number };
   if (n > 0) return false;
-  const ctx = context(db, opts.now ?? clock.now(), opts.staffEmailDomain);
+  const ctx = context(db, opts);
   db.transaction(() => {
     for (const seed of seeds) seed(ctx);
   })();
@@ -72,8 +81,8 @@ export function seedIfEmpty(db: DB, opts: { now?: Date; staffEmailDomain: string
  * longer exist are ended) and the history tables when this process wrote them on the same day (then a reset
  * takes a fraction of a second instead of seconds). Returns whether the history was written again.
  */
-export function resetDemoData(db: DB, opts: { now?: Date; staffEmailDomain: string }) {
-  const ctx = context(db, opts.now ?? clock.now(), opts.staffEmailDomain);
+export function resetDemoData(db: DB, opts: SeedOptions) {
+  const ctx = context(db, opts);
   const keepHistory = historyDay.get(db) === ctx.today.toISOString();
   const kept = new Set([...KEPT_BY_RESET, ...(keepHistory ? HISTORY.flatMap((h) => h.tables) : [])]);
   const skipped = new Set(keepHistory ? HISTORY.map((h) => h.seed) : []);

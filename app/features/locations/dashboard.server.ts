@@ -5,7 +5,9 @@ import {
   isBillOld,
   locationLabel,
   thermostatChip,
+  pageOf,
   tableRows,
+  type Chip,
   type parseTableState,
 } from "./locations";
 import type { Building, EnergyAdvisorBuilding } from "./locations.server";
@@ -22,6 +24,9 @@ const NO_DEVICES = {
   unreachableThermostatsIds: [],
   issueThermostatsIds: [],
 };
+
+/** A summary card counts every location it is about and links the first ten (the table lists them all). */
+export const SUMMARY_LINKS = 10;
 
 /** The vendor alert to show: the upstream's message when it asks for one and the user has not dismissed it. */
 export function vendorAlertMessage(
@@ -67,32 +72,59 @@ export function dashboardView({
     label: locationLabel(r.building, isStaff),
   });
   const ordered = tableRows(all, { sort: "location", dir: "asc", q: "" }, isStaff);
+  const issues = ordered.filter((r) => hasThermostatIssues(r.summary));
+  const highDemand = ordered.filter((r) => r.highDemand);
+  // Search and sort run over every location; only the page shown is turned into rows (rule locations-table-paged).
+  const paged = pageOf(tableRows(all, state, isStaff), state.page);
   return {
     total: all.length,
-    issues: ordered.filter((r) => hasThermostatIssues(r.summary)).map(toLink),
-    highDemand: ordered.filter((r) => r.highDemand).map(toLink),
-    rows: tableRows(all, state, isStaff).map((r) => ({
-      id: r.building.id,
-      label: locationLabel(r.building, isStaff),
-      nickname: r.building.nickname && !isStaff ? r.building.nickname : null,
-      address: formatAddress(r.building.address),
-      chip: r.chip,
-      lastBill: r.lastBillDate
-        ? { date: formatCalendarDate(r.lastBillDate), old: isBillOld(r.lastBillDate, today) }
-        : null,
-      accounts:
-        state.expanded === r.building.id
-          ? r.accounts.map((acc) => ({
-              id: acc.id,
-              number: acc.number,
-              utility: acc.utilityDisplayName ?? null,
-              status: connectionStatus(acc.arcadiaAccountStatus, acc.arcadiaAccountStatusDetail),
-            }))
+    issues: { count: issues.length, links: issues.slice(0, SUMMARY_LINKS).map(toLink) },
+    highDemand: { count: highDemand.length, links: highDemand.slice(0, SUMMARY_LINKS).map(toLink) },
+    page: paged.page,
+    pages: paged.pages,
+    matched: paged.matched,
+    // Keys left out rather than null (nickname, old, accounts): 75 rows of them are 2 KiB of hydration data.
+    rows: paged.rows.map((r) => {
+      const nickname = r.building.nickname && !isStaff ? r.building.nickname : null;
+      const row: {
+        id: number;
+        label: string;
+        nickname?: string;
+        address: string;
+        chip: { label: string; tone: Chip["tone"] };
+        lastBill: { date: string; old?: true } | null;
+        accounts?: {
+          id: number;
+          number: string;
+          utility: string | null;
+          status: ReturnType<typeof connectionStatus>;
+        }[];
+      } = {
+        id: r.building.id,
+        label: locationLabel(r.building, isStaff),
+        address: formatAddress(r.building.address),
+        // The chip as shown (its rank only orders the table, done here).
+        chip: { label: r.chip.label, tone: r.chip.tone },
+        lastBill: r.lastBillDate
+          ? {
+              date: formatCalendarDate(r.lastBillDate),
+              ...(isBillOld(r.lastBillDate, today) ? { old: true as const } : {}),
+            }
           : null,
-    })),
+      };
+      if (nickname) row.nickname = nickname;
+      if (state.expanded === r.building.id)
+        row.accounts = r.accounts.map((acc) => ({
+          id: acc.id,
+          number: acc.number,
+          utility: acc.utilityDisplayName ?? null,
+          status: connectionStatus(acc.arcadiaAccountStatus, acc.arcadiaAccountStatusDetail),
+        }));
+      return row;
+    }),
   };
 }
 
 export type DashboardView = ReturnType<typeof dashboardView>;
 export type DashboardRow = DashboardView["rows"][number];
-export type LocationLink = DashboardView["issues"][number];
+export type LocationLink = DashboardView["issues"]["links"][number];

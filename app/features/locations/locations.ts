@@ -39,6 +39,21 @@ export function sortLocations(list: Building[], isStaff: boolean): Building[] {
   return [...list].sort((a, b) => compareLocations(a, b, isStaff));
 }
 
+/** Up to this many locations, the selector lists every one (rule location-selector-light). */
+export const SELECTOR_FULL_LIST_MAX = 15;
+
+/**
+ * The selector's entries (rule location-selector-light): every location of a client with up to 15; for more,
+ * only the current one (if any), and the selector offers a search of all of them on the locations page.
+ * `locationCount` is how many there are in all.
+ */
+export function selectorLocations<T extends { id: number }>(list: T[], currentId: number | null) {
+  return {
+    locations: list.length <= SELECTOR_FULL_LIST_MAX ? list : list.filter((l) => l.id === currentId),
+    locationCount: list.length,
+  };
+}
+
 /* ---------- the Thermostats chip (rule location-chip, docs/rules.md) ---------- */
 
 export type DeviceStatus = "IN_DISPATCH_EVENT" | "DEVICE_ISSUES" | "OPERATING" | "NO_DEVICES";
@@ -102,13 +117,24 @@ export type SortKey = "location" | "thermostats" | "lastBill";
 export type SortDir = "asc" | "desc";
 export const SORT_KEYS: SortKey[] = ["location", "thermostats", "lastBill"];
 
+/** The dashboard table's page size: the spec's location list page size (part 1, section 9). */
+export const LOCATIONS_PAGE_SIZE = 75;
+
 export function parseTableState(params: URLSearchParams) {
+  const page = Number(params.get("page"));
   const sort = SORT_KEYS.includes(params.get("sort") as SortKey)
     ? (params.get("sort") as SortKey)
     : "location";
   const dir: SortDir = params.get("dir") === "desc" ? "desc" : "asc";
   const q = (params.get("q") ?? "").trim().slice(0, 100);
-  return { sort, dir, q, expanded: parseId(params.get("expanded")) };
+  return {
+    sort,
+    dir,
+    q,
+    // 1-based; anything else (missing, 0, negative, not a whole number) is the first page.
+    page: Number.isSafeInteger(page) && page > 1 ? page : 1,
+    expanded: parseId(params.get("expanded")),
+  };
 }
 
 export type TableRow = { building: Building; chip: Chip; lastBillDate: string | null };
@@ -149,6 +175,18 @@ export function tableRows<T extends TableRow>(
     return sign * byLocation(a, b);
   };
   return rows.filter((r) => matchesSearch(r.building, state.q, isStaff)).sort(compare);
+}
+
+/** The page of the table to show: `page` clamped to 1..pages (an empty list is one empty page). */
+export function pageOf<T>(rows: T[], page: number, size = LOCATIONS_PAGE_SIZE) {
+  const pages = Math.max(1, Math.ceil(rows.length / size));
+  const current = Math.min(Math.max(1, page), pages);
+  return {
+    rows: rows.slice((current - 1) * size, current * size),
+    page: current,
+    pages,
+    matched: rows.length,
+  };
 }
 
 /* ---------- the shell's navigation by context (rule shell-nav-by-context, docs/rules.md) ---------- */

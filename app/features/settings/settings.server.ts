@@ -117,11 +117,16 @@ export async function loadTeam(api: ApiClient, clientId: number, params: URLSear
           name: fullName(m),
           email: m.email,
           locations: locationsColumn(m.userBuildingsWithName),
-          buildings: m.userBuildingsWithName.map((b) => ({
-            id: b.buildingId,
-            name: b.buildingName,
-            hasAccess: b.hasAccess,
-          })),
+          // Only the member being edited needs every location (its access editor): with 300 locations the
+          // whole team's lists were 50 KiB of hydration data on the team tab.
+          buildings:
+            m.id === query.edit
+              ? m.userBuildingsWithName.map((b) => ({
+                  id: b.buildingId,
+                  name: b.buildingName,
+                  hasAccess: b.hasAccess,
+                }))
+              : [],
         }))
       : [],
   };

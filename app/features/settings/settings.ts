@@ -132,6 +132,7 @@ export type TeamMemberView = {
   name: string;
   email: string;
   locations: string;
+  /** Every location with the member's access: only for the member being edited (`?edit=`), otherwise empty. */
   buildings: { id: number; name: string; hasAccess: boolean }[];
 };
 

@@ -19,8 +19,23 @@ function useHref() {
   return (changes: QueryChanges) => pathname + withQuery(search, changes);
 }
 
-/** All locations: a search form and the sortable table, one row per location, its accounts below when expanded. */
-export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: TableState }) {
+/**
+ * All locations: a search form and the sortable table, one row per location of the page shown (75 a page,
+ * searched and sorted across all of them on the server), its accounts below when expanded, then the pager.
+ */
+export function LocationsTable({
+  rows,
+  state,
+  page,
+  pages,
+  matched,
+}: {
+  rows: DashboardRow[];
+  state: TableState;
+  page: number;
+  pages: number;
+  matched: number;
+}) {
   const href = useHref();
   return (
     <section aria-labelledby="table-title" className="stack">
@@ -65,6 +80,7 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
                       sort: c.key === "location" && next === "asc" ? null : c.key,
                       dir: next === "asc" ? null : "desc",
                       expanded: null,
+                      page: null,
                     })}
                   />
                 );
@@ -76,58 +92,60 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
           </thead>
           <tbody>
             {rows.length === 0 ? (
-              <tr>
+              <tr className="no-match">
                 <td colSpan={5} className="muted">
                   No locations match your search.
                 </td>
               </tr>
             ) : null}
-            {rows.map((r) => {
-              const open = r.accounts !== null;
+            {rows.map((r, i) => {
+              const open = r.accounts !== undefined;
+              // The first row's links let Remix discover the three location routes; the rest need not repeat it.
+              const discover = i === 0;
               return [
                 <tr key={r.id} data-testid={`location-row-${r.id}`} className={open ? "row-open" : undefined}>
-                  <td className="col-expander">
+                  {/* Cells 1 and 5 are styled by position (locations.css): 75 rows of classes are 4 KiB. */}
+                  <td>
                     <AppLink
                       to={href({ expanded: open ? null : String(r.id) })}
                       className="expander"
                       aria-expanded={open}
                       aria-label={`${open ? "Hide" : "Show"} accounts of ${r.label}`}
+                      discover={false}
                       preventScrollReset
-                    >
-                      <span aria-hidden="true">{open ? "▾" : "▸"}</span>
-                    </AppLink>
+                    />
                   </td>
                   <td className="col-name">
-                    <AppLink to={`/locations/${r.id}/control`} className="location-name">
+                    <AppLink to={`/locations/${r.id}/control`} className="location-name" discover={discover}>
                       {r.label}
                     </AppLink>
-                    {r.nickname ? <span className="muted"> · {r.nickname}</span> : null}
+                    {r.nickname ? <span className="muted">{` · ${r.nickname}`}</span> : null}
                     <div className="muted small">{r.address}</div>
                   </td>
                   <td data-label="Status">
                     <Pill tone={r.chip.tone}>{r.chip.label}</Pill>
                   </td>
                   <td className="last-bill" data-label="Last Bill">
-                    {r.lastBill ? (
+                    {r.lastBill?.old ? (
                       <span>
                         {r.lastBill.date}
-                        {r.lastBill.old ? (
-                          <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
-                            <span className="warn-icon" aria-hidden="true">
-                              !
-                            </span>
-                          </Tooltip>
-                        ) : null}
+                        <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
+                          <span className="warn-icon" aria-hidden="true">
+                            !
+                          </span>
+                        </Tooltip>
                       </span>
+                    ) : r.lastBill ? (
+                      r.lastBill.date
                     ) : (
                       <span className="muted">No bills</span>
                     )}
                   </td>
-                  <td className="col-menu">
-                    <RowMenu id={r.id} label={r.label} />
+                  <td>
+                    <RowMenu id={r.id} label={r.label} discover={discover} />
                   </td>
                 </tr>,
-                r.accounts !== null ? (
+                r.accounts !== undefined ? (
                   <AccountsRow key={`${r.id}-accounts`} row={r} accounts={r.accounts} />
                 ) : null,
               ];
@@ -135,28 +153,66 @@ export function LocationsTable({ rows, state }: { rows: DashboardRow[]; state: T
           </tbody>
         </table>
       </div>
+      {pages > 1 ? <Pager page={page} pages={pages} matched={matched} href={href} /> : null}
     </section>
   );
 }
 
+/** Previous and next as plain links (no script needed), and where the reader is: "Page 2 of 4". */
+function Pager({
+  page,
+  pages,
+  matched,
+  href,
+}: {
+  page: number;
+  pages: number;
+  matched: number;
+  href: (changes: QueryChanges) => string;
+}) {
+  const to = (p: number) => href({ page: p === 1 ? null : p, expanded: null });
+  return (
+    <nav className="pager" aria-label="Pages of locations" data-testid="locations-pager">
+      {page > 1 ? (
+        <AppLink to={to(page - 1)} rel="prev" className="btn btn-secondary btn-small">
+          Previous<span className="visually-hidden"> page</span>
+        </AppLink>
+      ) : (
+        <span className="btn btn-secondary btn-small" aria-disabled="true">
+          Previous<span className="visually-hidden"> page</span>
+        </span>
+      )}
+      <span data-testid="locations-page-status">{`Page ${page} of ${pages} · ${matched} locations`}</span>
+      {page < pages ? (
+        <AppLink to={to(page + 1)} rel="next" className="btn btn-secondary btn-small">
+          Next<span className="visually-hidden"> page</span>
+        </AppLink>
+      ) : (
+        <span className="btn btn-secondary btn-small" aria-disabled="true">
+          Next<span className="visually-hidden"> page</span>
+        </span>
+      )}
+    </nav>
+  );
+}
+
 /** The ⋯ menu of a row: the location's three pages. */
-function RowMenu({ id, label }: { id: number; label: string }) {
+function RowMenu({ id, label, discover }: { id: number; label: string; discover: boolean }) {
   return (
     <details className="row-menu">
-      <summary aria-label={`Actions for ${label}`}>
-        <span aria-hidden="true">⋯</span>
-      </summary>
-      <ul>
-        <li>
-          <AppLink to={`/locations/${id}/control`}>Control Room</AppLink>
-        </li>
-        <li>
-          <AppLink to={`/locations/${id}/spending`}>View spending</AppLink>
-        </li>
-        <li>
-          <AppLink to={`/locations/${id}/usage`}>View usage</AppLink>
-        </li>
-      </ul>
+      <summary aria-label={`Actions for ${label}`} />
+      {/* Three links in a div, not a list: 75 rows of <ul><li> are 2 KiB of HTML. */}
+      <div className="row-menu-links">
+        <AppLink to={`/locations/${id}/control`} discover={discover}>
+          Control Room
+        </AppLink>
+        <AppLink to={`/locations/${id}/spending`} discover={discover}>
+          View spending
+        </AppLink>
+        <AppLink to={`/locations/${id}/usage`} discover={discover}>
+          View usage
+        </AppLink>
+      </div>
     </details>
   );
 }

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startManyStack } from "../../bench/many";
+
+/**
+ * A 300-location client (API_EXTRA_LOCATIONS=286, the api in its own process, the built web server in front):
+ * the locations dashboard pages its table on the server (issue 17). Run `npm run build` first.
+ */
+let s: Awaited<ReturnType<typeof startManyStack>>;
+beforeAll(async () => {
+  s = await startManyStack(286);
+}, 120_000);
+afterAll(() => s?.stop());
+
+const page = async (path: string) => {
+  const res = await fetch(`${s.url}${path}`, {
+    headers: { cookie: s.cookie, "accept-encoding": "identity" },
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+};
+const rowIds = (html: string) =>
+  [...html.matchAll(/data-testid="location-row-(\d+)"/g)].map((m) => Number(m[1]));
+const count = (html: string, id: string) =>
+  Number(new RegExp(`data-testid="summary-${id}".*?class="summary-count">(\\d+)<`, "s").exec(html)![1]);
+
+describe("the locations dashboard of a 300-location client", () => {
+  it("is at most 100 KiB of HTML with 75 rows on page 1, and the summary cards count all 300", async () => {
+    const html = await page("/locations");
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(100 * 1024);
+    expect(rowIds(html)).toHaveLength(75);
+    expect(html).toContain("Page 1 of 4 · 300 locations");
+    // Every location with a problem device is counted, though the card links only ten.
+    const issues = count(html, "issues");
+    expect(issues).toBeGreaterThan(10);
+    expect(html).toContain(`and ${issues - 10} more`);
+    // The selector does not list 300 entries: a search of them instead.
+    expect(html).toContain('placeholder="Search 300 locations"');
+    expect(html.match(/href="\/locations\/\d+\/control"/g)!.length).toBeLessThan(75 * 2 + 15);
+  });
+
+  it("pages through every location once (75, 75, 75, 75) with plain links", async () => {
+    const seen: number[] = [];
+    for (let p = 1; p <= 4; p++) {
+      const html = await page(p === 1 ? "/locations" : `/locations?page=${p}`);
+      seen.push(...rowIds(html));
+      if (p < 4) expect(html).toContain(`href="/locations?page=${p + 1}"`);
+    }
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen).size).toBe(300);
+  });
+
+  it("searches across all locations: finds one that is on a later page", async () => {
+    const lastPage = rowIds(await page("/locations?page=4"));
+    const target = lastPage[lastPage.length - 1];
+    const name = new RegExp(`href="/locations/${target}/control"[^>]*>([^<]+)<`).exec(
+      await page("/locations?page=4"),
+    )![1];
+    const html = await page(`/locations?q=${encodeURIComponent(name)}`);
+    expect(rowIds(html)).toEqual([target]);
+    expect(html).not.toContain("locations-pager");
+  });
+
+  it("sorts across all locations: descending starts where ascending ends", async () => {
+    const asc = [...rowIds(await page("/locations?page=4"))].reverse();
+    const desc = rowIds(await page("/locations?dir=desc"));
+    expect(desc).toEqual(asc);
+    // Sorting by last bill, newest first, then the page: the order holds across pages.
+    const date = (html: string) =>
+      [...html.matchAll(/data-label="Last Bill">([A-Z][a-z]{2} \d{1,2}, \d{4})/g)].map((m) =>
+        Date.parse(m[1]),
+      );
+    const p1 = date(await page("/locations?sort=lastBill&dir=desc"));
+    const p2 = date(await page("/locations?sort=lastBill&dir=desc&page=2"));
+    expect(p1).toHaveLength(75);
+    expect(Math.min(...p1)).toBeGreaterThanOrEqual(Math.max(...p2));
+  });
+});
