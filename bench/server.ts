@@ -38,35 +38,39 @@ export async function stopChild(child: ChildProcess) {
  * The production server (dist/server.js) signed in as Dana: with the embedded api (fresh database) and an
  * optional upstream latency, or in front of an api of its own (`apiUrl`, then the web process runs alone).
  */
-export async function startServer(latencyMs: number, opts: { apiUrl?: string } = {}) {
+export async function startServer(latencyMs: number, opts: { apiUrl?: string; nodeArgs?: string[] } = {}) {
   const port = await freePort();
   const apiPort = await freePort();
   const dataDir = fs.mkdtempSync("/tmp/bench-data-");
-  const child: ChildProcess = spawn(process.execPath, [path.resolve("dist/server.js")], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      API_PORT: String(apiPort),
-      ...(opts.apiUrl ? { API_URL: opts.apiUrl } : {}),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
-      LOG_LEVEL: "silent",
-      QUIET_BANNER: "true",
-      API_LATENCY_MS: String(latencyMs),
-      // The benchmark divides Server-Timing by the upstream latency; production servers do not send it by default.
-      SERVER_TIMING: "true",
-      LOGIN_RATE_LIMIT_PER_ACCOUNT: "100000",
-      LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "100000",
-      LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
-      LOGIN_RATE_LIMIT_PER_IP: "100000",
-      // Throughput measures capacity: load shedding off (tests/reliability/overload.test.ts covers it).
-      SHED_MAX_IN_FLIGHT: "100000",
-      SHED_MAX_EVENT_LOOP_DELAY_MS: "0",
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), path.resolve("dist/server.js")],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        API_PORT: String(apiPort),
+        ...(opts.apiUrl ? { API_URL: opts.apiUrl } : {}),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
+        LOG_LEVEL: "silent",
+        QUIET_BANNER: "true",
+        API_LATENCY_MS: String(latencyMs),
+        // The benchmark divides Server-Timing by the upstream latency; production servers do not send it by default.
+        SERVER_TIMING: "true",
+        LOGIN_RATE_LIMIT_PER_ACCOUNT: "100000",
+        LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "100000",
+        LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
+        LOGIN_RATE_LIMIT_PER_IP: "100000",
+        // Throughput measures capacity: load shedding off (tests/reliability/overload.test.ts covers it).
+        SHED_MAX_IN_FLIGHT: "100000",
+        SHED_MAX_EVENT_LOOP_DELAY_MS: "0",
+      },
+      stdio: "ignore",
     },
-    stdio: "ignore",
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
