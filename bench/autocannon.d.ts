@@ -1,6 +1,6 @@
 declare module "autocannon" {
   type Result = {
-    requests: { average: number };
+    requests: { average: number; total?: number };
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;
@@ -8,7 +8,10 @@ declare module "autocannon" {
   export default function autocannon(opts: {
     url: string;
     connections: number;
-    duration: number;
+    /** Seconds to run for (or until `amount` requests). */
+    duration?: number;
+    /** Requests to send in all. */
+    amount?: number;
     headers?: Record<string, string>;
   }): Promise<Result>;
 }

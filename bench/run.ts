@@ -1,102 +1,17 @@
 /**
- * `npm run bench`: round trips per page, throughput, JavaScript weight and slow-network LCP/CLS.
+ * `npm run bench`: round trips per page, throughput, JavaScript weight, slow-network LCP/CLS, CPU per page.
  * Prints tables a person can compare run to run. Nothing here asserts: benchmarks report.
- * Usage: npm run bench [-- roundtrips|throughput|weight|lcp]   (default: all; run `npm run build` first)
+ * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many]   (default: all; run `npm run build` first)
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
-import path from "node:path";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
+import { cpu } from "./cpu";
 import { BENCH_PAGES } from "./pages";
+import { median, signIn, startServer, table } from "./server";
 import { weightFromManifest } from "./weight";
 
 const which = process.argv[2] ?? "all";
-const DANA = "dana@harborcoffee.test";
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** The production server with the embedded api (fresh database), optionally with an upstream latency. */
-async function startServer(latencyMs: number) {
-  const port = await freePort();
-  const apiPort = await freePort();
-  const dataDir = fs.mkdtempSync("/tmp/bench-data-");
-  const child: ChildProcess = spawn(process.execPath, [path.resolve("dist/server.js")], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      API_PORT: String(apiPort),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
-      LOG_LEVEL: "silent",
-      QUIET_BANNER: "true",
-      API_LATENCY_MS: String(latencyMs),
-      // The benchmark divides Server-Timing by the upstream latency; production servers do not send it by default.
-      SERVER_TIMING: "true",
-      LOGIN_RATE_LIMIT_PER_ACCOUNT: "100000",
-      LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "100000",
-      LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
-      LOGIN_RATE_LIMIT_PER_IP: "100000",
-      // Throughput measures capacity: load shedding off (tests/reliability/overload.test.ts covers it).
-      SHED_MAX_IN_FLIGHT: "100000",
-      SHED_MAX_EVENT_LOOP_DELAY_MS: "0",
-    },
-    stdio: "ignore",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const login = await fetch(`${url}/login?email=${encodeURIComponent(DANA)}`, {
-    method: "POST",
-    body: new URLSearchParams({ intent: "password", email: DANA, password: "demo-pass-2024", next: "/" }),
-    redirect: "manual",
-  });
-  const cookie = login.headers
-    .getSetCookie()
-    .find((c) => c.includes("session="))!
-    .split(";")[0];
-  return {
-    url,
-    cookie,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Signs a browser context in through the login form post (the browser stores the __Host- cookie itself). */
-async function signIn(ctx: import("@playwright/test").BrowserContext, url: string) {
-  const res = await ctx.request.post(`${url}/login?email=${encodeURIComponent(DANA)}`, {
-    form: { intent: "password", email: DANA, password: "demo-pass-2024", next: "/" },
-    maxRedirects: 0,
-  });
-  if (res.status() !== 302) throw new Error(`bench sign-in failed: ${res.status()}`);
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const table = (rows: (string | number)[][]) => {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => "| " + r.map((c, i) => String(c).padEnd(widths[i])).join(" | ") + " |").join("\n");
-};
 
 async function roundTrips() {
   const LATENCY = 200;
@@ -162,7 +77,14 @@ async function weight() {
     args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
   });
   const rows: (string | number)[][] = [
-    ["page", "manifest KiB gz", "Chromium KiB (transferred)", "target KiB"],
+    [
+      "page",
+      "manifest KiB gz",
+      "Chromium KiB (transferred)",
+      "JS on the wire KiB (with headers)",
+      "script requests",
+      "target KiB",
+    ],
   ];
   try {
     for (const p of BENCH_PAGES) {
@@ -170,23 +92,41 @@ async function weight() {
       if (p.auth) await signIn(ctx, s.url);
       const page = await ctx.newPage();
       let bytes = 0;
+      let wire = 0;
+      let scripts = 0;
       const routeIds = new Set<string>();
-      page.on("response", async (r) => {
-        if (r.url().endsWith(".js")) {
-          const sizes = await r
+      const sized: Promise<void>[] = [];
+      page.on("response", (r) => {
+        if (r.request().resourceType() !== "script" && !r.url().endsWith(".js")) return;
+        scripts++;
+        sized.push(
+          r
             .request()
             .sizes()
-            .catch(() => null);
-          bytes += sizes?.responseBodySize ?? 0;
-        }
+            .then(
+              (sizes) => {
+                bytes += sizes.responseBodySize;
+                wire += sizes.responseBodySize + sizes.responseHeadersSize;
+              },
+              () => undefined,
+            ),
+        );
       });
       await page.goto(`${s.url}${p.path}`, { waitUntil: "networkidle" });
+      await Promise.all(sized);
       const ids = await page.evaluate(() =>
         Object.keys((window as unknown as { __remixRouteModules?: object }).__remixRouteModules ?? {}),
       );
       ids.forEach((id) => routeIds.add(id));
       const target = p.chart ? 200 : p.name.startsWith("login") || p.emailLink ? 100 : 200;
-      rows.push([p.name, (forRoutes([...routeIds]) / 1024).toFixed(1), (bytes / 1024).toFixed(1), target]);
+      rows.push([
+        p.name,
+        (forRoutes([...routeIds]) / 1024).toFixed(1),
+        (bytes / 1024).toFixed(1),
+        (wire / 1024).toFixed(1),
+        scripts,
+        target,
+      ]);
       await ctx.close();
     }
   } finally {
@@ -266,4 +206,5 @@ if (which === "all" || which === "roundtrips") await roundTrips();
 if (which === "all" || which === "weight") await weight();
 if (which === "all" || which === "lcp") await lcp();
 if (which === "all" || which === "throughput") await throughput();
+if (which === "all" || which === "cpu") await cpu();
 if (which === "all" || which === "many") await (await import("./many")).many();

@@ -1,6 +1,5 @@
 import http from "node:http";
 import type { ServerBuild } from "@remix-run/node";
-import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { UpstreamCallReport } from "./api-client.server";
 import { getConfig } from "./config.server";
@@ -134,49 +133,115 @@ export function endpointTemplate(path: string): string {
   return segments.join("/") || "/";
 }
 
-type RouteNode = AgnosticRouteObject & { id: string };
-const ROUTE_CACHE_MAX = 1000;
+type Branch = { id: string; regex: RegExp; score: number; indexes: number[]; order: number };
+
+const PARAM = /^:[\w-]+$/;
+/** React Router's rank of a route path (its `computeScore`): static segments outrank params, index routes gain. */
+function score(path: string, index: boolean | undefined) {
+  const segments = path.split("/");
+  let total = segments.length;
+  if (segments.includes("*")) total -= 2;
+  if (index) total += 2;
+  for (const s of segments) if (s !== "*") total += PARAM.test(s) ? 3 : s === "" ? 1 : 10;
+  return total;
+}
+
+/** React Router's `explodeOptionalSegments`: `a/:b?/c` → `a/:b/c`, `a/c` (each optional segment present, then absent). */
+function explode(path: string): string[] {
+  const segments = path.split("/");
+  if (segments.length === 0) return [];
+  const [first, ...rest] = segments;
+  const optional = first.endsWith("?");
+  const required = first.replace(/\?$/, "");
+  if (rest.length === 0) return optional ? [required, ""] : [required];
+  const restExploded = explode(rest.join("/"));
+  const result: string[] = [];
+  for (const sub of restExploded) result.push(sub === "" ? required : [required, sub].join("/"));
+  if (optional) result.push(...restExploded);
+  return result.map((p) => (path.startsWith("/") && p === "" ? "/" : p));
+}
+
+/** React Router's `compilePath` for a whole branch path, matched to the end. */
+function compile(path: string, caseSensitive: boolean) {
+  let source =
+    "^" +
+    path
+      .replace(/\/*\*?$/, "")
+      .replace(/^\/*/, "/")
+      .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
+      .replace(/\/:[\w-]+(\?)?/g, (_m, optional: string) => (optional ? "(?:/([^\\/]+))?" : "/([^\\/]+)"));
+  if (path.endsWith("*")) source += path === "*" || path === "/*" ? "(.*)$" : "(?:\\/(.+)|\\/*)$";
+  else source += "\\/*$";
+  return new RegExp(source, caseSensitive ? undefined : "i");
+}
 
 /**
  * The Remix route id that answers a path (the deepest match, as Remix matches it; `.data` requests of single
  * fetch count as their page), or a fixed label: `static` (build assets, files of public/), `healthz`, `readyz`,
  * `api-download` (the /api passthrough) or `unmatched` (no route matched).
+ * React Router's matchRoutes flattens, ranks and compiles the whole route tree on every call (about a millisecond
+ * here); this labeler does that once, as React Router does it (flatten, explode optional segments, rank by score
+ * then sibling order), and matches a path against the ranked, compiled branches: microseconds, no cache to bound.
  */
 export function createRouteLabeler(routes: ServerBuild["routes"], isStatic: (path: string) => boolean) {
-  // The same tree Remix's server runtime builds from the manifest (createRoutes), matched the same way.
   const manifest = Object.values(routes);
-  const children = (parentId: string | undefined): RouteNode[] =>
+  const branches: Branch[] = [];
+  const flatten = (
+    parentId: string | undefined,
+    parentPath: string,
+    indexes: number[],
+    caseSensitive: boolean,
+  ) => {
     manifest
       .filter((r) => r.parentId === parentId)
-      .map(
-        (r) =>
-          ({
+      .forEach((r, i) => {
+        const relative = r.path ?? "";
+        const path = relative.startsWith("/")
+          ? relative
+          : [parentPath, relative].join("/").replace(/\/\/+/g, "/");
+        const chain = [...indexes, i];
+        const cs = caseSensitive || r.caseSensitive === true;
+        flatten(r.id, path, chain, cs);
+        if (r.path == null && !r.index) return;
+        const variants =
+          relative === "" || !relative.includes("?")
+            ? [path]
+            : explode(relative).map((v) => [parentPath, v].join("/").replace(/\/\/+/g, "/"));
+        for (const v of variants)
+          branches.push({
             id: r.id,
-            path: r.path,
-            index: r.index,
-            caseSensitive: r.caseSensitive,
-            children: children(r.id),
-          }) as RouteNode,
-      );
-  const tree = children(undefined);
-  // matchRoutes flattens, ranks and compiles the whole tree on every call (about a millisecond here), so answers
-  // are remembered by the path's shape: all-digit segments (ids) become 0, which matches the same routes as any
-  // id would; the cache is bounded (cleared when full), so random paths cannot grow it.
-  const cache = new Map<string, string>();
+            regex: compile(v, cs),
+            score: score(v, r.index),
+            indexes: chain,
+            order: branches.length,
+          });
+      });
+  };
+  flatten(undefined, "", [], false);
+  const siblings = (a: number[], b: number[]) =>
+    a.length === b.length && a.slice(0, -1).every((n, i) => n === b[i])
+      ? a[a.length - 1] - b[b.length - 1]
+      : 0;
+  branches.sort((a, b) =>
+    a.score !== b.score ? b.score - a.score : siblings(a.indexes, b.indexes) || a.order - b.order,
+  );
+
   return (path: string): string => {
     if (path === "/healthz" || path === "/readyz") return path.slice(1);
     if (path.startsWith("/api/")) return "api-download";
     if (isStatic(path)) return "static";
     const pagePath = path === "/_root.data" ? "/" : path.endsWith(".data") ? path.slice(0, -5) : path;
-    const shape = pagePath.replace(/\/\d+(?=\/|$)/g, "/0");
-    let id = cache.get(shape);
-    if (id === undefined) {
-      const matches = matchRoutes(tree, shape);
-      id = matches ? (matches[matches.length - 1].route as RouteNode).id : "unmatched";
-      if (cache.size >= ROUTE_CACHE_MAX) cache.clear();
-      cache.set(shape, id);
+    let decoded = pagePath;
+    try {
+      decoded = pagePath
+        .split("/")
+        .map((v) => decodeURIComponent(v).replace(/\//g, "%2F"))
+        .join("/");
+    } catch {
+      /* a malformed escape: matched as it came, as React Router does */
     }
-    return id;
+    for (const b of branches) if (b.regex.test(decoded)) return b.id;
+    return "unmatched";
   };
 }
 

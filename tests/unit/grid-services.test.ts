@@ -93,6 +93,28 @@ describe("event times", () => {
     expect(formatEventTime("2026-11-20T18:00:00.000Z", "America/New_York")).toBe("Nov 20, 2026, 1:00 PM EST");
     expect(formatEventTime(null, "America/New_York")).toBe("—");
   });
+
+  it("builds the timezone-name formatter once per timezone, not once per time shown", () => {
+    const Real = Intl.DateTimeFormat;
+    let built = 0;
+    const counting = function (locales?: string | string[], options?: Intl.DateTimeFormatOptions) {
+      if (options?.timeZoneName === "short" && options.timeZone === "America/Denver") built++;
+      return new Real(locales, options);
+    } as unknown as typeof Intl.DateTimeFormat;
+    Intl.DateTimeFormat = counting;
+    try {
+      const times = Array.from(
+        { length: 20 },
+        (_, i) => `2026-07-${String(i + 1).padStart(2, "0")}T18:00:00Z`,
+      );
+      const shown = times.map((t) => formatEventTime(t, "America/Denver"));
+      expect(shown[0]).toBe("Jul 1, 2026, 12:00 PM MDT");
+      expect(new Set(shown).size).toBe(20);
+      expect(built).toBeLessThanOrEqual(1);
+    } finally {
+      Intl.DateTimeFormat = Real;
+    }
+  });
 });
 
 describe("displayed dispatch status (rule dispatch-display-status)", () => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
+import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
 import { createMetrics, createRouteLabeler, endpointTemplate } from "~/server/metrics.server";
 
@@ -126,19 +127,119 @@ describe("createMetrics", () => {
   });
 });
 
-describe("createRouteLabeler's cache", () => {
-  it("answers paths that differ only in ids from one match, and stays right for other shapes", () => {
-    const routes = {
-      root: { id: "root", path: "", module: {} },
-      "routes/a.$id": { id: "routes/a.$id", parentId: "root", path: "a/:id", module: {} },
-      "routes/a.new": { id: "routes/a.new", parentId: "root", path: "a/new", module: {} },
-    } as unknown as ServerBuild["routes"];
-    const label = createRouteLabeler(routes, () => false);
-    expect(label("/a/1")).toBe("routes/a.$id");
-    expect(label("/a/22")).toBe("routes/a.$id");
-    expect(label("/a/new")).toBe("routes/a.new");
-    expect(label("/a/x7")).toBe("routes/a.$id");
-    for (let i = 0; i < 1500; i++) expect(label(`/b/x${i}`)).toBe("unmatched");
-    expect(label("/a/new")).toBe("routes/a.new");
+describe("createRouteLabeler against React Router's own matching", () => {
+  /** The tree Remix's server runtime builds from a manifest (createRoutes), for matchRoutes as the oracle. */
+  const tree = (manifest: ServerBuild["routes"], parentId?: string): AgnosticRouteObject[] =>
+    Object.values(manifest)
+      .filter((r) => r.parentId === parentId)
+      .map((r) => ({
+        id: r.id,
+        path: r.path,
+        index: r.index,
+        caseSensitive: r.caseSensitive,
+        children: tree(manifest, r.id),
+      })) as AgnosticRouteObject[];
+  const oracle = (manifest: ServerBuild["routes"], path: string) => {
+    const m = matchRoutes(tree(manifest), path);
+    return m ? m[m.length - 1].route.id! : "unmatched";
+  };
+
+  it("labels every path as the deepest route matchRoutes finds, over the app's real routes", async () => {
+    const { readConfig } = await import("@remix-run/dev/dist/config.js");
+    const config = await readConfig(process.cwd());
+    const manifest = Object.fromEntries(
+      Object.values(config.routes).map((r) => [r.id, { ...r, module: {} }]),
+    ) as unknown as ServerBuild["routes"];
+    expect(Object.keys(manifest).length).toBeGreaterThan(25);
+    const label = createRouteLabeler(manifest, () => false);
+    const paths = [
+      "/",
+      "/login",
+      "/login/",
+      "/LOGIN",
+      "/login/link",
+      "/logout",
+      "/locations",
+      "/locations/105",
+      "/locations/105/",
+      "/locations/105/control",
+      "/locations/105/spending",
+      "/locations/105/spending/csv",
+      "/locations/105/usage",
+      "/locations/105/usage/demand",
+      "/locations/105/usage/demand/csv",
+      "/locations/105/usage/demand/extra",
+      "/override-report",
+      "/override-report/1003",
+      "/override-report/1003/csv",
+      "/override-report/1003/x/y",
+      "/grid-services",
+      "/accounts",
+      "/settings",
+      "/fix-my-bill/action_requested",
+      "/fix-my-bill",
+      "/dismiss-thermostat-issue",
+      "/privacy-policy",
+      "/free-bill-health-check",
+      "/no/such/page",
+      "/locations/a%2Fb/control",
+      "/locations/%E2%9C%93",
+      "/locations/%zz",
+      "//locations",
+    ];
+    for (const p of paths) expect(label(p), p).toBe(oracle(manifest, p));
+    // Every route's own path, with example values for its parameters, answers as React Router does.
+    for (const r of Object.values(manifest)) {
+      const full: string[] = [];
+      for (let cur: typeof r | undefined = r; cur; cur = cur.parentId ? manifest[cur.parentId] : undefined)
+        if (cur.path) full.unshift(cur.path);
+      const p = `/${full.join("/")}`.replace(/:\w+\??/g, "7").replace(/\*$/, "x/y");
+      expect(label(p), p).toBe(oracle(manifest, p));
+    }
+  });
+
+  it("ranks like React Router: static over dynamic, index routes, optional segments, splats, sibling order", () => {
+    const route = (id: string, parentId: string | undefined, extra: object) => ({
+      id,
+      parentId,
+      ...extra,
+      module: {},
+    });
+    const manifest = Object.fromEntries(
+      [
+        route("root", undefined, { path: "" }),
+        route("a.$id", "root", { path: "a/:id" }),
+        route("a.new", "root", { path: "a/new" }),
+        route("b.($x)", "root", { path: "b/:x?/c" }),
+        route("b.c", "root", { path: "b/c" }),
+        route("d", "root", { path: "d" }),
+        route("d._index", "d", { index: true }),
+        route("d.$", "d", { path: "*" }),
+        route("e.one", "root", { path: "e/:a" }),
+        route("e.two", "root", { path: "e/:b" }),
+        route("f", "root", { path: "F", caseSensitive: true }),
+        route("$", "root", { path: "*" }),
+      ].map((r) => [r.id, r]),
+    ) as unknown as ServerBuild["routes"];
+    const label = createRouteLabeler(manifest, () => false);
+    for (const p of [
+      "/a/1",
+      "/a/new",
+      "/a/NEW",
+      "/b/c",
+      "/b/9/c",
+      "/b/9",
+      "/d",
+      "/d/",
+      "/d/x/y",
+      "/e/1",
+      "/F",
+      "/f",
+      "/zzz",
+    ])
+      expect(label(p), p).toBe(oracle(manifest, p));
+    expect(label("/a/new")).toBe("a.new");
+    expect(label("/b/9/c")).toBe("b.($x)");
+    expect(label("/e/1")).toBe("e.one");
   });
 });

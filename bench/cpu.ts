@@ -1,0 +1,207 @@
+/**
+ * `npm run bench -- cpu`: CPU time of the web process per answered page, against two floors measured in the same
+ * run. The web and the reference api run as separate processes; each figure is utime+stime from /proc/<pid>/stat
+ * over N pages (BENCH_PAGES_N, default 1,500) at 8 connections, after a short warm-up.
+ *   - bare: express + React `renderToString` of the privacy page's HTML (floor-static.ts);
+ *   - static floor: the product's own privacy page (no session, no upstream call);
+ *   - data floor of a page: a bare Node server (floor-data.ts) making that page's upstream GETs, recorded from
+ *     the product by a pass-through proxy, with the same api session, and answering their JSON.
+ * A page's ratio is its web CPU ÷ (static floor + its data floor); the static floor's is ÷ bare.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+import { BENCH_PAGES } from "./pages";
+import { firstJsonLine, startServer, stopChild, table } from "./server";
+
+const N = Number(process.env.BENCH_PAGES_N ?? 1500);
+const CONNECTIONS = 8;
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** CPU ms per answered page of each process while `url` answers N pages (after a warm-up of 50). */
+async function measure(url: string, headers: Record<string, string>, pids: number[]) {
+  await autocannon({ url, connections: CONNECTIONS, amount: 50, headers });
+  const before = pids.map(cpuMs);
+  const result = await autocannon({ url, connections: CONNECTIONS, amount: N, headers });
+  const after = pids.map(cpuMs);
+  const answered = result.requests.total ?? N;
+  return {
+    perPage: after.map((a, i) => (a - before[i]) / answered),
+    bad: result.errors + result.non2xx,
+    rps: result.requests.average,
+  };
+}
+
+type Recorded = { method: string; path: string; cookie?: string };
+
+/** A pass-through proxy in front of the api that records each call by the X-Request-Id the web sent with it. */
+function recordingProxy(apiUrl: string) {
+  const target = new URL(apiUrl);
+  const calls = new Map<string, Recorded[]>();
+  const server = http.createServer((req, res) => {
+    const id = String(req.headers["x-request-id"] ?? "");
+    const list = calls.get(id) ?? [];
+    list.push({ method: req.method!, path: req.url!, cookie: req.headers.cookie });
+    calls.set(id, list);
+    const up = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      },
+    );
+    up.on("error", () => res.destroy());
+    req.pipe(up);
+  });
+  return new Promise<{ url: string; calls: typeof calls; close: () => Promise<void> }>((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      resolve({
+        url: `http://127.0.0.1:${port}${target.pathname}`,
+        calls,
+        close: () => {
+          server.closeAllConnections();
+          return new Promise((r) => server.close(() => r()));
+        },
+      });
+    }),
+  );
+}
+
+function node(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", path.resolve(script)], {
+    env: { ...process.env, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+}
+
+export async function cpu() {
+  const signedIn = BENCH_PAGES.filter((p) => p.auth);
+  const privacy = BENCH_PAGES.find((p) => p.path === "/privacy-policy")!;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cpu-"));
+  const children: ChildProcess[] = [];
+  const stops: (() => Promise<unknown>)[] = [];
+  try {
+    const api = node("bench/api-process.ts", { DATA_DIR: tmp });
+    children.push(api);
+    const { url: apiUrl } = await firstJsonLine<{ url: string }>(api);
+
+    // 1. Which upstream calls each page makes, its HTML, and a signed-in cookie (through a recording proxy).
+    const proxy = await recordingProxy(apiUrl);
+    const probe = await startServer(0, { apiUrl: proxy.url });
+    const html = new Map<string, string>();
+    const floorCalls: { url: string; cookie?: string }[][] = [];
+    try {
+      for (const [i, p] of [privacy, ...signedIn].entries()) {
+        const id = `bench-probe-${i}-0000`;
+        const res = await fetch(`${probe.url}${p.path}`, {
+          headers: { "x-request-id": id, ...(p.auth ? { cookie: probe.cookie } : {}) },
+          redirect: "manual",
+        });
+        if (res.status !== 200) throw new Error(`${p.name}: ${res.status}`);
+        html.set(p.name, await res.text());
+        const calls = proxy.calls.get(id) ?? [];
+        if (calls.some((c) => c.method !== "GET"))
+          throw new Error(`${p.name}: a page view that writes upstream`);
+        floorCalls.push(calls.map((c) => ({ url: new URL(c.path, apiUrl).href, cookie: c.cookie })));
+      }
+    } finally {
+      await probe.stop();
+      await proxy.close();
+    }
+    const cookie = probe.cookie; // the same SESSION_SECRET opens it in the next server; the api session lives on
+
+    // 2. The processes measured: the product (alone, in front of the api), the two floors.
+    const web = await startServer(0, { apiUrl });
+    stops.push(web.stop);
+    fs.writeFileSync(path.join(tmp, "privacy.html"), html.get(privacy.name)!);
+    fs.writeFileSync(path.join(tmp, "calls.json"), JSON.stringify(floorCalls));
+    const bare = node("bench/floor-static.ts", { FLOOR_HTML: path.join(tmp, "privacy.html") });
+    const data = node("bench/floor-data.ts", { FLOOR_CALLS: path.join(tmp, "calls.json") });
+    children.push(bare, data);
+    const [{ port: barePort }, { port: dataPort }] = await Promise.all([
+      firstJsonLine<{ port: number }>(bare),
+      firstJsonLine<{ port: number }>(data),
+    ]);
+
+    const bareM = await measure(`http://127.0.0.1:${barePort}/`, {}, [bare.pid!]);
+    const staticM = await measure(`${web.url}${privacy.path}`, {}, [web.pid, api.pid!]);
+    const kib = (s: string) => (Buffer.byteLength(s) / 1024).toFixed(1);
+    const gzKib = (s: string) => (zlib.gzipSync(s).length / 1024).toFixed(1);
+    const rows: (string | number)[][] = [
+      [
+        "page",
+        "web CPU ms/page",
+        "ratio",
+        "data floor ms/page",
+        "api CPU ms/page",
+        "pages/s",
+        "HTML KiB",
+        "HTML KiB gz",
+        "upstream GETs",
+      ],
+      [
+        "bare express + renderToString (privacy HTML)",
+        bareM.perPage[0].toFixed(2),
+        "—",
+        "—",
+        "—",
+        bareM.rps.toFixed(0),
+        "—",
+        "—",
+        0,
+      ],
+      [
+        "privacy policy (static floor)",
+        staticM.perPage[0].toFixed(2),
+        `${(staticM.perPage[0] / bareM.perPage[0]).toFixed(2)}× bare`,
+        "—",
+        staticM.perPage[1].toFixed(2),
+        staticM.rps.toFixed(0),
+        kib(html.get(privacy.name)!),
+        gzKib(html.get(privacy.name)!),
+        0,
+      ],
+    ];
+    const failures: string[] = [];
+    for (const [i, p] of signedIn.entries()) {
+      const floor = await measure(`http://127.0.0.1:${dataPort}/${i + 1}`, {}, [data.pid!, api.pid!]);
+      const page = await measure(`${web.url}${p.path}`, { cookie }, [web.pid, api.pid!]);
+      if (floor.bad || page.bad)
+        failures.push(`${p.name}: ${floor.bad} floor, ${page.bad} page answers not 2xx`);
+      const h = html.get(p.name)!;
+      rows.push([
+        p.name,
+        page.perPage[0].toFixed(2),
+        `${(page.perPage[0] / (staticM.perPage[0] + floor.perPage[0])).toFixed(2)}×`,
+        floor.perPage[0].toFixed(2),
+        page.perPage[1].toFixed(2),
+        page.rps.toFixed(0),
+        kib(h),
+        gzKib(h),
+        floorCalls[i + 1].length,
+      ]);
+    }
+    console.log(
+      `\n## Server CPU per page (web and api as separate processes; ${N} pages each, ${CONNECTIONS} connections; one run)\n`,
+    );
+    console.log("ratio: web CPU ÷ (static floor + that page's data floor); the static floor's: ÷ bare.\n");
+    console.log(table(rows));
+    if (failures.length) console.log(`\nNot every answer was 2xx: ${failures.join("; ")}`);
+  } finally {
+    for (const stop of stops) await stop();
+    for (const c of children) await stopChild(c);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
