@@ -12,7 +12,7 @@ import {
 
 /**
  * One thermostat's month of 30-minute history in the compact form the page sends and draws (rule
- * COMPLIANCE-CHART-COMPACT in docs/rules.md): times as minutes after the period's start and one array of
+ * thermostat-chart-compact, docs/rules.md): times as minutes after the period's start and one array of
  * values per shown series, instead of ~1,500 objects with ISO strings and every field. The chart draws each
  * series as one path from it, its tooltip reads a point from it, and the per-day summary (the chart's text
  * alternative, with the CSV for every point) is computed once on the server.

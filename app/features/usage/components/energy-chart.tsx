@@ -43,7 +43,7 @@ export type EnergyChartProps = {
 const W = 1000;
 const H = 300;
 /** A phone keeps at most this many x labels. */
-const NARROW_X_LABELS = 5;
+const NARROW_X_LABELS = 4;
 
 // One formatter for every value of every chart (toLocaleString builds a new one per call).
 const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
