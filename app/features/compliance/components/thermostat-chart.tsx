@@ -209,7 +209,7 @@ export function ThermostatChart({
             aria-labelledby="chart-svg-title"
             aria-describedby="chart-desc"
           >
-            <title id="chart-svg-title">{`Thermostat Settings: ${seriesNames}, ${days[0]?.label ?? ""} to ${days[days.length - 1]?.label ?? ""}. Each day's lows and highs are in the data table below; every reading is in the CSV.`}</title>
+            <title id="chart-svg-title">{`Thermostat Settings: ${seriesNames}, ${days[0]?.label ?? ""} to ${days[days.length - 1]?.label ?? ""}. Each day's lows and highs are listed below the chart; every reading is in the CSV.`}</title>
             {chart.modes.map((r) => (
               <rect
                 key={`${r.mode}-${r.from}`}

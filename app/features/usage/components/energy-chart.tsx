@@ -274,7 +274,8 @@ function ChartTooltipBody({
           </div>
         ))}
       </dl>
-      {point.href ? <a href={point.href}>{point.hrefLabel}</a> : null}
+      {/* The bar itself is the link (the tooltip takes no pointer events): its label, not a second link. */}
+      {point.href ? <span className="chart-tooltip-link">{point.hrefLabel}</span> : null}
     </div>
   );
 }
