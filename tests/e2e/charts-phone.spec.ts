@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, loginAs, ready, test, USERS } from "./fixtures";
+import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
 
 /**
  * Charts on a phone (390 CSS px) and at 200 % zoom on a 1280 px screen (640 CSS px), JavaScript on and off:
@@ -121,6 +121,17 @@ for (const c of CHARTS) {
       }
       // No text drawn in the SVG itself (it would scale with the plot).
       await expect(svg.locator("text")).toHaveCount(0);
+      // With JavaScript the tooltip stays on screen wherever the pointer is on the plot.
+      if (isJs(info)) {
+        const box = (await svg.boundingBox())!;
+        for (const f of [0.1, 0.5, 0.6, 0.9]) {
+          await page.mouse.move(box.x + box.width * f, box.y + box.height * 0.5);
+          const tip = page.locator(".chart-tooltip").first();
+          await expect(tip).toBeVisible();
+          await expectInsideViewport(page, tip, `${at}: the tooltip at ${f * 100}% of the plot`);
+        }
+        await page.mouse.move(0, 0);
+      }
 
       // The chart's data table: no sideways scroll, its cells on screen.
       await page.locator("details.chart-data > summary").first().click();

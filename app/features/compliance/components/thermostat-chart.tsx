@@ -1,7 +1,7 @@
 import { Form, useSubmit } from "@remix-run/react";
-import { TooltipWithBounds, useTooltip } from "@visx/tooltip";
+import { useTooltip } from "@visx/tooltip";
 import { useMemo, type MouseEvent } from "react";
-import { PlotFrame, type AxisTick } from "~/features/usage/components/plot-frame";
+import { PlotFrame, PlotTooltip, type AxisTick } from "~/features/usage/components/plot-frame";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
   chartTicks,
@@ -183,13 +183,11 @@ export function ThermostatChart({
           bottom={xAxis(ticks, startMs, endMs, timezone)}
           overlay={
             hydrated && tooltipOpen && tooltipData !== undefined && t[tooltipData] !== undefined ? (
-              <TooltipWithBounds
-                left={tooltipLeft}
-                top={tooltipTop}
+              <PlotTooltip
+                left={tooltipLeft ?? 0}
+                top={tooltipTop ?? 0}
                 className="chart-tooltip"
-                unstyled
-                applyPositionStyle
-                data-testid="chart-tooltip"
+                testId="chart-tooltip"
               >
                 <strong>{formatFullTime(startMs + t[tooltipData] * 60_000, timezone)}</strong>
                 {series.map((s) => (
@@ -198,7 +196,7 @@ export function ThermostatChart({
                     {formatF(s.values[tooltipData])}
                   </div>
                 ))}
-              </TooltipWithBounds>
+              </PlotTooltip>
             ) : null
           }
         >

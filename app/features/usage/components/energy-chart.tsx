@@ -1,8 +1,8 @@
 import { scaleLinear } from "@visx/scale";
-import { TooltipWithBounds, useTooltip } from "@visx/tooltip";
+import { useTooltip } from "@visx/tooltip";
 import { useId, type FocusEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
 import { useHydrated } from "~/ui/use-hydrated";
-import { narrowEvery, PlotFrame, type AxisTick } from "./plot-frame";
+import { narrowEvery, PlotFrame, PlotTooltip, type AxisTick } from "./plot-frame";
 
 /**
  * The shared chart of the bills and usage pages: energy as bars on the left axis, one or more lines on the
@@ -149,15 +149,9 @@ export function EnergyChart(props: EnergyChartProps) {
       bottom={xAxisTicks(xTicks, n)}
       overlay={
         tooltipOpen && tooltipData !== undefined && points[tooltipData] ? (
-          <TooltipWithBounds
-            left={tooltipLeft}
-            top={tooltipTop}
-            className="chart-tooltip"
-            unstyled
-            applyPositionStyle
-          >
+          <PlotTooltip left={tooltipLeft ?? 0} top={tooltipTop ?? 0} className="chart-tooltip">
             <ChartTooltipBody point={points[tooltipData]} bar={bar} lines={lines} />
-          </TooltipWithBounds>
+          </PlotTooltip>
         ) : null
       }
     >

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
 
 /**
  * The frame every chart of the product draws in: a plot that fits the width of its column (an SVG with
@@ -86,6 +86,54 @@ export function PlotFrame({
           ))}
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * A tooltip inside the plot area at the pointer (`left`, `top` in the area's pixels): beside it, flipped to
+ * the other side near an edge and clamped so that it never leaves the plot sideways (on a phone the plot
+ * is narrower than twice the tooltip). Rendered only after hydration, on pointer moves.
+ */
+export function PlotTooltip({
+  left,
+  top,
+  className,
+  testId,
+  children,
+}: {
+  left: number;
+  top: number;
+  className: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [pos, setPos] = useState<{ x: number; y: number } | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const area = el?.parentElement;
+    if (!el || !area) return;
+    const gap = 12;
+    const [w, h, aw, ah] = [el.offsetWidth, el.offsetHeight, area.clientWidth, area.clientHeight];
+    let x = left + gap + w > aw ? left - gap - w : left + gap;
+    x = Math.max(0, Math.min(x, aw - w));
+    const y = top + gap + h > ah ? Math.max(top - gap - h, -h / 2) : top + gap;
+    setPos({ x: Math.round(x), y: Math.round(y) });
+  }, [left, top]);
+  return (
+    <div
+      ref={ref}
+      className={className}
+      data-testid={testId}
+      style={{
+        position: "absolute",
+        left: pos?.x ?? 0,
+        top: pos?.y ?? 0,
+        visibility: pos ? "visible" : "hidden",
+      }}
+    >
+      {children}
     </div>
   );
 }
