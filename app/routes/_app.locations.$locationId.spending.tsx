@@ -35,8 +35,10 @@ import {
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
+import plotStyles from "~/features/usage/components/plot.css";
 
 export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: plotStyles },
   { rel: "stylesheet", href: usageStyles },
   { rel: "stylesheet", href: styles },
 ];

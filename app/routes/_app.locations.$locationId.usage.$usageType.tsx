@@ -26,8 +26,12 @@ import { requireSmb } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
 import { ErrorState } from "~/ui/states";
+import plotStyles from "~/features/usage/components/plot.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: plotStyles },
+  { rel: "stylesheet", href: styles },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);

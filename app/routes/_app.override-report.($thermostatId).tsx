@@ -8,8 +8,12 @@ import { getConfig } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import plotStyles from "~/features/usage/components/plot.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: plotStyles },
+  { rel: "stylesheet", href: styles },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);

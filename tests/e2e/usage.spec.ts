@@ -17,7 +17,7 @@ async function open(page: Page, info: TestInfo, path: string, who: string = USER
   await ready(page, info);
 }
 
-const svgTicks = (page: Page) => page.locator("svg.chart-svg .visx-axis-bottom text");
+const svgTicks = (page: Page) => page.locator(".energy-plot .plot-axis-x > span");
 
 test.describe("usage explorer", () => {
   test("defaults to this month, with the chart, legend, data table and axe", async ({ page, a11y }, info) => {
@@ -31,7 +31,7 @@ test.describe("usage explorer", () => {
     await expect(page.locator(".chart-legend")).toContainText("Indoor temperature (°F)");
     await expect(page.locator("svg.chart-svg")).toHaveAttribute("aria-label", /Demand in kW/);
     // axes: energy to a multiple of 4, temperatures to multiples of 20 °F
-    const rightTicks = await page.locator("svg.chart-svg .visx-axis-right text").allTextContents();
+    const rightTicks = await page.locator(".energy-plot .plot-axis-right > span").allTextContents();
     const temps = rightTicks.map(Number).filter((n) => !Number.isNaN(n));
     expect(temps[0] % 20).toBe(0);
     expect(temps[temps.length - 1] % 20).toBe(0);

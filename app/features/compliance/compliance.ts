@@ -10,8 +10,6 @@ export const AUTO_RESETS_TOOLTIP =
 export const WORST_LOCATIONS_COUNT = 3;
 export const MIN_BAR_PERCENT = 25;
 export const PICKER_YEARS_BACK = 12;
-export const CHART_HEIGHT = 649;
-export const CHART_SCROLL_WIDTH = 6000;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const iso = (y: number, m0: number, d = 1) => {

@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import type { ApiClient } from "~/server/api-client.server";
 import { settle } from "~/server/api-error";
 import { isPickableMonth, parseChartOptions, parseDaySort, parsePeriod } from "./compliance";
+import { historyChart } from "./history-chart";
 import { getOverrideReport, getThermostatHistory, getWorstDays } from "./compliance.server";
 import { idParam, parseId } from "~/lib/ids";
 import { withQuery } from "~/lib/query";
@@ -54,6 +55,11 @@ export async function overrideReportView(
   if (thermostatId && report.ok && !selected) throw data(null, { status: 404 });
   const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
   const [sy, sm] = period.start.split("-").map(Number);
+  const rangeMs = {
+    start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone),
+    end: +new TZDate(sy, sm, 1, 0, 0, timezone),
+  };
+  const chart = parseChartOptions(url.searchParams);
   return {
     report,
     history,
@@ -62,16 +68,17 @@ export async function overrideReportView(
       period,
       report: report.ok ? report.data : null,
       selected,
-      history: history ? (history.ok ? { items: history.data.items, timezone } : ("error" as const)) : null,
-      rangeMs: {
-        start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone),
-        end: +new TZDate(sy, sm, 1, 0, 0, timezone),
-      },
+      // The chart's compact form, not the raw points: a month is ~1,500 of them (history-chart.ts).
+      history: history
+        ? history.ok
+          ? historyChart(history.data.items, timezone, rangeMs.start, rangeMs.end, chart)
+          : ("error" as const)
+        : null,
       worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
       location: parseId(url.searchParams.get("location")),
       dialog: url.searchParams.get("dialog") === "locations",
       daySort: parseDaySort(url.searchParams.get("daySort")),
-      chart: parseChartOptions(url.searchParams),
+      chart,
       helpUrl,
     },
   };

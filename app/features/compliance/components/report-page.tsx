@@ -91,14 +91,11 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
           />
           {d.history === "error" || d.history === null ? (
             <Alert tone="error">{NO_HISTORY_MESSAGE}</Alert>
-          ) : d.history.items.length === 0 ? (
+          ) : d.history.t.length === 0 ? (
             <Alert tone="warning">{NO_HISTORY_MESSAGE}</Alert>
           ) : (
             <ThermostatChart
-              items={d.history.items}
-              timezone={d.history.timezone}
-              startMs={d.rangeMs.start}
-              endMs={d.rangeMs.end}
+              chart={d.history}
               options={d.chart}
               keep={keepParams(search, dropForChart)}
               helpUrl={d.helpUrl}

@@ -1,32 +1,31 @@
 import { Form, useSubmit } from "@remix-run/react";
-import { AxisBottom, AxisLeft } from "@visx/axis";
-import { curveStepAfter } from "@visx/curve";
-import { Group } from "@visx/group";
-import { scaleLinear, scaleTime } from "@visx/scale";
-import { AreaClosed, Line, LinePath } from "@visx/shape";
-import { Tooltip, useTooltip } from "@visx/tooltip";
-import { useMemo, useRef, useState, type MouseEvent } from "react";
+import { useTooltip } from "@visx/tooltip";
+import { useMemo, type MouseEvent } from "react";
+import { PlotFrame, PlotTooltip, type AxisTick } from "~/features/usage/components/plot-frame";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
-  CHART_HEIGHT,
-  CHART_SCROLL_WIDTH,
   chartTicks,
   formatF,
   formatFullTime,
   formatTick,
   MODE_LABELS,
-  modeRuns,
   SERIES,
   tickIntervalMs,
-  yDomain,
   type ChartOptions,
-  type HistoryPoint,
-  type SeriesField,
 } from "../compliance";
+import {
+  areaPath,
+  dotsPath,
+  formatRange,
+  linePath,
+  nearestIndex,
+  stepSegments,
+  type HistoryChart,
+} from "../history-chart";
 
-const M = { top: 16, right: 32, bottom: 44, left: 32 };
-const AXIS_W = 64;
-const STEP_MS = 30 * 60_000;
+/** The plot's own coordinates; the SVG stretches them to the width of the page (PlotFrame). */
+const W = 1000;
+const H = 300;
 const MODE_COLORS: Record<string, string> = {
   cool: "#dbeafe",
   heat: "#fee2e2",
@@ -36,98 +35,91 @@ const MODE_COLORS: Record<string, string> = {
   dehumidifier: "#cffafe",
   emergencyheat: "#fed7aa",
 };
+/** Day labels: every 3rd day on a wide chart, every 7th on a phone. */
+const WIDE_EVERY = 3;
+const NARROW_EVERY = 7;
 
-type P = { t: number; v: number | null };
-
-/** Coordinates to a tenth of a pixel: keeps the server-rendered SVG small. */
-const r1 = (n: number) => Math.round(n * 10) / 10;
-
-/** Scrollable regions take keyboard focus so they can be scrolled with the arrow keys (WCAG 2.1.1). */
+/** The day table scrolls within 24rem on a wide screen: it takes keyboard focus so it can be scrolled (WCAG 2.1.1). */
 const SCROLL_REGION_TAB_INDEX = 0;
 
-/** A series as stepped points; a gap in the history (unreachable time) breaks the line. */
-function seriesPoints(items: HistoryPoint[], field: SeriesField): P[] {
-  const out: P[] = [];
-  items.forEach((it, i) => {
-    const t = Date.parse(it.recordedAt);
-    const v = it[field];
-    out.push({ t, v });
-    const next = i + 1 < items.length ? Date.parse(items[i + 1].recordedAt) : t + STEP_MS;
-    if (next - t > STEP_MS) {
-      out.push({ t: t + STEP_MS, v }, { t: t + STEP_MS, v: null });
-    } else if (i === items.length - 1) out.push({ t: t + STEP_MS, v });
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+/** x labels of the day (or 6-hour) ticks, thinned differently for wide and narrow charts. */
+function xAxis(ticks: number[], startMs: number, endMs: number, timezone: string): AxisTick[] {
+  const step = tickIntervalMs(startMs, endMs);
+  const out: AxisTick[] = [];
+  ticks.forEach((ms, i) => {
+    const wide = i % WIDE_EVERY === 0;
+    const narrow = i % NARROW_EVERY === 0;
+    if (!wide && !narrow) return;
+    out.push({
+      at: (ms - startMs) / (endMs - startMs),
+      label: formatTick(ms, timezone, step),
+      ...(wide && narrow ? {} : { only: wide ? ("wide" as const) : ("narrow" as const) }),
+    });
   });
   return out;
 }
 
+/**
+ * One thermostat's month: each shown series as one stepped path over the compact history (history-chart.ts),
+ * fitted to the width of the page with both axes in view. With JavaScript a tooltip reads the reading nearest
+ * the pointer; without it, each day is a hover target whose title gives the day's lows and highs. The text
+ * alternative is the per-day table; every reading is in the CSV.
+ */
 export function ThermostatChart({
-  items,
-  timezone,
-  startMs,
-  endMs,
+  chart,
   options,
   keep,
   helpUrl,
   csvHref,
 }: {
-  items: HistoryPoint[];
-  timezone: string;
-  startMs: number;
-  endMs: number;
+  chart: HistoryChart;
   options: ChartOptions;
   keep: [string, string][];
   helpUrl: string;
   /** The resource route that answers the plotted series as CSV. */
   csvHref: string;
 }) {
+  const { t, series, days, timezone, startMs, endMs } = chart;
   const hydrated = useHydrated();
   const submit = useSubmit();
   const { tooltipOpen, tooltipLeft, tooltipTop, tooltipData, showTooltip, hideTooltip } =
-    useTooltip<HistoryPoint>();
-  const frameRef = useRef<HTMLDivElement>(null);
-  const [guideX, setGuideX] = useState(0);
-  const innerW = CHART_SCROLL_WIDTH - M.left - M.right;
-  const innerH = CHART_HEIGHT - M.top - M.bottom;
-  const x = useMemo(
-    () => scaleTime({ domain: [new Date(startMs), new Date(endMs)], range: [0, innerW] }),
-    [startMs, endMs, innerW],
+    useTooltip<number>();
+  const totalMin = Math.max(1, (endMs - startMs) / 60_000);
+  const x = (minute: number) => (minute / totalMin) * W;
+  const [lo, hi] = chart.yDomain;
+  const y = (v: number) => H - ((v - lo) / (hi - lo || 1)) * H;
+  const yStep = (hi - lo) / 5 > 8 ? 10 : 5;
+  const yTicks: number[] = [];
+  for (let v = lo; v <= hi; v += yStep) yTicks.push(v);
+  const ticks = useMemo(() => chartTicks(startMs, endMs, timezone), [startMs, endMs, timezone]);
+  const meta = (key: string) => SERIES.find((s) => s.key === key)!;
+  const paths = useMemo(
+    () =>
+      series.map((s) => {
+        const segs = stepSegments(t, s.values, x, y);
+        return { key: s.key, line: linePath(segs), area: s.key === "schedule" ? areaPath(segs, H) : null };
+      }),
+    // x and y follow from the chart itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [chart],
   );
-  const [lo, hi] = yDomain(items, options.visible);
-  const y = scaleLinear({ domain: [lo, hi], range: [innerH, 0], nice: true });
-  const step = tickIntervalMs(startMs, endMs);
-  const ticks = chartTicks(startMs, endMs, timezone);
-  const shown = SERIES.filter((s) => options.visible.includes(s.key));
-  const times = useMemo(() => items.map((it) => Date.parse(it.recordedAt)), [items]);
-  const labels = useMemo(() => times.map((t) => formatFullTime(t, timezone)), [times, timezone]);
 
   const onMove = (e: MouseEvent<SVGRectElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
-    const t = +x.invert(e.clientX - rect.left);
-    let lo2 = 0;
-    let hi2 = times.length - 1;
-    while (lo2 < hi2) {
-      const mid = (lo2 + hi2) >> 1;
-      if (times[mid] < t) lo2 = mid + 1;
-      else hi2 = mid;
-    }
-    const i = lo2 > 0 && Math.abs(times[lo2 - 1] - t) < Math.abs(times[lo2] - t) ? lo2 - 1 : lo2;
-    const it = items[i];
-    if (!it) return;
-    // The tooltip sits in the visible frame (not the 6000px plot), flipped to the left near the right edge.
-    const frame = frameRef.current?.getBoundingClientRect();
-    const fx = frame ? e.clientX - frame.left : e.clientX;
-    const fy = frame ? e.clientY - frame.top : e.clientY;
-    const width = frame?.width ?? 800;
-    setGuideX(x(times[i]));
-    showTooltip({
-      tooltipData: it,
-      tooltipLeft: fx > width - 280 ? fx - 270 : fx + 16,
-      tooltipTop: Math.min(fy, CHART_HEIGHT - 140),
-    });
+    if (!rect.width) return;
+    const i = nearestIndex(t, ((e.clientX - rect.left) / rect.width) * totalMin);
+    if (i < 0) return;
+    showTooltip({ tooltipData: i, tooltipLeft: e.clientX - rect.left, tooltipTop: e.clientY - rect.top });
   };
 
-  const title = (it: HistoryPoint, i: number) =>
-    [labels[i], ...shown.map((s) => `${s.label}: ${formatF(it[s.field])}`)].join("\n");
+  const dayTitle = (di: number) =>
+    [
+      days[di].label,
+      ...series.map((s, si) => `${meta(s.key).label}: ${formatRange(days[di].ranges[si])}`),
+    ].join("\n");
+  const seriesNames = series.map((s) => meta(s.key).label).join(", ") || "no series selected";
 
   return (
     <section className="card stack" aria-labelledby="chart-title">
@@ -181,208 +173,163 @@ export function ThermostatChart({
           )}
         </div>
       </Form>
-      <div className="chart-frame" data-testid="thermostat-chart" ref={frameRef}>
-        <svg width={AXIS_W} height={CHART_HEIGHT} className="chart-axis" aria-hidden="true">
-          <Group left={AXIS_W - 1} top={M.top}>
-            <AxisLeft
-              scale={y}
-              numTicks={8}
-              tickFormat={(v) => `${v}`}
-              stroke="#9aa5b1"
-              tickStroke="#9aa5b1"
-            />
-          </Group>
-          <text
-            transform={`translate(14, ${M.top + innerH / 2}) rotate(-90)`}
-            textAnchor="middle"
-            fontSize={12}
-            fill="#4f5d6b"
-          >
-            °Fahrenheit
-          </text>
-        </svg>
-        <div
-          className="chart-scroll"
-          role="region"
-          tabIndex={SCROLL_REGION_TAB_INDEX}
-          aria-label="Thermostat Settings chart, scrolls horizontally"
-          aria-describedby="chart-desc"
+      <div className="chart-frame" data-testid="thermostat-chart">
+        <PlotFrame
+          className="thermostat-plot"
+          left={{
+            title: "°Fahrenheit",
+            ticks: yTicks.map((v) => ({ at: (v - lo) / (hi - lo || 1), label: String(v) })),
+          }}
+          bottom={xAxis(ticks, startMs, endMs, timezone)}
+          overlay={
+            hydrated && tooltipOpen && tooltipData !== undefined && t[tooltipData] !== undefined ? (
+              <PlotTooltip
+                left={tooltipLeft ?? 0}
+                top={tooltipTop ?? 0}
+                className="chart-tooltip"
+                testId="chart-tooltip"
+              >
+                <strong>{formatFullTime(startMs + t[tooltipData] * 60_000, timezone)}</strong>
+                {series.map((s) => (
+                  <div key={s.key}>
+                    <span className={`swatch swatch-${s.key}`} aria-hidden="true" /> {meta(s.key).label}:{" "}
+                    {formatF(s.values[tooltipData])}
+                  </div>
+                ))}
+              </PlotTooltip>
+            ) : null
+          }
         >
-          <div style={{ position: "relative", width: CHART_SCROLL_WIDTH }}>
-            <svg
-              width={CHART_SCROLL_WIDTH}
-              height={CHART_HEIGHT}
-              role="img"
-              aria-labelledby="chart-svg-title"
-            >
-              <title id="chart-svg-title">{`Thermostat Settings: ${shown.map((s) => s.label).join(", ") || "no series selected"}`}</title>
-              <Group left={M.left} top={M.top}>
-                {options.plotBands === "mode"
-                  ? modeRuns(items, endMs).map((r) => (
-                      <rect
-                        key={`${r.mode}-${r.from}`}
-                        x={r1(x(r.from))}
-                        y={0}
-                        width={r1(Math.max(1, x(r.to) - x(r.from)))}
-                        height={innerH}
-                        fill={Object.hasOwn(MODE_COLORS, r.mode) ? MODE_COLORS[r.mode] : "#f3f4f6"}
-                        data-testid="mode-band"
-                      >
-                        <title>{`Mode: ${Object.hasOwn(MODE_LABELS, r.mode) ? MODE_LABELS[r.mode] : r.mode}`}</title>
-                      </rect>
-                    ))
-                  : null}
-                {y.ticks(8).map((v) => (
-                  <line key={v} x1={0} x2={innerW} y1={y(v)} y2={y(v)} stroke="#e5e9ee" />
-                ))}
-                {ticks.map((t) => (
-                  <line key={t} x1={x(t)} x2={x(t)} y1={0} y2={innerH} stroke="#f0f2f5" />
-                ))}
-                {shown.map((s) => {
-                  const pts = seriesPoints(items, s.field);
-                  const common = {
-                    data: pts,
-                    x: (p: P) => r1(x(p.t)),
-                    y: (p: P) => r1(y(p.v ?? lo)),
-                    defined: (p: P) => p.v !== null,
-                    curve: curveStepAfter,
-                  };
-                  if (s.key === "schedule")
-                    return (
-                      <g key={s.key} data-testid="series-schedule">
-                        <AreaClosed {...common} yScale={y} fill={s.color} fillOpacity={0.18} stroke="none" />
-                        <LinePath {...common} stroke={s.color} strokeWidth={2} />
-                      </g>
-                    );
-                  return (
-                    <g key={s.key} data-testid={`series-${s.key}`}>
-                      <LinePath
-                        {...common}
-                        stroke={s.color}
-                        strokeWidth={s.key === "indoor" ? 1.5 : 2}
-                        strokeDasharray={s.key === "indoor" ? "6 4" : undefined}
-                      />
-                    </g>
-                  );
-                })}
-                {options.showMarker
-                  ? shown.map((s) =>
-                      items.map((it) =>
-                        typeof it[s.field] === "number" ? (
-                          <circle
-                            key={`${s.key}-${it.recordedAt}`}
-                            cx={r1(x(Date.parse(it.recordedAt)))}
-                            cy={r1(y(it[s.field] as number))}
-                            r={2.5}
-                            fill={s.color}
-                            data-testid="marker"
-                          />
-                        ) : null,
-                      ),
-                    )
-                  : null}
-                <AxisBottom
-                  top={innerH}
-                  scale={x}
-                  tickValues={ticks.map((t) => new Date(t))}
-                  tickFormat={(d) => formatTick(+(d as Date), timezone, step)}
-                  stroke="#9aa5b1"
-                  tickStroke="#9aa5b1"
-                />
-                {hydrated ? (
-                  <>
-                    {tooltipOpen && tooltipData ? (
-                      <Line
-                        from={{ x: guideX, y: 0 }}
-                        to={{ x: guideX, y: innerH }}
-                        stroke="#16212b"
-                        strokeDasharray="3 3"
-                        pointerEvents="none"
-                      />
-                    ) : null}
-                    <rect
-                      width={innerW}
-                      height={innerH}
-                      fill="transparent"
-                      onMouseMove={onMove}
-                      onMouseLeave={hideTooltip}
-                      data-testid="chart-overlay"
-                    />
-                  </>
-                ) : (
-                  items.map((it, i) => {
-                    const t = times[i];
-                    const next = i + 1 < times.length ? Math.min(times[i + 1], t + STEP_MS) : t + STEP_MS;
-                    return (
-                      <rect
-                        key={it.recordedAt}
-                        className="tip-rect"
-                        x={r1(x(t))}
-                        y={0}
-                        width={r1(Math.max(1, x(next) - x(t)))}
-                        height={innerH}
-                        fill="transparent"
-                      >
-                        <title>{title(it, i)}</title>
-                      </rect>
-                    );
-                  })
-                )}
-              </Group>
-            </svg>
-          </div>
-        </div>
-        {hydrated && tooltipOpen && tooltipData ? (
-          <Tooltip
-            left={tooltipLeft}
-            top={tooltipTop}
-            className="chart-tooltip"
-            unstyled
-            applyPositionStyle
-            data-testid="chart-tooltip"
+          <svg
+            viewBox={`0 0 ${W} ${H}`}
+            preserveAspectRatio="none"
+            role="img"
+            aria-labelledby="chart-svg-title"
+            aria-describedby="chart-desc"
           >
-            <strong>{formatFullTime(Date.parse(tooltipData.recordedAt), timezone)}</strong>
-            {shown.map((s) => (
-              <div key={s.key}>
-                <span className={`swatch swatch-${s.key}`} aria-hidden="true" /> {s.label}:{" "}
-                {formatF(tooltipData[s.field])}
-              </div>
+            <title id="chart-svg-title">{`Thermostat Settings: ${seriesNames}, ${days[0]?.label ?? ""} to ${days[days.length - 1]?.label ?? ""}. Each day's lows and highs are listed below the chart; every reading is in the CSV.`}</title>
+            {chart.modes.map((r) => (
+              <rect
+                key={`${r.mode}-${r.from}`}
+                x={r1(x(r.from))}
+                y={0}
+                width={r1(Math.max(0.5, x(r.to) - x(r.from)))}
+                height={H}
+                fill={Object.hasOwn(MODE_COLORS, r.mode) ? MODE_COLORS[r.mode] : "#f3f4f6"}
+                data-testid="mode-band"
+              >
+                <title>{`Mode: ${Object.hasOwn(MODE_LABELS, r.mode) ? MODE_LABELS[r.mode] : r.mode}`}</title>
+              </rect>
             ))}
-          </Tooltip>
-        ) : null}
+            <path d={yTicks.map((v) => `M0 ${r1(y(v))}H${W}`).join("")} stroke="#e5e9ee" fill="none" />
+            <path
+              d={ticks.map((ms) => `M${r1(x((ms - startMs) / 60_000))} 0V${H}`).join("")}
+              stroke="#f0f2f5"
+              fill="none"
+            />
+            {paths.map((p) => {
+              const s = meta(p.key);
+              return (
+                <g key={p.key} data-testid={`series-${p.key}`}>
+                  {p.area ? <path d={p.area} fill={s.color} fillOpacity={0.18} stroke="none" /> : null}
+                  <path
+                    className="plot-line"
+                    d={p.line}
+                    stroke={s.color}
+                    strokeWidth={p.key === "indoor" ? 1.5 : 2}
+                    strokeDasharray={p.key === "indoor" ? "6 4" : undefined}
+                  />
+                </g>
+              );
+            })}
+            {options.showMarker
+              ? series.map((s) => (
+                  <path
+                    key={s.key}
+                    className="plot-dots"
+                    d={dotsPath(t, s.values, x, y)}
+                    stroke={meta(s.key).color}
+                    strokeWidth={5}
+                    data-testid="marker"
+                  />
+                ))
+              : null}
+            <path d={`M0 0V${H}H${W}`} fill="none" stroke="#9aa5b1" />
+            {hydrated ? (
+              <>
+                {tooltipOpen && tooltipData !== undefined && t[tooltipData] !== undefined ? (
+                  <line
+                    x1={r1(x(t[tooltipData]))}
+                    x2={r1(x(t[tooltipData]))}
+                    y1={0}
+                    y2={H}
+                    stroke="#16212b"
+                    strokeDasharray="3 3"
+                    pointerEvents="none"
+                  />
+                ) : null}
+                <rect
+                  width={W}
+                  height={H}
+                  fill="transparent"
+                  onMouseMove={onMove}
+                  onMouseLeave={hideTooltip}
+                  data-testid="chart-overlay"
+                />
+              </>
+            ) : (
+              days.map((d, di) => (
+                <rect
+                  key={d.date}
+                  className="tip-rect"
+                  x={r1(x(d.from))}
+                  y={0}
+                  width={r1(x(d.to) - x(d.from))}
+                  height={H}
+                  fill="transparent"
+                >
+                  <title>{dayTitle(di)}</title>
+                </rect>
+              ))
+            )}
+          </svg>
+        </PlotFrame>
       </div>
       <div className="row">
         <a className="btn btn-secondary btn-small" download href={csvHref} data-testid="csv-download">
           Download CSV
         </a>
+        <span className="muted">Every 30-minute reading, for spreadsheets.</span>
       </div>
       <details className="chart-data">
-        <summary>Data table</summary>
+        <summary>Data table: each day&apos;s lows and highs</summary>
         <div
-          className="table-wrap chart-data-table"
+          className="table-wrap table-cards chart-data-table"
           role="region"
           tabIndex={SCROLL_REGION_TAB_INDEX}
           aria-label="Thermostat Settings data"
         >
           <table className="table table-compact" data-testid="chart-data-table">
-            <caption className="visually-hidden">Thermostat Settings data in °F</caption>
+            <caption className="visually-hidden">
+              Thermostat Settings: each day&apos;s lowest and highest reading in °F
+            </caption>
             <thead>
               <tr>
-                <th scope="col">Time</th>
-                {shown.map((s) => (
+                <th scope="col">Day</th>
+                {series.map((s) => (
                   <th key={s.key} scope="col" className="num">
-                    {s.label}
+                    {meta(s.key).label}
                   </th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {items.map((it, i) => (
-                <tr key={it.recordedAt}>
-                  <td>{labels[i]}</td>
-                  {shown.map((s) => (
-                    <td key={s.key} className="num">
-                      {formatF(it[s.field])}
+              {days.map((d) => (
+                <tr key={d.date}>
+                  <th scope="row">{d.label}</th>
+                  {series.map((s, si) => (
+                    <td key={s.key} className="num" data-label={meta(s.key).label}>
+                      {formatRange(d.ranges[si])}
                     </td>
                   ))}
                 </tr>

@@ -1,16 +1,15 @@
-import { AxisBottom, AxisLeft, AxisRight } from "@visx/axis";
-import { curveLinear } from "@visx/curve";
-import { Group } from "@visx/group";
 import { scaleLinear } from "@visx/scale";
-import { Bar, LinePath } from "@visx/shape";
-import { TooltipWithBounds, useTooltip } from "@visx/tooltip";
+import { useTooltip } from "@visx/tooltip";
 import { useId, type FocusEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
 import { useHydrated } from "~/ui/use-hydrated";
+import { narrowEvery, PlotFrame, PlotTooltip, type AxisTick } from "./plot-frame";
 
 /**
- * The shared chart frame of the bills and usage pages: energy as bars on the left axis, one or more lines on
- * the right axis, hatched gap marks, rendered on the server as SVG. Without JavaScript each bucket carries an
- * SVG <title>; with it, a visx tooltip. Every chart comes with a data table and a CSV link (see ChartFigure).
+ * The shared chart of the bills and usage pages: energy as bars on the left axis, one or more lines on the
+ * right axis, hatched gap marks, rendered on the server as SVG that fits the width of its column (both axes
+ * always in view, fewer x labels on a phone: PlotFrame). Without JavaScript each bucket carries an SVG
+ * <title>; with it, a visx tooltip driven by one handler on the plot (no per-bar handlers to hydrate).
+ * Every chart comes with a data table and a CSV link (see ChartFigure).
  */
 export type ChartPoint = {
   key: string;
@@ -40,51 +39,61 @@ export type EnergyChartProps = {
   gaps?: [number, number][];
 };
 
-const W = 960;
-const H = 340;
-const M = { top: 16, right: 64, bottom: 44, left: 72 };
+/** The plot's own coordinates; the SVG stretches them to the plot area. */
+const W = 1000;
+const H = 300;
+/** A phone keeps at most this many x labels. */
+const NARROW_X_LABELS = 4;
 
 // One formatter for every value of every chart (toLocaleString builds a new one per call).
 const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 const num = (v: number) => NUMBER.format(v);
 const fmt = (v: number | null, unit: string) => (v === null ? "No data" : `${num(v)} ${unit}`);
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+/** The x labels: all on a wide chart, every k-th (at most NARROW_X_LABELS) on a narrow one. */
+export function xAxisTicks(xTicks: { at: number; label: string }[], n: number): AxisTick[] {
+  const every = xTicks.length > NARROW_X_LABELS ? narrowEvery(xTicks.length, NARROW_X_LABELS) : 1;
+  return xTicks.map((t, i) => ({
+    at: t.at / n,
+    label: t.label,
+    ...(i % every !== 0 ? { only: "wide" as const } : {}),
+  }));
+}
 
 export function EnergyChart(props: EnergyChartProps) {
   const { points, bar, lines, leftMax, rightDomain, xTicks, gaps = [] } = props;
   const hydrated = useHydrated();
   // A chart whose buckets are links is a group of links, not a flat image.
   const hasLinks = points.some((p) => p.href);
-  // Scrollable wrappers take keyboard focus so keyboard users can scroll them.
-  const scrollFocus = 0;
   const patternId = `gap-${useId().replace(/:/g, "")}`;
   const n = Math.max(points.length, 1);
-  const x = scaleLinear<number>({ domain: [0, n], range: [M.left, W - M.right] });
-  const yLeft = scaleLinear<number>({ domain: [0, leftMax], range: [H - M.bottom, M.top] });
-  const yRight = scaleLinear<number>({ domain: rightDomain, range: [H - M.bottom, M.top] });
-  const step = (W - M.left - M.right) / n;
-  const barPad = step > 8 ? step * 0.18 : step * 0.05;
+  const step = W / n;
+  const x = (i: number) => i * step;
+  const yLeft = (v: number) => H - (leftMax > 0 ? (v / leftMax) * H : 0);
+  const [r0, r1d] = rightDomain;
+  const yRight = (v: number) => H - ((v - r0) / (r1d - r0 || 1)) * H;
+  const barPad = step * 0.18;
   const { showTooltip, hideTooltip, tooltipOpen, tooltipData, tooltipLeft, tooltipTop } =
     useTooltip<number>();
 
-  const onMove = (i: number) => (event: ReactMouseEvent<SVGElement>) => {
-    const svg = (event.currentTarget as SVGElement).ownerSVGElement;
-    const rect = svg?.getBoundingClientRect();
-    if (!rect) return;
+  // One handler each on the plot: the bucket under the pointer, or the focused bucket link.
+  const onMove = (event: ReactMouseEvent<SVGSVGElement>) => {
+    const rect = event.currentTarget.getBoundingClientRect();
+    if (!rect.width) return;
+    const i = Math.floor(((event.clientX - rect.left) / rect.width) * n);
+    if (i < 0 || i >= points.length) return hideTooltip();
     showTooltip({
       tooltipData: i,
       tooltipLeft: event.clientX - rect.left,
       tooltipTop: event.clientY - rect.top,
     });
   };
-  const onFocus = (i: number) => (event: FocusEvent<Element>) => {
-    const svg = event.currentTarget.closest("svg");
-    const rect = svg?.getBoundingClientRect();
-    if (!rect) return;
-    showTooltip({
-      tooltipData: i,
-      tooltipLeft: ((x(i + 0.5) ?? 0) / W) * rect.width,
-      tooltipTop: rect.height / 3,
-    });
+  const onFocus = (event: FocusEvent<SVGSVGElement>) => {
+    const i = Number((event.target as Element).getAttribute("data-i"));
+    const rect = event.currentTarget.getBoundingClientRect();
+    if (!Number.isInteger(i) || !rect.width) return;
+    showTooltip({ tooltipData: i, tooltipLeft: ((i + 0.5) / n) * rect.width, tooltipTop: rect.height / 3 });
   };
 
   const titleOf = (p: ChartPoint) =>
@@ -97,164 +106,141 @@ export function EnergyChart(props: EnergyChartProps) {
       .filter(Boolean)
       .join("\n");
 
+  const rightTicks =
+    props.rightTicks ??
+    scaleLinear<number>({ domain: rightDomain, range: [0, 1] })
+      .ticks(5)
+      .map(Number);
+
+  /** A line series as one path; a missing value breaks it. */
+  const linePath = (li: number) => {
+    let d = "";
+    let pen = false;
+    points.forEach((p, i) => {
+      const v = p.lines[li];
+      if (v === null || v === undefined) {
+        pen = false;
+        return;
+      }
+      d += `${pen ? "L" : "M"}${r1(x(i + 0.5))} ${r1(yRight(v))}`;
+      pen = true;
+    });
+    return d;
+  };
+  const dotsPath = (li: number) =>
+    points
+      .map((p, i) => {
+        const v = p.lines[li];
+        return v === null || v === undefined ? "" : `M${r1(x(i + 0.5))} ${r1(yRight(v))}h0`;
+      })
+      .join("");
+
   return (
-    <div
-      className="chart-scroll"
-      role="region"
-      aria-label={`${props.label} (scrollable)`}
-      tabIndex={scrollFocus}
+    <PlotFrame
+      className="energy-plot"
+      left={{
+        title: props.leftLabel,
+        ticks: [0, 1, 2, 3, 4].map((k) => ({ at: k / 4, label: num((leftMax / 4) * k) })),
+      }}
+      right={{
+        title: props.rightLabel,
+        ticks: rightTicks.map((v) => ({ at: (v - r0) / (r1d - r0 || 1), label: num(v) })),
+      }}
+      bottom={xAxisTicks(xTicks, n)}
+      overlay={
+        tooltipOpen && tooltipData !== undefined && points[tooltipData] ? (
+          <PlotTooltip left={tooltipLeft ?? 0} top={tooltipTop ?? 0} className="chart-tooltip">
+            <ChartTooltipBody point={points[tooltipData]} bar={bar} lines={lines} />
+          </PlotTooltip>
+        ) : null
+      }
     >
-      <div className="chart-box">
-        <svg
-          viewBox={`0 0 ${W} ${H}`}
-          className="chart-svg"
-          role={hasLinks ? "group" : "img"}
-          aria-label={props.label}
-        >
-          <defs>
-            <pattern
-              id={patternId}
-              width="8"
-              height="8"
-              patternUnits="userSpaceOnUse"
-              patternTransform="rotate(45)"
-            >
-              <rect width="8" height="8" fill="#f3f4f6" />
-              <line x1="0" y1="0" x2="0" y2="8" stroke="#9ca3af" strokeWidth="3" />
-            </pattern>
-          </defs>
-          {gaps.map(([from, to]) => (
-            <rect
-              key={`gap-${from}`}
-              className="chart-gap"
-              x={x(from)}
-              y={M.top}
-              width={Math.max(2, (x(to + 1) ?? 0) - (x(from) ?? 0))}
-              height={H - M.top - M.bottom}
-              fill={`url(#${patternId})`}
-              opacity={0.7}
-            >
-              <title>{`No data: ${points[from]?.label ?? ""}${to > from ? ` – ${points[to]?.label ?? ""}` : ""}`}</title>
-            </rect>
-          ))}
-          <Group>
-            {points.map((p, i) =>
-              p.bar === null ? null : (
-                <Bar
-                  key={p.key}
-                  x={(x(i) ?? 0) + barPad}
-                  y={yLeft(p.bar) ?? 0}
-                  width={Math.max(1, step - barPad * 2)}
-                  height={Math.max(0, (yLeft(0) ?? 0) - (yLeft(p.bar) ?? 0))}
-                  fill={bar.color}
-                  opacity={tooltipOpen && tooltipData === i ? 1 : 0.85}
-                />
-              ),
-            )}
-          </Group>
-          {lines.map((l, li) => (
-            <LinePath<ChartPoint>
-              key={l.name}
-              data={points}
-              x={(_, i) => x(i + 0.5) ?? 0}
-              y={(p) => yRight(p.lines[li] ?? 0) ?? 0}
-              defined={(p) => p.lines[li] !== null && p.lines[li] !== undefined}
-              curve={curveLinear}
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
+        className="chart-svg"
+        role={hasLinks ? "group" : "img"}
+        aria-label={props.label}
+        onMouseMove={hydrated ? onMove : undefined}
+        onMouseLeave={hydrated ? hideTooltip : undefined}
+        onFocus={hydrated ? onFocus : undefined}
+        onBlur={hydrated ? hideTooltip : undefined}
+      >
+        <defs>
+          <pattern
+            id={patternId}
+            width="8"
+            height="8"
+            patternUnits="userSpaceOnUse"
+            patternTransform="rotate(45)"
+          >
+            <rect width="8" height="8" fill="#f3f4f6" />
+            <line x1="0" y1="0" x2="0" y2="8" stroke="#9ca3af" strokeWidth="3" />
+          </pattern>
+        </defs>
+        {[1, 2, 3].map((k) => (
+          <line key={k} x1={0} x2={W} y1={(H / 4) * k} y2={(H / 4) * k} stroke="#eef0f3" />
+        ))}
+        {gaps.map(([from, to]) => (
+          <rect
+            key={`gap-${from}`}
+            className="chart-gap"
+            x={r1(x(from))}
+            y={0}
+            width={r1(Math.max(2, x(to + 1) - x(from)))}
+            height={H}
+            fill={`url(#${patternId})`}
+            opacity={0.7}
+          >
+            <title>{`No data: ${points[from]?.label ?? ""}${to > from ? ` – ${points[to]?.label ?? ""}` : ""}`}</title>
+          </rect>
+        ))}
+        <g>
+          {points.map((p, i) =>
+            p.bar === null ? null : (
+              <rect
+                key={p.key}
+                x={r1(x(i) + barPad)}
+                y={r1(yLeft(p.bar))}
+                width={r1(Math.max(1, step - barPad * 2))}
+                height={r1(Math.max(0, H - yLeft(p.bar)))}
+                fill={bar.color}
+                opacity={tooltipOpen && tooltipData === i ? 1 : 0.85}
+              />
+            ),
+          )}
+        </g>
+        {lines.map((l, li) => (
+          <g key={l.name}>
+            <path
+              className="plot-line"
+              d={linePath(li)}
               stroke={l.color}
               strokeWidth={2}
               strokeDasharray={l.dashed ? "6 4" : undefined}
             />
-          ))}
-          {points.length <= 40
-            ? lines.map((l, li) =>
-                points.map((p, i) =>
-                  p.lines[li] === null ? null : (
-                    <circle
-                      key={`${l.name}-${p.key}`}
-                      cx={x(i + 0.5)}
-                      cy={yRight(p.lines[li] ?? 0)}
-                      r={3}
-                      fill={l.color}
-                    />
-                  ),
-                ),
-              )
-            : null}
-          <AxisLeft
-            scale={yLeft}
-            left={M.left}
-            tickValues={[0, 1, 2, 3, 4].map((i) => (leftMax / 4) * i)}
-            label={props.leftLabel}
-            labelOffset={44}
-            stroke="#6b7280"
-            tickStroke="#6b7280"
-            tickLabelProps={{ fill: "#374151", fontSize: 13, textAnchor: "end", dx: -4, dy: 4 }}
-            labelProps={{ fill: "#374151", fontSize: 13, textAnchor: "middle" }}
-          />
-          <AxisRight
-            scale={yRight}
-            left={W - M.right}
-            tickValues={props.rightTicks}
-            numTicks={5}
-            label={props.rightLabel}
-            labelOffset={36}
-            stroke="#6b7280"
-            tickStroke="#6b7280"
-            tickLabelProps={{ fill: "#374151", fontSize: 13, textAnchor: "start", dx: 4, dy: 4 }}
-            labelProps={{ fill: "#374151", fontSize: 13, textAnchor: "middle" }}
-          />
-          <AxisBottom
-            scale={x}
-            top={H - M.bottom}
-            tickValues={xTicks.map((t) => t.at)}
-            tickFormat={(v) => xTicks.find((t) => t.at === Number(v))?.label ?? ""}
-            stroke="#6b7280"
-            tickStroke="#6b7280"
-            tickLabelProps={{ fill: "#374151", fontSize: 13, textAnchor: "middle" }}
-          />
-          {points.map((p, i) => {
-            const hit = (
-              <rect
-                x={x(i)}
-                y={M.top}
-                width={step}
-                height={H - M.top - M.bottom}
-                fill="transparent"
-                className="chart-hit"
-                onMouseMove={onMove(i)}
-                onMouseLeave={hideTooltip}
-              >
-                {hydrated ? null : <title>{titleOf(p)}</title>}
-              </rect>
-            );
-            return p.href ? (
-              <a
-                key={p.key}
-                href={p.href}
-                aria-label={`${p.label}: ${p.hrefLabel ?? ""}`}
-                onFocus={onFocus(i)}
-                onBlur={hideTooltip}
-              >
-                {hit}
-              </a>
-            ) : (
-              <g key={p.key}>{hit}</g>
-            );
-          })}
-        </svg>
-        {tooltipOpen && tooltipData !== undefined && points[tooltipData] ? (
-          <TooltipWithBounds
-            left={tooltipLeft}
-            top={tooltipTop}
-            className="chart-tooltip"
-            unstyled
-            applyPositionStyle
-          >
-            <ChartTooltipBody point={points[tooltipData]} bar={bar} lines={lines} />
-          </TooltipWithBounds>
-        ) : null}
-      </div>
-    </div>
+            {points.length <= 40 ? (
+              <path className="plot-dots" d={dotsPath(li)} stroke={l.color} strokeWidth={6} />
+            ) : null}
+          </g>
+        ))}
+        <path className="plot-axes" d={`M0 0V${H}H${W}V0`} fill="none" stroke="#6b7280" />
+        {points.map((p, i) => {
+          const hit = (
+            <rect x={r1(x(i))} y={0} width={r1(step)} height={H} fill="transparent" className="chart-hit">
+              {hydrated ? null : <title>{titleOf(p)}</title>}
+            </rect>
+          );
+          return p.href ? (
+            <a key={p.key} href={p.href} aria-label={`${p.label}: ${p.hrefLabel ?? ""}`} data-i={i}>
+              {hit}
+            </a>
+          ) : (
+            <g key={p.key}>{hit}</g>
+          );
+        })}
+      </svg>
+    </PlotFrame>
   );
 }
 
@@ -282,7 +268,8 @@ function ChartTooltipBody({
           </div>
         ))}
       </dl>
-      {point.href ? <a href={point.href}>{point.hrefLabel}</a> : null}
+      {/* The bar itself is the link (the tooltip takes no pointer events): its label, not a second link. */}
+      {point.href ? <span className="chart-tooltip-link">{point.hrefLabel}</span> : null}
     </div>
   );
 }
@@ -353,7 +340,7 @@ export function ChartFigure({
         <details className="chart-data">
           <summary>Show data table</summary>
           <div
-            className="table-wrap"
+            className="table-wrap table-cards"
             role="region"
             aria-label={`${title}: data table`}
             tabIndex={scrollFocus}
@@ -378,9 +365,11 @@ export function ChartFigure({
                 {points.map((p) => (
                   <tr key={p.key}>
                     <th scope="row">{p.label}</th>
-                    <td className="num">{p.bar === null ? "No data" : num(p.bar)}</td>
+                    <td className="num" data-label={`${bar.name} (${bar.unit})`}>
+                      {p.bar === null ? "No data" : num(p.bar)}
+                    </td>
                     {lines.map((l, li) => (
-                      <td key={l.name} className="num">
+                      <td key={l.name} className="num" data-label={`${l.name} (${l.unit})`}>
                         {p.lines[li] === null
                           ? "No data"
                           : p.lines[li] === undefined
@@ -389,7 +378,7 @@ export function ChartFigure({
                       </td>
                     ))}
                     {points.some((q) => q.href) ? (
-                      <td>{p.href ? <a href={p.href}>{p.hrefLabel}</a> : null}</td>
+                      <td data-label="Usage">{p.href ? <a href={p.href}>{p.hrefLabel}</a> : null}</td>
                     ) : null}
                   </tr>
                 ))}

@@ -1,0 +1,192 @@
+import { format } from "date-fns";
+import { TZDate } from "@date-fns/tz";
+import {
+  chartTicks,
+  modeRuns,
+  SERIES,
+  yDomain,
+  type ChartOptions,
+  type HistoryPoint,
+  type SeriesKey,
+} from "./compliance";
+
+/**
+ * One thermostat's month of 30-minute history in the compact form the page sends and draws (rule
+ * thermostat-chart-compact, docs/rules.md): times as minutes after the period's start and one array of
+ * values per shown series, instead of ~1,500 objects with ISO strings and every field. The chart draws each
+ * series as one path from it, its tooltip reads a point from it, and the per-day summary (the chart's text
+ * alternative, with the CSV for every point) is computed once on the server.
+ */
+export type HistoryChart = {
+  timezone: string;
+  startMs: number;
+  endMs: number;
+  /** Minutes after `startMs` of each reading. */
+  t: number[];
+  /** The shown series, in SERIES order: °F per reading (null: no reading). */
+  series: { key: SeriesKey; values: (number | null)[] }[];
+  yDomain: [number, number];
+  /** Mode bands (only when asked for), in minutes after `startMs`. */
+  modes: { mode: string; from: number; to: number }[];
+  days: HistoryDay[];
+};
+
+export type HistoryDay = {
+  /** yyyy-MM-dd in the building's timezone. */
+  date: string;
+  /** "Wednesday, October 1, 2026". */
+  label: string;
+  /** Minutes after `startMs` of the day's local midnight and of the next one. */
+  from: number;
+  to: number;
+  /** Per shown series (same order as `series`): lowest and highest reading of the day, or null. */
+  ranges: ([number, number] | null)[];
+};
+
+/** Minutes between readings: a longer step is a gap (the thermostat was unreachable). */
+export const STEP_MIN = 30;
+
+const round1 = (v: number) => Math.round(v * 10) / 10;
+const minutes = (ms: number, startMs: number) => Math.round((ms - startMs) / 60_000);
+
+export function historyChart(
+  items: HistoryPoint[],
+  timezone: string,
+  startMs: number,
+  endMs: number,
+  options: ChartOptions,
+): HistoryChart {
+  const shown = SERIES.filter((s) => options.visible.includes(s.key));
+  const t = items.map((it) => minutes(Date.parse(it.recordedAt), startMs));
+  const series = shown.map((s) => ({
+    key: s.key,
+    values: items.map((it) => {
+      const v = it[s.field];
+      return typeof v === "number" ? round1(v) : null;
+    }),
+  }));
+  const midnights = chartTicks(startMs, endMs, timezone).filter((ms) => ms < endMs);
+  const days: HistoryDay[] = midnights.map((ms, i) => {
+    const local = new TZDate(ms, timezone);
+    return {
+      date: format(local, "yyyy-MM-dd"),
+      label: format(local, "EEEE, MMMM d, yyyy"),
+      from: minutes(ms, startMs),
+      to: minutes(midnights[i + 1] ?? endMs, startMs),
+      ranges: shown.map(() => null),
+    };
+  });
+  let d = 0;
+  t.forEach((m, i) => {
+    while (d + 1 < days.length && m >= days[d + 1].from) d++;
+    const day = days[d];
+    if (!day || m < day.from) return;
+    series.forEach((s, si) => {
+      const v = s.values[i];
+      if (v === null) return;
+      const r = day.ranges[si];
+      day.ranges[si] = r ? [Math.min(r[0], v), Math.max(r[1], v)] : [v, v];
+    });
+  });
+  return {
+    timezone,
+    startMs,
+    endMs,
+    t,
+    series,
+    yDomain: yDomain(items, options.visible),
+    modes:
+      options.plotBands === "mode"
+        ? modeRuns(items, endMs).map((r) => ({
+            mode: r.mode,
+            from: minutes(r.from, startMs),
+            to: minutes(r.to, startMs),
+          }))
+        : [],
+    days,
+  };
+}
+
+/** A day's range of one series for the summary table: "68–72°F", "70°F" or "No data". */
+export function formatRange(r: [number, number] | null) {
+  if (!r) return "No data";
+  return r[0] === r[1] ? `${r[0]}°F` : `${r[0]}–${r[1]}°F`;
+}
+
+type Seg = { x0: number; y0: number; d: string; x1: number };
+
+/**
+ * A series as stepped segments: each reading holds until the next one, or for one step when the next comes
+ * later (a gap breaks the line), and a missing value breaks it too. Coordinates to a tenth of a unit; a run
+ * of equal values is one horizontal move.
+ */
+export function stepSegments(
+  t: number[],
+  values: (number | null)[],
+  x: (minute: number) => number,
+  y: (value: number) => number,
+): Seg[] {
+  const segs: Seg[] = [];
+  let cur: Seg | null = null;
+  let lastY = 0;
+  for (let i = 0; i < t.length; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) {
+      if (cur) segs.push(cur);
+      cur = null;
+      continue;
+    }
+    const xs = round1(x(t[i]));
+    const ys = round1(y(v));
+    const next = i + 1 < t.length ? t[i + 1] : Infinity;
+    if (!cur) {
+      cur = { x0: xs, y0: ys, d: "", x1: xs };
+      lastY = ys;
+    } else if (ys !== lastY) {
+      cur.d += `H${cur.x1}V${ys}`;
+      lastY = ys;
+    }
+    cur.x1 = round1(x(Math.min(next, t[i] + STEP_MIN)));
+    if (next > t[i] + STEP_MIN) {
+      segs.push(cur);
+      cur = null;
+    }
+  }
+  if (cur) segs.push(cur);
+  return segs;
+}
+
+/** The line through the segments, one path. */
+export const linePath = (segs: Seg[]) => segs.map((s) => `M${s.x0} ${s.y0}${s.d}H${s.x1}`).join("");
+
+/** The area under the segments down to `base`, one path. */
+export const areaPath = (segs: Seg[], base: number) =>
+  segs.map((s) => `M${s.x0} ${base}V${s.y0}${s.d}H${s.x1}V${base}Z`).join("");
+
+/** A dot per reading: zero-length segments drawn with round caps (one path however many points). */
+export function dotsPath(
+  t: number[],
+  values: (number | null)[],
+  x: (minute: number) => number,
+  y: (value: number) => number,
+) {
+  let d = "";
+  for (let i = 0; i < t.length; i++) {
+    const v = values[i];
+    if (v !== null && v !== undefined) d += `M${round1(x(t[i]))} ${round1(y(v))}h0`;
+  }
+  return d;
+}
+
+/** The reading nearest a minute (binary search over the sorted times). */
+export function nearestIndex(t: number[], minute: number) {
+  if (t.length === 0) return -1;
+  let lo = 0;
+  let hi = t.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t[mid] < minute) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && Math.abs(t[lo - 1] - minute) < Math.abs(t[lo] - minute) ? lo - 1 : lo;
+}

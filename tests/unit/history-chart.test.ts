@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import type { HistoryPoint } from "~/features/compliance/compliance";
+import {
+  areaPath,
+  dotsPath,
+  formatRange,
+  historyChart,
+  linePath,
+  nearestIndex,
+  stepSegments,
+} from "~/features/compliance/history-chart";
+
+const TZ = "America/Los_Angeles";
+// October 2026 in Los Angeles: local midnights at 07:00Z.
+const START = Date.parse("2026-10-01T07:00:00.000Z");
+const END = Date.parse("2026-11-01T07:00:00.000Z");
+
+const point = (iso: string, v: Partial<HistoryPoint>): HistoryPoint => ({
+  recordedAt: iso,
+  scheduleSetpointF: 74,
+  coolSetpointF: 76,
+  heatSetpointF: 68,
+  indoorTemperatureF: 71.04,
+  mode: "auto",
+  ...v,
+});
+
+describe("thermostat chart, compact form", () => {
+  const items = [
+    point("2026-10-01T07:00:00.000Z", { indoorTemperatureF: 70.04 }),
+    point("2026-10-01T07:30:00.000Z", { indoorTemperatureF: 72.46, coolSetpointF: null }),
+    point("2026-10-02T07:00:00.000Z", { indoorTemperatureF: 69, mode: "cool" }),
+  ];
+  const all = {
+    visible: ["schedule", "cool", "heat", "indoor"] as const,
+    plotBands: "none" as const,
+    showMarker: false,
+  };
+
+  it("sends minutes after the start and one rounded array per shown series", () => {
+    const c = historyChart(items, TZ, START, END, { ...all, visible: ["cool", "indoor"] });
+    expect(c.t).toEqual([0, 30, 1440]);
+    expect(c.series.map((s) => s.key)).toEqual(["cool", "indoor"]);
+    expect(c.series[0].values).toEqual([76, null, 76]);
+    expect(c.series[1].values).toEqual([70, 72.5, 69]);
+    expect(c.modes).toEqual([]);
+  });
+
+  it("summarises each local day of the month: lows and highs per shown series", () => {
+    const c = historyChart(items, TZ, START, END, { ...all, visible: [...all.visible] });
+    expect(c.days).toHaveLength(31);
+    expect(c.days[0]).toMatchObject({
+      date: "2026-10-01",
+      label: "Thursday, October 1, 2026",
+      from: 0,
+      to: 1440,
+    });
+    expect(c.days[0].ranges).toEqual([
+      [74, 74],
+      [76, 76],
+      [68, 68],
+      [70, 72.5],
+    ]);
+    expect(c.days[1].ranges[3]).toEqual([69, 69]);
+    expect(c.days[2].ranges).toEqual([null, null, null, null]);
+    expect(formatRange(c.days[0].ranges[3])).toBe("70–72.5°F");
+    expect(formatRange(c.days[0].ranges[0])).toBe("74°F");
+    expect(formatRange(null)).toBe("No data");
+  });
+
+  it("gives mode bands in minutes only when asked for", () => {
+    const c = historyChart(items, TZ, START, END, { ...all, visible: [...all.visible], plotBands: "mode" });
+    expect(c.modes).toEqual([
+      { mode: "auto", from: 0, to: 1440 },
+      { mode: "cool", from: 1440, to: 44640 },
+    ]);
+  });
+
+  it("draws a series as one stepped path: runs merged, broken by gaps and missing values", () => {
+    const x = (m: number) => m;
+    const y = (v: number) => v;
+    const t = [0, 30, 60, 90, 180, 210];
+    const segs = stepSegments(t, [70, 70, 72, null, 65, 65], x, y);
+    expect(linePath(segs)).toBe("M0 70H60V72H90M180 65H240");
+    expect(areaPath(segs, 100)).toBe("M0 100V70H60V72H90V100ZM180 100V65H240V100Z");
+    expect(dotsPath(t, [70, null, 72, null, null, 65], x, y)).toBe("M0 70h0M60 72h0M210 65h0");
+  });
+
+  it("finds the reading nearest the pointer", () => {
+    expect(nearestIndex([0, 30, 60], 14)).toBe(0);
+    expect(nearestIndex([0, 30, 60], 16)).toBe(1);
+    expect(nearestIndex([0, 30, 60], 500)).toBe(2);
+    expect(nearestIndex([], 5)).toBe(-1);
+  });
+});
