@@ -1,6 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
-import { AppLink } from "~/ui/app-link";
 import { anonymiseUser } from "~/features/demo-mode/demo-mode";
 import {
   locationLabel,
@@ -23,6 +22,7 @@ import { getConfig } from "~/server/config.server";
 import { requireUser } from "~/server/guards.server";
 import { getApi } from "~/server/upstream.server";
 import { Brand } from "~/ui/brand";
+import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";
 
 export const links: LinksFunction = () => [
@@ -94,55 +94,12 @@ export default function AppShell() {
         <div className="sidebar-top">
           <Brand />
           {hasClient ? (
-            <details
-              className="location-select"
+            <LocationSelect
               key={location.pathname + location.search}
-              data-testid="location-select"
-            >
-              <summary className="btn btn-secondary btn-block">
-                <span className="visually-hidden">Location: </span>
-                <span className="location-select-label">{current ? current.label : "All locations"}</span>
-                <span aria-hidden="true">▾</span>
-              </summary>
-              <ul className="location-menu" aria-label="Locations">
-                <li>
-                  <AppLink to="/locations" className="location-menu-all">
-                    See all locations
-                  </AppLink>
-                </li>
-                {locations.length < locationCount ? (
-                  <li>
-                    {/* A large client: a search of every location (the locations page) instead of hundreds of entries. */}
-                    <Form method="get" action="/locations" role="search" className="location-menu-search">
-                      <label htmlFor="location-menu-q" className="visually-hidden">
-                        Search {locationCount} locations
-                      </label>
-                      <input
-                        id="location-menu-q"
-                        className="input"
-                        type="search"
-                        name="q"
-                        maxLength={100}
-                        placeholder={`Search ${locationCount} locations`}
-                      />
-                      <button type="submit" className="btn btn-secondary btn-small">
-                        Search
-                      </button>
-                    </Form>
-                  </li>
-                ) : null}
-                {locations.map((l) => (
-                  <li key={l.id}>
-                    <AppLink
-                      to={`/locations/${l.id}/control`}
-                      aria-current={current?.id === l.id ? "page" : undefined}
-                    >
-                      {l.label}
-                    </AppLink>
-                  </li>
-                ))}
-              </ul>
-            </details>
+              locations={locations}
+              locationCount={locationCount}
+              current={current}
+            />
           ) : null}
         </div>
         {/* On a phone the sections fold behind "Menu" (a disclosure: no script needed); wider, it is always open. */}

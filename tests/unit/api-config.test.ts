@@ -12,6 +12,7 @@ describe("the reference api's configuration", () => {
       quiet: false,
       clockStart: undefined,
       testHooks: false,
+      extraLocations: 0,
     });
   });
 
