@@ -102,7 +102,7 @@ export default function UsagePage() {
                 preventScrollReset
               >
                 Select date
-              </Link>
+              </Link>{" "}
               <Link
                 to={href({ picker: "bill" })}
                 id="select-bill"

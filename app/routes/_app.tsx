@@ -92,7 +92,7 @@ export default function AppShell() {
     <div className="shell">
       <aside className="sidebar" aria-label="Main">
         <div className="sidebar-top">
-          <Brand />
+          <Brand />{" "}
           {hasClient ? (
             <LocationSelect
               key={location.pathname + location.search}

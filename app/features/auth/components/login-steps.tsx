@@ -146,7 +146,7 @@ export function OptionsStep({
           >
             Email me a login link
           </button>
-        ) : null}
+        ) : null}{" "}
         {options.includes("login_code") ? (
           <button
             type="submit"
@@ -161,7 +161,7 @@ export function OptionsStep({
         <div className="row">
           <button type="submit" name="intent" value="reset" className="link-button" disabled={busy}>
             {hasPassword ? "Reset password" : "Set password"}
-          </button>
+          </button>{" "}
           <span className="spacer" />
           <Link to={anotherUser}>Log in as another user</Link>
         </div>

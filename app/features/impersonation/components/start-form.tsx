@@ -62,7 +62,7 @@ export function StartForm({
               autoFocus={Boolean(errors.clientId) && c.id === clients[0]?.id}
               required
             />
-            <span>{c.name}</span>
+            <span>{c.name}</span>{" "}
             <span className="muted small">{CLIENT_TYPE_LABEL[c.clientType] ?? c.clientType}</span>
           </label>
         ))}
