@@ -15,6 +15,7 @@ import {
   MESSAGES,
   modelOf,
   modeDisplayName,
+  nyTimesOf,
   parsePoll,
   parseTab,
   parseWatch,
@@ -24,6 +25,7 @@ import {
   receiptFollowUp,
   settingsRefusal,
   settingsSchema,
+  timesFormatter,
   updateErrorMessage,
   vendorLabel,
   type ThermostatInfo,
@@ -428,6 +430,38 @@ describe("messages and formatting", () => {
     expect(formatNewYork(null)).toBeNull();
     expect(formatNewYork("not a date")).toBeNull();
   });
+  it("the server writes out each instant the cards show, once", () => {
+    const a = item();
+    a.state.lastSeen = "2026-03-03T21:05:00Z";
+    a.thermostatAction = {
+      id: 1,
+      thermostatId: 1,
+      status: "success",
+      deviceSpecificData: { coolSetpointF: 74 },
+      dispatchId: 9,
+      thermostatName: "Front Counter",
+      reason: null,
+      createdAt: "2026-07-01T12:00:00Z",
+      finishedAt: null,
+    };
+    a.dispatch = {
+      id: 9,
+      startTime: "2026-07-01T18:00:00Z",
+      endTime: "2026-07-01T20:00:00Z",
+      precoolStartTime: null,
+    };
+    const b = item();
+    b.state.lastSeen = "2026-03-03T21:05:00Z";
+    expect(nyTimesOf([a, b])).toEqual({
+      "2026-03-03T21:05:00Z": "Mar 3, 2026, 4:05 PM ET",
+      "2026-07-01T12:00:00Z": "Jul 1, 2026, 8:00 AM ET",
+      "2026-07-01T18:00:00Z": "Jul 1, 2026, 2:00 PM ET",
+    });
+    const written = timesFormatter({ "2026-07-01T18:00:00Z": "(written)" });
+    expect(written("2026-07-01T18:00:00Z")).toBe("(written)");
+    expect(written("2026-07-01T12:00:00Z")).toBe("Jul 1, 2026, 8:00 AM ET");
+    expect(written(null)).toBeNull();
+  });
   it("receipt text and issue labels", () => {
     expect(describeChange({ mode: "dehumidifier", coolSetpointF: 74, heatSetpointF: 68 })).toBe(
       "mode dry, cool 74°F, heat 68°F",
@@ -528,6 +562,14 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
     expect(text).toBe(
       "The thermostat now reports mode auto, cool 74°F, heat 68°F: precooling ended when the event began (Nov 18, 2026, 1:30 PM ET).",
     );
+    // The card passes the times the server wrote out.
+    expect(
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
+        now,
+        () => "(written)",
+      ),
+    ).toContain("precooling ended when the event began ((written)).");
     // Before the event's start, the difference is not explained by the end of precooling.
     expect(
       receiptFollowUp(

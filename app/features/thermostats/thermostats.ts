@@ -246,6 +246,29 @@ export function formatNewYork(iso: string | null | undefined): string | null {
   return `${formatDayIn(ms, NEW_YORK)}, ${format(new TZDate(ms, NEW_YORK), "h:mm a")} ET`;
 }
 
+/**
+ * The instants the control room's cards write out (last seen, a change's send time, a grid event's start),
+ * written by the server: the browser then hydrates the cards without loading the New York time zone
+ * into Intl and running date-fns over it (the costliest part of the cards' hydration).
+ */
+export function nyTimesOf(
+  items: Pick<ThermostatInfo, "state" | "thermostatAction" | "dispatch">[],
+): Record<string, string> {
+  const times: Record<string, string> = {};
+  for (const { state, thermostatAction, dispatch } of items)
+    for (const iso of [state.lastSeen, thermostatAction?.createdAt, dispatch?.startTime]) {
+      const text = iso && !(iso in times) ? formatNewYork(iso) : null;
+      if (iso && text) times[iso] = text;
+    }
+  return times;
+}
+
+/** A formatter that reads the server-written times and writes any other instant itself. */
+export const timesFormatter =
+  (times: Record<string, string>) =>
+  (iso: string | null | undefined): string | null =>
+    (iso ? times[iso] : undefined) ?? formatNewYork(iso);
+
 // ---------------------------------------------------------------- the setting form
 
 export type DeviceLimits = {
@@ -388,6 +411,8 @@ export const RECEIPT_STATUS: Record<ActionStatus, string> = {
 export function receiptFollowUp(
   item: Pick<ThermostatInfo, "state" | "thermostatAction" | "dispatch">,
   nowMs: number,
+  /** How an instant is written: the page's server-written times (`nyTimesOf`) or formatNewYork. */
+  formatTime: (iso: string) => string | null = formatNewYork,
 ): string | null {
   const action = item.thermostatAction;
   if (!action || action.status !== "success") return null;
@@ -408,7 +433,7 @@ export function receiptFollowUp(
     if (event && event.id === action.dispatchId) {
       const began = Date.parse(event.startTime);
       if (began <= nowMs && Date.parse(action.createdAt) < began)
-        return `${reported}: precooling ended when the event began (${formatNewYork(event.startTime)}).`;
+        return `${reported}: precooling ended when the event began (${formatTime(event.startTime)}).`;
       return `${reported}: the event has changed it since.`;
     }
     return `${reported}: the grid event has ended and the thermostat's schedule resumed.`;
