@@ -1,6 +1,7 @@
 import type { FormHTMLAttributes } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { nyTimesOf } from "~/features/thermostats/ny-times";
 import type { ThermostatInfo } from "~/features/thermostats/thermostats";
 
 // The card's fetchers render a plain <form>: the test renders components, not a Remix app.
@@ -149,6 +150,6 @@ describe("a control-room card at hydration", () => {
     expect(html).not.toContain("(server time)"); // a reachable device shows no "Last seen"
     const offline = { ...device({ lastSeen: "2026-11-20T13:00:00Z" }), isReachable: false };
     expect(card(offline, { "2026-11-20T13:00:00Z": "(server time)" })).toContain("Last seen: (server time)");
-    expect(card(offline)).toContain("Last seen: Nov 20, 2026, 8:00 AM ET");
+    expect(card(offline, nyTimesOf([offline]))).toContain("Last seen: Nov 20, 2026, 8:00 AM ET");
   });
 });

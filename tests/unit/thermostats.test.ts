@@ -8,14 +8,12 @@ import {
   cardStatus,
   changedSettings,
   describeChange,
-  formatNewYork,
   hasDeviceIssue,
   issueActions,
   issueLabel,
   MESSAGES,
   modelOf,
   modeDisplayName,
-  nyTimesOf,
   parsePoll,
   parseTab,
   parseWatch,
@@ -31,6 +29,7 @@ import {
   type ThermostatInfo,
   type ThermostatIssue,
 } from "~/features/thermostats/thermostats";
+import { formatNewYork, nyTimesOf } from "~/features/thermostats/ny-times";
 
 let nextIssueId = 1;
 function issue(
@@ -459,7 +458,7 @@ describe("messages and formatting", () => {
     });
     const written = timesFormatter({ "2026-07-01T18:00:00Z": "(written)" });
     expect(written("2026-07-01T18:00:00Z")).toBe("(written)");
-    expect(written("2026-07-01T12:00:00Z")).toBe("Jul 1, 2026, 8:00 AM ET");
+    expect(written("2026-07-01T12:00:00Z")).toBeNull();
     expect(written(null)).toBeNull();
   });
   it("receipt text and issue labels", () => {
@@ -543,14 +542,23 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
       receiptFollowUp(
         { state: reporting("cool", 70), thermostatAction: eventAction(), dispatch: running },
         now,
+        formatNewYork,
       ),
     ).toBeNull();
     const pending = eventAction({ status: "pending" });
     expect(
-      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: pending, dispatch: running }, now),
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: pending, dispatch: running },
+        now,
+        formatNewYork,
+      ),
     ).toBeNull();
     expect(
-      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: null, dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: null, dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toBeNull();
   });
 
@@ -558,6 +566,7 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
     const text = receiptFollowUp(
       { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
       now,
+      formatNewYork,
     );
     expect(text).toBe(
       "The thermostat now reports mode auto, cool 74°F, heat 68°F: precooling ended when the event began (Nov 18, 2026, 1:30 PM ET).",
@@ -575,13 +584,18 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
       receiptFollowUp(
         { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
         Date.parse("2026-11-18T18:00:00.000Z"),
+        formatNewYork,
       ),
     ).toMatch(/the event has changed it since\.$/);
   });
 
   it("an event's change after the event: the event ended and the schedule resumed", () => {
     expect(
-      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toBe(
       "The thermostat now reports mode auto, cool 74°F, heat 68°F: the grid event has ended and the thermostat's schedule resumed.",
     );
@@ -590,11 +604,19 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
   it("a user's change changed since", () => {
     const mine = eventAction({ dispatchId: null, deviceSpecificData: { coolSetpointF: 76 } });
     expect(
-      receiptFollowUp({ state: reporting("cool", 75), thermostatAction: mine, dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("cool", 75), thermostatAction: mine, dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toMatch(/now reports mode cool, cool 75°F, heat 68°F: its settings were changed since/);
     // Only the asked fields count: a change of the cool setpoint is not contradicted by another mode.
     expect(
-      receiptFollowUp({ state: reporting("heat", 76), thermostatAction: mine, dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("heat", 76), thermostatAction: mine, dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toBeNull();
   });
 });

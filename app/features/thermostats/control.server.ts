@@ -13,7 +13,6 @@ import {
   limitsOf,
   MESSAGES,
   parsePoll,
-  nyTimesOf,
   parseTab,
   parseWatch,
   settingsRefusal,
@@ -21,6 +20,7 @@ import {
   updateErrorMessage,
   type Tab,
 } from "./thermostats";
+import { nyTimesOf } from "./ny-times";
 import {
   dismissIssue,
   getThermostatAction,

@@ -202,7 +202,9 @@ export function ThermostatCard({
             if (e.currentTarget.open) setSettingsOpened(true);
           }}
         >
-          <summary>Change settings</summary>
+          {/* The click (or Enter/Space) that opens the disclosure makes the form live before it shows: the
+              swap happens while the form is hidden, so nothing typed into it is lost. */}
+          <summary onClick={() => setSettingsOpened(true)}>Change settings</summary>
           <SettingsForm
             key={formKey}
             item={item}
