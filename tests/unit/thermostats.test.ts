@@ -8,7 +8,6 @@ import {
   cardStatus,
   changedSettings,
   describeChange,
-  formatNewYork,
   hasDeviceIssue,
   issueActions,
   issueLabel,
@@ -24,11 +23,13 @@ import {
   receiptFollowUp,
   settingsRefusal,
   settingsSchema,
+  timesFormatter,
   updateErrorMessage,
   vendorLabel,
   type ThermostatInfo,
   type ThermostatIssue,
 } from "~/features/thermostats/thermostats";
+import { formatNewYork, nyTimesOf } from "~/features/thermostats/ny-times";
 
 let nextIssueId = 1;
 function issue(
@@ -428,6 +429,38 @@ describe("messages and formatting", () => {
     expect(formatNewYork(null)).toBeNull();
     expect(formatNewYork("not a date")).toBeNull();
   });
+  it("the server writes out each instant the cards show, once", () => {
+    const a = item();
+    a.state.lastSeen = "2026-03-03T21:05:00Z";
+    a.thermostatAction = {
+      id: 1,
+      thermostatId: 1,
+      status: "success",
+      deviceSpecificData: { coolSetpointF: 74 },
+      dispatchId: 9,
+      thermostatName: "Front Counter",
+      reason: null,
+      createdAt: "2026-07-01T12:00:00Z",
+      finishedAt: null,
+    };
+    a.dispatch = {
+      id: 9,
+      startTime: "2026-07-01T18:00:00Z",
+      endTime: "2026-07-01T20:00:00Z",
+      precoolStartTime: null,
+    };
+    const b = item();
+    b.state.lastSeen = "2026-03-03T21:05:00Z";
+    expect(nyTimesOf([a, b])).toEqual({
+      "2026-03-03T21:05:00Z": "Mar 3, 2026, 4:05 PM ET",
+      "2026-07-01T12:00:00Z": "Jul 1, 2026, 8:00 AM ET",
+      "2026-07-01T18:00:00Z": "Jul 1, 2026, 2:00 PM ET",
+    });
+    const written = timesFormatter({ "2026-07-01T18:00:00Z": "(written)" });
+    expect(written("2026-07-01T18:00:00Z")).toBe("(written)");
+    expect(written("2026-07-01T12:00:00Z")).toBeNull();
+    expect(written(null)).toBeNull();
+  });
   it("receipt text and issue labels", () => {
     expect(describeChange({ mode: "dehumidifier", coolSetpointF: 74, heatSetpointF: 68 })).toBe(
       "mode dry, cool 74°F, heat 68°F",
@@ -509,14 +542,23 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
       receiptFollowUp(
         { state: reporting("cool", 70), thermostatAction: eventAction(), dispatch: running },
         now,
+        formatNewYork,
       ),
     ).toBeNull();
     const pending = eventAction({ status: "pending" });
     expect(
-      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: pending, dispatch: running }, now),
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: pending, dispatch: running },
+        now,
+        formatNewYork,
+      ),
     ).toBeNull();
     expect(
-      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: null, dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: null, dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toBeNull();
   });
 
@@ -524,22 +566,36 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
     const text = receiptFollowUp(
       { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
       now,
+      formatNewYork,
     );
     expect(text).toBe(
       "The thermostat now reports mode auto, cool 74°F, heat 68°F: precooling ended when the event began (Nov 18, 2026, 1:30 PM ET).",
     );
+    // The card passes the times the server wrote out.
+    expect(
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
+        now,
+        () => "(written)",
+      ),
+    ).toContain("precooling ended when the event began ((written)).");
     // Before the event's start, the difference is not explained by the end of precooling.
     expect(
       receiptFollowUp(
         { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: running },
         Date.parse("2026-11-18T18:00:00.000Z"),
+        formatNewYork,
       ),
     ).toMatch(/the event has changed it since\.$/);
   });
 
   it("an event's change after the event: the event ended and the schedule resumed", () => {
     expect(
-      receiptFollowUp({ state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("auto", 74), thermostatAction: eventAction(), dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toBe(
       "The thermostat now reports mode auto, cool 74°F, heat 68°F: the grid event has ended and the thermostat's schedule resumed.",
     );
@@ -548,11 +604,19 @@ describe("a completed change and the device's reported state (rule receipt-vs-re
   it("a user's change changed since", () => {
     const mine = eventAction({ dispatchId: null, deviceSpecificData: { coolSetpointF: 76 } });
     expect(
-      receiptFollowUp({ state: reporting("cool", 75), thermostatAction: mine, dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("cool", 75), thermostatAction: mine, dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toMatch(/now reports mode cool, cool 75°F, heat 68°F: its settings were changed since/);
     // Only the asked fields count: a change of the cool setpoint is not contradicted by another mode.
     expect(
-      receiptFollowUp({ state: reporting("heat", 76), thermostatAction: mine, dispatch: null }, now),
+      receiptFollowUp(
+        { state: reporting("heat", 76), thermostatAction: mine, dispatch: null },
+        now,
+        formatNewYork,
+      ),
     ).toBeNull();
   });
 });

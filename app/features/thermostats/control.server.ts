@@ -20,6 +20,7 @@ import {
   updateErrorMessage,
   type Tab,
 } from "./thermostats";
+import { nyTimesOf } from "./ny-times";
 import {
   dismissIssue,
   getThermostatAction,
@@ -68,6 +69,7 @@ export async function controlRoomView(
       now: clockNow().getTime(),
       error: !list.ok,
       items: list.ok ? list.data : [],
+      times: nyTimesOf(list.ok ? list.data : []),
       watched: watched?.ok ? watched.data : null,
       showVendor: user.isStaff && user.isImpersonating,
       supportEmail,

@@ -1,5 +1,3 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
 import { z } from "zod";
 
 /** Pure rules of the thermostat control room (docs/rules.md, Thermostats). */
@@ -64,7 +62,6 @@ export const NEW_YORK = "America/New_York";
 import { MESSAGES } from "./messages";
 import type { CardStatus } from "./status-labels";
 import { submissionIdField } from "~/ui/submission-id";
-import { formatDayIn } from "~/lib/dates-tz";
 
 export { MESSAGES };
 
@@ -238,13 +235,15 @@ export function issueLabel(slug: string) {
 
 // ---------------------------------------------------------------- times
 
-/** A timestamp in New York time, e.g. "Mar 3, 2026, 4:05 PM ET". */
-export function formatNewYork(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return null;
-  return `${formatDayIn(ms, NEW_YORK)}, ${format(new TZDate(ms, NEW_YORK), "h:mm a")} ET`;
-}
+/**
+ * The cards' formatter: the server-written times (`nyTimesOf` in ny-times.ts; the same map on the server and
+ * in the browser, so both render the same text). The control room's JavaScript then carries neither
+ * date-fns nor @date-fns/tz.
+ */
+export const timesFormatter =
+  (times: Record<string, string>) =>
+  (iso: string | null | undefined): string | null =>
+    (iso ? times[iso] : undefined) ?? null;
 
 // ---------------------------------------------------------------- the setting form
 
@@ -388,6 +387,8 @@ export const RECEIPT_STATUS: Record<ActionStatus, string> = {
 export function receiptFollowUp(
   item: Pick<ThermostatInfo, "state" | "thermostatAction" | "dispatch">,
   nowMs: number,
+  /** How an instant is written: formatNewYork (ny-times.ts), or in the browser the server-written times. */
+  formatTime: (iso: string) => string | null,
 ): string | null {
   const action = item.thermostatAction;
   if (!action || action.status !== "success") return null;
@@ -408,7 +409,7 @@ export function receiptFollowUp(
     if (event && event.id === action.dispatchId) {
       const began = Date.parse(event.startTime);
       if (began <= nowMs && Date.parse(action.createdAt) < began)
-        return `${reported}: precooling ended when the event began (${formatNewYork(event.startTime)}).`;
+        return `${reported}: precooling ended when the event began (${formatTime(event.startTime)}).`;
       return `${reported}: the event has changed it since.`;
     }
     return `${reported}: the grid event has ended and the thermostat's schedule resumed.`;

@@ -27,6 +27,8 @@ export type ControlRoomData = {
   now: number;
   error: boolean;
   items: ThermostatInfo[];
+  /** The instants the cards write out, written by the server (`nyTimesOf`). */
+  times: Record<string, string>;
   watched: ThermostatAction | null;
   showVendor: boolean;
   supportEmail: string;
@@ -37,7 +39,9 @@ export type ControlRoomData = {
  * With JavaScript: while a change is pending, a fetcher reloads this page's data every 15 s (at most 20 times,
  * also in a background tab: setInterval keeps running there); the freshest data wins.
  */
-export function usePolledData<T extends Pick<ControlRoomData, "loadedAt" | "items">>(loaderData: T) {
+export function usePolledData<T extends Pick<ControlRoomData, "loadedAt" | "items" | "times">>(
+  loaderData: T,
+) {
   const fetcher = useFetcher<T>({ key: "thermostat-poll" });
   const location = useLocation();
   const fetched = fetcher.data as T | undefined;
@@ -137,6 +141,7 @@ export function ControlRoom({
                   tab={page.tab}
                   showVendor={page.showVendor}
                   now={page.now}
+                  times={page.times}
                   openBack={page.openCard === item.thermostat.id}
                   submissionId={page.submissionId}
                   serverReply={reply && reply.thermostatId === item.thermostat.id ? reply : undefined}

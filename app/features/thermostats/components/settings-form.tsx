@@ -40,7 +40,118 @@ function constraintOf(schema: ReturnType<typeof settingsSchema>) {
   return c;
 }
 
-export function SettingsForm({
+export function SettingsForm(props: {
+  item: ThermostatInfo;
+  tab: string;
+  serverReply?: SettingsReply;
+  /** Rendered by the server for this page load; a repeat of the same submission is answered once (ADR 0010). */
+  submissionId: string;
+  /**
+   * Whether the form runs Conform and the device's schema: once its disclosure has been opened, or to show a
+   * reply. Closed, it renders the same HTML (what a no-JS user submits) without building any form state, so a
+   * page of cards hydrates without a Conform form and a Zod parse per card.
+   */
+  live: boolean;
+}) {
+  return props.live ? <LiveSettingsForm {...props} /> : <ClosedSettingsForm {...props} />;
+}
+
+/** The form's HTML before it is opened: Conform's markup for the same defaults and the schema's constraints. */
+function ClosedSettingsForm({
+  item,
+  tab,
+  submissionId,
+}: {
+  item: ThermostatInfo;
+  tab: string;
+  submissionId: string;
+}) {
+  const { thermostat, state } = item;
+  const id = thermostat.id;
+  const fetcher = useFetcher<SettingsReply>({ key: `settings-${id}` });
+  const formId = `settings-${id}`;
+  const limits = limitsOf(item);
+  const defaults = formDefaults(item);
+  const setpoint = { form: formId, required: true, min: limits.minSetpointF, max: limits.maxSetpointF };
+  return (
+    <fetcher.Form
+      method="post"
+      id={formId}
+      noValidate
+      className="thermo-form"
+      aria-label={`Settings of ${thermostat.deviceName}`}
+    >
+      <input type="hidden" name="thermostatId" value={id} />
+      <input type="hidden" name="tab" value={tab} />
+      <SubmissionIdInput value={submissionId} />
+      <SelectField
+        label="Mode"
+        required
+        name="mode"
+        form={formId}
+        defaultValue={defaults.mode || undefined}
+        id={`${formId}-mode`}
+      >
+        <ModeOptions state={state} />
+      </SelectField>
+      <div className="thermo-form-row">
+        <Field
+          label="Cool setpoint (°F)"
+          name="coolSetpointF"
+          {...setpoint}
+          type="number"
+          defaultValue={defaults.coolSetpointF || undefined}
+          id={`${formId}-cool`}
+          step={1}
+          inputMode="numeric"
+        />
+        <Field
+          label="Heat setpoint (°F)"
+          name="heatSetpointF"
+          {...setpoint}
+          type="number"
+          defaultValue={defaults.heatSetpointF || undefined}
+          id={`${formId}-heat`}
+          step={1}
+          inputMode="numeric"
+        />
+      </div>
+      <FormButtons disabled={fetcher.state !== "idle"} />
+    </fetcher.Form>
+  );
+}
+
+function ModeOptions({ state }: { state: ThermostatInfo["state"] }) {
+  const modes =
+    state.mode && !state.allowedModes.includes(state.mode)
+      ? [...state.allowedModes, state.mode]
+      : state.allowedModes;
+  return (
+    <>
+      {state.mode ? null : <option value="">Choose a mode</option>}
+      {modes.map((m) => (
+        <option key={m} value={m}>
+          {modeDisplayName(m)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+function FormButtons({ disabled }: { disabled: boolean }) {
+  return (
+    <div className="row">
+      <button type="submit" name="intent" value="save" className="btn btn-small" disabled={disabled}>
+        Save
+      </button>
+      <button type="reset" className="btn btn-secondary btn-small">
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function LiveSettingsForm({
   item,
   tab,
   serverReply,
@@ -49,7 +160,6 @@ export function SettingsForm({
   item: ThermostatInfo;
   tab: string;
   serverReply?: SettingsReply;
-  /** Rendered by the server for this page load; a repeat of the same submission is answered once (ADR 0010). */
   submissionId: string;
 }) {
   const { thermostat, state } = item;
@@ -92,11 +202,6 @@ export function SettingsForm({
     formProps.onSubmit(event);
     if (!event.defaultPrevented) inFlight.current = true;
   };
-  const modes =
-    state.mode && !state.allowedModes.includes(state.mode)
-      ? [...state.allowedModes, state.mode]
-      : state.allowedModes;
-
   return (
     <fetcher.Form
       method="post"
@@ -115,12 +220,7 @@ export function SettingsForm({
         id={`${form.id}-mode`}
         errors={fields.mode.errors}
       >
-        {state.mode ? null : <option value="">Choose a mode</option>}
-        {modes.map((m) => (
-          <option key={m} value={m}>
-            {modeDisplayName(m)}
-          </option>
-        ))}
+        <ModeOptions state={state} />
       </SelectField>
       <div className="thermo-form-row">
         <Field
@@ -140,20 +240,7 @@ export function SettingsForm({
           errors={fields.heatSetpointF.errors}
         />
       </div>
-      <div className="row">
-        <button
-          type="submit"
-          name="intent"
-          value="save"
-          className="btn btn-small"
-          disabled={busy || (hydrated && !valid)}
-        >
-          Save
-        </button>
-        <button type="reset" className="btn btn-secondary btn-small">
-          Cancel
-        </button>
-      </div>
+      <FormButtons disabled={busy || (hydrated && !valid)} />
     </fetcher.Form>
   );
 }

@@ -1,11 +1,11 @@
 import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import {
   borderColour,
   brandOf,
   cardAnchor,
   cardStatus,
   describeChange,
-  formatNewYork,
   issueActions,
   issueLabel,
   modelOf,
@@ -15,6 +15,7 @@ import {
   settingsRefusal,
   STATUS_EXPLANATIONS,
   STATUS_LABELS,
+  timesFormatter,
   vendorLabel,
   type ThermostatInfo,
 } from "../thermostats";
@@ -35,10 +36,13 @@ export function ThermostatCard({
   serverReply,
   submissionId,
   now,
+  times,
 }: {
   item: ThermostatInfo;
   /** The web's clock when the page was loaded (ms). */
   now: number;
+  /** The instants the card writes out, written by the server (`nyTimesOf`). */
+  times: Record<string, string>;
   tab: string;
   showVendor: boolean;
   openBack: boolean;
@@ -53,9 +57,17 @@ export function ThermostatCard({
   const action = item.thermostatAction;
   const offline = status === "unlinked" || status === "unreachable";
   const refusal = settingsRefusal(item);
-  const followUp = receiptFollowUp(item, now);
+  const formatTime = timesFormatter(times);
+  const followUp = receiptFollowUp(item, now, formatTime);
   const headingId = `thermostat-${thermostat.id}-name`;
   const issueFetcher = useFetcher({ key: `issue-${thermostat.id}` });
+  // The setting form runs Conform only once its disclosure is opened (or to show a reply): see SettingsForm.
+  const [settingsOpened, setSettingsOpened] = useState(false);
+  const settingsRef = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    // Opened before the page hydrated (the toggle event came before React listened).
+    if (settingsRef.current?.open) setSettingsOpened(true);
+  }, []);
   const formKey = `${thermostat.id}-${action?.id ?? 0}-${action?.status ?? "none"}-${state.mode}-${state.coolSetpointF}-${state.heatSetpointF}`;
 
   return (
@@ -99,14 +111,14 @@ export function ThermostatCard({
       {offline ? (
         <div className="thermo-offline">
           <p>{STATUS_EXPLANATIONS[status]}</p>
-          <p className="muted">Last seen: {formatNewYork(state.lastSeen) ?? "never"}</p>
+          <p className="muted">Last seen: {formatTime(state.lastSeen) ?? "never"}</p>
         </div>
       ) : null}
       {action ? (
         <p className={`thermo-receipt thermo-receipt-${action.status}`} data-testid="receipt">
           <span className="muted">Latest change{action.dispatchId ? " (grid event)" : ""}:</span>{" "}
           {describeChange(action.deviceSpecificData)},{" "}
-          <span className="muted">sent {formatNewYork(action.createdAt)}</span> ·{" "}
+          <span className="muted">sent {formatTime(action.createdAt)}</span> ·{" "}
           <strong>{RECEIPT_STATUS[action.status]}</strong>
           {action.status === "fail" && action.reason ? (
             <span className="thermo-reason"> ({action.reason})</span>
@@ -182,14 +194,24 @@ export function ThermostatCard({
           </div>
         ) : null
       ) : (
-        <details className="thermo-settings" open={serverReply ? true : undefined}>
-          <summary>Change settings</summary>
+        <details
+          className="thermo-settings"
+          open={serverReply ? true : undefined}
+          ref={settingsRef}
+          onToggle={(e) => {
+            if (e.currentTarget.open) setSettingsOpened(true);
+          }}
+        >
+          {/* The click (or Enter/Space) that opens the disclosure makes the form live before it shows: the
+              swap happens while the form is hidden, so nothing typed into it is lost. */}
+          <summary onClick={() => setSettingsOpened(true)}>Change settings</summary>
           <SettingsForm
             key={formKey}
             item={item}
             tab={tab}
             serverReply={serverReply}
             submissionId={submissionId}
+            live={settingsOpened || Boolean(serverReply)}
           />
         </details>
       )}

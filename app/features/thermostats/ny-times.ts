@@ -1,0 +1,32 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+import { formatDayIn } from "~/lib/dates-tz";
+import { NEW_YORK, type ThermostatInfo } from "./thermostats";
+
+// Apart from thermostats.ts so the browser's control room does not load date-fns and @date-fns/tz: the
+// loader writes the times out (controlRoomView) and the cards read them (timesFormatter).
+
+/** A timestamp in New York time, e.g. "Mar 3, 2026, 4:05 PM ET". */
+export function formatNewYork(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return null;
+  return `${formatDayIn(ms, NEW_YORK)}, ${format(new TZDate(ms, NEW_YORK), "h:mm a")} ET`;
+}
+
+/**
+ * The instants the control room's cards write out (last seen, a change's send time, a grid event's start),
+ * written by the server: the browser then hydrates the cards without loading the New York time zone
+ * into Intl and running date-fns over it (the costliest part of the cards' hydration).
+ */
+export function nyTimesOf(
+  items: Pick<ThermostatInfo, "state" | "thermostatAction" | "dispatch">[],
+): Record<string, string> {
+  const times: Record<string, string> = {};
+  for (const { state, thermostatAction, dispatch } of items)
+    for (const iso of [state.lastSeen, thermostatAction?.createdAt, dispatch?.startTime]) {
+      const text = iso && !(iso in times) ? formatNewYork(iso) : null;
+      if (iso && text) times[iso] = text;
+    }
+  return times;
+}
