@@ -75,3 +75,29 @@ describe("the locations dashboard of a 300-location client", () => {
     expect(Math.min(...p1)).toBeGreaterThanOrEqual(Math.max(...p2));
   });
 });
+
+describe("the accounts page of a 300-location client", () => {
+  const sections = (html: string) =>
+    [...html.matchAll(/<section class="card account-building" aria-label="([^"]+)"/g)].map((m) => m[1]);
+
+  it("is at most 100 KiB of HTML with 75 buildings on page 1 and says how many there are in all", async () => {
+    const html = await page("/accounts");
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(100 * 1024);
+    expect(sections(html)).toHaveLength(75);
+    expect(html).toContain("Page 1 of 4 · 300 locations");
+    expect(html).not.toContain('rel="prev"');
+  });
+
+  it("pages through every building once with plain links", async () => {
+    const seen: string[] = [];
+    for (let p = 1; p <= 4; p++) {
+      const html = await page(p === 1 ? "/accounts" : `/accounts?page=${p}`);
+      expect(Buffer.byteLength(html)).toBeLessThanOrEqual(100 * 1024);
+      seen.push(...sections(html).filter((t) => t !== "Not yet assigned to a location"));
+      if (p < 4) expect(html).toContain(`href="/accounts?page=${p + 1}"`);
+      else expect(html).toContain('href="/accounts?page=3"');
+    }
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen).size).toBe(300);
+  });
+});
