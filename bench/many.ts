@@ -109,6 +109,8 @@ export async function measureMany(opts: { requests?: number; warmup?: number } =
     { name: "control room (shell)", path: "/locations/104/control" },
     { name: "accounts", path: "/accounts" },
     { name: "accounts, page 4", path: "/accounts?page=4" },
+    { name: "compliance report", path: "/override-report?period=month&start=2026-10-01" },
+    { name: "compliance report, page 4", path: "/override-report?period=month&start=2026-10-01&page=4" },
   ];
   const rows: ManyRow[] = [];
   for (const extra of [0, 286]) {
