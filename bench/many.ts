@@ -107,13 +107,17 @@ export async function measureMany(opts: { requests?: number; warmup?: number } =
     { name: "dashboard, search", path: "/locations?q=harbor+coffee&sort=lastBill&dir=desc" },
     { name: "dashboard, page 3", path: "/locations?page=3" },
     { name: "control room (shell)", path: "/locations/104/control" },
+    { name: "accounts", path: "/accounts" },
+    { name: "accounts, page 4", path: "/accounts?page=4" },
+    { name: "compliance report", path: "/override-report?period=month&start=2026-10-01" },
+    { name: "compliance report, page 4", path: "/override-report?period=month&start=2026-10-01&page=4" },
   ];
   const rows: ManyRow[] = [];
   for (const extra of [0, 286]) {
     const s = await startManyStack(extra);
     try {
       for (const p of pages) {
-        if (extra === 0 && p.path.includes("page=3")) continue;
+        if (extra === 0 && /page=[34]/.test(p.path)) continue;
         const get = async () => {
           const res = await fetch(`${s.url}${p.path}`, {
             headers: { cookie: s.cookie, "accept-encoding": "identity" },

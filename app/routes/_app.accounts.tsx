@@ -2,8 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { isConnectionPending } from "~/features/accounts/account-status";
-import { CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
+import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
 import styles from "~/features/accounts/accounts.css";
 import {
   credentialsRequiringAction,
@@ -15,6 +14,7 @@ import { AccountStatusBadge } from "~/features/accounts/components/account-statu
 import { settle } from "~/server/api-error";
 import { requireSmb } from "~/server/guards.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { Pager, pageParam, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -26,24 +26,35 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     settle(listAccounts(api)),
     settle(credentialsRequiringAction(api, user.clientId)),
   ]);
-  const origin = new URL(request.url).origin;
+  const url = new URL(request.url);
+  const origin = url.origin;
   const link = (c: CredentialRequiringAction) => ({
     id: c.arcadiaCredentialId,
     username: c.username,
     utilityName: c.utilityName,
     href: reconnectHref(c.url, origin),
   });
+  // 75 buildings a page; the empty state and the "still processing" note count every account (rule accounts-page-paged).
+  const paged = accountsPage(
+    accounts.ok ? accounts.data.items : [],
+    accounts.ok ? accounts.data.unassignedAccounts : [],
+    pageParam(url.searchParams),
+  );
   return withPrimaryStatus(
     {
       error: !accounts.ok,
-      buildings: accounts.ok
-        ? accounts.data.items.map((b) => ({
-            id: b.id,
-            name: b.nickname ? `${b.name} (${b.nickname})` : b.name,
-            accounts: b.accounts,
-          }))
-        : [],
-      unassigned: accounts.ok ? accounts.data.unassignedAccounts : [],
+      buildings: paged.buildings.map((b) => ({
+        id: b.id,
+        name: b.nickname ? `${b.name} (${b.nickname})` : b.name,
+        accounts: b.accounts,
+      })),
+      unassigned: paged.unassigned,
+      page: paged.page,
+      pages: paged.pages,
+      buildingCount: paged.buildingCount,
+      accountCount: paged.accountCount,
+      pending: paged.pending,
+      search: url.search,
       reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
       mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
     },
@@ -52,9 +63,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Accounts() {
-  const { error, buildings, unassigned, reconnect, mfaRefresh } = useLoaderData<typeof loader>();
-  const all = [...buildings.flatMap((b) => b.accounts), ...unassigned];
-  const pending = all.some((a) => isConnectionPending(a.arcadiaAccountStatus, a.arcadiaAccountStatusDetail));
+  const {
+    error,
+    buildings,
+    unassigned,
+    reconnect,
+    mfaRefresh,
+    page,
+    pages,
+    buildingCount,
+    accountCount,
+    pending,
+    search,
+  } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   useEffect(() => {
     if (!pending) return;
@@ -79,7 +100,7 @@ export default function Accounts() {
       ))}
       {error ? (
         <ErrorState title={CONNECT_MESSAGES.utilitiesFailed} />
-      ) : all.length === 0 ? (
+      ) : accountCount === 0 ? (
         <EmptyState title={CONNECT_MESSAGES.noAccountsConnected}>
           <p>
             <Link to="/authorize-arcadia">Connect a utility account</Link> to start bill monitoring.
@@ -89,7 +110,7 @@ export default function Accounts() {
         <>
           {pending ? (
             <p className="muted" aria-live="polite">
-              Some connections are still processing. <Link to="/accounts">Refresh</Link>
+              Some connections are still processing. <Link to={`/accounts${search}`}>Refresh</Link>
             </p>
           ) : null}
           {buildings.map((b) => (
@@ -97,6 +118,16 @@ export default function Accounts() {
           ))}
           {unassigned.length > 0 ? (
             <AccountsTable title="Not yet assigned to a location" accounts={unassigned} />
+          ) : null}
+          {pages > 1 ? (
+            <Pager
+              page={page}
+              pages={pages}
+              label="Pages of locations"
+              status={`Page ${page} of ${pages} · ${buildingCount} locations`}
+              href={(p) => `/accounts${withPage(new URLSearchParams(search), p)}`}
+              testId="accounts-pager"
+            />
           ) : null}
         </>
       )}

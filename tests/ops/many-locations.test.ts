@@ -75,3 +75,72 @@ describe("the locations dashboard of a 300-location client", () => {
     expect(Math.min(...p1)).toBeGreaterThanOrEqual(Math.max(...p2));
   });
 });
+
+describe("the accounts page of a 300-location client", () => {
+  const sections = (html: string) =>
+    [...html.matchAll(/<section class="card account-building" aria-label="([^"]+)"/g)].map((m) => m[1]);
+
+  it("is at most 100 KiB of HTML with 75 buildings on page 1 and says how many there are in all", async () => {
+    const html = await page("/accounts");
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(100 * 1024);
+    expect(sections(html)).toHaveLength(75);
+    expect(html).toContain("Page 1 of 4 · 300 locations");
+    expect(html).not.toContain('rel="prev"');
+  });
+
+  it("pages through every building once with plain links", async () => {
+    const seen: string[] = [];
+    for (let p = 1; p <= 4; p++) {
+      const html = await page(p === 1 ? "/accounts" : `/accounts?page=${p}`);
+      expect(Buffer.byteLength(html)).toBeLessThanOrEqual(100 * 1024);
+      seen.push(...sections(html).filter((t) => t !== "Not yet assigned to a location"));
+      if (p < 4) expect(html).toContain(`href="/accounts?page=${p + 1}"`);
+      else expect(html).toContain('href="/accounts?page=3"');
+    }
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen).size).toBe(300);
+  });
+});
+
+describe("the compliance report of a 300-location client", () => {
+  const report = "/override-report?period=month&start=2026-10-01";
+  const thermostatRows = (html: string) => [...html.matchAll(/data-testid="thermostat-row"/g)].length;
+  const status = (html: string) =>
+    /data-testid="thermostats-pager-status">Page (\d+) of (\d+) · (\d+) thermostats</.exec(html);
+
+  it("is at most 100 KiB of HTML: 75 thermostat rows, a search for a location, the dialog closed", async () => {
+    const html = await page(report);
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(100 * 1024);
+    expect(thermostatRows(html)).toBe(75);
+    expect(html).toContain('placeholder="Search 300 locations"');
+    expect(html).not.toContain('data-testid="all-locations"');
+    const [, p, pages, total] = status(html)!.map(Number);
+    expect([p, pages]).toEqual([1, Math.ceil(total / 75)]);
+    expect(total).toBeGreaterThan(300);
+  });
+
+  it("pages through every thermostat with plain links, keeping the period", async () => {
+    const first = await page(report);
+    const [, , pages, total] = status(first)!.map(Number);
+    let rows = 0;
+    for (let p = 1; p <= pages; p++) {
+      const html = p === 1 ? first : await page(`${report}&page=${p}`);
+      expect(Buffer.byteLength(html)).toBeLessThanOrEqual(100 * 1024);
+      rows += thermostatRows(html);
+      if (p < pages)
+        expect(html).toContain(`href="/override-report?period=month&amp;start=2026-10-01&amp;page=${p + 1}"`);
+    }
+    expect(rows).toBe(total);
+  });
+
+  it("opens the All locations dialog with all 300 locations, and the search finds one location", async () => {
+    const dialog = await page(`${report}&dialog=locations`);
+    const list = /data-testid="all-locations">(.*?)<\/ul>/s.exec(dialog)![1];
+    expect(list.match(/<li/g)).toHaveLength(300);
+    const name = /data-testid="thermostat-row"><td data-label="Location">([^<]+)</.exec(dialog)![1];
+    const found = await page(`${report}&q=${encodeURIComponent(name)}`);
+    const locations = [...found.matchAll(/data-testid="thermostat-row"><td data-label="Location">([^<]+)</g)];
+    expect(locations.length).toBeGreaterThan(0);
+    expect(new Set(locations.map((m) => m[1]))).toEqual(new Set([name]));
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isConnectionPending } from "./account-status";
 
 /** Pure rules of the connect flow (rules connect-steps, coned-account-list and mfa-checkbox, docs/rules.md). */
 
@@ -283,4 +284,36 @@ export function reconnectHref(url: string, ownOrigin: string) {
   } catch {
     return "/authorize-arcadia";
   }
+}
+
+/* ---------- the accounts page, paged by building (rule accounts-page-paged, docs/rules.md) ---------- */
+
+/** Buildings (each a section of accounts) on one page of the accounts page: the spec's list page size. */
+export const ACCOUNTS_PAGE_SIZE = 75;
+
+type AccountLike = { arcadiaAccountStatus: string; arcadiaAccountStatusDetail: string | null };
+
+/**
+ * One page of the accounts page: 75 buildings a page (`page` clamped to 1..pages); accounts not yet assigned
+ * to a building come after the buildings, on the last page. What the page says about all accounts (none yet,
+ * some still connecting) counts every account, not only those shown.
+ */
+export function accountsPage<B extends { accounts: AccountLike[] }, U extends AccountLike>(
+  buildings: B[],
+  unassigned: U[],
+  page: number,
+  size = ACCOUNTS_PAGE_SIZE,
+) {
+  const pages = Math.max(1, Math.ceil(buildings.length / size));
+  const current = Math.min(Math.max(1, page), pages);
+  const all = [...buildings.flatMap((b) => b.accounts), ...unassigned];
+  return {
+    buildings: buildings.slice((current - 1) * size, current * size),
+    unassigned: current === pages ? unassigned : [],
+    page: current,
+    pages,
+    buildingCount: buildings.length,
+    accountCount: all.length,
+    pending: all.some((a) => isConnectionPending(a.arcadiaAccountStatus, a.arcadiaAccountStatusDetail)),
+  };
 }

@@ -301,3 +301,37 @@ export const MODE_LABELS: Record<string, string> = {
   emergencyheat: "EM heat",
   ventilation: "fan",
 };
+
+/* ---------- the by-thermostat table, paged (rule compliance-thermostats-paged, docs/rules.md) ---------- */
+
+/** Rows of the by-thermostat table on one page: the spec's list page size. */
+export const THERMOSTATS_PAGE_SIZE = 75;
+/** Up to this many locations the filter is a list of them; past it, a search of their addresses. */
+export const LOCATION_FILTER_LIST_MAX = 15;
+
+/**
+ * One page of the by-thermostat table: the location filter (a location's id, or with many locations a search
+ * whose every word must appear in the address) runs over every thermostat, then 75 rows a page in the
+ * report's order (`page` clamped to 1..pages; no rows is one empty page).
+ */
+export function thermostatTablePage<T extends { buildingId: number; addressLine1: string }>(
+  thermostats: T[],
+  filter: { location: number | null; query: string },
+  page: number,
+  size = THERMOSTATS_PAGE_SIZE,
+) {
+  const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const matched = thermostats.filter(
+    (t) =>
+      (!filter.location || t.buildingId === filter.location) &&
+      words.every((w) => t.addressLine1.toLowerCase().includes(w)),
+  );
+  const pages = Math.max(1, Math.ceil(matched.length / size));
+  const current = Math.min(Math.max(1, page), pages);
+  return {
+    rows: matched.slice((current - 1) * size, current * size),
+    page: current,
+    pages,
+    matched: matched.length,
+  };
+}

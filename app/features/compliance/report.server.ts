@@ -2,11 +2,21 @@ import { TZDate } from "@date-fns/tz";
 import { data, redirect } from "@remix-run/node";
 import type { ApiClient } from "~/server/api-client.server";
 import { settle } from "~/server/api-error";
-import { isPickableMonth, parseChartOptions, parseDaySort, parsePeriod } from "./compliance";
+import {
+  isPickableMonth,
+  LOCATION_FILTER_LIST_MAX,
+  parseChartOptions,
+  parseDaySort,
+  parsePeriod,
+  sortLocationsByCompliance,
+  thermostatTablePage,
+  worstLocations,
+} from "./compliance";
 import { historyChart } from "./history-chart";
 import { getOverrideReport, getThermostatHistory, getWorstDays } from "./compliance.server";
 import { idParam, parseId } from "~/lib/ids";
 import { withQuery } from "~/lib/query";
+import { pageParam } from "~/ui/pager";
 
 /**
  * The month picker's Apply (a GET form): period=month and start = the first day of the chosen month, as a
@@ -60,13 +70,39 @@ export async function overrideReportView(
     end: +new TZDate(sy, sm, 1, 0, 0, timezone),
   };
   const chart = parseChartOptions(url.searchParams);
+  const location = parseId(url.searchParams.get("location"));
+  const query = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const dialog = url.searchParams.get("dialog") === "locations";
+  const buildings = report.ok ? report.data.buildings : [];
+  // Only what the page shows goes to the page (HTML and hydration data): with 300 locations the whole report
+  // is ~450 thermostats and 300 locations (rule compliance-thermostats-paged).
+  const overview =
+    report.ok && !thermostatId
+      ? {
+          worstLocations: worstLocations(buildings),
+          locationCount: buildings.length,
+          // The "All locations" dialog's content only while it is open (its open state is in the URL).
+          allLocations: dialog ? sortLocationsByCompliance(buildings) : null,
+          // The filter lists the locations up to 15; past that it is a search of them.
+          locationOptions:
+            buildings.length <= LOCATION_FILTER_LIST_MAX
+              ? buildings.map((b) => ({ buildingId: b.buildingId, addressLine1: b.addressLine1 }))
+              : null,
+          thermostats: thermostatTablePage(
+            report.data.thermostats,
+            { location, query: buildings.length > LOCATION_FILTER_LIST_MAX ? query : "" },
+            pageParam(url.searchParams),
+          ),
+        }
+      : null;
   return {
     report,
     history,
     view: {
       todayIso: today.toISOString().slice(0, 10),
       period,
-      report: report.ok ? report.data : null,
+      report: report.ok ? { client: report.data.client } : null,
+      overview,
       selected,
       // The chart's compact form, not the raw points: a month is ~1,500 of them (history-chart.ts).
       history: history
@@ -75,8 +111,9 @@ export async function overrideReportView(
           : ("error" as const)
         : null,
       worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
-      location: parseId(url.searchParams.get("location")),
-      dialog: url.searchParams.get("dialog") === "locations",
+      location,
+      query,
+      dialog,
       daySort: parseDaySort(url.searchParams.get("daySort")),
       chart,
       helpUrl,

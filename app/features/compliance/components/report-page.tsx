@@ -109,19 +109,27 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
             compliance={client?.scheduleCompliancePercentage ?? null}
             autoResets={client?.autoResetCount ?? 0}
           />
-          <LeastCompliantLocations
-            buildings={d.report.buildings}
-            dialogOpen={d.dialog}
-            openHref={withParams(search, { dialog: "locations" })}
-            closeHref={withParams(search, { dialog: null })}
-          />
-          <ThermostatTable
-            thermostats={d.report.thermostats}
-            buildings={d.report.buildings}
-            location={d.location}
-            keep={keepParams(search, ["location", "dialog"])}
-            viewHref={(id) => `/override-report/${id}${search}`}
-          />
+          {d.overview ? (
+            <>
+              <LeastCompliantLocations
+                worst={d.overview.worstLocations}
+                all={d.overview.allLocations}
+                dialogOpen={d.dialog}
+                openHref={withParams(search, { dialog: "locations" })}
+                closeHref={withParams(search, { dialog: null })}
+              />
+              <ThermostatTable
+                table={d.overview.thermostats}
+                locationOptions={d.overview.locationOptions}
+                locationCount={d.overview.locationCount}
+                location={d.location}
+                query={d.query}
+                keep={keepParams(search, ["location", "q", "page", "dialog"])}
+                viewHref={(id) => `/override-report/${id}${search}`}
+                pageHref={(p) => `/override-report${withParams(search, { page: p > 1 ? String(p) : null })}`}
+              />
+            </>
+          ) : null}
         </>
       )}
     </div>

@@ -1,6 +1,7 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import { Tooltip } from "~/ui/tooltip";
+import { Pager } from "~/ui/pager";
 import { UrlDialog } from "~/ui/url-dialog";
 import {
   AUTO_RESETS_TOOLTIP,
@@ -9,9 +10,7 @@ import {
   formatPercent,
   nextDaySort,
   rankedCompliance,
-  sortLocationsByCompliance,
   sortDays,
-  worstLocations,
   type BuildingCompliance,
   type DaySort,
   type DaySortKey,
@@ -75,12 +74,16 @@ function LocationBars({ buildings, testId }: { buildings: BuildingCompliance[]; 
 }
 
 export function LeastCompliantLocations({
-  buildings,
+  worst,
+  all,
   dialogOpen,
   openHref,
   closeHref,
 }: {
-  buildings: BuildingCompliance[];
+  /** The least compliant few, worst first. */
+  worst: BuildingCompliance[];
+  /** Every location, least compliant first: only while the dialog is open (the server sends them then). */
+  all: BuildingCompliance[] | null;
   dialogOpen: boolean;
   openHref: string;
   closeHref: string;
@@ -99,10 +102,10 @@ export function LeastCompliantLocations({
           View all locations
         </Link>
       </div>
-      {buildings.length === 0 ? (
+      {worst.length === 0 ? (
         <p className="muted">N/A</p>
       ) : (
-        <LocationBars buildings={worstLocations(buildings)} testId="worst-locations" />
+        <LocationBars buildings={worst} testId="worst-locations" />
       )}
       <UrlDialog
         open={dialogOpen}
@@ -111,7 +114,7 @@ export function LeastCompliantLocations({
         full
         description="Schedule compliance of every location, least compliant first."
       >
-        <LocationBars buildings={sortLocationsByCompliance(buildings)} testId="all-locations" />
+        {all ? <LocationBars buildings={all} testId="all-locations" /> : null}
       </UrlDialog>
     </section>
   );
@@ -129,20 +132,28 @@ export type ThermostatRow = {
 };
 
 export function ThermostatTable({
-  thermostats,
-  buildings,
+  table,
+  locationOptions,
+  locationCount,
   location,
+  query,
   keep,
   viewHref,
+  pageHref,
 }: {
-  thermostats: ThermostatRow[];
-  buildings: { buildingId: number; addressLine1: string }[];
+  /** One page of the table, filtered and paged on the server. */
+  table: { rows: ThermostatRow[]; page: number; pages: number; matched: number };
+  /** The filter's list of locations, or null past 15 locations (then the filter is a search). */
+  locationOptions: { buildingId: number; addressLine1: string }[] | null;
+  locationCount: number;
   location: number | null;
+  query: string;
   keep: [string, string][];
   viewHref: (id: number) => string;
+  pageHref: (page: number) => string;
 }) {
   const submit = useSubmit();
-  const rows = location ? thermostats.filter((t) => t.buildingId === location) : thermostats;
+  const rows = table.rows;
   return (
     <section className="card stack" aria-labelledby="by-thermostat">
       <h2 id="by-thermostat">Compliance by Thermostat</h2>
@@ -151,20 +162,32 @@ export function ThermostatTable({
           <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
         ))}
         <label htmlFor="location-filter">Location</label>
-        <select
-          id="location-filter"
-          name="location"
-          className="select"
-          defaultValue={location ?? ""}
-          onChange={(e) => submit(e.currentTarget.form, { replace: true, preventScrollReset: true })}
-        >
-          <option value="">All locations</option>
-          {buildings.map((b) => (
-            <option key={b.buildingId} value={b.buildingId}>
-              {b.addressLine1}
-            </option>
-          ))}
-        </select>
+        {locationOptions ? (
+          <select
+            id="location-filter"
+            name="location"
+            className="select"
+            defaultValue={location ?? ""}
+            onChange={(e) => submit(e.currentTarget.form, { replace: true, preventScrollReset: true })}
+          >
+            <option value="">All locations</option>
+            {locationOptions.map((b) => (
+              <option key={b.buildingId} value={b.buildingId}>
+                {b.addressLine1}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input
+            id="location-filter"
+            type="search"
+            name="q"
+            className="input"
+            defaultValue={query}
+            placeholder={`Search ${locationCount} locations`}
+            maxLength={100}
+          />
+        )}
         <button type="submit" className="btn btn-secondary btn-small">
           Filter
         </button>
@@ -233,6 +256,16 @@ export function ThermostatTable({
           </table>
         </div>
       )}
+      {table.pages > 1 ? (
+        <Pager
+          page={table.page}
+          pages={table.pages}
+          label="Pages of thermostats"
+          status={`Page ${table.page} of ${table.pages} · ${table.matched} thermostats`}
+          href={pageHref}
+          testId="thermostats-pager"
+        />
+      ) : null}
     </section>
   );
 }
