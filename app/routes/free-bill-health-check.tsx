@@ -33,6 +33,7 @@ import { invalidSubmission } from "~/server/forms.server";
 import { withPrimaryStatus } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
 import { ErrorState } from "~/ui/states";
+import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
@@ -134,5 +135,5 @@ export default function FreeBillHealthCheck() {
 
 export const meta: MetaFunction = () => [
   { title: "Free bill health check · EnergyOps" },
-  { name: "description", content: "Submit your utility accounts for a free bill health check." },
+  description(DESCRIPTIONS.freeBillHealthCheck),
 ];

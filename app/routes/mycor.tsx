@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { getConfig } from "~/server/config.server";
 import { PublicPage } from "~/ui/brand";
 import { Countdown, NoScriptRefresh } from "~/ui/countdown";
+import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 const SECONDS = 5;
 
@@ -37,4 +38,7 @@ export default function Mycor() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = () => [{ title: "Your account has moved · EnergyOps" }];
+export const meta: MetaFunction<typeof loader> = () => [
+  { title: "Your account has moved · EnergyOps" },
+  description(DESCRIPTIONS.mycor),
+];
