@@ -22,13 +22,7 @@ export default function Mycor() {
           Your organization now uses our new commercial platform. Please sign in there with your usual email
           address.
         </p>
-        <Countdown seconds={SECONDS} to={target}>
-          {(left) => (
-            <>
-              Taking you there in <span className="countdown">{left}</span> seconds.
-            </>
-          )}
-        </Countdown>
+        <Countdown seconds={SECONDS} to={target} before="Taking you there in " after="." />
         <a className="btn" href={target}>
           Go now
         </a>
