@@ -18,6 +18,7 @@ import {
   PROSPECT_MESSAGES,
   PROSPECT_PATH as PATH,
   prospectActionSchema,
+  SEARCH_INTENT,
 } from "~/features/prospect/prospect";
 import styles from "~/features/prospect/prospect.css";
 import {
@@ -67,6 +68,9 @@ export async function action({ request }: ActionFunctionArgs) {
     return invalidSubmission(submission, { intent }, { hideFields: ["password"] });
   }
   const value = submission.value;
+  // The no-JavaScript utility search: no change, the form comes back with what was typed (its payload).
+  if (value.intent === SEARCH_INTENT)
+    return data<ProspectActionData>({ intent, q: value.q ?? "", lastResult: submission.reply() });
   if (value.intent === "start") return startProspect(request, submission, value);
   if (!state || state.done) return redirect(PATH);
   if (value.intent === "coned-submit") return submitConedStep(request, state, value);
@@ -86,8 +90,12 @@ export default function FreeBillHealthCheck() {
           <StartStep
             action={PATH}
             utilities={d.utilities}
-            q={d.q}
-            lastResult={actionData?.intent === "start" ? actionData.lastResult : undefined}
+            q={actionData?.intent === SEARCH_INTENT ? (actionData.q ?? "") : d.q}
+            lastResult={
+              actionData?.intent === "start" || actionData?.intent === SEARCH_INTENT
+                ? actionData.lastResult
+                : undefined
+            }
           />
         ) : d.step === "coned" ? (
           <ConedStep
