@@ -102,9 +102,10 @@ export default function Accounts() {
         <ErrorState title={CONNECT_MESSAGES.utilitiesFailed} />
       ) : accountCount === 0 ? (
         <EmptyState title={CONNECT_MESSAGES.noAccountsConnected}>
-          <p>
-            <Link to="/authorize-arcadia">Connect a utility account</Link> to start bill monitoring.
-          </p>
+          <div>
+            <ConnectLink className="link-button">Connect a utility account</ConnectLink> to start bill
+            monitoring.
+          </div>
         </EmptyState>
       ) : (
         <>

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
   data,
+  redirect,
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
@@ -35,6 +36,7 @@ import { isApiError } from "~/server/api-error";
 import { invalidSubmission } from "~/server/forms.server";
 import { supportEmail } from "~/server/config.server";
 import { requireSmb } from "~/server/guards.server";
+import { safeRedirect } from "~/server/safe-redirect";
 import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
 import { getApi } from "~/server/upstream.server";
 
@@ -55,10 +57,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const value = parsed.value;
   const api = await getApi(request, context);
   if (value.intent === "opened") {
-    // Posted by the page (or the shell's dialog) once it is open with JavaScript: bill_monitoring in progress
-    // and task step 1. Without JavaScript the first submission records it.
+    // The Connect Utility Accounts button (with and without JavaScript): bill_monitoring in progress and task
+    // step 1, then the flow (this page, or the shell's dialog). A GET of the flow never records it.
     await markConnectFlowOpened(api, user);
-    return data<ConnectActionData>({});
+    return redirect(safeRedirect(value.next, "/authorize-arcadia"));
   }
   const { correlationId, embed } = value;
   let utilities;

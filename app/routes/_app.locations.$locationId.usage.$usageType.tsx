@@ -11,6 +11,8 @@ import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
 import { usageChart } from "~/features/usage/chart-data";
 import { BillPickerDialog, DatePickerDialog, isPickerTab } from "~/features/usage/components/date-pickers";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
+import { PeriodStepper } from "~/features/usage/components/period-stepper";
+import { clampStart, isSteppedPeriod } from "~/features/usage/period-range";
 import {
   isUsageType,
   pickerBills,
@@ -40,6 +42,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
   const usageType: UsageType = params.usageType;
   const picker = url.searchParams.get("picker");
+  // A hand-typed start outside the allowed range shows the nearest allowed period (rule usage-period-range).
+  const period = url.searchParams.get("period");
+  const clamped =
+    isSteppedPeriod(period) && clampStart(period, url.searchParams.get("start"), todayParts(todayUtc()));
+  if (clamped) {
+    url.searchParams.set("start", clamped);
+    throw redirect(`${url.pathname}${url.search}`);
+  }
   const result = await loadUsage(await getApi(request, context), {
     locationId,
     usageType,
@@ -94,6 +104,12 @@ export default function UsagePage() {
             <h2 id="usage-heading">
               {title} · {rangeLabel(view)}
             </h2>
+            <PeriodStepper
+              period={view.period}
+              start={view.start}
+              today={d.today}
+              href={(start) => href({ start })}
+            />
             <div className="row date-selector" role="group" aria-label="Date selector">
               <Link
                 to={href({ picker: "date", tab: d.tab })}

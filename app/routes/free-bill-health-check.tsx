@@ -18,6 +18,7 @@ import {
   PROSPECT_MESSAGES,
   PROSPECT_PATH as PATH,
   prospectActionSchema,
+  SEARCH_INTENT,
 } from "~/features/prospect/prospect";
 import styles from "~/features/prospect/prospect.css";
 import {
@@ -33,6 +34,7 @@ import { invalidSubmission } from "~/server/forms.server";
 import { withPrimaryStatus } from "~/server/upstream.server";
 import { PublicPage } from "~/ui/brand";
 import { ErrorState } from "~/ui/states";
+import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
@@ -66,6 +68,9 @@ export async function action({ request }: ActionFunctionArgs) {
     return invalidSubmission(submission, { intent }, { hideFields: ["password"] });
   }
   const value = submission.value;
+  // The no-JavaScript utility search: no change, the form comes back with what was typed (its payload).
+  if (value.intent === SEARCH_INTENT)
+    return data<ProspectActionData>({ intent, q: value.q ?? "", lastResult: submission.reply() });
   if (value.intent === "start") return startProspect(request, submission, value);
   if (!state || state.done) return redirect(PATH);
   if (value.intent === "coned-submit") return submitConedStep(request, state, value);
@@ -85,8 +90,12 @@ export default function FreeBillHealthCheck() {
           <StartStep
             action={PATH}
             utilities={d.utilities}
-            q={d.q}
-            lastResult={actionData?.intent === "start" ? actionData.lastResult : undefined}
+            q={actionData?.intent === SEARCH_INTENT ? (actionData.q ?? "") : d.q}
+            lastResult={
+              actionData?.intent === "start" || actionData?.intent === SEARCH_INTENT
+                ? actionData.lastResult
+                : undefined
+            }
           />
         ) : d.step === "coned" ? (
           <ConedStep
@@ -134,5 +143,5 @@ export default function FreeBillHealthCheck() {
 
 export const meta: MetaFunction = () => [
   { title: "Free bill health check · EnergyOps" },
-  { name: "description", content: "Submit your utility accounts for a free bill health check." },
+  description(DESCRIPTIONS.freeBillHealthCheck),
 ];

@@ -14,6 +14,7 @@ import {
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";
+import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);
 
@@ -64,4 +65,4 @@ export default function Login() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Log in · EnergyOps" }];
+export const meta: MetaFunction = () => [{ title: "Log in · EnergyOps" }, description(DESCRIPTIONS.login)];

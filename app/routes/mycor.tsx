@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { getConfig } from "~/server/config.server";
 import { PublicPage } from "~/ui/brand";
 import { Countdown, NoScriptRefresh } from "~/ui/countdown";
+import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 const SECONDS = 5;
 
@@ -21,13 +22,7 @@ export default function Mycor() {
           Your organization now uses our new commercial platform. Please sign in there with your usual email
           address.
         </p>
-        <Countdown seconds={SECONDS} to={target}>
-          {(left) => (
-            <>
-              Taking you there in <span className="countdown">{left}</span> seconds.
-            </>
-          )}
-        </Countdown>
+        <Countdown seconds={SECONDS} to={target} before="Taking you there in " after="." />
         <a className="btn" href={target}>
           Go now
         </a>
@@ -37,4 +32,7 @@ export default function Mycor() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = () => [{ title: "Your account has moved · EnergyOps" }];
+export const meta: MetaFunction<typeof loader> = () => [
+  { title: "Your account has moved · EnergyOps" },
+  description(DESCRIPTIONS.mycor),
+];

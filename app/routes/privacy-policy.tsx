@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { PublicPage } from "~/ui/brand";
+import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export default function PrivacyPolicy() {
   return (
@@ -75,4 +76,7 @@ export default function PrivacyPolicy() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Privacy Policy · EnergyOps" }];
+export const meta: MetaFunction = () => [
+  { title: "Privacy Policy · EnergyOps" },
+  description(DESCRIPTIONS.privacyPolicy),
+];

@@ -36,30 +36,32 @@ test.describe("onboarding", () => {
     await expect(page.getByRole("button", { name: "Review User Preferences" })).toBeVisible();
   });
 
-  test("opening the connect flow marks Bill Monitoring in progress (posted, never on a GET)", async ({
+  test("Connect Utility Accounts is a POST that marks Bill Monitoring in progress, then shows the flow", async ({
     page,
   }, info) => {
     await loginAs(page, USERS.dana);
+    const step = page.getByTestId("onboarding-step-bill_monitoring");
+    // A GET of the flow records nothing (with JavaScript too).
+    await page.goto("/authorize-arcadia");
+    await ready(page, info);
+    await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
+    await page.goto("/onboarding");
+    await expect(step).toContainText("Not Started");
+
+    await page.goto("/accounts");
+    await ready(page, info);
+    // A button (a form's POST), not a link.
+    await expect(page.getByRole("link", { name: "Connect a utility account" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Connect a utility account" }).first().click();
     if (isJs(info)) {
-      // With JavaScript the open flow posts "opened" once.
-      const opened = page.waitForResponse(
-        (r) => r.request().method() === "POST" && r.url().includes("/authorize-arcadia"),
-      );
-      await page.goto("/authorize-arcadia");
-      await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
-      await opened;
+      // With JavaScript the flow shows in the shell's dialog over the page.
+      await expect(page).toHaveURL(/\/accounts\?connect=1$/);
+      await expect(page.getByRole("dialog").getByRole("heading", { name: "Select Utility" })).toBeVisible();
     } else {
-      // Without JavaScript the first submission records the opening.
-      await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_duke");
-      await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
-      await page.getByLabel("Duke Energy username").fill("harbor-onboarding");
-      await page.getByLabel("Duke Energy password").fill("s3cret");
-      await page.getByLabel(/multi-factor authentication/).check();
-      await page.getByRole("button", { name: "Connect" }).click();
-      await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
+      await expect(page).toHaveURL(/\/authorize-arcadia$/);
+      await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
     }
     await page.goto("/onboarding");
-    const step = page.getByTestId("onboarding-step-bill_monitoring");
     await expect(step).toContainText("In Progress");
     await ready(page, info);
     await step.getByRole("button", { name: "Continue Bill Monitoring" }).click();

@@ -93,4 +93,42 @@ test.describe("free bill health check", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByText("Your request could not be submitted.")).toBeVisible();
   });
+
+  test("searching for a utility keeps what was typed; the e-bill hint shows on the first step", async ({
+    page,
+  }, info) => {
+    await page.goto("/free-bill-health-check");
+    await ready(page, info);
+    const email = unique("cy");
+    // Typed before the search (without JavaScript the search is a round trip to the server).
+    await page.getByLabel("First name").fill("Cy");
+    await page.getByLabel("Email address").fill(email);
+    await page.getByLabel("Company name").fill("Cy's Cafe");
+    await page.getByLabel(/Include a rate quote/).check();
+    await page.getByLabel("Search utilities").fill("xcel");
+    if (!isJs(info)) await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByTestId("utility-filter-status")).toHaveText("1 utility found");
+    await expect(page.getByLabel("First name")).toHaveValue("Cy");
+    await expect(page.getByLabel("Email address")).toHaveValue(email);
+    await expect(page.getByLabel("Company name")).toHaveValue("Cy's Cafe");
+    await expect(page.getByLabel(/Include a rate quote/)).toBeChecked();
+    // What was typed never goes into an address (no GET carries it).
+    expect(page.url()).not.toContain(encodeURIComponent(email));
+    // No error is shown for a search.
+    await expect(page.getByText("Please select a utility")).toHaveCount(0);
+
+    const ebill = page.getByText("This utility requires e-bill to be enabled on the account.");
+    await expect(ebill).toBeHidden();
+    await page.getByLabel("Utility", { exact: true }).selectOption({ label: "Xcel Energy" });
+    await expect(ebill).toBeVisible();
+    await page.getByLabel("Search utilities").fill("duke");
+    if (!isJs(info)) await page.getByRole("button", { name: "Search" }).click();
+    await page.getByLabel("Utility", { exact: true }).selectOption({ label: "Duke Energy" });
+    await expect(ebill).toBeHidden();
+    await expect(page.getByLabel("First name")).toHaveValue("Cy");
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { name: "Connect your Duke Energy account" })).toBeVisible();
+  });
 });

@@ -18,13 +18,14 @@ const hintId = z
   .transform((v) => (v !== undefined && /^\d{1,9}$/.test(v) ? Number(v) : null));
 
 /**
- * The connect page's one action schema: the page's opening (posted once JavaScript runs), the built-in
+ * The connect page's one action schema: the flow's opening (the Connect Utility Accounts button), the built-in
  * connect form, the provider widget's success, and the ConEd account numbers. The built-in form's own
  * fields are checked afterwards with `credentialsSchema` (the browser's schema), which needs the chosen
  * utility's MFA rule from the upstream list; the ConEd numbers with `conedStepErrors`.
  */
 export const connectActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("opened") }),
+  // "Connect Utility Accounts" (connect-link.tsx): `next` is where the flow shows (checked by safeRedirect).
+  z.object({ intent: z.literal("opened"), next: z.string().max(2000).optional() }),
   z.object({
     intent: z.literal(CONNECT_INTENTS.builtin),
     ...step,

@@ -162,6 +162,8 @@ export async function prospectPage(request: Request) {
 export type ConedErrors = { accounts?: string; confirmed?: string; newAccount?: string };
 export type ProspectActionData = {
   intent: string;
+  /** The utility search text (the no-JavaScript search). */
+  q?: string;
   lastResult?: SubmissionResult<string[]>;
   formError?: string;
   coned?: { accounts: string[]; confirmed: boolean; errors: ConedErrors; newAccount: string };

@@ -49,6 +49,12 @@ export const prospectSchema = z.object({
 export type ProspectForm = z.infer<typeof prospectSchema>;
 
 /**
+ * Without JavaScript the utility search POSTs the first form with this intent: nothing is stored, the page
+ * re-renders with the query and everything typed so far (rule prospect-search, docs/rules.md).
+ */
+export const SEARCH_INTENT = "search";
+
+/**
  * The one schema of the page's action: an intent per form. "start" is the first form; "coned-submit" carries
  * the ConEd account list (checked by conedStepErrors, whose messages go next to the list); the built-in
  * connect form needs the chosen utility's MFA rule; the provider widget posts only its intent.
@@ -56,6 +62,7 @@ export type ProspectForm = z.infer<typeof prospectSchema>;
 export function prospectActionSchema(mfaExempt: boolean) {
   return z.discriminatedUnion("intent", [
     prospectSchema.extend({ intent: z.literal("start") }),
+    z.object({ intent: z.literal(SEARCH_INTENT), q: z.string().max(100).optional() }),
     z.object({
       intent: z.literal("coned-submit"),
       account: z.array(z.string().optional()).optional(),

@@ -1,15 +1,7 @@
 import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
-import {
-  createContext,
-  useContext,
-  useEffect,
-  useRef,
-  useState,
-  type ComponentType,
-  type ReactNode,
-} from "react";
+import { Form, Link, useNavigation, type FormProps } from "@remix-run/react";
+import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
 import { ConnectWidget } from "~/features/accounts/components/connect-widget";
 import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
 import { Alert, ErrorState } from "~/ui/states";
@@ -87,19 +79,6 @@ export function ConnectFlow(props: {
   );
 }
 
-/** With JavaScript, the flow's first screen posts "opened" once (onboarding tracking never rides on a GET). */
-function useRecordOpening(opening: boolean) {
-  const fetcher = useFetcher({ key: "connect-flow-opened" });
-  const submit = useRef(fetcher.submit);
-  submit.current = fetcher.submit;
-  const sent = useRef(false);
-  useEffect(() => {
-    if (!opening || sent.current) return;
-    sent.current = true;
-    submit.current({ intent: "opened" }, { method: "post", action: "/authorize-arcadia" });
-  }, [opening]);
-}
-
 function ConnectFlowBody({
   data,
   actionData,
@@ -111,7 +90,6 @@ function ConnectFlowBody({
 }) {
   const { FlowLink, Form: F } = useNav();
   const H = headingLevel === 1 ? "h1" : "h2";
-  useRecordOpening(data.kind === "flow" && Boolean(data.opening));
   if (data.kind === "error") {
     return (
       <div className="stack connect-flow">

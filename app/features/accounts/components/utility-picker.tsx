@@ -19,6 +19,12 @@ type Props = {
   selectProps?: Record<string, unknown>;
   /** The select's field name (the connect flow: `utility`; the prospect form: `arcadiaProvider`). */
   name?: string;
+  /**
+   * Without JavaScript, search by POSTing form `formId` with this intent (the action re-renders the page with
+   * the typed values and the query) instead of a separate GET form, so what was typed in that form is kept
+   * and stays out of the URL.
+   */
+  searchIntent?: string;
 };
 
 /**
@@ -36,60 +42,93 @@ export function UtilityPicker({
   onSelect,
   selectProps,
   name = "utility",
+  searchIntent,
 }: Props) {
   const hydrated = useHydrated();
   const [q, setQ] = useState(query);
   const [value, setValue] = useState(selected);
   const { items, message } = filterUtilities(utilities, q, value);
   const current = utilities.find((u) => u.arcadiaProviderId === value);
-  const hint = current?.requiresEbill ? CONNECT_MESSAGES.ebillHelper : undefined;
+  // With JavaScript the hint follows the selection. Without it the hint is in the page, shown by CSS (`:has`) only
+  // while a utility that needs e-bill is selected (app/features/accounts/accounts.css).
+  const hint = hydrated && current?.requiresEbill ? CONNECT_MESSAGES.ebillHelper : undefined;
+  const inForm = Boolean(searchIntent);
+  const search = (
+    <>
+      {inForm
+        ? null
+        : Object.entries(keep).flatMap(([k, v]) =>
+            (Array.isArray(v) ? v : [v]).map((x, i) => (
+              <input key={`${k}-${i}`} type="hidden" name={k} value={x} />
+            )),
+          )}
+      {value && !inForm ? <input type="hidden" name={name} value={value} /> : null}
+      <div className="field">
+        <label htmlFor="utility-q">Search utilities</label>
+        <div className="row">
+          <input
+            id="utility-q"
+            name="q"
+            type="search"
+            className="input"
+            form={inForm ? formId : undefined}
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            onKeyDown={(e) => {
+              // With JavaScript the list filters as you type: Enter here must not submit the form it belongs to.
+              if (inForm && hydrated && e.key === "Enter") e.preventDefault();
+            }}
+            aria-describedby="utility-q-status"
+            autoComplete="off"
+          />
+          {hydrated ? null : inForm ? (
+            <button
+              type="submit"
+              form={formId}
+              name="intent"
+              value={searchIntent}
+              formNoValidate
+              className="btn btn-secondary"
+            >
+              Search
+            </button>
+          ) : (
+            <button type="submit" className="btn btn-secondary">
+              Search
+            </button>
+          )}
+        </div>
+        <p
+          id="utility-q-status"
+          className="field-hint"
+          aria-live="polite"
+          data-testid="utility-filter-status"
+        >
+          {message ?? `${items.length} ${items.length === 1 ? "utility" : "utilities"} found`}
+        </p>
+      </div>
+    </>
+  );
   return (
     <div className="utility-picker stack">
-      <form
-        method="get"
-        action={searchAction}
-        role="search"
-        aria-label="Utility search"
-        className="utility-search"
-        onSubmit={(e) => {
-          if (hydrated) e.preventDefault();
-        }}
-      >
-        {Object.entries(keep).flatMap(([k, v]) =>
-          (Array.isArray(v) ? v : [v]).map((x, i) => (
-            <input key={`${k}-${i}`} type="hidden" name={k} value={x} />
-          )),
-        )}
-        {value ? <input type="hidden" name={name} value={value} /> : null}
-        <div className="field">
-          <label htmlFor="utility-q">Search utilities</label>
-          <div className="row">
-            <input
-              id="utility-q"
-              name="q"
-              type="search"
-              className="input"
-              value={q}
-              onChange={(e) => setQ(e.target.value)}
-              aria-describedby="utility-q-status"
-              autoComplete="off"
-            />
-            {hydrated ? null : (
-              <button type="submit" className="btn btn-secondary">
-                Search
-              </button>
-            )}
-          </div>
-          <p
-            id="utility-q-status"
-            className="field-hint"
-            aria-live="polite"
-            data-testid="utility-filter-status"
-          >
-            {message ?? `${items.length} ${items.length === 1 ? "utility" : "utilities"} found`}
-          </p>
+      {inForm ? (
+        <div role="search" aria-label="Utility search" className="utility-search">
+          {search}
         </div>
-      </form>
+      ) : (
+        <form
+          method="get"
+          action={searchAction}
+          role="search"
+          aria-label="Utility search"
+          className="utility-search"
+          onSubmit={(e) => {
+            if (hydrated) e.preventDefault();
+          }}
+        >
+          {search}
+        </form>
+      )}
       <SelectField
         label="Utility"
         id="utility"
@@ -107,11 +146,20 @@ export function UtilityPicker({
       >
         <option value="">Select a utility</option>
         {items.map((u) => (
-          <option key={u.arcadiaProviderId} value={u.arcadiaProviderId}>
+          <option
+            key={u.arcadiaProviderId}
+            value={u.arcadiaProviderId}
+            data-ebill={u.requiresEbill ? "" : undefined}
+          >
             {u.name}
           </option>
         ))}
       </SelectField>
+      {hydrated ? null : (
+        <p className="field-hint ebill-hint" data-testid="ebill-hint">
+          {CONNECT_MESSAGES.ebillHelper}
+        </p>
+      )}
     </div>
   );
 }

@@ -6,7 +6,7 @@ import type { UtilityOption } from "~/features/accounts/accounts";
 import { UtilityPicker } from "~/features/accounts/components/utility-picker";
 import { Field, FieldErrors } from "~/ui/field";
 import { useHydrated } from "~/ui/use-hydrated";
-import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema } from "../prospect";
+import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema, SEARCH_INTENT } from "../prospect";
 
 /** The first step: who to send the results to and which utility serves them (with the honeypot field). */
 export function StartStep({
@@ -53,6 +53,7 @@ export function StartStep({
         name="arcadiaProvider"
         errors={fields.arcadiaProvider.errors}
         onSelect={setProvider}
+        searchIntent={SEARCH_INTENT}
       />
       <Form method="post" action={action} {...getFormProps(form)} noValidate={hydrated} className="stack">
         <Field
