@@ -6,7 +6,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import {
+  Form,
+  type ShouldRevalidateFunction,
+  useActionData,
+  useLoaderData,
+  useSubmit,
+} from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
 import {
   chartBills,
@@ -58,6 +64,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     submissionId: crypto.randomUUID(),
   };
 }
+
+// With single fetch a 4xx/5xx action answer skips revalidation: a refused answer (the flag was answered in
+// another tab) would leave the stale question and its buttons. Reload the flags after every answer.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod?.toUpperCase() === "POST" || defaultShouldRevalidate;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);

@@ -144,6 +144,10 @@ test.describe("bills and energy usage page", () => {
     const stale = page.locator(`[data-testid="${testId}"]`);
     await stale.getByRole("button", { name: "No, please investigate" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Unable to process update" })).toBeVisible();
+    // The page then shows the flag's real state: answered elsewhere, so no question and no buttons.
+    await expect(stale).toHaveAttribute("data-status", "dismissed");
+    await expect(stale.locator(".pill")).toHaveText("Verified");
+    await expect(stale.getByRole("button")).toHaveCount(0);
   });
 
   test("PDF and CSV downloads", async ({ asDana: page }, info) => {
