@@ -1,3 +1,5 @@
+import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { parseWithZod } from "@conform-to/zod";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import {
@@ -112,7 +114,10 @@ export default function Spending() {
   return (
     <div className="stack bills-page">
       <div className="row page-head">
-        <h1>Bill History</h1>
+        <h1>
+          Bill History
+          <LocationSuffix />
+        </h1>
         {accounts.length > 1 ? (
           <Form
             method="get"
@@ -177,4 +182,6 @@ export default function Spending() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Bill History · EnergyOps" }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: locationPageTitle(["Bill History"], locationLabelFromMatches(matches)) },
+];
