@@ -17,3 +17,28 @@ test.describe("location pages name their location", () => {
     });
   }
 });
+
+// Issue 15, trust: a redirect says why on arrival, once (a flash read and cleared; no GET changes server state).
+test.describe("redirects say why", () => {
+  test("a location the user cannot see: back to Locations with a toast", async ({ asDana: page }) => {
+    // 201 is another client's location; 999999 does not exist.
+    for (const id of [201, 999999]) {
+      const res = await page.goto(`/locations/${id}/control`);
+      await expect(page).toHaveURL(/\/locations$/);
+      expect(res?.headers()["cache-control"]).toMatch(/private/);
+      expect(res?.headers()["cache-control"]).toMatch(/no-store/);
+      await expect(page.getByTestId("toast")).toHaveText(/That location isn't available to your account/);
+      await page.reload();
+      await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+      await expect(page.getByTestId("toast")).toHaveCount(0);
+    }
+  });
+
+  test("an unknown path: to the start page with a toast", async ({ asDana: page }) => {
+    await page.goto("/no-such-page/at-all");
+    await expect(page).toHaveURL(/\/locations$/);
+    await expect(page.getByTestId("toast")).toHaveText(/That page doesn't exist/);
+    await page.goto("/locations");
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+  });
+});
