@@ -236,10 +236,6 @@ test.describe("schedule compliance report", () => {
     const worst = rows[0];
     expect(worst.pct).toBeLessThan(50);
     expect(worst.bg).not.toBe("rgb(31, 166, 74)");
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page
-      .getByTestId("worst-locations")
-      .screenshot({ path: `/tmp/shots-trust/bars-${info.project.name}.png` });
   });
 
   test("the report passes axe", async ({ page }, info) => {
