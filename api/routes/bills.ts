@@ -8,6 +8,8 @@ import { type BuildingRow, requireBuilding } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
+// Demo mode's one anonymisation rule (docs/rules.md, demo-mode-anonymisation), shared with the web.
+import { demoAddressLine } from "../../app/features/demo-mode/demo-mode";
 
 type BillRow = {
   id: number;
@@ -108,7 +110,7 @@ const money = (cents: number) =>
   `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** A one-page PDF of the bill statement (pdfkit): header, account, service period, usage and charges. */
-export function billPdf(bill: BillRow, building: BuildingRow): Promise<Buffer> {
+export function billPdf(bill: BillRow, building: BuildingRow, demo = false): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: "LETTER",
@@ -127,7 +129,8 @@ export function billPdf(bill: BillRow, building: BuildingRow): Promise<Buffer> {
     };
     line("Statement date", bill.statement_date);
     line("Account number", bill.account_number);
-    line("Service address", buildingAddress(building));
+    // In demo mode the PDF carries the building's demo address, like every page and CSV.
+    line("Service address", demo ? demoAddressLine(building.id) : buildingAddress(building));
     line("Service period", `${bill.service_start_date} to ${bill.service_end_date}`);
     line("Supplier", bill.supplier ?? bill.utility_name);
     doc.moveDown(1).fontSize(14).font("Helvetica-Bold").text("Usage and charges");
@@ -231,8 +234,9 @@ export function billRoutes(deps: ApiDeps) {
   r.get(
     "/bill-statement/:statementId/download",
     route(async (req, res) => {
-      const { bill, building } = requireBill(db, getAuth(res), req.params.statementId);
-      const pdf = await billPdf(bill, building);
+      const auth = getAuth(res);
+      const { bill, building } = requireBill(db, auth, req.params.statementId);
+      const pdf = await billPdf(bill, building, auth.session.is_demo_mode === 1);
       res.setHeader("Content-Type", "application/pdf");
       res.setHeader(
         "Content-Disposition",

@@ -1,5 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { PAGE_NOT_FOUND } from "~/features/shell/notices";
+import { redirectWithToast } from "~/server/session.server";
 
-/** Any unknown path goes to the index. */
-export const loader = () => redirect("/");
+/** Any unknown path goes to the index, which says so on arrival (rule redirect-says-why). */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  redirectWithToast(request, "/", { kind: "info", message: PAGE_NOT_FOUND });
 export const action = () => redirect("/");

@@ -45,7 +45,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       error: !accounts.ok,
       buildings: paged.buildings.map((b) => ({
         id: b.id,
-        name: b.nickname ? `${b.name} (${b.nickname})` : b.name,
+        // A nickname equal to the name (demo mode makes both "Demo Location {id}") is not repeated.
+        name: b.nickname && b.nickname !== b.name ? `${b.name} (${b.nickname})` : b.name,
         accounts: b.accounts,
       })),
       unassigned: paged.unassigned,

@@ -1,3 +1,4 @@
+import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { parseWithZod } from "@conform-to/zod";
 import {
   redirect,
@@ -71,4 +72,6 @@ export default function ThermostatsPage() {
   return <ControlRoom page={page} reply={actionData?.thermostatId ? actionData : undefined} />;
 }
 
-export const meta: MetaFunction = () => [{ title: "Thermostats · EnergyOps" }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: locationPageTitle(["Thermostats"], locationLabelFromMatches(matches)) },
+];

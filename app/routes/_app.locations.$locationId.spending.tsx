@@ -1,3 +1,5 @@
+import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { parseWithZod } from "@conform-to/zod";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import {
@@ -6,7 +8,13 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import {
+  Form,
+  type ShouldRevalidateFunction,
+  useActionData,
+  useLoaderData,
+  useSubmit,
+} from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
 import {
   chartBills,
@@ -61,6 +69,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
+// With single fetch a 4xx/5xx action answer skips revalidation: a refused answer (the flag was answered in
+// another tab) would leave the stale question and its buttons. Reload the flags after every answer.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod?.toUpperCase() === "POST" || defaultShouldRevalidate;
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   locationIdParam(params.locationId);
@@ -103,7 +116,10 @@ export default function Spending() {
   return (
     <div className="stack bills-page">
       <div className="row page-head">
-        <h1>Bill History</h1>
+        <h1>
+          Bill History
+          <LocationSuffix />
+        </h1>
         {accounts.length > 1 ? (
           <Form
             method="get"
@@ -168,4 +184,6 @@ export default function Spending() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Bill History · EnergyOps" }];
+export const meta: MetaFunction = ({ matches }) => [
+  { title: locationPageTitle(["Bill History"], locationLabelFromMatches(matches)) },
+];

@@ -1,23 +1,29 @@
-import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
+import { locationLabel } from "~/features/locations/locations";
 import { findLocation } from "~/features/locations/locations.server";
+import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import { requireSmb } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/session.server";
 import { isApiError } from "~/server/api-error";
 import { failureStatus, getApi } from "~/server/upstream.server";
 
 /**
- * A location's pages (SMB only). An unknown or foreign location id goes back to /locations. When the location
+ * A location's pages (SMB only). An unknown or foreign location id goes back to /locations, with a toast that
+ * says why (rule redirect-says-why). When the location
  * list itself fails, no page of the location can be shown: the error page, with the outage status (ADR 0009).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireSmb(request);
+  const user = await requireSmb(request);
   const location = await findLocation(await getApi(request, context), params.locationId).catch(
     (error: unknown) => {
       throw isApiError(error) ? data(null, { status: failureStatus(error) }) : error;
     },
   );
-  if (!location) throw redirect("/locations");
-  return null;
+  if (!location)
+    throw await redirectWithToast(request, "/locations", { kind: "info", message: LOCATION_UNAVAILABLE });
+  // The label (name, or code for staff) names the location in each page's title and heading.
+  return { location: { id: location.id, label: locationLabel(location, user.isStaff) } };
 }
 
 export default function LocationLayout() {

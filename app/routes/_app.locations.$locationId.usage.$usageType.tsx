@@ -1,3 +1,5 @@
+import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import {
   data,
   redirect,
@@ -89,7 +91,10 @@ export default function UsagePage() {
   const query = new URLSearchParams(state).toString();
   return (
     <div className="stack usage-page">
-      <h1>Usage Details</h1>
+      <h1>
+        Usage Details
+        <LocationSuffix />
+      </h1>
       <LinkTabs
         label="Usage type"
         value={usageType}
@@ -166,6 +171,11 @@ export default function UsagePage() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data ? usageTitle(data.usageType) : "Usage"} · Usage Details · EnergyOps` },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  {
+    title: locationPageTitle(
+      [data ? usageTitle(data.usageType) : "Usage", "Usage Details"],
+      locationLabelFromMatches(matches),
+    ),
+  },
 ];

@@ -114,6 +114,24 @@ test.describe("bills and energy usage page", () => {
     await expect(answered.getByRole("button")).toHaveCount(0);
   });
 
+  test("the group heading counts only the flags still to answer", async ({ asDana: page }, info) => {
+    await openSpending(page, info, 101);
+    const testId = await page
+      .locator(".flag-banner")
+      .filter({ has: page.locator(".flag-group-head") })
+      .first()
+      .getAttribute("data-testid");
+    const banner = page.getByTestId(testId!);
+    const heading = banner.locator(".flag-group-head h3");
+    const open = banner.locator(".flag[data-status='unacknowledged']");
+    await expect(heading).toHaveText("We have detected 2 bill issues that could mean higher bills");
+    await open.first().getByRole("button", { name: "Yes, this is expected" }).click();
+    await expect(heading).toHaveText("We have detected 1 bill issue that could mean higher bills");
+    await open.first().getByRole("button", { name: "No, please investigate" }).click();
+    await expect(heading).toHaveText("Both bill issues have been answered");
+    await expect(open).toHaveCount(0);
+  });
+
   test("answer: no, please investigate", async ({ asDana: page }, info) => {
     const [location, before, after] = isJs(info)
       ? [104, "Please verify energy supplier change", "Help Request Received — We're on it!"]
@@ -144,6 +162,10 @@ test.describe("bills and energy usage page", () => {
     const stale = page.locator(`[data-testid="${testId}"]`);
     await stale.getByRole("button", { name: "No, please investigate" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Unable to process update" })).toBeVisible();
+    // The page then shows the flag's real state: answered elsewhere, so no question and no buttons.
+    await expect(stale).toHaveAttribute("data-status", "dismissed");
+    await expect(stale.locator(".pill")).toHaveText("Verified");
+    await expect(stale.getByRole("button")).toHaveCount(0);
   });
 
   test("PDF and CSV downloads", async ({ asDana: page }, info) => {

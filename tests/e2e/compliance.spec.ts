@@ -218,6 +218,29 @@ test.describe("schedule compliance report", () => {
     await expect(page.getByText("Thermostat not found")).toBeVisible();
   });
 
+  test("Least Compliant Locations: bars coloured by compliance, with a word that says it too", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report");
+    await ready(page, info);
+    const items = page.getByTestId("worst-locations").getByRole("listitem");
+    await expect(items.first()).toBeVisible();
+    const rows = await items.evaluateAll((lis) =>
+      lis.map((li) => {
+        const pct = Number(/(\d+)%/.exec(li.textContent ?? "")?.[1] ?? NaN);
+        const bar = li.querySelector(".location-bar") as HTMLElement;
+        return { pct, text: li.textContent ?? "", bg: getComputedStyle(bar).backgroundColor };
+      }),
+    );
+    const word = (p: number) => (p >= 80 ? "Good" : p >= 50 ? "Fair" : "Poor");
+    for (const r of rows) if (!Number.isNaN(r.pct)) expect(r.text).toContain(word(r.pct));
+    // The demo's worst location is under 50 %: its bar is not the green of a compliant one.
+    const worst = rows[0];
+    expect(worst.pct).toBeLessThan(50);
+    expect(worst.bg).not.toBe("rgb(31, 166, 74)");
+  });
+
   test("the report passes axe", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/override-report");

@@ -44,6 +44,36 @@ test.describe("locations dashboard", () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  for (const width of [1280, 390]) {
+    test(`the thermostat issues card shows whole lines and a Show all control at ${width} px`, async ({
+      page,
+    }, info) => {
+      await page.setViewportSize({ width, height: 900 });
+      await loginAs(page, USERS.dana);
+      await page.goto("/locations");
+      await ready(page, info);
+      const card = page.getByTestId("summary-issues");
+      const total = Number(await card.locator(".summary-count").textContent());
+      expect(total).toBeGreaterThan(6);
+      // No list in the card scrolls or clips: every shown link is whole and inside the card.
+      const clipped = await card.evaluate((el) =>
+        [el, ...el.querySelectorAll("*")].some(
+          (e) => e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== "visible",
+        ),
+      );
+      expect(clipped).toBe(false);
+      const links = card.getByRole("link");
+      await expect(links.filter({ visible: true })).toHaveCount(5);
+      await card.getByText(`Show all ${total}`).click();
+      await expect(links.filter({ visible: true })).toHaveCount(total);
+      const cardBox = (await card.boundingBox())!;
+      for (const box of await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON()))) {
+        expect(box.bottom).toBeLessThanOrEqual(cardBox.y + cardBox.height + 1);
+        expect(box.height).toBeGreaterThan(0);
+      }
+    });
+  }
+
   test("searches and sorts with the state in the URL", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/locations");

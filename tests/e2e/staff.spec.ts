@@ -1,6 +1,9 @@
 import fs from "node:fs";
+import { inflateSync } from "node:zlib";
 import type { Page } from "@playwright/test";
+import { TEAM_USERS } from "../../api/db/seed/accounts";
 import { HARBOR_BUILDING_ROWS } from "../../api/db/seed/core";
+import { THERMOSTAT_ROWS } from "../../api/db/seed/devices";
 import { expect, expectNoSeriousA11yViolations, loginAs, ready, test, USERS } from "./fixtures";
 
 async function impersonate(page: Page, client: string, reason: string) {
@@ -17,6 +20,47 @@ const REAL = [
     [name, nickname, code, line1, `${city}, ${state} ${zip}`].filter((v): v is string => Boolean(v)),
   ),
 ];
+
+// Harbor's people: names as whole words (a "Sam" inside "Same" is not a person), emails by their domain.
+const PEOPLE = [
+  "Dana",
+  "Reyes",
+  "Sam",
+  "Okafor",
+  ...Object.values(TEAM_USERS).flatMap((u) => [u.first, u.last]),
+];
+// A thermostat's own name ("Roastery Floor") is a device, not a person, client or address: demo mode keeps it.
+const withoutDeviceNames = (text: string) =>
+  THERMOSTAT_ROWS.reduce((t, d) => t.split(d.name).join("[device]"), text);
+const leaks = (raw: string, text = withoutDeviceNames(raw)) => [
+  ...REAL.filter((real) => text.includes(real)),
+  ...(text.includes("harborcoffee") ? ["an @harborcoffee email"] : []),
+  ...PEOPLE.filter((name) => new RegExp(`(^|[^\\p{L}])${name}([^\\p{L}]|$)`, "u").test(text)),
+];
+
+/** The text a pdfkit PDF shows: its content streams inflated, the hex strings of each TJ array joined. */
+function pdfText(pdf: Buffer) {
+  const raw = pdf.toString("latin1");
+  const parts: string[] = [];
+  for (const m of raw.matchAll(/stream\r?\n/g)) {
+    const start = m.index! + m[0].length;
+    const end = raw.indexOf("endstream", start);
+    try {
+      parts.push(inflateSync(pdf.subarray(start, end)).toString("latin1"));
+    } catch {
+      parts.push(raw.slice(start, end));
+    }
+  }
+  return parts
+    .join("\n")
+    .split(/TJ/)
+    .map((chunk) =>
+      [...chunk.matchAll(/<([0-9a-fA-F]+)>/g)]
+        .map((h) => Buffer.from(h[1], "hex").toString("latin1"))
+        .join(""),
+    )
+    .join("\n");
+}
 
 test.describe("staff: impersonation and demo mode", () => {
   test("a regular user is refused the staff pages and actions", async ({ page }) => {
@@ -87,11 +131,43 @@ test.describe("staff: impersonation and demo mode", () => {
     await expect(page.getByTestId("impersonation-banner")).toContainText("You are impersonating Demo Client");
     await ready(page, info);
 
-    for (const path of ["/locations", "/locations?expanded=106", "/locations?q=new+york", "/impersonate"]) {
+    for (const path of [
+      "/locations",
+      "/locations?expanded=106",
+      "/locations?q=new+york",
+      "/impersonate",
+      "/settings?tab=team",
+      "/accounts",
+      "/locations/101/control",
+      "/locations/101/spending",
+      "/locations/101/usage/demand",
+      "/override-report",
+    ]) {
       await page.goto(path);
-      const html = await page.content();
-      for (const real of REAL) expect(html, `${path} shows ${real}`).not.toContain(real);
+      expect(leaks(await page.content()), `${path} shows`).toEqual([]);
     }
+    // The Team tab lists the members under demo names; the accounts page does not repeat a name.
+    await page.goto("/settings?tab=team");
+    await expect(page.getByTestId("team-table")).toContainText("demo-user-");
+    await page.goto("/accounts");
+    await expect(page.locator("body")).not.toContainText("Demo Location 101 (Demo Location 101)");
+    // Downloads: the location CSVs and a bill's PDF.
+    for (const path of ["/locations/101/spending/csv", "/locations/101/usage/demand/csv"]) {
+      const res = await page.request.get(path);
+      expect(res.status(), path).toBe(200);
+      expect(leaks(await res.text()), `${path} shows`).toEqual([]);
+    }
+    await page.goto("/locations/101/spending");
+    const pdfHref = await page
+      .getByRole("link", { name: /Download the bill/ })
+      .first()
+      .getAttribute("href");
+    const pdf = await page.request.get(pdfHref!);
+    expect(pdf.headers()["content-type"]).toMatch(/application\/pdf/);
+    const text = pdfText(await pdf.body());
+    expect(text).toContain("Service address");
+    expect(text).toContain("New York, NY");
+    expect(leaks(text), "the bill PDF shows").toEqual([]);
     await page.goto("/locations");
     await expect(page.getByTestId("location-row-104")).toContainText("DEMO-104");
     await expect(page.getByTestId("location-row-104")).toContainText("New York, NY");
@@ -101,7 +177,7 @@ test.describe("staff: impersonation and demo mode", () => {
       page.getByRole("link", { name: "Download Bill Statements Summary" }).click(),
     ]);
     const csv = fs.readFileSync((await download.path())!, "utf8");
-    for (const real of REAL) expect(csv).not.toContain(real);
+    expect(leaks(csv), "the bill statements CSV shows").toEqual([]);
 
     await page
       .getByTestId("impersonation-banner")

@@ -40,7 +40,20 @@ describe("flag headings", () => {
     }
   });
   it("group heading", () => {
-    expect(groupHeading(2)).toBe("We have detected 2 bill issues that could mean higher bills");
+    const f = (...statuses: string[]) => statuses.map((status) => ({ status }));
+    expect(groupHeading(f("unacknowledged", "unacknowledged"))).toBe(
+      "We have detected 2 bill issues that could mean higher bills",
+    );
+  });
+  it("the group heading counts only flags still waiting for an answer", () => {
+    const f = (...statuses: string[]) => statuses.map((status) => ({ status }));
+    expect(groupHeading(f("unacknowledged", "dismissed"))).toBe(
+      "We have detected 1 bill issue that could mean higher bills",
+    );
+    expect(groupHeading(f("action_requested", "dismissed"))).toBe("Both bill issues have been answered");
+    expect(groupHeading(f("completed", "dismissed", "action_requested"))).toBe(
+      "All 3 bill issues have been answered",
+    );
   });
 });
 

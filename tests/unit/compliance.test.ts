@@ -3,6 +3,7 @@ import { format } from "date-fns";
 import { describe, expect, it } from "vitest";
 import {
   barWidth,
+  complianceLevel,
   chartTicks,
   DAY_MS,
   formatDay,
@@ -96,6 +97,16 @@ describe("compliance sorting with the 100 rule", () => {
     expect(barWidth(24.9)).toBe(25);
     expect(barWidth(60)).toBe(60);
     expect(barWidth(100)).toBe(100);
+  });
+
+  it("colours bars by compliance: good from 80, fair from 50, poor below, none without data", () => {
+    const lv = (p: number | null, reach = 10) =>
+      complianceLevel({ scheduleCompliancePercentage: p, reachableDuration: reach });
+    expect([24, 31, 39, 49.4].map((p) => lv(p))).toEqual(["poor", "poor", "poor", "poor"]);
+    expect([49.5, 50, 71, 79.4].map((p) => lv(p))).toEqual(["fair", "fair", "fair", "fair"]);
+    expect([79.5, 80, 100].map((p) => lv(p))).toEqual(["good", "good", "good"]);
+    expect(lv(null)).toBe("none");
+    expect(lv(90, 0)).toBe("none");
   });
 
   it("rounds percentages or says N/A", () => {

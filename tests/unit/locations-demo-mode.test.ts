@@ -79,6 +79,36 @@ describe("demo-mode anonymisation", () => {
     expect(body.client.name).toBe("Harbor Coffee Co.");
   });
 
+  it("replaces team members' names and emails, the same for the same person", () => {
+    const body = {
+      items: [
+        {
+          id: 2,
+          email: "dana@harborcoffee.test",
+          firstName: "Dana",
+          lastName: "Whitfield",
+          isClientAdmin: true,
+          userBuildingsWithName: [{ userId: 2, buildingId: 101, hasAccess: true, buildingName: "Pike" }],
+        },
+        { id: 3, email: "sam@harborcoffee.test", first_name: "Sam", last_name: "Ortiz" },
+      ],
+    };
+    const out = anonymise(body);
+    expect(JSON.stringify(out)).not.toMatch(/harborcoffee|Dana|Whitfield|Sam|Ortiz|Pike/);
+    expect(out.items[0]).toMatchObject({
+      id: 2,
+      email: "demo-user-2@example.com",
+      firstName: "Demo",
+      lastName: "User 2",
+    });
+    expect(out.items[1]).toMatchObject({
+      email: "demo-user-3@example.com",
+      first_name: "Demo",
+      last_name: "User 3",
+    });
+    expect(anonymise(body).items[0].email).toBe(out.items[0].email);
+  });
+
   it("keeps a null nickname null and leaves the user object to the session", () => {
     const out = anonymise({
       id: 7,

@@ -44,9 +44,19 @@ export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
   return "Bill issue";
 }
 
-/** The heading above several flags shown together. */
-export const groupHeading = (count: number) =>
-  `We have detected ${count} bill issues that could mean higher bills`;
+/**
+ * The heading above several flags shown together (rule flag-group-heading, docs/rules.md): it counts only the
+ * flags still waiting for an answer, so an answered flag no longer adds to "We have detected N bill issues";
+ * once none waits it says they have all been answered.
+ */
+export function groupHeading(flags: Pick<FlagLike, "status">[]): string {
+  const open = flags.filter((f) => f.status === "unacknowledged").length;
+  if (open > 1) return `We have detected ${open} bill issues that could mean higher bills`;
+  if (open === 1) return "We have detected 1 bill issue that could mean higher bills";
+  return flags.length === 2
+    ? "Both bill issues have been answered"
+    : `All ${flags.length} bill issues have been answered`;
+}
 
 const OPEN_STATUSES = ["unacknowledged", "action_requested"];
 

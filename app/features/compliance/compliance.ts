@@ -112,6 +112,32 @@ export function barWidth(percent: number) {
   return Math.min(100, Math.max(MIN_BAR_PERCENT, percent));
 }
 
+export const COMPLIANCE_GOOD_FROM = 80;
+export const COMPLIANCE_FAIR_FROM = 50;
+export type ComplianceLevel = "good" | "fair" | "poor" | "none";
+export const COMPLIANCE_LEVEL_LABELS: Record<ComplianceLevel, string> = {
+  good: "Good",
+  fair: "Fair",
+  poor: "Poor",
+  none: "No data",
+};
+
+/**
+ * How a compliance percentage reads (rule compliance-bar-level, docs/rules.md): 80 % and up is good, 50 % up
+ * to 80 % is fair, under 50 % is poor; no reachable time or no percentage is "none". The percentage is
+ * rounded first, as it is displayed, so "80%" never reads as fair.
+ */
+export function complianceLevel(
+  b: Pick<BuildingCompliance, "reachableDuration" | "scheduleCompliancePercentage">,
+): ComplianceLevel {
+  const p = b.scheduleCompliancePercentage;
+  if (!b.reachableDuration || p === null || Number.isNaN(p)) return "none";
+  const shown = Math.round(p);
+  if (shown >= COMPLIANCE_GOOD_FROM) return "good";
+  if (shown >= COMPLIANCE_FAIR_FROM) return "fair";
+  return "poor";
+}
+
 /** "2025-03-03" → "Monday, March 3rd". */
 export function formatDay(date: string) {
   const [y, m, d] = date.split("-").map(Number);

@@ -23,6 +23,12 @@ export const DEMO_ADDRESSES = [
 ] as const;
 
 export const demoName = (buildingId: number) => `Demo Location ${buildingId}`;
+/** A person of the client (a team member): no real name or email in demo mode, the same one every time. */
+export const demoPerson = (userId: number) => ({
+  firstName: "Demo",
+  lastName: `User ${userId}`,
+  email: `demo-user-${userId}@example.com`,
+});
 export const demoCode = (buildingId: number) => `DEMO-${buildingId}`;
 export const demoAddress = (buildingId: number) =>
   DEMO_ADDRESSES[Math.abs(Math.trunc(buildingId)) % DEMO_ADDRESSES.length];
@@ -70,6 +76,11 @@ function replaceAddressObject(addr: Obj, buildingId: number): Obj {
  */
 const isUserObject = (o: Obj) => "canImpersonate" in o || "can_impersonate" in o;
 const isClientObject = (o: Obj) => ("clientType" in o || "client_type" in o) && typeof o.name === "string";
+/** A person other than the session user: an id, an email and a first or last name (a team member). */
+const isPersonObject = (o: Obj) =>
+  num(o.id) !== null &&
+  typeof o.email === "string" &&
+  (pick(o, "firstName") !== null || pick(o, "lastName") !== null);
 const isBuildingObject = (o: Obj) =>
   num(o.id) !== null && (isObj(pick(o, "address")?.[1]) || pick(o, "addressLine1") !== null);
 
@@ -84,6 +95,17 @@ function walk(value: unknown, buildingId: number | null): unknown {
   for (const [key, v] of Object.entries(value)) out[key] = walk(v, own);
 
   if (isClientObject(value)) out.name = DEMO_CLIENT_NAME;
+  if (isPersonObject(value)) {
+    const p = demoPerson(num(value.id)!);
+    out.email = p.email;
+    for (const [camel, v] of [
+      ["firstName", p.firstName],
+      ["lastName", p.lastName],
+    ] as const) {
+      const hit = pick(value, camel);
+      if (hit) out[hit[0]] = v;
+    }
+  }
   for (const key of ["clientName", "client_name"])
     if (typeof value[key] === "string") out[key] = DEMO_CLIENT_NAME;
 
@@ -111,7 +133,7 @@ function walk(value: unknown, buildingId: number | null): unknown {
   return out;
 }
 
-/** Anonymises any upstream answer: client names, building names, nicknames, codes and addresses. */
+/** Anonymises any upstream answer: client names, people, building names, nicknames, codes and addresses. */
 export function anonymise<T>(body: T): T {
   return walk(body, null) as T;
 }

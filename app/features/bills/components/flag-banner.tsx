@@ -48,7 +48,7 @@ export function FlagBanner({
     >
       {group ? (
         <div className="flag-group-head">
-          <h3>{groupHeading(flags.length)}</h3>
+          <h3>{groupHeading(flags)}</h3>
           <Pill tone={pillTone(group)}>{pillLabel(group)}</Pill>
         </div>
       ) : null}

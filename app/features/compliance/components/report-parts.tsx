@@ -6,6 +6,8 @@ import { UrlDialog } from "~/ui/url-dialog";
 import {
   AUTO_RESETS_TOOLTIP,
   barWidth,
+  COMPLIANCE_LEVEL_LABELS,
+  complianceLevel,
   formatDay,
   formatPercent,
   nextDaySort,
@@ -55,16 +57,28 @@ function LocationBars({ buildings, testId }: { buildings: BuildingCompliance[]; 
     <ul className="location-bars" data-testid={testId}>
       {buildings.map((b) => {
         const value = rankedCompliance(b);
+        const level = complianceLevel(b);
         return (
-          <li key={b.buildingId}>
+          <li key={b.buildingId} data-level={level}>
             <div className="location-bar-label">
               <span>{b.addressLine1}</span>
               <strong>
                 {b.reachableDuration ? formatPercent(b.scheduleCompliancePercentage) : "No reachable time"}
+                {level === "none" ? null : (
+                  <>
+                    {" "}
+                    <span className={`compliance-level compliance-level-${level}`}>
+                      {COMPLIANCE_LEVEL_LABELS[level]}
+                    </span>
+                  </>
+                )}
               </strong>
             </div>
             <div className="location-bar-track" aria-hidden="true">
-              <div className="location-bar" style={{ width: `${barWidth(value)}%` }} />
+              <div
+                className={`location-bar location-bar-${level}`}
+                style={{ width: `${barWidth(value)}%` }}
+              />
             </div>
           </li>
         );

@@ -1,3 +1,4 @@
+import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
@@ -97,7 +98,10 @@ export function ControlRoom({
 
   return (
     <div className="stack thermo-page">
-      <h1>{MESSAGES.title}</h1>
+      <h1>
+        {MESSAGES.title}
+        <LocationSuffix />
+      </h1>
       {page.pending && page.poll < MAX_POLLS ? (
         <noscript>
           <meta

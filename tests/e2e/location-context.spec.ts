@@ -1,0 +1,44 @@
+import { expect, test } from "./fixtures";
+
+// Issue 15, trust: a location's pages say which location they are about, in the heading and the <title>.
+test.describe("location pages name their location", () => {
+  const pages = [
+    { path: "control", page: "Thermostats" },
+    { path: "spending", page: "Bill History" },
+    { path: "usage/demand", page: "Usage Details" },
+  ];
+  for (const { path, page: name } of pages) {
+    test(`${name}: title and heading carry the location's name`, async ({ asDana: page }) => {
+      await page.goto(`/locations/101/${path}`);
+      await expect(page).toHaveTitle(new RegExp(`^(.* · )?${name} · Harbor Coffee Pike Place · EnergyOps$`));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${name} · Harbor Coffee Pike Place`);
+      await page.goto(`/locations/102/${path}`);
+      await expect(page).toHaveTitle(new RegExp(`${name} · Harbor Coffee Capitol Hill · EnergyOps$`));
+    });
+  }
+});
+
+// Issue 15, trust: a redirect says why on arrival, once (a flash read and cleared; no GET changes server state).
+test.describe("redirects say why", () => {
+  test("a location the user cannot see: back to Locations with a toast", async ({ asDana: page }) => {
+    // 201 is another client's location; 999999 does not exist.
+    for (const id of [201, 999999]) {
+      const res = await page.goto(`/locations/${id}/control`);
+      await expect(page).toHaveURL(/\/locations$/);
+      expect(res?.headers()["cache-control"]).toMatch(/private/);
+      expect(res?.headers()["cache-control"]).toMatch(/no-store/);
+      await expect(page.getByTestId("toast")).toHaveText(/That location isn't available to your account/);
+      await page.reload();
+      await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+      await expect(page.getByTestId("toast")).toHaveCount(0);
+    }
+  });
+
+  test("an unknown path: to the start page with a toast", async ({ asDana: page }) => {
+    await page.goto("/no-such-page/at-all");
+    await expect(page).toHaveURL(/\/locations$/);
+    await expect(page.getByTestId("toast")).toHaveText(/That page doesn't exist/);
+    await page.goto("/locations");
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+  });
+});
