@@ -25,7 +25,7 @@ export default function Mycor() {
         <Countdown seconds={SECONDS} to={target} before="Taking you there in " after="." />
         <a className="btn" href={target}>
           Go now
-        </a>
+        </a>{" "}
         <NoScriptRefresh seconds={SECONDS} to={target} />
       </div>
     </PublicPage>

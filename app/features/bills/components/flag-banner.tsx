@@ -72,7 +72,7 @@ export function FlagBanner({
                 disabled={busyFlag === String(f.id)}
               >
                 Yes, this is expected
-              </button>
+              </button>{" "}
               <button
                 type="submit"
                 name="intent"

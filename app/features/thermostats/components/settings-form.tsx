@@ -143,7 +143,7 @@ function FormButtons({ disabled }: { disabled: boolean }) {
     <div className="row">
       <button type="submit" name="intent" value="save" className="btn btn-small" disabled={disabled}>
         Save
-      </button>
+      </button>{" "}
       <button type="reset" className="btn btn-secondary btn-small">
         Cancel
       </button>

@@ -156,7 +156,7 @@ export function ThermostatCard({
                 >
                   Resolve Issue
                 </button>
-              ) : null}
+              ) : null}{" "}
               {canDismiss ? (
                 <button
                   type="submit"
