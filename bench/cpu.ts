@@ -16,18 +16,10 @@ import path from "node:path";
 import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { BENCH_PAGES } from "./pages";
-import { firstJsonLine, startServer, stopChild, table } from "./server";
+import { cpuMs, firstJsonLine, startServer, stopChild, table } from "./server";
 
 const N = Number(process.env.BENCH_PAGES_N ?? 1500);
 const CONNECTIONS = 8;
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
-/** utime + stime of a process, in ms. */
-function cpuMs(pid: number) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
 
 /** CPU ms per answered page of each process while `url` answers N pages (after a warm-up of 50). */
 async function measure(url: string, headers: Record<string, string>, pids: number[]) {

@@ -5,36 +5,10 @@
  * own), plus the shell on a location's page. Goals (issue 17): ≤ 100 KiB of HTML and ≤ 2× the web CPU of
  * the 14-location dashboard. Nothing here asserts (tests/ops/many-locations.test.ts does): it reports.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
-
-const DANA = "dana@harborcoffee.test";
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** User + system CPU time of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
-export function cpuMs(pid: number) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  child.kill("SIGTERM");
-  await new Promise((r) => child.once("exit", r));
-}
+import { cpuMs, startServer, stopChild } from "./server";
 
 /** The api (own process, `extra` more Harbor buildings) and the production web server in front of it. */
 export async function startManyStack(extra: number) {
@@ -47,50 +21,13 @@ export async function startManyStack(extra: number) {
     lines.once("line", (l) => resolve((JSON.parse(l) as { url: string }).url));
     api.once("exit", (code) => reject(new Error(`bench api exited (${code})`)));
   });
-  const port = await freePort();
-  const web: ChildProcess = spawn(process.execPath, [path.resolve("dist/server.js")], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      API_URL: apiUrl,
-      SESSION_SECRET: "bench-secret-0123456789abcdef0123456789abcdef",
-      LOG_LEVEL: "silent",
-      QUIET_BANNER: "true",
-      LOGIN_RATE_LIMIT_PER_ACCOUNT: "100000",
-      LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: "100000",
-      LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
-      LOGIN_RATE_LIMIT_PER_IP: "100000",
-      SHED_MAX_IN_FLIGHT: "100000",
-      SHED_MAX_EVENT_LOOP_DELAY_MS: "0",
-    },
-    stdio: "ignore",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const login = await fetch(`${url}/login?email=${encodeURIComponent(DANA)}`, {
-    method: "POST",
-    body: new URLSearchParams({ intent: "password", email: DANA, password: "demo-pass-2024", next: "/" }),
-    redirect: "manual",
-  });
-  const cookie = login.headers
-    .getSetCookie()
-    .find((c) => c.includes("session="))!
-    .split(";")[0];
+  const web = await startServer(0, { apiUrl });
   return {
-    url,
-    cookie,
-    webPid: web.pid!,
+    url: web.url,
+    cookie: web.cookie,
+    webPid: web.pid,
     stop: async () => {
-      await stopChild(web);
+      await web.stop();
       await stopChild(api);
     },
   };

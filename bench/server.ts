@@ -28,6 +28,13 @@ export function firstJsonLine<T>(child: ChildProcess): Promise<T> {
   });
 }
 
+/** utime + stime of a process so far, in ms (Linux /proc; USER_HZ is 100, so 10 ms ticks). */
+export function cpuMs(pid: number) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null) return;
   child.kill("SIGTERM");

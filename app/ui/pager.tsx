@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { AppLink } from "~/ui/app-link";
 
 /**
  * Previous and Next as plain links (no script needed) and where the reader is ("Page 2 of 4"), for a list
@@ -24,9 +24,9 @@ export function Pager({
   return (
     <nav className="pager" aria-label={label} data-testid={testId}>
       {page > 1 ? (
-        <Link to={href(page - 1)} rel="prev" className="btn btn-secondary btn-small">
+        <AppLink to={href(page - 1)} rel="prev" className="btn btn-secondary btn-small">
           Previous<span className="visually-hidden"> page</span>
-        </Link>
+        </AppLink>
       ) : (
         <span className="btn btn-secondary btn-small" aria-disabled="true">
           Previous<span className="visually-hidden"> page</span>
@@ -34,9 +34,9 @@ export function Pager({
       )}
       <span data-testid={`${testId}-status`}>{status}</span>
       {page < pages ? (
-        <Link to={href(page + 1)} rel="next" className="btn btn-secondary btn-small">
+        <AppLink to={href(page + 1)} rel="next" className="btn btn-secondary btn-small">
           Next<span className="visually-hidden"> page</span>
-        </Link>
+        </AppLink>
       ) : (
         <span className="btn btn-secondary btn-small" aria-disabled="true">
           Next<span className="visually-hidden"> page</span>

@@ -1,3 +1,4 @@
+import { pageOf } from "~/lib/paging";
 import { z } from "zod";
 import { isConnectionPending } from "./account-status";
 
@@ -304,11 +305,10 @@ export function accountsPage<B extends { accounts: AccountLike[] }, U extends Ac
   page: number,
   size = ACCOUNTS_PAGE_SIZE,
 ) {
-  const pages = Math.max(1, Math.ceil(buildings.length / size));
-  const current = Math.min(Math.max(1, page), pages);
+  const { rows, page: current, pages } = pageOf(buildings, page, size);
   const all = [...buildings.flatMap((b) => b.accounts), ...unassigned];
   return {
-    buildings: buildings.slice((current - 1) * size, current * size),
+    buildings: rows,
     unassigned: current === pages ? unassigned : [],
     page: current,
     pages,

@@ -1,3 +1,4 @@
+import { pageOf } from "~/lib/paging";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { CsvCell } from "~/server/csv";
@@ -352,12 +353,5 @@ export function thermostatTablePage<T extends { buildingId: number; addressLine1
       (!filter.location || t.buildingId === filter.location) &&
       words.every((w) => t.addressLine1.toLowerCase().includes(w)),
   );
-  const pages = Math.max(1, Math.ceil(matched.length / size));
-  const current = Math.min(Math.max(1, page), pages);
-  return {
-    rows: matched.slice((current - 1) * size, current * size),
-    page: current,
-    pages,
-    matched: matched.length,
-  };
+  return pageOf(matched, page, size);
 }

@@ -1,3 +1,4 @@
+import { pageOf } from "~/lib/paging";
 import type { Building } from "./locations.server";
 import { parseId } from "~/lib/ids";
 
@@ -177,17 +178,8 @@ export function tableRows<T extends TableRow>(
   return rows.filter((r) => matchesSearch(r.building, state.q, isStaff)).sort(compare);
 }
 
-/** The page of the table to show: `page` clamped to 1..pages (an empty list is one empty page). */
-export function pageOf<T>(rows: T[], page: number, size = LOCATIONS_PAGE_SIZE) {
-  const pages = Math.max(1, Math.ceil(rows.length / size));
-  const current = Math.min(Math.max(1, page), pages);
-  return {
-    rows: rows.slice((current - 1) * size, current * size),
-    page: current,
-    pages,
-    matched: rows.length,
-  };
-}
+/** The page of the table to show (75 rows a page, rule locations-table-paged). */
+export const locationsPageOf = <T>(rows: T[], page: number) => pageOf(rows, page, LOCATIONS_PAGE_SIZE);
 
 /* ---------- the shell's navigation by context (rule shell-nav-by-context, docs/rules.md) ---------- */
 

@@ -1,6 +1,7 @@
 import { Form, useLocation } from "@remix-run/react";
 import { withQuery, type QueryChanges } from "~/lib/query";
 import { AppLink } from "~/ui/app-link";
+import { Pager } from "~/ui/pager";
 import { Pill } from "~/ui/pill";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import { Tooltip } from "~/ui/tooltip";
@@ -153,46 +154,17 @@ export function LocationsTable({
           </tbody>
         </table>
       </div>
-      {pages > 1 ? <Pager page={page} pages={pages} matched={matched} href={href} /> : null}
+      {pages > 1 ? (
+        <Pager
+          page={page}
+          pages={pages}
+          label="Pages of locations"
+          status={`Page ${page} of ${pages} · ${matched} locations`}
+          href={(p) => href({ page: p === 1 ? null : p, expanded: null })}
+          testId="locations-pager"
+        />
+      ) : null}
     </section>
-  );
-}
-
-/** Previous and next as plain links (no script needed), and where the reader is: "Page 2 of 4". */
-function Pager({
-  page,
-  pages,
-  matched,
-  href,
-}: {
-  page: number;
-  pages: number;
-  matched: number;
-  href: (changes: QueryChanges) => string;
-}) {
-  const to = (p: number) => href({ page: p === 1 ? null : p, expanded: null });
-  return (
-    <nav className="pager" aria-label="Pages of locations" data-testid="locations-pager">
-      {page > 1 ? (
-        <AppLink to={to(page - 1)} rel="prev" className="btn btn-secondary btn-small">
-          Previous<span className="visually-hidden"> page</span>
-        </AppLink>
-      ) : (
-        <span className="btn btn-secondary btn-small" aria-disabled="true">
-          Previous<span className="visually-hidden"> page</span>
-        </span>
-      )}
-      <span data-testid="locations-page-status">{`Page ${page} of ${pages} · ${matched} locations`}</span>
-      {page < pages ? (
-        <AppLink to={to(page + 1)} rel="next" className="btn btn-secondary btn-small">
-          Next<span className="visually-hidden"> page</span>
-        </AppLink>
-      ) : (
-        <span className="btn btn-secondary btn-small" aria-disabled="true">
-          Next<span className="visually-hidden"> page</span>
-        </span>
-      )}
-    </nav>
   );
 }
 
