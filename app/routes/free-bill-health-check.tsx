@@ -19,6 +19,7 @@ import {
   PROSPECT_PATH as PATH,
   prospectActionSchema,
   SEARCH_INTENT,
+  effectiveIntent,
 } from "~/features/prospect/prospect";
 import styles from "~/features/prospect/prospect.css";
 import {
@@ -48,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
+  if (effectiveIntent(form) === "start") form.set("intent", "start");
   const state = await readProspectState(request);
   // The built-in connect form is checked against the chosen utility's MFA rule: look it up first.
   const rule = await prospectConnectRule(request, state, form.get("intent"));

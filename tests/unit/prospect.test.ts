@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   clientIpFromHeaders,
   conedUtilityData,
+  effectiveIntent,
   prospectActionSchema,
   prospectSchema,
   prospectStep,
@@ -163,5 +164,23 @@ describe("prospect action", () => {
       expect(res instanceof Response && res.status).toBe(302);
       expect(res instanceof Response && res.headers.get("location")).toBe("/free-bill-health-check");
     }
+  });
+});
+
+describe("effectiveIntent (rule prospect-enter-continues)", () => {
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields);
+
+  it("keeps a search whose query changed since the page was searched", () => {
+    expect(effectiveIntent(form({ intent: "search", q: "xcel", searched: "" }))).toBe("search");
+  });
+
+  it("continues when Enter reached the default Search button with the query unchanged", () => {
+    expect(effectiveIntent(form({ intent: "search", q: "xcel ", searched: "xcel" }))).toBe("start");
+    expect(effectiveIntent(form({ intent: "search", q: "", searched: "" }))).toBe("start");
+  });
+
+  it("leaves other intents, and a search without the page's marker, as they are", () => {
+    expect(effectiveIntent(form({ intent: "start", q: "x", searched: "x" }))).toBe("start");
+    expect(effectiveIntent(form({ intent: "search", q: "" }))).toBe("search");
   });
 });

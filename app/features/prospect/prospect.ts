@@ -55,6 +55,20 @@ export type ProspectForm = z.infer<typeof prospectSchema>;
 export const SEARCH_INTENT = "search";
 
 /**
+ * Without JavaScript the Search button comes first in the form's tree order, so it is the form's default
+ * button: Enter in *any* field posts intent "search". The form carries the query it was last searched with
+ * (`searched`); when the query is unchanged the Enter was meant for Continue, so the post is a "start"
+ * (rule prospect-enter-continues). A changed query is a search. Returns the intent to act on.
+ */
+export function effectiveIntent(form: { get(name: string): unknown }) {
+  const intent = form.get("intent");
+  if (intent !== SEARCH_INTENT) return intent;
+  const q = String(form.get("q") ?? "").trim();
+  const searched = form.get("searched");
+  return searched !== null && String(searched).trim() === q ? "start" : SEARCH_INTENT;
+}
+
+/**
  * The one schema of the page's action: an intent per form. "start" is the first form; "coned-submit" carries
  * the ConEd account list (checked by conedStepErrors, whose messages go next to the list); the built-in
  * connect form needs the chosen utility's MFA rule; the provider widget posts only its intent.

@@ -56,6 +56,8 @@ export function StartStep({
         searchIntent={SEARCH_INTENT}
       />
       <Form method="post" action={action} {...getFormProps(form)} noValidate={hydrated} className="stack">
+        {/* The query this page was searched with: Enter in another field then continues (effectiveIntent). */}
+        <input type="hidden" name="searched" value={q} />
         <Field
           label="First name"
           {...getInputProps(fields.firstName, { type: "text" })}
