@@ -31,8 +31,9 @@ export function Pager({
         <span className="btn btn-secondary btn-small" aria-disabled="true">
           Previous<span className="visually-hidden"> page</span>
         </span>
-      )}
-      <span data-testid={`${testId}-status`}>{status}</span>
+      )}{" "}
+      {/* Spaces between the three: a text browser would run them together (docs/text-browsers.md). */}
+      <span data-testid={`${testId}-status`}>{status}</span>{" "}
       {page < pages ? (
         <AppLink to={href(page + 1)} rel="next" className="btn btn-secondary btn-small">
           Next<span className="visually-hidden"> page</span>
