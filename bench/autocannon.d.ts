@@ -4,6 +4,7 @@ declare module "autocannon" {
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;
+    statusCodeStats?: Record<string, { count: number }>;
   };
   export default function autocannon(opts: {
     url: string;

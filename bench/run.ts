@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: round trips per page, throughput, JavaScript weight, slow-network LCP/CLS, CPU per page.
  * Prints tables a person can compare run to run. Nothing here asserts: benchmarks report.
- * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many]   (default: all; run `npm run build` first)
+ * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many|overload]   (default: all; run `npm run build` first)
  */
 import fs from "node:fs";
 import autocannon from "autocannon";
@@ -266,3 +266,4 @@ if (which === "all" || which === "lcp") await lcp();
 if (which === "all" || which === "throughput") await throughput();
 if (which === "all" || which === "cpu") await cpu();
 if (which === "all" || which === "many") await (await import("./many")).many();
+if (which === "all" || which === "overload") await (await import("./overload")).overload();

@@ -45,7 +45,10 @@ export async function stopChild(child: ChildProcess) {
  * The production server (dist/server.js) signed in as Dana: with the embedded api (fresh database) and an
  * optional upstream latency, or in front of an api of its own (`apiUrl`, then the web process runs alone).
  */
-export async function startServer(latencyMs: number, opts: { apiUrl?: string; nodeArgs?: string[] } = {}) {
+export async function startServer(
+  latencyMs: number,
+  opts: { apiUrl?: string; nodeArgs?: string[]; env?: Record<string, string> } = {},
+) {
   const port = await freePort();
   const apiPort = await freePort();
   const dataDir = fs.mkdtempSync("/tmp/bench-data-");
@@ -74,6 +77,7 @@ export async function startServer(latencyMs: number, opts: { apiUrl?: string; no
         // Throughput measures capacity: load shedding off (tests/reliability/overload.test.ts covers it).
         SHED_MAX_IN_FLIGHT: "100000",
         SHED_MAX_EVENT_LOOP_DELAY_MS: "0",
+        ...opts.env,
       },
       stdio: "ignore",
     },
