@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { ApiError, errorFromResponse, isApiError } from "./api-error";
 import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
 
@@ -36,12 +35,32 @@ export type UpstreamCallReport = {
 
 const INVALID_KINDS = new Set(["unparseable", "empty-body", "errmsg"]);
 
-type Options<S extends z.ZodTypeAny | undefined> = {
+/** A number per schema object, for the shared map's keys (a schema built per call never matches: build it once). */
+const schemaIds = new WeakMap<object, number>();
+let lastSchemaId = 0;
+function schemaId(schema: object) {
+  let id = schemaIds.get(schema);
+  if (id === undefined) schemaIds.set(schema, (id = ++lastSchemaId));
+  return id;
+}
+
+/**
+ * What checks an answer against the contract: a zod schema. Most are zod 3 (the forms' Conform adapter needs
+ * it); the long lists that grow with a client (locations.server.ts) use zod 4, which validates them about 3×
+ * faster. Build a schema once, at module level: zod 4 compiles it on first use.
+ */
+type Schema = { safeParse(data: unknown): { success: boolean } };
+
+type Options<S extends Schema | undefined> = {
   query?: Record<string, QueryValue>;
   body?: unknown;
   schema?: S;
 };
-type Result<S> = S extends z.ZodTypeAny ? z.infer<S> : unknown;
+type Result<S> = S extends { safeParse(data: unknown): infer R }
+  ? Extract<R, { success: true }> extends { data: infer T }
+    ? T
+    : never
+  : unknown;
 
 /**
  * The one upstream client (ARCHITECTURE.md): every convention of docs/api-contract.md (rule upstream-conventions).
@@ -151,13 +170,11 @@ export function createApiClient(opts: ApiClientOptions) {
     return data;
   }
 
-  function sharedGet(path: string, query?: Record<string, QueryValue>) {
-    const shared = opts.shared;
-    if (!shared) return fetchData("GET", path, query);
-    const key = `${opts.apiSession ?? ""} ${path}${toQueryString(query)}`;
+  /** `make()`'s promise under `key` in the request's shared map, made once; a failure is not kept. */
+  function once(shared: Map<string, Promise<unknown>>, key: string, make: () => Promise<unknown>) {
     let pending = shared.get(key);
     if (!pending) {
-      const call = fetchData("GET", path, query);
+      const call = make();
       pending = call;
       shared.set(key, call);
       // A failed call is not shared with later loaders: they try again.
@@ -166,38 +183,54 @@ export function createApiClient(opts: ApiClientOptions) {
     return pending;
   }
 
-  async function request<S extends z.ZodTypeAny | undefined = undefined>(
+  const sharedKey = (path: string, query?: Record<string, QueryValue>) =>
+    `${opts.apiSession ?? ""} ${path}${toQueryString(query)}`;
+
+  function sharedGet(path: string, query?: Record<string, QueryValue>) {
+    const shared = opts.shared;
+    if (!shared) return fetchData("GET", path, query);
+    return once(shared, sharedKey(path, query), () => fetchData("GET", path, query));
+  }
+
+  function validate<S extends Schema>(schema: S, data: unknown): Result<S> {
+    const result = schema.safeParse(data) as { success: true; data: Result<S> } | { success: false };
+    if (!result.success) throw new ApiError("The server answered in an unexpected format", "contract", 502);
+    return result.data;
+  }
+
+  async function request<S extends Schema | undefined = undefined>(
     method: string,
     path: string,
     options: Options<S> = {},
   ): Promise<Result<S>> {
+    const { schema, query } = options;
+    const shared = opts.shared;
+    // The same answer read through the same schema by two loaders of one request is validated once, and
+    // both get the same parsed value (read it, never change it: sort or filter into a new array).
+    if (method === "GET" && schema && shared)
+      return once(shared, `${sharedKey(path, query)} #${schemaId(schema)}`, async () =>
+        validate(schema, await sharedGet(path, query)),
+      ) as Promise<Result<S>>;
     let data: unknown;
-    if (method === "GET") data = await sharedGet(path, options.query);
+    if (method === "GET") data = await sharedGet(path, query);
     else {
-      opts.shared?.clear();
-      data = await fetchData(method, path, options.query, options.body);
+      shared?.clear();
+      data = await fetchData(method, path, query, options.body);
     }
-    if (options.schema) {
-      const result = options.schema.safeParse(data);
-      if (!result.success) {
-        throw new ApiError("The server answered in an unexpected format", "contract", 502);
-      }
-      return result.data;
-    }
+    if (schema) return validate(schema, data);
     // Without a schema the answer may be shared with another loader: hand out a copy only when shared.
     return (opts.shared && data && typeof data === "object" ? structuredClone(data) : data) as Result<S>;
   }
 
   return {
-    get: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Omit<Options<S>, "body">) =>
+    get: <S extends Schema | undefined = undefined>(path: string, o?: Omit<Options<S>, "body">) =>
       request("GET", path, o),
-    post: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
+    post: <S extends Schema | undefined = undefined>(path: string, o?: Options<S>) =>
       request("POST", path, o),
-    put: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
-      request("PUT", path, o),
-    patch: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
+    put: <S extends Schema | undefined = undefined>(path: string, o?: Options<S>) => request("PUT", path, o),
+    patch: <S extends Schema | undefined = undefined>(path: string, o?: Options<S>) =>
       request("PATCH", path, o),
-    delete: <S extends z.ZodTypeAny | undefined = undefined>(path: string, o?: Options<S>) =>
+    delete: <S extends Schema | undefined = undefined>(path: string, o?: Options<S>) =>
       request("DELETE", path, o),
     /** The raw upstream Response (file downloads). Errors still become ApiErrors. */
     raw(path: string) {
@@ -212,7 +245,7 @@ export function createApiClient(opts: ApiClientOptions) {
       });
     },
     /** Reads a Set-Cookie api_session from an answer (login endpoints). */
-    async withSessionCookie<S extends z.ZodTypeAny | undefined = undefined>(
+    async withSessionCookie<S extends Schema | undefined = undefined>(
       method: string,
       path: string,
       o?: Options<S>,
@@ -231,13 +264,7 @@ export function createApiClient(opts: ApiClientOptions) {
       });
       const cookie = res.headers.getSetCookie().find((c) => c.startsWith("api_session="));
       const apiSession = cookie?.split(";")[0].slice("api_session=".length);
-      let data = parsedData;
-      if (o?.schema) {
-        const parsed = o.schema.safeParse(data);
-        if (!parsed.success)
-          throw new ApiError("The server answered in an unexpected format", "contract", 502);
-        data = parsed.data;
-      }
+      const data: unknown = o?.schema ? validate(o.schema, parsedData) : parsedData;
       return { data: data as Result<S>, apiSession };
     },
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { createApiClient } from "~/server/api-client.server";
 import { ApiError, errorFromResponse, settle } from "~/server/api-error";
 import { toCamel } from "~/server/casing";
@@ -258,6 +259,34 @@ describe("GETs shared within one request (the load context)", () => {
     fail = false;
     expect(await api.get("/thing")).toEqual({ ok: true });
     expect(calls).toHaveLength(2);
+  });
+
+  it("the same answer read through the same schema is validated once per request; another schema validates again", async () => {
+    const shared = new Map<string, Promise<unknown>>();
+    const { api, calls } = client(() => json({ items: [{ id: 1 }, { id: 2 }] }), { shared });
+    const schema = z.object({ items: z.array(z.object({ id: z.number() })) });
+    const parse = vi.spyOn(schema, "safeParse");
+    const [x, y] = await Promise.all([api.get("/buildings", { schema }), api.get("/buildings", { schema })]);
+    expect(calls).toHaveLength(1);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(x).toBe(y);
+    const other = z.object({ items: z.array(z.object({ id: z.number() })) });
+    expect(await api.get("/buildings", { schema: other })).toEqual(x);
+    expect(calls).toHaveLength(1);
+    // A mutation clears the parsed answers too.
+    await api.post("/buildings", { body: {} }).catch(() => undefined);
+    await api.get("/buildings", { schema });
+    expect(parse).toHaveBeenCalledTimes(2);
+  });
+
+  it("an answer that breaks one loader's schema fails that loader only; another schema still reads it", async () => {
+    const shared = new Map<string, Promise<unknown>>();
+    const { api, calls } = client(() => json({ n: "one" }), { shared });
+    const strict = z.object({ n: z.number() });
+    expect((await failure(api.get("/thing", { schema: strict }))).kind).toBe("contract");
+    expect((await failure(api.get("/thing", { schema: strict }))).kind).toBe("contract");
+    expect(await api.get("/thing", { schema: z.object({ n: z.string() }) })).toEqual({ n: "one" });
+    expect(calls).toHaveLength(1);
   });
 
   it("without a load context nothing is shared", async () => {

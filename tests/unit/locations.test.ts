@@ -76,6 +76,18 @@ describe("sorting locations", () => {
     expect(sortLocations(list, false).map((l) => l.name)).toEqual(["Alpha", "Pine", "Pike", "NoNum"]);
     expect(sortLocations(list, true).map((l) => l.code)).toEqual(["HCC-002", "HCC-007", "HCC-011", "X"]);
   });
+  it("reads each location's street or code number once per sort, not once per comparison", () => {
+    let reads = 0;
+    const many = Array.from({ length: 300 }, (_, i) => {
+      const loc = b(i, `L${i}`, `HCC-${(i * 7919) % 300}`, `${(i * 7919) % 300} Main St`);
+      const line1 = loc.address.addressLine1;
+      Object.defineProperty(loc.address, "addressLine1", { get: () => (reads++, line1) });
+      return loc;
+    });
+    const sorted = sortLocations(many, false);
+    expect(reads).toBe(300);
+    expect(sorted.map((l) => (l.id * 7919) % 300)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+  });
   it("filters and sorts the table rows from the URL state", () => {
     const rows = list.map((building, i) => ({
       building,

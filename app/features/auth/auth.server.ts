@@ -51,10 +51,11 @@ export const requestPasswordReset = (api: ApiClient, email: string) =>
 export const validateResetToken = (api: ApiClient, token: string) =>
   api.get("/user/password/token/validate", { query: { token } });
 
+const resetAnswer = z.object({ message: z.string() });
 export const resetPassword = (api: ApiClient, token: string, password: string, confirmPassword: string) =>
   api.post("/user/password/reset", {
     body: { token, password, confirmPassword },
-    schema: z.object({ message: z.string() }),
+    schema: resetAnswer,
   });
 
 export const logoutUpstream = (api: ApiClient) => api.post("/auth/logout");

@@ -38,10 +38,13 @@ export type BillStatement = z.infer<typeof billStatementSchema>;
 export const accountSchema = z.object({ id: z.number(), number: z.string() }).passthrough();
 export type Account = z.infer<typeof accountSchema>;
 
+const accountsAnswer = z.object({ items: z.array(accountSchema) });
+const statementsAnswer = z.object({ items: z.array(billStatementSchema) });
+
 /** GET /building/{buildingId}/accounts */
 export async function listAccounts(api: ApiClient, buildingId: number) {
   const res = await api.get(`/building/${buildingId}/accounts`, {
-    schema: z.object({ items: z.array(accountSchema) }),
+    schema: accountsAnswer,
   });
   return res.items;
 }
@@ -53,7 +56,7 @@ export async function listBills(
 ) {
   const res = await api.get(`/building/${q.buildingId}/bill-statements`, {
     query: { minDate: q.minDate, maxDate: q.maxDate, accountId: q.accountId ?? undefined },
-    schema: z.object({ items: z.array(billStatementSchema) }),
+    schema: statementsAnswer,
   });
   return res.items;
 }

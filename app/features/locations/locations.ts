@@ -24,12 +24,24 @@ export function locationLabel(b: Building, isStaff: boolean) {
   return isStaff && b.code ? b.code : b.name;
 }
 
-/** The selector's order as a comparator (staff: code number; everyone else: street number, then name). */
-export function compareLocations(a: Building, b: Building, isStaff: boolean) {
-  return isStaff
-    ? codeNumber(a.code) - codeNumber(b.code) || String(a.code).localeCompare(String(b.code))
-    : streetNumber(a.address.addressLine1) - streetNumber(b.address.addressLine1) ||
-        a.name.localeCompare(b.name);
+/**
+ * The selector's order as a comparator (staff: code number; everyone else: street number, then name). Each
+ * location's number is read once per comparator, not once per comparison (a 300-location sort compares ~2,500
+ * pairs): make one comparator per sort.
+ */
+export function locationComparator(isStaff: boolean) {
+  const numbers = new Map<Building, number>();
+  const numberOf = (b: Building) => {
+    let n = numbers.get(b);
+    if (n === undefined) {
+      n = isStaff ? codeNumber(b.code) : streetNumber(b.address.addressLine1);
+      numbers.set(b, n);
+    }
+    return n;
+  };
+  return (a: Building, b: Building) =>
+    numberOf(a) - numberOf(b) ||
+    (isStaff ? String(a.code).localeCompare(String(b.code)) : a.name.localeCompare(b.name));
 }
 
 /**
@@ -37,7 +49,7 @@ export function compareLocations(a: Building, b: Building, isStaff: boolean) {
  * sorted by street number, then name.
  */
 export function sortLocations(list: Building[], isStaff: boolean): Building[] {
-  return [...list].sort((a, b) => compareLocations(a, b, isStaff));
+  return [...list].sort(locationComparator(isStaff));
 }
 
 /** Up to this many locations, the selector lists every one (rule location-selector-light). */
@@ -160,7 +172,8 @@ export function tableRows<T extends TableRow>(
   isStaff: boolean,
 ): T[] {
   const sign = state.dir === "desc" ? -1 : 1;
-  const byLocation = (a: T, b: T) => compareLocations(a.building, b.building, isStaff);
+  const compareLocations = locationComparator(isStaff);
+  const byLocation = (a: T, b: T) => compareLocations(a.building, b.building);
   const compare = (a: T, b: T): number => {
     if (state.sort === "thermostats")
       return (

@@ -52,14 +52,6 @@ export async function getUsage(
   return { energy, indoor: res.indoorTemperatures, outdoor: res.outdoorTemperatures };
 }
 
-/** GET /insights/{buildingId}/available-usage */
-export async function hasUsage(api: ApiClient, buildingId: number) {
-  const res = await api.get(`/insights/${buildingId}/available-usage`, {
-    schema: z.object({ availableUsage: z.boolean() }),
-  });
-  return res.availableUsage;
-}
-
 export type UsageLoad = {
   view: Extract<View, { kind: "ok" }>;
   granularity: ReturnType<typeof granularityFor>;
