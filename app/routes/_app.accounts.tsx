@@ -6,14 +6,14 @@ import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accoun
 import styles from "~/features/accounts/accounts.css";
 import {
   credentialsRequiringAction,
+  getApi,
   listAccounts,
-  type CredentialRequiringAction,
-  type UtilityAccount,
-} from "~/features/accounts/accounts.server";
+  requireSmb,
+  withPrimaryStatus,
+} from "~/route-kit.server";
+import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
 import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
 import { settle } from "~/server/api-error";
-import { requireSmb } from "~/server/guards.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Pager, pageParam, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 

@@ -9,18 +9,18 @@ import {
   sortLocations,
 } from "~/features/locations/locations";
 import {
+  getApi,
+  getConfig,
   getOnboardingSteps,
   getUsageAvailable,
   listAllBuildings,
-} from "~/features/locations/locations.server";
+  requireUser,
+} from "~/route-kit.server";
 import styles from "~/features/shell/shell.css";
 import accountsStyles from "~/features/accounts/accounts.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import { settle } from "~/server/api-error";
-import { getConfig } from "~/server/config.server";
-import { requireUser } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
 import { Brand } from "~/ui/brand";
 import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { parseLoginAction } from "~/features/auth/auth.server";
+import { parseLoginAction } from "~/route-kit.server";
 import { EmailStep, OptionsStep } from "~/features/auth/components/login-steps";
 import {
   loginPage,

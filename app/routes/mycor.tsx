@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { getConfig } from "~/server/config.server";
+import { getConfig } from "~/route-kit.server";
 import { PublicPage } from "~/ui/brand";
 import { Countdown, NoScriptRefresh } from "~/ui/countdown";
 import { DESCRIPTIONS, description } from "~/features/public/seo";

@@ -49,6 +49,112 @@ describe("JavaScript budget of the login page", () => {
   }
 });
 
+/**
+ * Script files a page loads on a cold visit (issue 17: fewer, larger shared chunks; each file pays its
+ * response headers, and on a slow link a round trip): the manifest, the entry and its chunks, and every route
+ * module of the page's route chain with its chunks, as the build manifest lists them. App pages are the
+ * children of `_app` (the signed-in shell); "public" are the others (login, health check, privacy policy…).
+ */
+const SCRIPT_FILES_BUDGET = { public: 22, app: 38 };
+
+type Manifest = {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, { id: string; parentId?: string; module: string; imports?: string[] }>;
+};
+
+function readManifest(dir = "public/build"): { file: string; manifest: Manifest } {
+  const file = fs.readdirSync(dir).find((f) => /^manifest-.*\.js$/.test(f))!;
+  const src = fs.readFileSync(path.join(dir, file), "utf8");
+  const manifest = JSON.parse(src.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, "")) as Manifest;
+  return { file: `/build/${file}`, manifest };
+}
+
+/** Script files per page route (a route module with a default export: resource routes load nothing). */
+function scriptFilesPerPage(): Record<string, number> {
+  const { file, manifest } = readManifest();
+  const chain = (id: string): string[] => {
+    const r = manifest.routes[id];
+    return r ? [...(r.parentId ? chain(r.parentId) : []), id] : [];
+  };
+  const pages: Record<string, number> = {};
+  for (const id of Object.keys(manifest.routes)) {
+    if (id === "root") continue;
+    const source = ["tsx", "ts"].map((ext) => path.join("app", `${id}.${ext}`)).find((f) => fs.existsSync(f));
+    if (!source || !/^export default /m.test(fs.readFileSync(source, "utf8"))) continue;
+    const files = new Set<string>([file, manifest.entry.module, ...manifest.entry.imports]);
+    for (const r of chain(id).map((c) => manifest.routes[c])) {
+      files.add(r.module);
+      for (const i of r.imports ?? []) files.add(i);
+    }
+    pages[id] = files.size;
+  }
+  return pages;
+}
+
+type Output = { file: string; inputs: string[]; inputsWithBytes: [string, number][] };
+
+/** The browser build's output files and what went into each (esbuild's metafile, written by `remix build`). */
+function allOutputs(): Output[] {
+  const meta = JSON.parse(fs.readFileSync("build/metafile.js.json", "utf8")) as {
+    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+  };
+  return Object.entries(meta.outputs)
+    .filter(([f]) => f.endsWith(".js"))
+    .map(([f, o]) => ({
+      file: f,
+      inputs: Object.keys(o.inputs),
+      inputsWithBytes: Object.entries(o.inputs).map(([i, v]) => [i, v.bytesInOutput] as [string, number]),
+    }));
+}
+
+const sharedChunks = () => allOutputs().filter((o) => o.file.includes("/_shared/"));
+
+describe("Script files per page (fewer, larger shared chunks)", () => {
+  const chunks = sharedChunks();
+
+  it("no shared chunk is only empty `.server` stubs, but for the one of the route kit", () => {
+    const stubs = chunks.filter(
+      (c) => c.inputs.length > 0 && c.inputs.every((i) => i.startsWith("empty-module:")),
+    );
+    // Route modules import server-only code through `~/route-kit.server` (see that file): one empty module,
+    // so at most one stub chunk, whichever routes use it.
+    expect(stubs.map((c) => c.inputs).flat()).toEqual(
+      stubs.length ? ["empty-module:~/route-kit.server"] : [],
+    );
+  });
+
+  it("no server code in the browser: `.server` modules, app/server and @remix-run/node only as empty modules", () => {
+    const offending = new Set<string>();
+    for (const c of allOutputs())
+      for (const [input, bytes] of c.inputsWithBytes)
+        if (bytes > 0 && !input.startsWith("empty-module:"))
+          if (
+            /\.server(\.[jt]sx?)?$/.test(input) ||
+            input.startsWith("app/server/") ||
+            /@remix-run\/node\//.test(input)
+          )
+            offending.add(input);
+    expect([...offending]).toEqual([]);
+  });
+
+  const perPage = scriptFilesPerPage();
+  it("the pages are counted", () => {
+    expect(Object.keys(perPage)).toEqual(
+      expect.arrayContaining(["routes/login", "routes/_app.locations._index"]),
+    );
+    // manifest, entry, root, the route: at least four files on any hydrated page
+    for (const n of Object.values(perPage)) expect(n).toBeGreaterThanOrEqual(4);
+  });
+  for (const [group, bound] of Object.entries(SCRIPT_FILES_BUDGET)) {
+    it(`${group} pages load ≤ ${bound} script files`, () => {
+      const over = Object.entries(perPage)
+        .filter(([id]) => (group === "app" ? id.startsWith("routes/_app") : !id.startsWith("routes/_app")))
+        .filter(([, n]) => n > bound);
+      expect(over).toEqual([]);
+    });
+  }
+});
+
 describe(`JavaScript of the email deep-link pages: ≤ ${EMAIL_BUDGET_KIB} KiB gzip, no hydration`, () => {
   let stack: Stack;
   let cookie: string;
