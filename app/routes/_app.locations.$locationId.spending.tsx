@@ -45,7 +45,7 @@ import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
-import { useHydrated } from "~/ui/use-hydrated";
+import { useHydrated } from "~/ui/page-shell";
 import plotStyles from "~/features/usage/components/plot.css";
 
 export const links: LinksFunction = () => [

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { OverrideReportPage, ReportError } from "~/features/compliance/components/report-page";
 import styles from "~/features/compliance/compliance.css";
 import { monthPickerRedirect, overrideReportView } from "~/features/compliance/report.server";
-import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import { GeneralErrorBoundary } from "~/ui/page-shell";
 import plotStyles from "~/features/usage/components/plot.css";
 
 export const links: LinksFunction = () => [

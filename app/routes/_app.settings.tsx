@@ -24,7 +24,7 @@ import styles from "~/features/settings/settings.css";
 import { accessAction, loadPreferences, loadTeam, setPreference } from "~/features/settings/settings.server";
 import { settle } from "~/server/api-error";
 import { LinkTabs } from "~/ui/link-tabs";
-import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import { GeneralErrorBoundary } from "~/ui/page-shell";
 import { ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -21,7 +21,7 @@ import accountsStyles from "~/features/accounts/accounts.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import { settle } from "~/server/api-error";
-import { Brand } from "~/ui/brand";
+import { Brand } from "~/ui/page-shell";
 import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";
 

@@ -10,8 +10,7 @@ import {
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";
-import { PublicPage } from "~/ui/brand";
-import { NO_SCRIPTS } from "~/ui/static-page";
+import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
 export const handle = NO_SCRIPTS;

@@ -25,7 +25,7 @@ import {
   submitConedStep,
   type ProspectActionData,
 } from "~/features/prospect/prospect.server";
-import { PublicPage } from "~/ui/brand";
+import { PublicPage } from "~/ui/page-shell";
 import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 

@@ -13,7 +13,7 @@ import {
 } from "~/features/auth/login.server";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
-import { PublicPage } from "~/ui/brand";
+import { PublicPage } from "~/ui/page-shell";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);

@@ -6,8 +6,7 @@ import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/features/auth/strategies.server";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
-import { PublicPage } from "~/ui/brand";
-import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
+import { PublicPage, NO_SCRIPTS, StaticCountdown } from "~/ui/page-shell";
 import { Alert } from "~/ui/states";
 
 const REDIRECT_SECONDS = 5;

@@ -12,9 +12,8 @@ import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { isApiError } from "~/server/api-error";
-import { PublicPage } from "~/ui/brand";
+import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 import { Field } from "~/ui/field";
-import { NO_SCRIPTS } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
 
 /**

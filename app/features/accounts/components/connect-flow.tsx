@@ -5,7 +5,7 @@ import { createContext, useContext, useState, type ComponentType, type ReactNode
 import { ConnectWidget } from "~/features/accounts/components/connect-widget";
 import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
 import { Alert, ErrorState } from "~/ui/states";
-import { useHydrated } from "~/ui/use-hydrated";
+import { useHydrated } from "~/ui/page-shell";
 import {
   CONNECT_MESSAGES,
   connectSequence,

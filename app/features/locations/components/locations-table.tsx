@@ -1,6 +1,6 @@
 import { Form, useLocation } from "@remix-run/react";
 import { withQuery, type QueryChanges } from "~/lib/query";
-import { AppLink } from "~/ui/app-link";
+import { AppLink } from "~/ui/page-shell";
 import { Pager } from "~/ui/pager";
 import { Pill } from "~/ui/pill";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";

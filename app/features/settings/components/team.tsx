@@ -3,7 +3,7 @@ import { withQuery, type QueryChanges } from "~/lib/query";
 import { SortableHeader, ariaSortOf } from "~/ui/sortable-header";
 import { ErrorState } from "~/ui/states";
 import { UrlDialog } from "~/ui/url-dialog";
-import { useHydrated } from "~/ui/use-hydrated";
+import { useHydrated } from "~/ui/page-shell";
 import type { TeamSort, TeamView } from "../settings";
 import { AccessEditor } from "./access-editor";
 

@@ -3,7 +3,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { Toasts } from "~/ui/toasts";
+import { Toasts } from "~/ui/page-shell";
 import {
   anchoredCard,
   hasDeviceIssue,
