@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ConnectLink } from "~/features/accounts/components/connect-link";
+import { ConnectLink, AccountStatusBadge } from "~/features/shell/app-shell";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
@@ -12,7 +12,6 @@ import {
   withPrimaryStatus,
 } from "~/route-kit.server";
 import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
-import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
 import { settle } from "~/server/api-error";
 import { Pager, pageParam, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";

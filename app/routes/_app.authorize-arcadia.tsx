@@ -26,7 +26,7 @@ import {
   readAccountList,
 } from "~/features/accounts/accounts";
 import styles from "~/features/accounts/accounts.css";
-import { ConnectFlow, type ConnectActionData } from "~/features/accounts/components/connect-flow";
+import { ConnectFlow, type ConnectActionData } from "~/features/shell/app-shell";
 import {
   loadConnectFlow,
   RECEIPT_KEY,

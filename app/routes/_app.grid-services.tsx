@@ -17,7 +17,7 @@ import {
 import { listDispatches } from "~/features/grid-services/grid-services.server";
 import { settle } from "~/server/api-error";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { withQuery } from "~/lib/query";
+import { withQuery } from "~/features/shell/app-shell";
 import { formatCalendarDate } from "~/lib/dates";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

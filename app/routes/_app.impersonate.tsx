@@ -25,7 +25,7 @@ import styles from "~/features/impersonation/impersonation.css";
 import { settle } from "~/server/api-error";
 import { safeRedirect } from "~/server/safe-redirect";
 import { ErrorState } from "~/ui/states";
-import { withQuery } from "~/lib/query";
+import { withQuery } from "~/features/shell/app-shell";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

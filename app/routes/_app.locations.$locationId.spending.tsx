@@ -1,7 +1,7 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { parseWithZod } from "@conform-to/zod";
-import { ConnectLink } from "~/features/accounts/components/connect-link";
+import { ConnectLink } from "~/features/shell/app-shell";
 import {
   type ActionFunctionArgs,
   type LinksFunction,

@@ -1,7 +1,7 @@
 import { data, failureStatus, findLocation, getApi, redirectWithToast, requireSmb } from "~/route-kit.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { locationLabel } from "~/features/locations/locations";
+import { locationLabel } from "~/features/shell/app-shell";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import { isApiError } from "~/server/api-error";
 

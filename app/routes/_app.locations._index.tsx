@@ -21,7 +21,7 @@ import { LocationsTable } from "~/features/locations/components/locations-table"
 import { SummaryCard } from "~/features/locations/components/summary-card";
 import { VendorAlert } from "~/features/locations/components/vendor-alert";
 import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboard.server";
-import { parseTableState } from "~/features/locations/locations";
+import { parseTableState } from "~/features/shell/app-shell";
 import styles from "~/features/locations/locations.css";
 import { settle } from "~/server/api-error";
 import { safeRedirect } from "~/server/safe-redirect";

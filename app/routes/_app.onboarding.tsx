@@ -27,7 +27,7 @@ import {
   setOnboardingStepStatus,
 } from "~/features/onboarding/onboarding.server";
 import { isApiError, settle } from "~/server/api-error";
-import { Pill } from "~/ui/pill";
+import { Pill } from "~/features/shell/app-shell";
 import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

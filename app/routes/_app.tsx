@@ -7,7 +7,8 @@ import {
   selectorLocations,
   shellNav,
   sortLocations,
-} from "~/features/locations/locations";
+  connectCloseHref,
+} from "~/features/shell/app-shell";
 import {
   getApi,
   getConfig,
@@ -19,7 +20,6 @@ import {
 import styles from "~/features/shell/shell.css";
 import accountsStyles from "~/features/accounts/accounts.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
-import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import { settle } from "~/server/api-error";
 import { Brand } from "~/ui/page-shell";
 import { LocationSelect } from "~/features/shell/location-select";

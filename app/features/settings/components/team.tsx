@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { withQuery, type QueryChanges } from "~/lib/query";
+import { withQuery, type QueryChanges } from "~/features/shell/app-shell";
 import { SortableHeader, ariaSortOf } from "~/ui/sortable-header";
 import { ErrorState } from "~/ui/states";
 import { UrlDialog } from "~/ui/url-dialog";

@@ -16,7 +16,7 @@ import {
 } from "../thermostats";
 import type { SettingsReply } from "./settings-form";
 import { ThermostatCard } from "./thermostat-card";
-import { withQuery } from "~/lib/query";
+import { withQuery } from "~/features/shell/app-shell";
 
 /** What the control room renders: the route loader's data (`controlRoomView` in control.server.ts). */
 export type ControlRoomData = {
