@@ -1,9 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ConnectLink, AccountStatusBadge } from "~/features/shell/app-shell";
+import { ConnectLink, AccountStatusBadge, accountsStylesheet as styles } from "~/features/shell/app-shell";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
-import styles from "~/features/accounts/accounts.css";
 import {
   credentialsRequiringAction,
   getApi,

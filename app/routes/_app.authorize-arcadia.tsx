@@ -25,8 +25,11 @@ import {
   credentialsSchema,
   readAccountList,
 } from "~/features/accounts/accounts";
-import styles from "~/features/accounts/accounts.css";
-import { ConnectFlow, type ConnectActionData } from "~/features/shell/app-shell";
+import {
+  ConnectFlow,
+  type ConnectActionData,
+  accountsStylesheet as styles,
+} from "~/features/shell/app-shell";
 import {
   loadConnectFlow,
   RECEIPT_KEY,

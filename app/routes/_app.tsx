@@ -8,6 +8,7 @@ import {
   shellNav,
   sortLocations,
   connectCloseHref,
+  accountsStylesheet as accountsStyles,
 } from "~/features/shell/app-shell";
 import {
   getApi,
@@ -18,7 +19,6 @@ import {
   requireUser,
 } from "~/route-kit.server";
 import styles from "~/features/shell/shell.css";
-import accountsStyles from "~/features/accounts/accounts.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
 import { settle } from "~/server/api-error";
 import { Brand } from "~/ui/page-shell";
