@@ -1,9 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { installClientErrorReporting } from "./ui/client-errors";
-import { ErrorEventContext } from "./ui/error-boundary";
-import { StaffErrorContext } from "./ui/nonce";
+import { installClientErrorReporting, ErrorEventContext, StaffErrorContext } from "~/ui/page-shell";
 
 installClientErrorReporting();
 

@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { redirect, redirectWithToast } from "~/route-kit.server";
 import { PAGE_NOT_FOUND } from "~/features/shell/notices";
-import { redirectWithToast } from "~/server/session.server";
 
 /** Any unknown path goes to the index, which says so on arrival (rule redirect-says-why). */
 export const loader = ({ request }: LoaderFunctionArgs) =>

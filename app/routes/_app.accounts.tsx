@@ -1,19 +1,17 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ConnectLink } from "~/features/accounts/components/connect-link";
+import { ConnectLink, AccountStatusBadge, accountsStylesheet as styles } from "~/features/shell/app-shell";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
-import styles from "~/features/accounts/accounts.css";
 import {
   credentialsRequiringAction,
+  getApi,
   listAccounts,
-  type CredentialRequiringAction,
-  type UtilityAccount,
-} from "~/features/accounts/accounts.server";
-import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
+  requireSmb,
+  withPrimaryStatus,
+} from "~/route-kit.server";
+import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
 import { settle } from "~/server/api-error";
-import { requireSmb } from "~/server/guards.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { Pager, pageParam, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 

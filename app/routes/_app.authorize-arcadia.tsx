@@ -1,12 +1,22 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
+  commitSession,
+  connectUtility,
   data,
+  getApi,
+  getSession,
+  invalidSubmission,
+  listUtilities,
+  markConnectFlowOpened,
+  markConnectSubmitted,
   redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+  redirectWithToast,
+  requireSmb,
+  submitConedAccounts,
+  supportEmail,
+  toastHeaders,
+} from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import {
   CONNECT_MESSAGES,
@@ -15,15 +25,11 @@ import {
   credentialsSchema,
   readAccountList,
 } from "~/features/accounts/accounts";
-import styles from "~/features/accounts/accounts.css";
 import {
-  connectUtility,
-  listUtilities,
-  markConnectFlowOpened,
-  markConnectSubmitted,
-  submitConedAccounts,
-} from "~/features/accounts/accounts.server";
-import { ConnectFlow, type ConnectActionData } from "~/features/accounts/components/connect-flow";
+  ConnectFlow,
+  type ConnectActionData,
+  accountsStylesheet as styles,
+} from "~/features/shell/app-shell";
 import {
   loadConnectFlow,
   RECEIPT_KEY,
@@ -33,12 +39,7 @@ import {
 import { connectActionSchema } from "~/features/accounts/connect-action.server";
 import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
 import { isApiError } from "~/server/api-error";
-import { invalidSubmission } from "~/server/forms.server";
-import { supportEmail } from "~/server/config.server";
-import { requireSmb } from "~/server/guards.server";
 import { safeRedirect } from "~/server/safe-redirect";
-import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

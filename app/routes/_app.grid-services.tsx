@@ -1,4 +1,5 @@
-import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getApi, now, redirect, requireUser, withPrimaryStatus } from "~/route-kit.server";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { DispatchTable, DispatchTableSkeleton } from "~/features/grid-services/components/dispatch-table";
 import styles from "~/features/grid-services/grid-services.css";
@@ -15,11 +16,8 @@ import {
 } from "~/features/grid-services/grid-services";
 import { listDispatches } from "~/features/grid-services/grid-services.server";
 import { settle } from "~/server/api-error";
-import { requireUser } from "~/server/guards.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { now } from "~/server/clock.server";
-import { withQuery } from "~/lib/query";
+import { withQuery } from "~/features/shell/app-shell";
 import { formatCalendarDate } from "~/lib/dates";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

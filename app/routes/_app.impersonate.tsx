@@ -1,12 +1,13 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
   data,
+  getApi,
+  invalidSubmission,
   redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+  requireStaff,
+  withPrimaryStatus,
+} from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { setDemoMode } from "~/features/demo-mode/demo-mode.server";
 import { CurrentSession } from "~/features/impersonation/components/current-session";
@@ -22,12 +23,9 @@ import {
 } from "~/features/impersonation/impersonation.server";
 import styles from "~/features/impersonation/impersonation.css";
 import { settle } from "~/server/api-error";
-import { invalidSubmission } from "~/server/forms.server";
-import { requireStaff } from "~/server/guards.server";
 import { safeRedirect } from "~/server/safe-redirect";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { ErrorState } from "~/ui/states";
-import { withQuery } from "~/lib/query";
+import { withQuery } from "~/features/shell/app-shell";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

@@ -1,5 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireSmb } from "~/server/guards.server";
+import { redirect, requireSmb } from "~/route-kit.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /** /locations/{locationId} → its spending page (the layout has already checked the id). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,12 +1,21 @@
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { parseWithZod } from "@conform-to/zod";
 import {
+  answer,
+  detached,
+  getApi,
+  invalidSubmission,
+  once,
+  ownerOf,
   redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+  redirectWithToast,
+  rememberRedirects,
+  requireSmb,
+  submissionKey,
+  supportEmail,
+  withPrimaryStatus,
+} from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ControlRoom, usePolledData } from "~/features/thermostats/components/control-room";
 import {
@@ -17,19 +26,6 @@ import {
   saveSettings,
 } from "~/features/thermostats/control.server";
 import styles from "~/features/thermostats/thermostats.css";
-import { supportEmail } from "~/server/config.server";
-import { invalidSubmission } from "~/server/forms.server";
-import { requireSmb } from "~/server/guards.server";
-import {
-  answer,
-  detached,
-  once,
-  ownerOf,
-  rememberRedirects,
-  submissionKey,
-} from "~/server/idempotency.server";
-import { redirectWithToast } from "~/server/session.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { SUBMISSION_ID_FIELD, submissionIdField } from "~/ui/submission-id";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -1,10 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { chartBills } from "~/features/bills/bills";
-import { loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
+import { getApi, loadLocationBills, locationIdParam, requireSmb } from "~/route-kit.server";
 import { billChartCsvRows } from "~/features/usage/chart-data";
 import { csvDownload } from "~/server/csv";
-import { requireSmb } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
 
 /** CSV of exactly what the spending page's Energy Usage chart plots (resource route: /locations/{id}/spending/csv). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

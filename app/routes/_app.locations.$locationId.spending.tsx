@@ -1,7 +1,7 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { parseWithZod } from "@conform-to/zod";
-import { ConnectLink } from "~/features/accounts/components/connect-link";
+import { ConnectLink } from "~/features/shell/app-shell";
 import {
   type ActionFunctionArgs,
   type LinksFunction,
@@ -23,26 +23,29 @@ import {
   feedbackHeading,
   flagAnswerSchema,
 } from "~/features/bills/bills";
-import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
+import {
+  answer,
+  answerFlag,
+  detached,
+  getApi,
+  invalidSubmission,
+  loadLocationBills,
+  locationIdParam,
+  once,
+  ownerOf,
+  rememberRedirects,
+  requireSmb,
+  submissionKey,
+  withPrimaryStatus,
+} from "~/route-kit.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
 import { billChart } from "~/features/usage/chart-data";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
 import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
-import { invalidSubmission } from "~/server/forms.server";
-import { requireSmb } from "~/server/guards.server";
-import {
-  answer,
-  detached,
-  once,
-  ownerOf,
-  rememberRedirects,
-  submissionKey,
-  type ActionOutcome,
-} from "~/server/idempotency.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import type { ActionOutcome } from "~/server/idempotency.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
-import { useHydrated } from "~/ui/use-hydrated";
+import { useHydrated } from "~/ui/page-shell";
 import plotStyles from "~/features/usage/components/plot.css";
 
 export const links: LinksFunction = () => [

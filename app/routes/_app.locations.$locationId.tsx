@@ -1,12 +1,9 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, failureStatus, findLocation, getApi, redirectWithToast, requireSmb } from "~/route-kit.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { locationLabel } from "~/features/locations/locations";
-import { findLocation } from "~/features/locations/locations.server";
+import { locationLabel } from "~/features/shell/app-shell";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
-import { requireSmb } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/session.server";
 import { isApiError } from "~/server/api-error";
-import { failureStatus, getApi } from "~/server/upstream.server";
 
 /**
  * A location's pages (SMB only). An unknown or foreign location id goes back to /locations, with a toast that

@@ -1,11 +1,8 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { locationIdParam } from "~/features/bills/bills.server";
+import { getApi, loadUsage, locationIdParam, redirect, requireSmb } from "~/route-kit.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { usageCsvRows } from "~/features/usage/chart-data";
 import { isUsageType } from "~/features/usage/usage";
-import { loadUsage } from "~/features/usage/usage.server";
 import { csvDownload } from "~/server/csv";
-import { requireSmb } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
 
 /**
  * CSV of exactly what the usage chart plots for the same period and start

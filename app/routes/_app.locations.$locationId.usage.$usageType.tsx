@@ -1,15 +1,9 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import {
-  data,
-  redirect,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, getApi, loadUsage, locationIdParam, redirect, requireSmb, todayUtc } from "~/route-kit.server";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { billWindow } from "~/features/bills/bills";
-import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
 import { usageChart } from "~/features/usage/chart-data";
 import { BillPickerDialog, DatePickerDialog, isPickerTab } from "~/features/usage/components/date-pickers";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
@@ -25,9 +19,6 @@ import {
   type UsageType,
 } from "~/features/usage/usage";
 import styles from "~/features/usage/usage.css";
-import { loadUsage } from "~/features/usage/usage.server";
-import { requireSmb } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
 import { ErrorState } from "~/ui/states";
 import plotStyles from "~/features/usage/components/plot.css";

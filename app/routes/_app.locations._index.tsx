@@ -1,32 +1,30 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
+  commitSession,
+  getApi,
+  getConfig,
+  getEnergyAdvisorBuildings,
+  getSession,
+  getVendorAlert,
+  invalidSubmission,
+  listAllBuildings,
+  now,
   redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+  requireSmb,
+  supportEmail,
+  withPrimaryStatus,
+} from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { LocationsTable } from "~/features/locations/components/locations-table";
 import { SummaryCard } from "~/features/locations/components/summary-card";
 import { VendorAlert } from "~/features/locations/components/vendor-alert";
 import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboard.server";
-import { parseTableState } from "~/features/locations/locations";
-import {
-  getEnergyAdvisorBuildings,
-  getVendorAlert,
-  listAllBuildings,
-} from "~/features/locations/locations.server";
+import { parseTableState } from "~/features/shell/app-shell";
 import styles from "~/features/locations/locations.css";
 import { settle } from "~/server/api-error";
-import { now } from "~/server/clock.server";
-import { getConfig, supportEmail } from "~/server/config.server";
-import { invalidSubmission } from "~/server/forms.server";
-import { requireSmb } from "~/server/guards.server";
 import { safeRedirect } from "~/server/safe-redirect";
-import { commitSession, getSession } from "~/server/session.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { EmptyState, ErrorState } from "~/ui/states";
 
 /** The dashboard's one form: Dismiss on the vendor alert, back to the page it was on. */

@@ -1,12 +1,14 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
   data,
+  getApi,
+  invalidSubmission,
   redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+  redirectWithToast,
+  requireSmb,
+  withPrimaryStatus,
+} from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   ONBOARDING_MESSAGES,
@@ -25,11 +27,7 @@ import {
   setOnboardingStepStatus,
 } from "~/features/onboarding/onboarding.server";
 import { isApiError, settle } from "~/server/api-error";
-import { invalidSubmission } from "~/server/forms.server";
-import { requireSmb } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/session.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
-import { Pill } from "~/ui/pill";
+import { Pill } from "~/features/shell/app-shell";
 import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -1,13 +1,10 @@
-import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getApi, getConfig, now, redirect, requireSmb, withPrimaryStatus } from "~/route-kit.server";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OverrideReportPage, ReportError } from "~/features/compliance/components/report-page";
 import styles from "~/features/compliance/compliance.css";
 import { monthPickerRedirect, overrideReportView } from "~/features/compliance/report.server";
-import { now } from "~/server/clock.server";
-import { getConfig } from "~/server/config.server";
-import { requireSmb } from "~/server/guards.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
-import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import { GeneralErrorBoundary } from "~/ui/page-shell";
 import plotStyles from "~/features/usage/components/plot.css";
 
 export const links: LinksFunction = () => [

@@ -1,11 +1,9 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, getApi, now, requireSmb } from "~/route-kit.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { historyCsvRows, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
 import { getThermostatHistory } from "~/features/compliance/compliance.server";
 import { settle } from "~/server/api-error";
 import { csvDownload } from "~/server/csv";
-import { requireSmb } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
-import { now } from "~/server/clock.server";
 import { idParam } from "~/lib/ids";
 
 /**

@@ -1,11 +1,21 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
+  answer,
+  canManageTeam,
   data,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+  detached,
+  getApi,
+  invalidSubmission,
+  once,
+  ownerOf,
+  redirectWithToast,
+  rememberRedirects,
+  requireSmb,
+  requireTeamManager,
+  submissionKey,
+  withPrimaryStatus,
+} from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Preferences } from "~/features/settings/components/preferences";
 import { Team } from "~/features/settings/components/team";
@@ -13,20 +23,8 @@ import { isAccessIntent, settingsActionSchema, settingsTab } from "~/features/se
 import styles from "~/features/settings/settings.css";
 import { accessAction, loadPreferences, loadTeam, setPreference } from "~/features/settings/settings.server";
 import { settle } from "~/server/api-error";
-import { invalidSubmission } from "~/server/forms.server";
-import { canManageTeam, requireSmb, requireTeamManager } from "~/server/guards.server";
-import {
-  answer,
-  detached,
-  once,
-  ownerOf,
-  rememberRedirects,
-  submissionKey,
-} from "~/server/idempotency.server";
-import { redirectWithToast } from "~/server/session.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { LinkTabs } from "~/ui/link-tabs";
-import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import { GeneralErrorBoundary } from "~/ui/page-shell";
 import { ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -7,21 +7,21 @@ import {
   selectorLocations,
   shellNav,
   sortLocations,
-} from "~/features/locations/locations";
+  connectCloseHref,
+  accountsStylesheet as accountsStyles,
+} from "~/features/shell/app-shell";
 import {
+  getApi,
+  getConfig,
   getOnboardingSteps,
   getUsageAvailable,
   listAllBuildings,
-} from "~/features/locations/locations.server";
+  requireUser,
+} from "~/route-kit.server";
 import styles from "~/features/shell/shell.css";
-import accountsStyles from "~/features/accounts/accounts.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
-import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import { settle } from "~/server/api-error";
-import { getConfig } from "~/server/config.server";
-import { requireUser } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
-import { Brand } from "~/ui/brand";
+import { Brand } from "~/ui/page-shell";
 import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";
 

@@ -1,9 +1,13 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { logoutUpstream } from "~/features/auth/auth.server";
-import { getConfig } from "~/server/config.server";
-import { requireUser } from "~/server/guards.server";
-import { destroySession, getSession } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import {
+  destroySession,
+  getApi,
+  getConfig,
+  getSession,
+  logoutUpstream,
+  redirect,
+  requireUser,
+} from "~/route-kit.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /** The root redirect by client type (rule root-redirect-by-client-type, docs/rules.md). */
 export async function loader({ request, context }: LoaderFunctionArgs) {

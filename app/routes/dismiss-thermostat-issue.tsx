@@ -1,10 +1,5 @@
-import {
-  data,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, failureStatus, getApi, requireUser, withPrimaryStatus } from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
 import {
@@ -15,10 +10,7 @@ import {
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";
-import { requireUser } from "~/server/guards.server";
-import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream.server";
-import { PublicPage } from "~/ui/brand";
-import { NO_SCRIPTS } from "~/ui/static-page";
+import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
 export const handle = NO_SCRIPTS;

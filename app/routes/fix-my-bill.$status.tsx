@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { feedbackHeading } from "~/features/bills/feedback";
-import { PublicPage } from "~/ui/brand";
-import { NO_SCRIPTS } from "~/ui/static-page";
+import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
 export const handle = NO_SCRIPTS;

@@ -1,12 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
-import {
-  data,
-  redirect,
-  type ActionFunctionArgs,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, invalidSubmission, redirect, withPrimaryStatus } from "~/route-kit.server";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import accountStyles from "~/features/accounts/accounts.css";
@@ -31,9 +25,7 @@ import {
   submitConedStep,
   type ProspectActionData,
 } from "~/features/prospect/prospect.server";
-import { invalidSubmission } from "~/server/forms.server";
-import { withPrimaryStatus } from "~/server/upstream.server";
-import { PublicPage } from "~/ui/brand";
+import { PublicPage } from "~/ui/page-shell";
 import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 

@@ -1,21 +1,12 @@
-import {
-  data,
-  type ActionFunctionArgs,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { completeLogin, data, InvalidSignInForm, retryAfterText } from "~/route-kit.server";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/features/auth/strategies.server";
-import { InvalidSignInForm } from "~/server/auth.server";
 import { forwardRetryAfter } from "~/server/headers";
-import { completeLogin } from "~/server/login.server";
-import { retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
-import { PublicPage } from "~/ui/brand";
-import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
+import { PublicPage, NO_SCRIPTS, StaticCountdown } from "~/ui/page-shell";
 import { Alert } from "~/ui/states";
 
 const REDIRECT_SECONDS = 5;

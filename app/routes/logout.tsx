@@ -1,7 +1,5 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { logoutUpstream } from "~/features/auth/auth.server";
-import { destroySession, getSession } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { destroySession, getApi, getSession, logoutUpstream, redirect } from "~/route-kit.server";
+import type { ActionFunctionArgs } from "@remix-run/node";
 
 export function loader() {
   return redirect("/");

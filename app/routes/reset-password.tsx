@@ -1,20 +1,19 @@
 import {
   data,
+  getPublicApi,
+  parseResetPassword,
   redirect,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+  resetPassword,
+  retryAfterText,
+  validateResetToken,
+} from "~/route-kit.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
-import { parseResetPassword, resetPassword, validateResetToken } from "~/features/auth/auth.server";
 import { isApiError } from "~/server/api-error";
-import { retryAfterText } from "~/server/rate-limit.server";
-import { getPublicApi } from "~/server/upstream.server";
-import { PublicPage } from "~/ui/brand";
+import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 import { Field } from "~/ui/field";
-import { NO_SCRIPTS } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
 
 /**

@@ -1,5 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { getConfig } from "~/server/config.server";
+import { getConfig, redirect } from "~/route-kit.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /**
  * Test hook, off unless ENABLE_TEST_HOOKS=true (set only by the test servers): throws an unexpected error so

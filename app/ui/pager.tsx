@@ -1,4 +1,4 @@
-import { AppLink } from "~/ui/app-link";
+import { AppLink } from "./page-shell";
 
 /**
  * Previous and Next as plain links (no script needed) and where the reader is ("Page 2 of 4"), for a list

@@ -1,4 +1,4 @@
-import { AppLink } from "./app-link";
+import { AppLink } from "./page-shell";
 
 /** A column's sort state, as `aria-sort` says it. */
 export type AriaSort = "ascending" | "descending" | "none";

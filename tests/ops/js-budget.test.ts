@@ -49,6 +49,140 @@ describe("JavaScript budget of the login page", () => {
   }
 });
 
+/**
+ * Script files a page loads on a cold visit (issue 17: fewer, larger shared chunks; each file pays its
+ * response headers, and on a slow link a round trip): the manifest, the entry and its chunks, and every route
+ * module of the page's route chain with its chunks, as the build manifest lists them. Signed-in pages are the
+ * children of `_app` (the app shell); public pages are the others (login, health check, privacy policy…).
+ */
+const SCRIPT_FILES_BUDGET: [string, (routeId: string) => boolean, number][] = [
+  ["public pages (login, health check…)", (id) => !id.startsWith("routes/_app"), 12],
+  ["signed-in pages", (id) => id.startsWith("routes/_app"), 23],
+];
+
+type Manifest = {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, { id: string; parentId?: string; module: string; imports?: string[] }>;
+};
+
+function readManifest(dir = "public/build"): { file: string; manifest: Manifest } {
+  const file = fs.readdirSync(dir).find((f) => /^manifest-.*\.js$/.test(f))!;
+  const src = fs.readFileSync(path.join(dir, file), "utf8");
+  const manifest = JSON.parse(src.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, "")) as Manifest;
+  return { file: `/build/${file}`, manifest };
+}
+
+/** Script files per page route (a route module with a default export: resource routes load nothing). */
+function scriptFilesPerPage(): Record<string, Set<string>> {
+  const { file, manifest } = readManifest();
+  const chain = (id: string): string[] => {
+    const r = manifest.routes[id];
+    return r ? [...(r.parentId ? chain(r.parentId) : []), id] : [];
+  };
+  const pages: Record<string, Set<string>> = {};
+  for (const id of Object.keys(manifest.routes)) {
+    if (id === "root") continue;
+    const source = ["tsx", "ts"].map((ext) => path.join("app", `${id}.${ext}`)).find((f) => fs.existsSync(f));
+    if (!source || !/^export default /m.test(fs.readFileSync(source, "utf8"))) continue;
+    const files = new Set<string>([file, manifest.entry.module, ...manifest.entry.imports]);
+    for (const r of chain(id).map((c) => manifest.routes[c])) {
+      files.add(r.module);
+      for (const i of r.imports ?? []) files.add(i);
+    }
+    pages[id] = files;
+  }
+  return pages;
+}
+
+type Output = { file: string; inputs: string[]; inputsWithBytes: [string, number][] };
+
+/** The browser build's output files and what went into each (esbuild's metafile, written by `remix build`). */
+function allOutputs(): Output[] {
+  const meta = JSON.parse(fs.readFileSync("build/metafile.js.json", "utf8")) as {
+    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+  };
+  return Object.entries(meta.outputs)
+    .filter(([f]) => f.endsWith(".js"))
+    .map(([f, o]) => ({
+      file: f,
+      inputs: Object.keys(o.inputs),
+      inputsWithBytes: Object.entries(o.inputs).map(([i, v]) => [i, v.bytesInOutput] as [string, number]),
+    }));
+}
+
+const sharedChunks = () => allOutputs().filter((o) => o.file.includes("/_shared/"));
+
+describe("Script files per page (fewer, larger shared chunks)", () => {
+  const chunks = sharedChunks();
+
+  it("no shared chunk is only empty `.server` stubs, but for the one of the route kit", () => {
+    const stubs = chunks.filter(
+      (c) => c.inputs.length > 0 && c.inputs.every((i) => i.startsWith("empty-module:")),
+    );
+    // Route modules import server-only code through `~/route-kit.server` (see that file): one empty module,
+    // so at most one stub chunk, whichever routes use it.
+    expect(stubs.map((c) => c.inputs).flat()).toEqual(
+      stubs.length ? ["empty-module:~/route-kit.server"] : [],
+    );
+  });
+
+  it("no server code in the browser: `.server` modules, app/server and @remix-run/node only as empty modules", () => {
+    const offending = new Set<string>();
+    for (const c of allOutputs())
+      for (const [input, bytes] of c.inputsWithBytes)
+        if (bytes > 0 && !input.startsWith("empty-module:"))
+          if (
+            /\.server(\.[jt]sx?)?$/.test(input) ||
+            input.startsWith("app/server/") ||
+            /@remix-run\/node\//.test(input)
+          )
+            offending.add(input);
+    expect([...offending]).toEqual([]);
+  });
+
+  const perPage = scriptFilesPerPage();
+  it("the pages are counted", () => {
+    expect(Object.keys(perPage)).toEqual(
+      expect.arrayContaining(["routes/login", "routes/_app.locations._index"]),
+    );
+    // manifest, entry, root, the route: at least four files on any hydrated page
+    for (const files of Object.values(perPage)) expect(files.size).toBeGreaterThanOrEqual(4);
+  });
+  for (const [pages, isPage, bound] of SCRIPT_FILES_BUDGET) {
+    it(`${pages}: ≤ ${bound} script files`, () => {
+      const over = Object.entries(perPage)
+        .filter(([id, files]) => isPage(id) && files.size > bound)
+        .map(([id, files]) => [id, files.size]);
+      expect(over).toEqual([]);
+    });
+  }
+
+  it("what every page loads (the entry's and the root's modules) comes in at most three shared chunks", () => {
+    // React and Remix; esbuild's runtime helpers; `~/ui/page-shell`, the app's pieces that the entry and the
+    // root use. A module of those imported around the page shell splits into a chunk of its own.
+    const { manifest } = readManifest();
+    expect(manifest.entry.imports.length).toBeLessThanOrEqual(3);
+    expect(manifest.routes.root.imports ?? []).toEqual([]);
+  });
+
+  it("no public page loads the signed-in shell's modules (`~/features/shell/app-shell`)", () => {
+    const members = [
+      ...fs.readFileSync("app/features/shell/app-shell.ts", "utf8").matchAll(/^export \* from "~\/(.+)";$/gm),
+    ].map((m) => `app/${m[1]}.`);
+    expect(members.length).toBeGreaterThan(3);
+    const chunksOfShell = allOutputs()
+      .filter((o) =>
+        o.inputsWithBytes.some(([i, bytes]) => bytes > 0 && members.some((m) => i.startsWith(m))),
+      )
+      .map((o) => `/${o.file.replace(/^public\//, "")}`);
+    expect(chunksOfShell.length).toBeGreaterThan(0);
+    const loaded = Object.entries(perPage)
+      .filter(([id]) => !id.startsWith("routes/_app"))
+      .flatMap(([id, files]) => chunksOfShell.filter((c) => files.has(c)).map((c) => `${id}: ${c}`));
+    expect(loaded).toEqual([]);
+  });
+});
+
 describe(`JavaScript of the email deep-link pages: ≤ ${EMAIL_BUDGET_KIB} KiB gzip, no hydration`, () => {
   let stack: Stack;
   let cookie: string;

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { AppLink } from "~/ui/app-link";
+import { AppLink } from "~/ui/page-shell";
 
 type Option = { id: number; label: string };
 

@@ -6,7 +6,7 @@ import {
   type ConnectActionData,
   type ConnectFlowData,
   type ConnectFlowNav,
-} from "./connect-flow";
+} from "~/features/shell/app-shell";
 
 const embedUrl = (href: string) => `${href}${href.includes("?") ? "&" : "?"}embed=1`;
 

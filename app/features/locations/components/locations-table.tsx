@@ -1,11 +1,15 @@
 import { Form, useLocation } from "@remix-run/react";
-import { withQuery, type QueryChanges } from "~/lib/query";
-import { AppLink } from "~/ui/app-link";
+import {
+  withQuery,
+  type QueryChanges,
+  Pill,
+  Tooltip,
+  OLD_BILL_MESSAGE,
+  type SortKey,
+} from "~/features/shell/app-shell";
+import { AppLink } from "~/ui/page-shell";
 import { Pager } from "~/ui/pager";
-import { Pill } from "~/ui/pill";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
-import { Tooltip } from "~/ui/tooltip";
-import { OLD_BILL_MESSAGE, type SortKey } from "../locations";
 import type { DashboardRow, TableState } from "../dashboard.server";
 
 const COLUMNS: { key: SortKey; label: string }[] = [

@@ -1,4 +1,4 @@
-import { AppLink } from "~/ui/app-link";
+import { AppLink } from "~/ui/page-shell";
 
 /** How many locations a summary card lists before the rest go behind "Show all N". */
 export const SUMMARY_PREVIEW_COUNT = 5;

@@ -3,7 +3,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { Toasts } from "~/ui/toasts";
+import { Toasts } from "~/ui/page-shell";
 import {
   anchoredCard,
   hasDeviceIssue,
@@ -16,7 +16,7 @@ import {
 } from "../thermostats";
 import type { SettingsReply } from "./settings-form";
 import { ThermostatCard } from "./thermostat-card";
-import { withQuery } from "~/lib/query";
+import { withQuery } from "~/features/shell/app-shell";
 
 /** What the control room renders: the route loader's data (`controlRoomView` in control.server.ts). */
 export type ControlRoomData = {

@@ -1,7 +1,7 @@
 import { scaleLinear } from "@visx/scale";
 import { useTooltip } from "@visx/tooltip";
 import { useId, type FocusEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
-import { useHydrated } from "~/ui/use-hydrated";
+import { useHydrated } from "~/ui/page-shell";
 import { narrowEvery, PlotFrame, PlotTooltip, type AxisTick } from "./plot-frame";
 
 /**
