@@ -36,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       state,
       range,
       error: !result.ok,
-      items: result.ok ? result.data.items : [],
+      rows: result.ok ? result.data.rows : [],
       total: result.ok ? result.data.total : 0,
     },
     result,
@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const listKey = (search: string) => withQuery(search, { open: null });
 
 export default function GridServices() {
-  const { state, range, error, items, total } = useLoaderData<typeof loader>();
+  const { state, range, error, rows, total } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const location = useLocation();
   const loading =
@@ -86,11 +86,11 @@ export default function GridServices() {
         <DispatchTableSkeleton />
       ) : error ? (
         <ErrorState title={GRID_ERROR} />
-      ) : items.length === 0 ? (
+      ) : rows.length === 0 ? (
         <EmptyState title={GRID_EMPTY} />
       ) : (
         <>
-          <DispatchTable items={items} state={state} />
+          <DispatchTable rows={rows} state={state} />
           <nav className="pager" aria-label="Pagination">
             {state.page > 1 ? (
               <Link
