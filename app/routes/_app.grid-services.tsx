@@ -60,7 +60,7 @@ export default function GridServices() {
     <div className="stack grid-page">
       <h1>Grid Services</h1>
       <p className="muted">
-        Events from {formatCalendarDate(range.startDate)} to {formatCalendarDate(range.endDate)}
+        {`Events from ${formatCalendarDate(range.startDate)} to ${formatCalendarDate(range.endDate)}`}
       </p>
       <Form method="get" role="search" className="grid-search" key={state.q}>
         <label htmlFor="grid-q">Search locations</label>
@@ -106,7 +106,7 @@ export default function GridServices() {
               </span>
             )}{" "}
             <span data-testid="page-status">
-              Page {Math.min(state.page, pages)} of {pages} · {total} events ({GRID_PAGE_SIZE} per page)
+              {`Page ${Math.min(state.page, pages)} of ${pages} · ${total} events (${GRID_PAGE_SIZE} per page)`}
             </span>{" "}
             {state.page < pages ? (
               <Link

@@ -6,6 +6,7 @@ import {
   dispatchStatusTone,
   IN_PROGRESS_LABEL,
   isDispatchRunning,
+  gridHref,
   gridSearch,
   pageCount,
   parseGridState,
@@ -62,6 +63,13 @@ describe("URL state", () => {
   it("leaves defaults out of the URL and keeps everything else", () => {
     expect(gridSearch(parseGridState(new URLSearchParams()))).toBe("");
     expect(gridSearch({ q: "pike", page: 2, sort: DEFAULT_SORT, open: [4] })).toBe("?q=pike&page=2&open=4");
+  });
+
+  it("writes the path in every plain link, so the default view is not an empty href", () => {
+    const endAscending = parseGridState(new URLSearchParams("sort=end_time:ASC&sort=building_address:DESC"));
+    expect(gridHref(toggleSort(endAscending, "end_time"))).toBe("/grid-services");
+    expect(gridHref({ q: "", page: 1, sort: DEFAULT_SORT, open: [3] })).toBe("/grid-services?open=3");
+    expect(gridHref(toggleOpen({ q: "", page: 1, sort: DEFAULT_SORT, open: [3] }, 3))).toBe("/grid-services");
   });
 
   it("toggles sort direction on the primary column and goes back to page 1", () => {

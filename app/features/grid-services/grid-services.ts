@@ -125,6 +125,13 @@ export function gridSearch(state: GridState) {
 }
 
 /**
+ * The page's address for a state, for plain links (`AppLink`, a bare `<a href>`): the path always written, as a
+ * bare query of the default view would be `href=""`, a link to the page the user is on (clicking "End" on an
+ * ascending End column did nothing).
+ */
+export const gridHref = (state: GridState) => `/grid-services${gridSearch(state)}`;
+
+/**
  * Clicking a column: the same primary column flips its direction; another column becomes the primary sort
  * (ascending for text, descending for times) with building address descending as the tie-breaker.
  * Sorting goes back to the first page.

@@ -1,11 +1,11 @@
-import { Link } from "@remix-run/react";
 import { Fragment } from "react";
+import { AppLink } from "~/ui/app-link";
 import { Pill } from "~/ui/pill";
 import { SortableHeader } from "~/ui/sortable-header";
 import {
   ariaSort,
   fullEventTime,
-  gridSearch,
+  gridHref,
   toggleOpen,
   toggleSort,
   type DispatchRow,
@@ -51,7 +51,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                   key={c.label}
                   label={c.label}
                   sort={ariaSort(state, c.field)}
-                  href={gridSearch(toggleSort(state, c.field))}
+                  href={gridHref(toggleSort(state, c.field))}
                 />
               ) : (
                 <th key={c.label} scope="col">
@@ -70,19 +70,20 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
               <Fragment key={d.id}>
                 <tr data-testid="dispatch-row" className={open ? "row-open" : undefined}>
                   <td className="col-expander">
-                    <Link
-                      to={gridSearch(toggleOpen(state, d.id))}
+                    <AppLink
+                      to={gridHref(toggleOpen(state, d.id))}
                       preventScrollReset
                       replace
+                      discover={false}
                       className="expand-link"
                       aria-expanded={open}
                       aria-controls={open ? detailsId : undefined}
                     >
                       <span aria-hidden="true">{open ? "▾" : "▸"}</span>
                       <span className="visually-hidden">
-                        {open ? "Hide" : "Show"} thermostat details for the event at {d.address}
+                        {`${open ? "Hide" : "Show"} thermostat details for the event at ${d.address}`}
                       </span>
-                    </Link>
+                    </AppLink>
                   </td>
                   <td className="col-name">
                     <span className="grid-address">{d.address}</span>{" "}
@@ -124,7 +125,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                         <div className="table-wrap table-cards">
                           <table className="table table-compact">
                             <caption className="visually-hidden">
-                              Thermostats in the event at {d.address}
+                              {`Thermostats in the event at ${d.address}`}
                             </caption>
                             <thead>
                               <tr>
