@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       state,
       range,
       error: !result.ok,
-      items: result.ok ? result.data.items : [],
+      rows: result.ok ? result.data.rows : [],
       total: result.ok ? result.data.total : 0,
     },
     result,
@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const listKey = (search: string) => withQuery(search, { open: null });
 
 export default function GridServices() {
-  const { state, range, error, items, total } = useLoaderData<typeof loader>();
+  const { state, range, error, rows, total } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const location = useLocation();
   const loading =
@@ -58,7 +58,7 @@ export default function GridServices() {
     <div className="stack grid-page">
       <h1>Grid Services</h1>
       <p className="muted">
-        Events from {formatCalendarDate(range.startDate)} to {formatCalendarDate(range.endDate)}
+        {`Events from ${formatCalendarDate(range.startDate)} to ${formatCalendarDate(range.endDate)}`}
       </p>
       <Form method="get" role="search" className="grid-search" key={state.q}>
         <label htmlFor="grid-q">Search locations</label>
@@ -84,11 +84,11 @@ export default function GridServices() {
         <DispatchTableSkeleton />
       ) : error ? (
         <ErrorState title={GRID_ERROR} />
-      ) : items.length === 0 ? (
+      ) : rows.length === 0 ? (
         <EmptyState title={GRID_EMPTY} />
       ) : (
         <>
-          <DispatchTable items={items} state={state} />
+          <DispatchTable rows={rows} state={state} />
           <nav className="pager" aria-label="Pagination">
             {state.page > 1 ? (
               <Link
@@ -104,7 +104,7 @@ export default function GridServices() {
               </span>
             )}{" "}
             <span data-testid="page-status">
-              Page {Math.min(state.page, pages)} of {pages} · {total} events ({GRID_PAGE_SIZE} per page)
+              {`Page ${Math.min(state.page, pages)} of ${pages} · ${total} events (${GRID_PAGE_SIZE} per page)`}
             </span>{" "}
             {state.page < pages ? (
               <Link

@@ -85,6 +85,26 @@ test.describe("grid services", () => {
     expect(labels.filter((l) => l.trim() === "In progress")).toHaveLength(1);
   });
 
+  test("the End column flips back to the default, descending, order", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/grid-services?sort=end_time:ASC&sort=building_address:DESC");
+    await ready(page, info);
+    const end = page.getByRole("columnheader", { name: /End/ });
+    await expect(end).toHaveAttribute("aria-sort", "ascending");
+    await end.getByRole("link").click();
+    await expect(page).toHaveURL(/\/grid-services$/);
+    await expect(end).toHaveAttribute("aria-sort", "descending");
+    // The row toggles write the path too: closing the last open row goes back to the plain page.
+    await page
+      .getByRole("link", { name: /Show thermostat details/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\?open=\d+$/);
+    await page.getByRole("link", { name: /Hide thermostat details/ }).click();
+    await expect(page).toHaveURL(/\/grid-services$/);
+    await expect(page.getByTestId("dispatch-details")).toHaveCount(0);
+  });
+
   test("a search goes back to the first page; no match shows the empty state", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/grid-services?page=2");

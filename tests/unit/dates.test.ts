@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatDayIn } from "~/lib/dates-tz";
 import { formatRange, formatMonth } from "~/features/bills/bills";
-import { eventTimeParts } from "~/features/grid-services/grid-services";
+import { eventTimeParts } from "~/features/grid-services/event-times";
 import { bucketLabel } from "~/features/usage/usage";
 
 describe("formatCalendarDate", () => {

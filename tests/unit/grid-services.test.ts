@@ -6,13 +6,18 @@ import {
   dispatchStatusTone,
   IN_PROGRESS_LABEL,
   isDispatchRunning,
-  formatEventTime,
+  gridHref,
   gridSearch,
   pageCount,
   parseGridState,
   toggleOpen,
   toggleSort,
 } from "~/features/grid-services/grid-services";
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+import { formatDayIn } from "~/lib/dates-tz";
+import { eventTimeParts, formatEventTime } from "~/features/grid-services/event-times";
+import { dispatchRow, type Dispatch } from "~/features/grid-services/grid-services.server";
 
 describe("dispatch status labels", () => {
   it("maps every known status and falls back for the rest", () => {
@@ -58,6 +63,13 @@ describe("URL state", () => {
   it("leaves defaults out of the URL and keeps everything else", () => {
     expect(gridSearch(parseGridState(new URLSearchParams()))).toBe("");
     expect(gridSearch({ q: "pike", page: 2, sort: DEFAULT_SORT, open: [4] })).toBe("?q=pike&page=2&open=4");
+  });
+
+  it("writes the path in every plain link, so the default view is not an empty href", () => {
+    const endAscending = parseGridState(new URLSearchParams("sort=end_time:ASC&sort=building_address:DESC"));
+    expect(gridHref(toggleSort(endAscending, "end_time"))).toBe("/grid-services");
+    expect(gridHref({ q: "", page: 1, sort: DEFAULT_SORT, open: [3] })).toBe("/grid-services?open=3");
+    expect(gridHref(toggleOpen({ q: "", page: 1, sort: DEFAULT_SORT, open: [3] }, 3))).toBe("/grid-services");
   });
 
   it("toggles sort direction on the primary column and goes back to page 1", () => {
@@ -114,6 +126,118 @@ describe("event times", () => {
     } finally {
       Intl.DateTimeFormat = Real;
     }
+  });
+
+  /** How the page wrote a time before the server wrote them with one Intl formatter (date-fns, @date-fns/tz). */
+  function withDateFns(iso: string, tz: string): [string, string] {
+    const ms = Date.parse(iso);
+    const d = new TZDate(ms, tz);
+    const abbr = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" })
+      .formatToParts(new Date(ms))
+      .find((p) => p.type === "timeZoneName")?.value;
+    return [formatDayIn(d, tz), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
+  }
+
+  it("writes the same words as date-fns, across both DST changes, midnight and noon", () => {
+    const zones = [
+      "America/New_York",
+      "America/Los_Angeles",
+      "America/Phoenix",
+      "Pacific/Honolulu",
+      "Asia/Kolkata",
+      "Australia/Lord_Howe",
+    ];
+    let compared = 0;
+    // Every 5 h 7 min through 2026: every hour of the day, every month, both DST changes of each zone.
+    for (const tz of zones)
+      for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 307 * 60_000) {
+        const iso = new Date(t).toISOString();
+        expect(eventTimeParts(iso, tz), `${iso} in ${tz}`).toEqual(withDateFns(iso, tz));
+        compared++;
+      }
+    expect(compared).toBeGreaterThan(10_000);
+    expect(eventTimeParts("2026-11-19T05:00:00Z", "America/Chicago")).toEqual([
+      "Nov 18, 2026",
+      "11:00 PM CST",
+    ]);
+    expect(eventTimeParts("2026-11-19T06:00:00Z", "America/Chicago")).toEqual([
+      "Nov 19, 2026",
+      "12:00 AM CST",
+    ]);
+  });
+
+  it("uses New York time for a building without a timezone or with one Intl does not know", () => {
+    const ny = eventTimeParts("2026-11-20T18:00:00.000Z", "America/New_York");
+    expect(ny).toEqual(["Nov 20, 2026", "1:00 PM EST"]);
+    expect(eventTimeParts("2026-11-20T18:00:00.000Z", null)).toEqual(ny);
+    expect(eventTimeParts("2026-11-20T18:00:00.000Z", "Mars/Olympus_Mons")).toEqual(ny);
+    expect(eventTimeParts("not a time", "America/New_York")).toBeNull();
+  });
+
+  it("writes an instant once: the same event on the next page view costs no Intl call", () => {
+    const real = Intl.DateTimeFormat.prototype.formatToParts;
+    let calls = 0;
+    Intl.DateTimeFormat.prototype.formatToParts = function (this: Intl.DateTimeFormat, date) {
+      calls++;
+      return real.call(this, date);
+    };
+    try {
+      const first = eventTimeParts("2026-03-08T09:30:00.000Z", "America/Boise");
+      const again = eventTimeParts("2026-03-08T09:30:00.000Z", "America/Boise");
+      expect(first).toEqual(["Mar 8, 2026", "3:30 AM MDT"]);
+      expect(again).toEqual(first);
+      expect(calls).toBe(1);
+    } finally {
+      Intl.DateTimeFormat.prototype.formatToParts = real;
+    }
+  });
+});
+
+describe("the rows the loader sends", () => {
+  const dispatch: Dispatch = {
+    id: 7,
+    buildingId: 101,
+    buildingAddress: "1912 Pike Pl, Seattle",
+    buildingTimezone: "America/Los_Angeles",
+    status: "PENDING",
+    eventType: "demand_response",
+    isInternalTest: true,
+    precoolStartTime: null,
+    startTime: "2026-11-18T18:30:00.000Z",
+    endTime: "2026-11-20T07:30:00.000Z",
+    wereOverriddenThermostats: false,
+    thermostatActionsInsights: [{ thermostatId: 1001, deviceName: "Front Counter", wasOverridden: true }],
+  };
+  const nowMs = Date.parse("2026-11-18T19:30:00.000Z");
+
+  it("carry labels and times in words, and no upstream field the page does not write", () => {
+    const row = dispatchRow(dispatch, nowMs, false);
+    expect(row).toEqual({
+      id: 7,
+      address: "1912 Pike Pl, Seattle",
+      internalTest: true,
+      overridden: false,
+      eventType: "Demand response",
+      status: "In progress",
+      tone: "success",
+      precool: null,
+      start: { iso: "2026-11-18T18:30:00.000Z", day: "Nov 18, 2026", time: "10:30 AM PST" },
+      end: { iso: "2026-11-20T07:30:00.000Z", day: "Nov 19, 2026", time: "11:30 PM PST" },
+    });
+    expect(dispatchRow({ ...dispatch, eventType: null, status: "SUCCESS" }, nowMs, false)).toMatchObject({
+      eventType: "—",
+      status: "Participated",
+    });
+  });
+
+  it("carry a row's thermostats only when the row is expanded", () => {
+    expect(dispatchRow(dispatch, nowMs, false)).not.toHaveProperty("thermostats");
+    expect(dispatchRow(dispatch, nowMs, true).thermostats).toEqual([
+      { thermostatId: 1001, deviceName: "Front Counter", wasOverridden: true },
+    ]);
+    expect(dispatchRow({ ...dispatch, thermostatActionsInsights: null }, nowMs, true).thermostats).toEqual(
+      [],
+    );
   });
 });
 

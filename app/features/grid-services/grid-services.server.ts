@@ -1,7 +1,18 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/api-client.server";
 import { now } from "~/server/clock.server";
-import { GRID_PAGE_SIZE, isDispatchRunning, sortToParam, type GridState } from "./grid-services";
+import { eventTimeParts } from "./event-times";
+import {
+  dispatchStatusLabel,
+  dispatchStatusTone,
+  eventTypeLabel,
+  GRID_PAGE_SIZE,
+  isDispatchRunning,
+  sortToParam,
+  type DispatchRow,
+  type EventTimeView,
+  type GridState,
+} from "./grid-services";
 
 const insightSchema = z.object({
   thermostatId: z.number(),
@@ -27,11 +38,8 @@ const dispatchSchema = z.object({
   wereOverriddenThermostats: z.boolean().nullish(),
   thermostatActionsInsights: z.array(insightSchema).nullish(),
 });
-/**
- * A dispatch as the page gets it: `running` is decided here, with the web's clock, and travels in the
- * loader's data, so the server's HTML and the hydrated page show the same status.
- */
-export type DispatchInsight = z.infer<typeof dispatchSchema> & { running: boolean };
+/** A dispatch as the upstream sends it (camelCased). */
+export type Dispatch = z.infer<typeof dispatchSchema>;
 
 const pageSchema = z.object({
   items: z.array(dispatchSchema),
@@ -40,7 +48,35 @@ const pageSchema = z.object({
   size: z.number(),
 });
 
-/** GET /insights/{clientId}/dispatches for the page's state and date range, each marked running or not. */
+function timeView(iso: string | null | undefined, timezone: string | null | undefined): EventTimeView | null {
+  const parts = eventTimeParts(iso, timezone);
+  return parts && iso ? { iso, day: parts[0], time: parts[1] } : null;
+}
+
+/**
+ * The row the page shows for a dispatch (`DispatchRow`): its status decided here, with the web's clock
+ * (`nowMs`), so the server's HTML and the hydrated page say the same; its times written in the building's
+ * timezone; its thermostats only when the row is expanded (`open`).
+ */
+export function dispatchRow(d: Dispatch, nowMs: number, open: boolean): DispatchRow {
+  const running = isDispatchRunning(d, nowMs);
+  const tz = d.buildingTimezone;
+  return {
+    id: d.id,
+    address: d.buildingAddress,
+    internalTest: Boolean(d.isInternalTest),
+    overridden: Boolean(d.wereOverriddenThermostats),
+    eventType: d.eventType ? eventTypeLabel(d.eventType) : "—",
+    status: dispatchStatusLabel(d.status, running),
+    tone: dispatchStatusTone(d.status, running),
+    precool: timeView(d.precoolStartTime, tz),
+    start: timeView(d.startTime, tz),
+    end: timeView(d.endTime, tz),
+    ...(open ? { thermostats: d.thermostatActionsInsights ?? [] } : {}),
+  };
+}
+
+/** GET /insights/{clientId}/dispatches for the page's state and date range, as the table's rows. */
 export async function listDispatches(
   api: ApiClient,
   clientId: number,
@@ -62,8 +98,8 @@ export async function listDispatches(
     .then((page) => {
       const at = now().getTime();
       return {
-        ...page,
-        items: page.items.map((d): DispatchInsight => ({ ...d, running: isDispatchRunning(d, at) })),
+        total: page.total,
+        rows: page.items.map((d) => dispatchRow(d, at, state.open.includes(d.id))),
       };
     });
 }

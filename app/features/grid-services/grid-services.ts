@@ -1,7 +1,4 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
 import { parseId } from "~/lib/ids";
-import { formatDayIn } from "~/lib/dates-tz";
 
 /** Grid services rules (docs/rules.md, Grid services): status labels, default sort and range, URL state. */
 
@@ -128,6 +125,13 @@ export function gridSearch(state: GridState) {
 }
 
 /**
+ * The page's address for a state, for plain links (`AppLink`, a bare `<a href>`): the path always written, as a
+ * bare query of the default view would be `href=""`, a link to the page the user is on (clicking "End" on an
+ * ascending End column did nothing).
+ */
+export const gridHref = (state: GridState) => `/grid-services${gridSearch(state)}`;
+
+/**
  * Clicking a column: the same primary column flips its direction; another column becomes the primary sort
  * (ascending for text, descending for times) with building address descending as the tie-breaker.
  * Sorting goes back to the first page.
@@ -155,43 +159,6 @@ export function ariaSort(state: GridState, field: SortField): "ascending" | "des
 
 export const pageCount = (total: number, size = GRID_PAGE_SIZE) => Math.max(1, Math.ceil(total / size));
 
-/**
- * The formatter of a timezone's short name ("PST"), built once per timezone: an Intl.DateTimeFormat costs far
- * more to build than to use (a grid page built one per event time: a quarter of its server CPU). Bounded.
- */
-const zoneNameFormats = new Map<string, Intl.DateTimeFormat>();
-function zoneNameFormat(tz: string) {
-  let f = zoneNameFormats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" });
-    if (zoneNameFormats.size >= 500) zoneNameFormats.clear();
-    zoneNameFormats.set(tz, f);
-  }
-  return f;
-}
-
-/** A timestamp in the building's timezone as [date, time], e.g. ["Nov 3, 2026", "2:00 PM PST"]. */
-export function eventTimeParts(
-  iso: string | null | undefined,
-  timezone: string | null | undefined,
-): [string, string] | null {
-  if (!iso) return null;
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return null;
-  const tz = timezone || "America/New_York";
-  const d = new TZDate(+ms, tz);
-  const abbr = zoneNameFormat(tz)
-    .formatToParts(new Date(ms))
-    .find((p) => p.type === "timeZoneName")?.value;
-  return [formatDayIn(d, tz), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
-}
-
-/** A timestamp in the building's timezone, e.g. "Nov 3, 2026, 2:00 PM PST". */
-export function formatEventTime(iso: string | null | undefined, timezone: string | null | undefined) {
-  const parts = eventTimeParts(iso, timezone);
-  return parts ? parts.join(", ") : "—";
-}
-
 export const EVENT_TYPE_LABELS: Record<string, string> = {
   demand_response: "Demand response",
   peak_shaving: "Peak shaving",
@@ -199,3 +166,39 @@ export const EVENT_TYPE_LABELS: Record<string, string> = {
 };
 export const eventTypeLabel = (t: string) =>
   Object.hasOwn(EVENT_TYPE_LABELS, t) ? EVENT_TYPE_LABELS[t] : t.replace(/_/g, " ");
+
+/** An event time as the table shows it, written by the server (event-times.ts): the instant and its two halves. */
+export type EventTimeView = { iso: string; day: string; time: string };
+
+/** A thermostat's part in an event, as the details of an expanded row list it. */
+export type ThermostatInsightView = {
+  thermostatId: number;
+  deviceName: string;
+  precoolSetpoint?: number | null;
+  targetSetpoint?: number | null;
+  preEventObserved?: number | null;
+  participatingMinutes?: number | null;
+  wasOverridden?: boolean | null;
+};
+
+/**
+ * A row of the table, as the loader sends it: only what the page writes, the labels and times already in
+ * words. `thermostats` comes only with an expanded row (`open` in the URL): a closed row's details are neither
+ * rendered nor sent, and expanding one is a navigation that fetches them (with or without JavaScript).
+ */
+export type DispatchRow = {
+  id: number;
+  address: string;
+  internalTest: boolean;
+  overridden: boolean;
+  eventType: string;
+  status: string;
+  tone: ReturnType<typeof dispatchStatusTone>;
+  precool: EventTimeView | null;
+  start: EventTimeView | null;
+  end: EventTimeView | null;
+  thermostats?: ThermostatInsightView[];
+};
+
+/** An event time in full, as an expanded row's details write it: "Nov 3, 2026, 2:00 PM PST", or "—". */
+export const fullEventTime = (t: EventTimeView | null) => (t ? `${t.day}, ${t.time}` : "—");

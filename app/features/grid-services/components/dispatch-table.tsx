@@ -1,21 +1,18 @@
-import { Link } from "@remix-run/react";
 import { Fragment } from "react";
+import { AppLink } from "~/ui/app-link";
 import { Pill } from "~/ui/pill";
 import { SortableHeader } from "~/ui/sortable-header";
 import {
   ariaSort,
-  dispatchStatusLabel,
-  dispatchStatusTone,
-  eventTimeParts,
-  eventTypeLabel,
-  formatEventTime,
-  gridSearch,
+  fullEventTime,
+  gridHref,
   toggleOpen,
   toggleSort,
+  type DispatchRow,
+  type EventTimeView,
   type GridState,
   type SortField,
 } from "../grid-services";
-import type { DispatchInsight } from "../grid-services.server";
 
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: "building_address", label: "Location" },
@@ -26,12 +23,12 @@ const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: "end_time", label: "End" },
 ];
 
-function EventTime({ iso, tz }: { iso: string | null | undefined; tz: string | null | undefined }) {
-  const parts = eventTimeParts(iso, tz);
-  if (!parts || !iso) return <>—</>;
+/** An event time, written by the server in the building's timezone (event-times.ts). */
+function EventTime({ at }: { at: EventTimeView | null }) {
+  if (!at) return <>—</>;
   return (
-    <time dateTime={iso} className="event-time">
-      <span>{parts[0]}</span> <span>{parts[1]}</span>
+    <time dateTime={at.iso} className="event-time">
+      <span>{at.day}</span> <span>{at.time}</span>
     </time>
   );
 }
@@ -39,7 +36,7 @@ function EventTime({ iso, tz }: { iso: string | null | undefined; tz: string | n
 const num = (v: number | null | undefined, unit = "") =>
   v === null || v === undefined ? "—" : `${v}${unit}`;
 
-export function DispatchTable({ items, state }: { items: DispatchInsight[]; state: GridState }) {
+export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: GridState }) {
   return (
     <div className="table-wrap table-cards-wide">
       <table className="table grid-table" data-testid="dispatch-table">
@@ -54,7 +51,7 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                   key={c.label}
                   label={c.label}
                   sort={ariaSort(state, c.field)}
-                  href={gridSearch(toggleSort(state, c.field))}
+                  href={gridHref(toggleSort(state, c.field))}
                 />
               ) : (
                 <th key={c.label} scope="col">
@@ -65,71 +62,70 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
           </tr>
         </thead>
         <tbody>
-          {items.map((d) => {
-            const open = state.open.includes(d.id);
+          {rows.map((d) => {
+            const thermostats = d.thermostats;
+            const open = thermostats !== undefined;
             const detailsId = `dispatch-${d.id}-details`;
-            const tz = d.buildingTimezone;
             return (
               <Fragment key={d.id}>
                 <tr data-testid="dispatch-row" className={open ? "row-open" : undefined}>
                   <td className="col-expander">
-                    <Link
-                      to={gridSearch(toggleOpen(state, d.id))}
+                    <AppLink
+                      to={gridHref(toggleOpen(state, d.id))}
                       preventScrollReset
                       replace
+                      discover={false}
                       className="expand-link"
                       aria-expanded={open}
                       aria-controls={open ? detailsId : undefined}
                     >
                       <span aria-hidden="true">{open ? "▾" : "▸"}</span>
                       <span className="visually-hidden">
-                        {open ? "Hide" : "Show"} thermostat details for the event at {d.buildingAddress}
+                        {`${open ? "Hide" : "Show"} thermostat details for the event at ${d.address}`}
                       </span>
-                    </Link>
+                    </AppLink>
                   </td>
                   <td className="col-name">
-                    <span className="grid-address">{d.buildingAddress}</span>{" "}
-                    {d.isInternalTest ? <Pill tone="info">Internal test</Pill> : null}{" "}
-                    {d.wereOverriddenThermostats ? <Pill tone="yellow">Overridden thermostats</Pill> : null}
+                    <span className="grid-address">{d.address}</span>{" "}
+                    {d.internalTest ? <Pill tone="info">Internal test</Pill> : null}{" "}
+                    {d.overridden ? <Pill tone="yellow">Overridden thermostats</Pill> : null}
                   </td>
-                  <td data-label="Event type">{d.eventType ? eventTypeLabel(d.eventType) : "—"}</td>
+                  <td data-label="Event type">{d.eventType}</td>
                   <td data-label="Status">
-                    <Pill tone={dispatchStatusTone(d.status, d.running)}>
-                      {dispatchStatusLabel(d.status, d.running)}
-                    </Pill>
+                    <Pill tone={d.tone}>{d.status}</Pill>
                   </td>
                   <td data-label="Precool start">
-                    <EventTime iso={d.precoolStartTime} tz={tz} />
+                    <EventTime at={d.precool} />
                   </td>
                   <td data-label="Start">
-                    <EventTime iso={d.startTime} tz={tz} />
+                    <EventTime at={d.start} />
                   </td>
                   <td data-label="End">
-                    <EventTime iso={d.endTime} tz={tz} />
+                    <EventTime at={d.end} />
                   </td>
                 </tr>
-                {open ? (
+                {thermostats ? (
                   <tr className="grid-details-row">
                     <td colSpan={7} id={detailsId} data-testid="dispatch-details">
                       <dl className="grid-times">
                         <div>
                           <dt>Precool start</dt>
-                          <dd>{formatEventTime(d.precoolStartTime, tz)}</dd>
+                          <dd>{fullEventTime(d.precool)}</dd>
                         </div>
                         <div>
                           <dt>Start</dt>
-                          <dd>{formatEventTime(d.startTime, tz)}</dd>
+                          <dd>{fullEventTime(d.start)}</dd>
                         </div>
                         <div>
                           <dt>End</dt>
-                          <dd>{formatEventTime(d.endTime, tz)}</dd>
+                          <dd>{fullEventTime(d.end)}</dd>
                         </div>
                       </dl>
-                      {d.thermostatActionsInsights?.length ? (
+                      {thermostats.length ? (
                         <div className="table-wrap table-cards">
                           <table className="table table-compact">
                             <caption className="visually-hidden">
-                              Thermostats in the event at {d.buildingAddress}
+                              {`Thermostats in the event at ${d.address}`}
                             </caption>
                             <thead>
                               <tr>
@@ -150,7 +146,7 @@ export function DispatchTable({ items, state }: { items: DispatchInsight[]; stat
                               </tr>
                             </thead>
                             <tbody>
-                              {d.thermostatActionsInsights.map((t) => (
+                              {thermostats.map((t) => (
                                 <tr key={t.thermostatId} data-testid="thermostat-insight">
                                   <td className="device-name">{t.deviceName}</td>
                                   <td className="num" data-label="Precool setpoint">
