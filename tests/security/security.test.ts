@@ -172,6 +172,17 @@ describe("open redirects", () => {
 });
 
 describe("headers", () => {
+  it("build assets carry nosniff and a year's immutable cache, not the page's CSP", async () => {
+    const page = await getPage(stack.url, "/login");
+    const src = /<(?:script|link)[^>]+(?:src|href)="(\/build\/[^"]+\.js)"/.exec(page.body)![1];
+    const res = await fetch(`${stack.url}${src}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cache-control")).toContain("immutable");
+    expect(res.headers.get("content-security-policy")).toBeNull();
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+  });
+
   it("CSP is enforced with a fresh nonce per response", async () => {
     const a = await getPage(stack.url, "/login");
     const b = await getPage(stack.url, "/login");
