@@ -45,7 +45,6 @@ import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
-import { useHydrated } from "~/ui/page-shell";
 import plotStyles from "~/features/usage/components/plot.css";
 
 export const links: LinksFunction = () => [
@@ -113,7 +112,6 @@ export default function Spending() {
   const loaderData = useLoaderData<typeof loader>();
   const { state, locationId, accounts, accountId, bills } = loaderData;
   const actionData = useActionData<typeof action>();
-  const hydrated = useHydrated();
   const submit = useSubmit();
   const chart = billChart(chartBills(bills), locationId);
   return (
@@ -144,11 +142,11 @@ export default function Spending() {
                 </option>
               ))}
             </select>
-            {hydrated ? null : (
-              <button type="submit" className="btn btn-secondary btn-small">
-                Show bills
-              </button>
-            )}
+            {/* Also with JavaScript (a change submits by itself): the same width before and after hydration,
+                so the form does not jump beside the heading (CLS 0.325 on slow 4G). */}
+            <button type="submit" className="btn btn-secondary btn-small">
+              Show bills
+            </button>
           </Form>
         ) : null}
       </div>
