@@ -11,7 +11,7 @@ import readline from "node:readline";
 import { cpuMs, startServer, stopChild } from "./server";
 
 /** The api (own process, `extra` more Harbor buildings) and the production web server in front of it. */
-export async function startManyStack(extra: number, nodeArgs: string[] = []) {
+export async function startManyStack(extra: number) {
   const api = spawn(process.execPath, ["--import", "tsx", path.resolve("bench/many-api.ts")], {
     env: { ...process.env, API_EXTRA_LOCATIONS: String(extra), LOG_LEVEL: "silent", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -21,7 +21,7 @@ export async function startManyStack(extra: number, nodeArgs: string[] = []) {
     lines.once("line", (l) => resolve((JSON.parse(l) as { url: string }).url));
     api.once("exit", (code) => reject(new Error(`bench api exited (${code})`)));
   });
-  const web = await startServer(0, { apiUrl, nodeArgs });
+  const web = await startServer(0, { apiUrl });
   return {
     url: web.url,
     cookie: web.cookie,
