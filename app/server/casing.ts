@@ -25,26 +25,41 @@ function memoized(fn: (key: string) => string) {
 const toSnakeCached = memoized(toSnake);
 const toCamelCached = memoized(toCamel);
 
-function convertKeys(value: unknown, fn: (key: string) => string): unknown {
+/** An object's own keys and their converted names: the rows of an array share one (same keys, same order). */
+type Shape = { keys: string[]; names: string[] };
+
+function sameKeys(a: string[], b: string[]) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * A copy of `value` with every object key renamed by `fn`. An array's rows usually have the same keys in the
+ * same order: the names converted for one row serve the next (300-row answers spent most of this in lookups).
+ */
+function convertKeys(value: unknown, fn: (key: string) => string, rows?: { last?: Shape }): unknown {
   if (Array.isArray(value)) {
     const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = convertKeys(value[i], fn);
+    const shared: { last?: Shape } = {};
+    for (let i = 0; i < value.length; i++) out[i] = convertKeys(value[i], fn, shared);
     return out;
   }
   if (isPlainObject(value)) {
+    const keys = Object.keys(value);
+    let shape = rows?.last;
+    if (!shape || !sameKeys(shape.keys, keys)) {
+      shape = { keys, names: keys.map(fn) };
+      if (rows) rows.last = shape;
+    }
     const out: Record<string, unknown> = {};
-    for (const k in value) {
-      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
-      const key = fn(k);
+    for (let i = 0; i < keys.length; i++) {
+      const key = shape.names[i];
+      const v = convertKeys(value[keys[i]], fn);
       // An own "__proto__" key (JSON.parse makes one) must stay data, never become the prototype.
       if (key === "__proto__")
-        Object.defineProperty(out, key, {
-          value: convertKeys(value[k], fn),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[key] = convertKeys(value[k], fn);
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[key] = v;
     }
     return out;
   }

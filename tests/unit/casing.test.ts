@@ -72,4 +72,25 @@ describe("casing of hostile keys", () => {
       nested: [{ bill_id: 4 }],
     });
   });
+
+  it("converts each row of an array by its own keys, whatever the row before had", () => {
+    const rows = JSON.parse(
+      '[{"a_b": 1, "c_d": {"e_f": 2}}, {"a_b": 3, "c_d": null}, {"c_d": 4, "a_b": 5}, {"x_y": 6}, {"a_b": 7, "__proto__": {"is_admin": true}}, 8, [{"g_h": 9}]]',
+    ) as unknown[];
+    const out = keysToCamel<unknown[]>(rows);
+    expect(out).toEqual([
+      { aB: 1, cD: { eF: 2 } },
+      { aB: 3, cD: null },
+      { cD: 4, aB: 5 },
+      { xY: 6 },
+      expect.objectContaining({ aB: 7 }),
+      8,
+      [{ gH: 9 }],
+    ]);
+    expect(Object.keys(out[2] as object)).toEqual(["cD", "aB"]);
+    const withProto = out[4] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(withProto)).toBe(Object.prototype);
+    expect(Object.keys(withProto)).toEqual(["aB", "Proto__"]);
+    expect((withProto as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+  });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HistoryPoint } from "~/features/compliance/compliance";
 import {
   areaPath,
+  decodeHistory,
   dotsPath,
   formatRange,
   historyChart,
@@ -39,11 +40,26 @@ describe("thermostat chart, compact form", () => {
 
   it("sends minutes after the start and one rounded array per shown series", () => {
     const c = historyChart(items, TZ, START, END, { ...all, visible: ["cool", "indoor"] });
-    expect(c.t).toEqual([0, 30, 1440]);
-    expect(c.series.map((s) => s.key)).toEqual(["cool", "indoor"]);
-    expect(c.series[0].values).toEqual([76, null, 76]);
-    expect(c.series[1].values).toEqual([70, 72.5, 69]);
+    // On the wire: steps between readings and comma-separated values, one string each.
+    expect(c.count).toBe(3);
+    expect(c.t).toBe("0,30,1410");
+    expect(c.series).toEqual([
+      { key: "cool", values: "76,,76" },
+      { key: "indoor", values: "70,72.5,69" },
+    ]);
+    // Read back as the browser does, from the serialised copy (the server keeps its own arrays).
+    expect(decodeHistory(c)).toEqual(decodeHistory(JSON.parse(JSON.stringify(c)) as typeof c));
+    const { t, series } = decodeHistory(JSON.parse(JSON.stringify(c)) as typeof c);
+    expect(t).toEqual([0, 30, 1440]);
+    expect(series.map((s) => s.key)).toEqual(["cool", "indoor"]);
+    expect(series[0].values).toEqual([76, null, 76]);
+    expect(series[1].values).toEqual([70, 72.5, 69]);
     expect(c.modes).toEqual([]);
+    const none = historyChart([], TZ, START, END, { ...all, visible: ["cool"] });
+    expect(decodeHistory(JSON.parse(JSON.stringify(none)) as typeof none)).toEqual({
+      t: [],
+      series: [{ key: "cool", values: [] }],
+    });
   });
 
   it("summarises each local day of the month: lows and highs per shown series", () => {

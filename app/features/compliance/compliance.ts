@@ -1,6 +1,13 @@
 import { pageOf } from "~/lib/paging";
-import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
+import {
+  formatZonedDay,
+  formatZonedDayHour,
+  formatZonedIsoMinute,
+  readParts,
+  zonedParts,
+  zonedTime,
+} from "~/lib/zoned";
 import type { CsvCell } from "~/server/csv";
 
 /** Schedule compliance / override report rules (docs/rules.md, Schedule compliance). */
@@ -182,33 +189,36 @@ export function tickIntervalMs(startMs: number, endMs: number) {
   return endMs - startMs < 7 * DAY_MS ? 6 * HOUR_MS : DAY_MS;
 }
 
-/** Tick instants aligned to the building's local midnight (and 6-hour marks), within [start, end]. */
-export function chartTicks(startMs: number, endMs: number, timezone: string) {
+const tickCache = new Map<string, number[]>();
+
+/**
+ * Tick instants aligned to the building's local midnight (and 6-hour marks), within [start, end]. The page
+ * asks twice per view (the day table and the axis) and the same months come back: kept per period, bounded.
+ */
+export function chartTicks(startMs: number, endMs: number, timezone: string): readonly number[] {
   if (!(endMs > startMs)) return [];
-  const step = tickIntervalMs(startMs, endMs);
-  const first = new TZDate(+startMs, timezone);
-  let cursor = new TZDate(first.getFullYear(), first.getMonth(), first.getDate(), 0, 0, timezone);
-  const ticks: number[] = [];
-  for (let guard = 0; guard < 2000 && +cursor <= endMs; guard++) {
-    if (+cursor >= startMs) ticks.push(+cursor);
-    cursor =
-      step === DAY_MS
-        ? new TZDate(cursor.getFullYear(), cursor.getMonth(), cursor.getDate() + 1, 0, 0, timezone)
-        : new TZDate(
-            cursor.getFullYear(),
-            cursor.getMonth(),
-            cursor.getDate(),
-            cursor.getHours() + 6,
-            0,
-            timezone,
-          );
+  const key = `${timezone} ${startMs} ${endMs}`;
+  let ticks = tickCache.get(key);
+  if (!ticks) {
+    const hours = tickIntervalMs(startMs, endMs) === DAY_MS ? 24 : 6;
+    const first = zonedParts(startMs, timezone);
+    ticks = [];
+    for (let i = 0; i < 2000; i++) {
+      // Wall-clock hours past the first local midnight; zonedTime rolls them over into days and months.
+      const at = zonedTime(timezone, first.year, first.month, first.day, i * hours);
+      if (at > endMs) break;
+      if (at >= startMs) ticks.push(at);
+    }
+    if (tickCache.size >= 200) tickCache.clear();
+    tickCache.set(key, ticks);
   }
   return ticks;
 }
 
+/** A tick's label in the building's timezone: "Oct 1", or "Oct 1, 6 AM" for 6-hour ticks. */
 export function formatTick(ms: number, timezone: string, step: number) {
-  const d = new TZDate(+ms, timezone);
-  return step === DAY_MS ? format(d, "MMM d") : format(d, "MMM d, h a");
+  const p = zonedParts(ms, timezone);
+  return step === DAY_MS ? formatZonedDay(p) : formatZonedDayHour(p);
 }
 
 const fullTimeFormats = new Map<string, Intl.DateTimeFormat>();
@@ -282,7 +292,7 @@ export function historyCsvRows(items: HistoryPoint[], visible: SeriesKey[], time
   const series = SERIES.filter((s) => visible.includes(s.key));
   const head = ["Time", ...series.map((s) => `${s.label} (°F)`)];
   const rows = items.map((it) => [
-    format(new TZDate(Date.parse(it.recordedAt), timezone), "yyyy-MM-dd HH:mm"),
+    formatZonedIsoMinute(readParts(Date.parse(it.recordedAt), timezone)),
     ...series.map((s) => it[s.field] ?? null),
   ]);
   return [head, ...rows];

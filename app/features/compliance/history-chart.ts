@@ -1,5 +1,4 @@
-import { format } from "date-fns";
-import { TZDate } from "@date-fns/tz";
+import { formatZonedIsoDate, formatZonedLongDate, zonedParts } from "~/lib/zoned";
 import {
   chartTicks,
   modeRuns,
@@ -21,10 +20,16 @@ export type HistoryChart = {
   timezone: string;
   startMs: number;
   endMs: number;
-  /** Minutes after `startMs` of each reading. */
-  t: number[];
-  /** The shown series, in SERIES order: °F per reading (null: no reading). */
-  series: { key: SeriesKey; values: (number | null)[] }[];
+  /** How many readings. */
+  count: number;
+  /**
+   * Minutes after `startMs` of each reading, written as the step from the one before: "0,30,30,90,…". Strings
+   * rather than arrays because the page's data is serialised for hydration value by value: 7,500 numbers were
+   * 2 ms of the page's server CPU; `decodeHistory` reads them back.
+   */
+  t: string;
+  /** The shown series, in SERIES order: °F per reading, comma-separated ("" between commas: no reading). */
+  series: { key: SeriesKey; values: string }[];
   yDomain: [number, number];
   /** Mode bands (only when asked for), in minutes after `startMs`. */
   modes: { mode: string; from: number; to: number }[];
@@ -58,7 +63,7 @@ export function historyChart(
 ): HistoryChart {
   const shown = SERIES.filter((s) => options.visible.includes(s.key));
   const t = items.map((it) => minutes(Date.parse(it.recordedAt), startMs));
-  const series = shown.map((s) => ({
+  const series: DecodedHistory["series"] = shown.map((s) => ({
     key: s.key,
     values: items.map((it) => {
       const v = it[s.field];
@@ -67,10 +72,10 @@ export function historyChart(
   }));
   const midnights = chartTicks(startMs, endMs, timezone).filter((ms) => ms < endMs);
   const days: HistoryDay[] = midnights.map((ms, i) => {
-    const local = new TZDate(ms, timezone);
+    const local = zonedParts(ms, timezone);
     return {
-      date: format(local, "yyyy-MM-dd"),
-      label: format(local, "EEEE, MMMM d, yyyy"),
+      date: formatZonedIsoDate(local),
+      label: formatZonedLongDate(local),
       from: minutes(ms, startMs),
       to: minutes(midnights[i + 1] ?? endMs, startMs),
       ranges: shown.map(() => null),
@@ -88,12 +93,15 @@ export function historyChart(
       day.ranges[si] = r ? [Math.min(r[0], v), Math.max(r[1], v)] : [v, v];
     });
   });
-  return {
+  let steps = "";
+  for (let i = 0; i < t.length; i++) steps += i === 0 ? `${t[0]}` : `,${t[i] - t[i - 1]}`;
+  const chart: HistoryChart = {
     timezone,
     startMs,
     endMs,
-    t,
-    series,
+    count: t.length,
+    t: steps,
+    series: series.map((s) => ({ key: s.key, values: s.values.join(",") })),
     yDomain: yDomain(items, options.visible),
     modes:
       options.plotBands === "mode"
@@ -104,6 +112,32 @@ export function historyChart(
           }))
         : [],
     days,
+  };
+  // The server renders the page from this very object: it need not read back what it just wrote.
+  decoded.set(chart, { t, series });
+  return chart;
+}
+
+export type DecodedHistory = {
+  t: number[];
+  series: { key: SeriesKey; values: (number | null)[] }[];
+};
+
+const decoded = new WeakMap<object, DecodedHistory>();
+
+/** The readings of a compact history as arrays: minutes after the start, and per series °F or null. */
+export function decodeHistory(chart: Pick<HistoryChart, "count" | "t" | "series">): DecodedHistory {
+  const known = decoded.get(chart);
+  if (known) return known;
+  if (chart.count === 0) return { t: [], series: chart.series.map((s) => ({ key: s.key, values: [] })) };
+  let at = 0;
+  const t = chart.t.split(",").map((step) => (at += Number(step)));
+  return {
+    t,
+    series: chart.series.map((s) => ({
+      key: s.key,
+      values: s.values.split(",").map((v) => (v === "" ? null : Number(v))),
+    })),
   };
 }
 

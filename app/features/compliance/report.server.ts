@@ -1,4 +1,3 @@
-import { TZDate } from "@date-fns/tz";
 import { data, redirect } from "@remix-run/node";
 import type { ApiClient } from "~/server/api-client.server";
 import { settle } from "~/server/api-error";
@@ -15,6 +14,7 @@ import {
 import { historyChart } from "./history-chart";
 import { getOverrideReport, getThermostatHistory, getWorstDays } from "./compliance.server";
 import { idParam, parseId } from "~/lib/ids";
+import { zonedTime } from "~/lib/zoned";
 import { withQuery } from "~/lib/query";
 import { pageParam } from "~/ui/pager";
 
@@ -66,8 +66,8 @@ export async function overrideReportView(
   const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
   const [sy, sm] = period.start.split("-").map(Number);
   const rangeMs = {
-    start: +new TZDate(sy, sm - 1, 1, 0, 0, timezone),
-    end: +new TZDate(sy, sm, 1, 0, 0, timezone),
+    start: zonedTime(timezone, sy, sm, 1),
+    end: zonedTime(timezone, sy, sm + 1, 1),
   };
   const chart = parseChartOptions(url.searchParams);
   const location = parseId(url.searchParams.get("location"));

@@ -91,7 +91,7 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
           />
           {d.history === "error" || d.history === null ? (
             <Alert tone="error">{NO_HISTORY_MESSAGE}</Alert>
-          ) : d.history.t.length === 0 ? (
+          ) : d.history.count === 0 ? (
             <Alert tone="warning">{NO_HISTORY_MESSAGE}</Alert>
           ) : (
             <ThermostatChart

@@ -15,6 +15,7 @@ import {
 } from "../compliance";
 import {
   areaPath,
+  decodeHistory,
   dotsPath,
   formatRange,
   linePath,
@@ -45,7 +46,7 @@ const SCROLL_REGION_TAB_INDEX = 0;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
 /** x labels of the day (or 6-hour) ticks, thinned differently for wide and narrow charts. */
-function xAxis(ticks: number[], startMs: number, endMs: number, timezone: string): AxisTick[] {
+function xAxis(ticks: readonly number[], startMs: number, endMs: number, timezone: string): AxisTick[] {
   const step = tickIntervalMs(startMs, endMs);
   const out: AxisTick[] = [];
   ticks.forEach((ms, i) => {
@@ -81,7 +82,8 @@ export function ThermostatChart({
   /** The resource route that answers the plotted series as CSV. */
   csvHref: string;
 }) {
-  const { t, series, days, timezone, startMs, endMs } = chart;
+  const { days, timezone, startMs, endMs } = chart;
+  const { t, series } = useMemo(() => decodeHistory(chart), [chart]);
   const hydrated = useHydrated();
   const submit = useSubmit();
   const { tooltipOpen, tooltipLeft, tooltipTop, tooltipData, showTooltip, hideTooltip } =

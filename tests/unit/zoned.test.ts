@@ -1,0 +1,70 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+import { describe, expect, it } from "vitest";
+import {
+  formatZonedDay,
+  formatZonedDayHour,
+  formatZonedIsoDate,
+  formatZonedIsoMinute,
+  formatZonedLongDate,
+  zonedParts,
+  zonedTime,
+} from "~/lib/zoned";
+
+const ZONES = [
+  "America/New_York",
+  "America/Los_Angeles",
+  "America/Phoenix",
+  "America/Santiago",
+  "America/Havana",
+  "Europe/London",
+  "Asia/Kolkata",
+  "Australia/Lord_Howe",
+  "Pacific/Chatham",
+  "UTC",
+];
+
+describe("wall-clock time in a timezone without TZDate", () => {
+  it("names the same instant as TZDate for every local midnight and 6-hour mark of two years", () => {
+    for (const tz of ZONES)
+      for (let day = 0; day < 730; day += 1)
+        for (const hour of [0, 6, 12, 18]) {
+          const expected = +new TZDate(2026, 0, 1 + day, hour, 0, tz);
+          expect(zonedTime(tz, 2026, 1, 1 + day, hour), `${tz} day ${day} ${hour}:00`).toBe(expected);
+        }
+  });
+
+  it("moves a time skipped by a DST change forward and takes the first of a repeated one, like TZDate", () => {
+    const cases: [string, number, number, number, number, number][] = [
+      ["America/New_York", 2026, 3, 8, 2, 30], // skipped
+      ["America/New_York", 2026, 11, 1, 1, 30], // repeated
+      ["America/Santiago", 2026, 9, 6, 0, 0], // midnight skipped
+      ["America/Havana", 2026, 3, 8, 0, 0],
+      ["Australia/Lord_Howe", 2026, 10, 4, 2, 15], // a 30-minute change
+    ];
+    for (const [tz, y, m, d, h, min] of cases)
+      expect(zonedTime(tz, y, m, d, h, min), `${tz} ${y}-${m}-${d} ${h}:${min}`).toBe(
+        +new TZDate(y, m - 1, d, h, min, tz),
+      );
+  });
+
+  it("reads and writes the fields and words date-fns wrote", () => {
+    for (const tz of ZONES)
+      for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 7 * 3_600_000 + 13 * 60_000) {
+        const local = new TZDate(ms, tz);
+        const p = zonedParts(ms, tz);
+        const at = `${tz} ${new Date(ms).toISOString()}`;
+        expect(formatZonedIsoMinute(p), at).toBe(format(local, "yyyy-MM-dd HH:mm"));
+        expect(formatZonedIsoDate(p), at).toBe(format(local, "yyyy-MM-dd"));
+        expect(formatZonedLongDate(p), at).toBe(format(local, "EEEE, MMMM d, yyyy"));
+        expect(formatZonedDay(p), at).toBe(format(local, "MMM d"));
+        expect(formatZonedDayHour(p), at).toBe(format(local, "MMM d, h a"));
+      }
+  });
+
+  it("reads a timezone Intl does not know as the product's home timezone", () => {
+    const ms = Date.UTC(2026, 9, 1, 4);
+    expect(zonedParts(ms, "Mars/Olympus_Mons")).toEqual(zonedParts(ms, "America/New_York"));
+    expect(zonedTime("Mars/Olympus_Mons", 2026, 10, 1)).toBe(ms);
+  });
+});
