@@ -1,4 +1,4 @@
-import { AppLink } from "./page-shell";
+import { APP_LINKS, appLink } from "./app-link";
 
 /** A column's sort state, as `aria-sort` says it. */
 export type AriaSort = "ascending" | "descending" | "none";
@@ -24,14 +24,14 @@ export function SortableHeader({
   replace?: boolean;
 }) {
   return (
-    <th scope="col" aria-sort={sort} className={className}>
-      <AppLink to={href} className="sort-link" preventScrollReset replace={replace}>
+    <th scope="col" aria-sort={sort} className={className} {...APP_LINKS}>
+      <a className="sort-link" {...appLink(href, { preventScrollReset: true, replace })}>
         {label}
         <span aria-hidden="true" className="sort-mark">
           {ARROW[sort]}
         </span>
         <span className="visually-hidden">{sort === "none" ? ", sort" : `, sorted ${sort}`}</span>
-      </AppLink>
+      </a>
     </th>
   );
 }

@@ -14,7 +14,7 @@ const html = (el: React.ReactElement) =>
 describe("SortableHeader", () => {
   it("is a link to the next sort, so it works without JavaScript", () => {
     const out = html(<SortableHeader label="Location" sort="none" href="/locations?sort=x" />);
-    expect(out).toContain('<th scope="col" aria-sort="none">');
+    expect(out).toContain('<th scope="col" aria-sort="none" data-app-links="">');
     expect(out).toContain('<a class="sort-link" href="/locations?sort=x"');
     expect(out).toContain('data-prevent-scroll-reset="true"');
     expect(out).not.toContain("data-replace");
@@ -35,7 +35,7 @@ describe("SortableHeader", () => {
 
   it("passes a class to the cell and can replace the history entry", () => {
     const out = html(<SortableHeader label="HOLDS" sort="none" href="?b" className="num" replace />);
-    expect(out).toContain('<th scope="col" aria-sort="none" class="num">');
+    expect(out).toContain('<th scope="col" aria-sort="none" class="num" data-app-links="">');
     expect(out).toContain('data-replace="true"');
   });
 });

@@ -75,7 +75,8 @@ export function dashboardView({
   const issues = ordered.filter((r) => hasThermostatIssues(r.summary));
   const highDemand = ordered.filter((r) => r.highDemand);
   // Search and sort run over every location; only the page shown is turned into rows (rule locations-table-paged).
-  const paged = locationsPageOf(tableRows(all, state, isStaff), state.page);
+  const byDefault = state.sort === "location" && state.dir === "asc" && !state.q;
+  const paged = locationsPageOf(byDefault ? ordered : tableRows(all, state, isStaff), state.page);
   return {
     total: all.length,
     issues: { count: issues.length, links: issues.slice(0, SUMMARY_LINKS).map(toLink) },

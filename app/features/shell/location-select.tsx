@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { AppLink } from "~/ui/page-shell";
+import { APP_LINKS, appLink } from "~/ui/page-shell";
 
 type Option = { id: number; label: string };
 
@@ -23,11 +23,11 @@ export function LocationSelect({
         <span className="location-select-label">{current ? current.label : "All locations"}</span>
         <span aria-hidden="true">▾</span>
       </summary>
-      <ul className="location-menu" aria-label="Locations">
+      <ul className="location-menu" aria-label="Locations" {...APP_LINKS}>
         <li>
-          <AppLink to="/locations" className="location-menu-all">
+          <a {...appLink("/locations")} className="location-menu-all">
             See all locations
-          </AppLink>
+          </a>
         </li>
         {locations.length < locationCount ? (
           <li>
@@ -52,12 +52,12 @@ export function LocationSelect({
         ) : null}
         {locations.map((l) => (
           <li key={l.id}>
-            <AppLink
-              to={`/locations/${l.id}/control`}
+            <a
+              {...appLink(`/locations/${l.id}/control`)}
               aria-current={current?.id === l.id ? "page" : undefined}
             >
               {l.label}
-            </AppLink>
+            </a>
           </li>
         ))}
       </ul>

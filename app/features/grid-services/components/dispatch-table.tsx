@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { AppLink } from "~/ui/app-link";
+import { APP_LINKS, appLink } from "~/ui/app-link";
 import { Pill } from "~/ui/pill";
 import { SortableHeader } from "~/ui/sortable-header";
 import {
@@ -39,7 +39,7 @@ const num = (v: number | null | undefined, unit = "") =>
 export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: GridState }) {
   return (
     <div className="table-wrap table-cards-wide">
-      <table className="table grid-table" data-testid="dispatch-table">
+      <table className="table grid-table" data-testid="dispatch-table" {...APP_LINKS}>
         <thead>
           <tr>
             <th scope="col">
@@ -70,11 +70,12 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
               <Fragment key={d.id}>
                 <tr data-testid="dispatch-row" className={open ? "row-open" : undefined}>
                   <td className="col-expander">
-                    <AppLink
-                      to={gridHref(toggleOpen(state, d.id))}
-                      preventScrollReset
-                      replace
-                      discover={false}
+                    <a
+                      {...appLink(gridHref(toggleOpen(state, d.id)), {
+                        preventScrollReset: true,
+                        replace: true,
+                        discover: false,
+                      })}
                       className="expand-link"
                       aria-expanded={open}
                       aria-controls={open ? detailsId : undefined}
@@ -83,7 +84,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                       <span className="visually-hidden">
                         {`${open ? "Hide" : "Show"} thermostat details for the event at ${d.address}`}
                       </span>
-                    </AppLink>
+                    </a>
                   </td>
                   <td className="col-name">
                     <span className="grid-address">{d.address}</span>{" "}

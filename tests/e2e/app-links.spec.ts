@@ -1,0 +1,75 @@
+import type { Page } from "@playwright/test";
+import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
+
+/**
+ * Links in long lists are plain `<a href>`s (app/ui/app-link.tsx): without JavaScript they are ordinary links;
+ * with it, one listener on the document navigates through Remix's router for links under an `APP_LINKS`
+ * element, so the document is not loaded again. A marker on `window` survives a client navigation only.
+ */
+const mark = (page: Page) =>
+  page.evaluate(() => ((window as unknown as { appLinkMark?: number }).appLinkMark = 1));
+const marked = (page: Page) =>
+  page.evaluate(() => (window as unknown as { appLinkMark?: number }).appLinkMark === 1);
+
+test.describe("in-app links of tables, menus and pagers", () => {
+  test("the locations table, its sort headers and menus, the selector and the grid's rows", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    await mark(page);
+
+    // A sort header: a new URL, the same document with JavaScript.
+    await page.getByRole("link", { name: /^Last Bill/ }).click();
+    await expect(page).toHaveURL(/sort=lastBill/);
+    await ready(page, info);
+    expect(await marked(page)).toBe(isJs(info));
+
+    // A location's name in the table.
+    await mark(page);
+    const row = page.getByTestId("location-row-101");
+    await row.getByRole("link", { name: "Harbor Coffee Pike Place", exact: true }).click();
+    await expect(page).toHaveURL(/\/locations\/101\/control$/);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Harbor Coffee Pike Place");
+    expect(await marked(page)).toBe(isJs(info));
+
+    // Back on the dashboard: a row's ⋯ menu.
+    await page.goto("/locations");
+    await ready(page, info);
+    await mark(page);
+    await page
+      .getByTestId("location-row-101")
+      .getByLabel(/^Actions for/)
+      .click();
+    await page.getByTestId("location-row-101").getByRole("link", { name: "View spending" }).click();
+    await expect(page).toHaveURL(/\/locations\/101\/spending$/);
+    expect(await marked(page)).toBe(isJs(info));
+
+    // The grid's row expander replaces the history entry and keeps the scroll position.
+    await page.goto("/grid-services");
+    await ready(page, info);
+    await mark(page);
+    const first = page.getByTestId("dispatch-row").first();
+    await first.getByRole("link", { name: /^Show thermostat details/ }).click();
+    await expect(first.getByRole("link", { name: /^Hide thermostat details/ })).toBeVisible();
+    expect(await marked(page)).toBe(isJs(info));
+  });
+
+  test("a click the browser should handle (a new tab) is left to it", async ({ page, context }, info) => {
+    test.skip(!isJs(info), "with JavaScript off every link is the browser's");
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const link = page
+      .getByTestId("location-row-101")
+      .getByRole("link", { name: "Harbor Coffee Pike Place", exact: true });
+    const opened = context.waitForEvent("page");
+    await link.click({ modifiers: ["Control"] });
+    const tab = await opened;
+    await tab.waitForLoadState("domcontentloaded");
+    expect(new URL(tab.url()).pathname).toBe("/locations/101/control");
+    await expect(page).toHaveURL(/\/locations$/);
+    await tab.close();
+  });
+});
