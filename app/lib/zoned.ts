@@ -5,20 +5,7 @@
  * the library to the browser. tests/unit/zoned.test.ts compares these with TZDate and date-fns' format.
  */
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-] as const;
+import { MONTH_LONG } from "./dates";
 
 export type ZonedParts = {
   year: number;
@@ -93,7 +80,7 @@ export function readParts(ms: number, timeZone: string): ZonedParts {
   const monthName = p.month ?? "January";
   return {
     year: Number(p.year),
-    month: MONTHS.indexOf(monthName as (typeof MONTHS)[number]) + 1,
+    month: MONTH_LONG.indexOf(monthName) + 1,
     day: Number(p.day),
     // Some engines write midnight as "24" even with h23.
     hour: Number(p.hour) % 24,

@@ -14,7 +14,7 @@ import {
 import { historyChart } from "./history-chart";
 import { getOverrideReport, getThermostatHistory, getWorstDays } from "./compliance.server";
 import { idParam, parseId } from "~/lib/ids";
-import { zonedTime } from "~/lib/zoned";
+import { HOME_TIMEZONE, zonedTime } from "~/lib/zoned";
 import { withQuery } from "~/lib/query";
 import { pageParam } from "~/ui/pager";
 
@@ -63,7 +63,7 @@ export async function overrideReportView(
       ? (report.data.thermostats.find((t) => t.thermostatId === thermostatId) ?? null)
       : null;
   if (thermostatId && report.ok && !selected) throw data(null, { status: 404 });
-  const timezone = history?.ok ? history.data.buildingTimezone : "America/New_York";
+  const timezone = history?.ok ? history.data.buildingTimezone : HOME_TIMEZONE;
   const [sy, sm] = period.start.split("-").map(Number);
   const rangeMs = {
     start: zonedTime(timezone, sy, sm, 1),

@@ -8,8 +8,10 @@
  * times through TZDate, whose offset lookups were a tenth of the page's server CPU.
  */
 
+import { HOME_TIMEZONE } from "~/lib/zoned";
+
 /** The timezone of a building that has none (the product's home timezone). */
-export const DEFAULT_EVENT_TIMEZONE = "America/New_York";
+export const DEFAULT_EVENT_TIMEZONE = HOME_TIMEZONE;
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
