@@ -124,6 +124,8 @@ export function zonedTime(
   return offsetAt(second, timeZone) === after ? second : first;
 }
 
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
 /** "Oct 1": a tick label. */
 export const formatZonedDay = (p: ZonedParts) => `${p.monthName.slice(0, 3)} ${p.day}`;
 
@@ -131,10 +133,15 @@ export const formatZonedDay = (p: ZonedParts) => `${p.monthName.slice(0, 3)} ${p
 export const formatZonedDayHour = (p: ZonedParts) =>
   `${formatZonedDay(p)}, ${p.hour % 12 || 12} ${p.hour < 12 ? "AM" : "PM"}`;
 
+/** "Oct 1, 2026". */
+export const formatZonedMediumDate = (p: ZonedParts) => `${formatZonedDay(p)}, ${p.year}`;
+
+/** "4:05 PM". */
+export const formatZonedClock = (p: ZonedParts) =>
+  `${p.hour % 12 || 12}:${pad(p.minute)} ${p.hour < 12 ? "AM" : "PM"}`;
+
 /** "Wednesday, October 1, 2026". */
 export const formatZonedLongDate = (p: ZonedParts) => `${p.weekday}, ${p.monthName} ${p.day}, ${p.year}`;
-
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /** "2026-10-01". */
 export const formatZonedIsoDate = (p: ZonedParts) => `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;

@@ -13,15 +13,16 @@ export function Field({
   id,
   className,
   autoFocus,
-  ...input
+  // The field owns its description and invalid state: a form library's own ids (Conform's getInputProps)
+  // point to elements that do not exist here, so they never override these.
+  "aria-describedby": _ignoredDescribedBy,
+  "aria-invalid": _ignoredInvalid,
+  ...rest
 }: Common & InputHTMLAttributes<HTMLInputElement>) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const invalid = Boolean(errors?.length);
   const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
-  // The field owns its description and invalid state: a form library's own ids (Conform's getInputProps)
-  // point to elements that do not exist here, so they never override these.
-  const { "aria-describedby": _ignoredDescribedBy, "aria-invalid": _ignoredInvalid, ...rest } = input;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

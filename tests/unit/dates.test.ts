@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
-import { formatDayIn } from "~/lib/dates-tz";
+import { formatZonedMediumDate, zonedParts } from "~/lib/zoned";
 import { formatRange, formatMonth } from "~/features/bills/bills";
 import { eventTimeParts } from "~/features/grid-services/event-times";
 import { bucketLabel } from "~/features/usage/usage";
@@ -27,12 +27,12 @@ describe("formatCalendarDate", () => {
   });
 });
 
-describe("formatDayIn", () => {
+describe("formatZonedMediumDate", () => {
   it("is the day an instant falls on in the given timezone", () => {
     const late = Date.parse("2026-11-04T03:30:00Z");
-    expect(formatDayIn(late, "UTC")).toBe("Nov 4, 2026");
-    expect(formatDayIn(late, "America/Los_Angeles")).toBe("Nov 3, 2026");
-    expect(formatDayIn(new Date(late), "Asia/Tokyo")).toBe("Nov 4, 2026");
+    expect(formatZonedMediumDate(zonedParts(late, "UTC"))).toBe("Nov 4, 2026");
+    expect(formatZonedMediumDate(zonedParts(late, "America/Los_Angeles"))).toBe("Nov 3, 2026");
+    expect(formatZonedMediumDate(zonedParts(late, "Asia/Tokyo"))).toBe("Nov 4, 2026");
   });
 
   it("is the date half of a grid-services event time", () => {

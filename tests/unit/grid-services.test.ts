@@ -15,7 +15,6 @@ import {
 } from "~/features/grid-services/grid-services";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { formatDayIn } from "~/lib/dates-tz";
 import { eventTimeParts, formatEventTime } from "~/features/grid-services/event-times";
 import { dispatchRow, type Dispatch } from "~/features/grid-services/grid-services.server";
 
@@ -135,7 +134,7 @@ describe("event times", () => {
     const abbr = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" })
       .formatToParts(new Date(ms))
       .find((p) => p.type === "timeZoneName")?.value;
-    return [formatDayIn(d, tz), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
+    return [format(d, "MMM d, yyyy"), `${format(d, "h:mm a")}${abbr ? ` ${abbr}` : ""}`];
   }
 
   it("writes the same words as date-fns, across both DST changes, midnight and noon", () => {

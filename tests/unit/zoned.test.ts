@@ -2,11 +2,13 @@ import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { describe, expect, it } from "vitest";
 import {
+  formatZonedClock,
   formatZonedDay,
   formatZonedDayHour,
   formatZonedIsoDate,
   formatZonedIsoMinute,
   formatZonedLongDate,
+  formatZonedMediumDate,
   zonedParts,
   zonedTime,
 } from "~/lib/zoned";
@@ -59,6 +61,8 @@ describe("wall-clock time in a timezone without TZDate", () => {
         expect(formatZonedLongDate(p), at).toBe(format(local, "EEEE, MMMM d, yyyy"));
         expect(formatZonedDay(p), at).toBe(format(local, "MMM d"));
         expect(formatZonedDayHour(p), at).toBe(format(local, "MMM d, h a"));
+        expect(formatZonedMediumDate(p), at).toBe(format(local, "MMM d, yyyy"));
+        expect(formatZonedClock(p), at).toBe(format(local, "h:mm a"));
       }
   });
 

@@ -3,7 +3,7 @@
  * hydrates the table from these strings and never loads date-fns, @date-fns/tz or a timezone into Intl.
  *
  * One `Intl.DateTimeFormat` per timezone gives every part of a time in one call. It writes the same words as
- * date-fns did ("Nov 3, 2026" with `formatDayIn`, "2:00 PM PST" with `format(…, "h:mm a")` plus the zone's
+ * date-fns did ("Nov 3, 2026" with `format(…, "MMM d, yyyy")`, "2:00 PM PST" with `format(…, "h:mm a")` plus the zone's
  * short name; tests/unit/grid-services.test.ts compares the two) at a fraction of the CPU: a grid page wrote 45
  * times through TZDate, whose offset lookups were a tenth of the page's server CPU.
  */

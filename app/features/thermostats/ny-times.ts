@@ -1,17 +1,18 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
-import { formatDayIn } from "~/lib/dates-tz";
+import { formatZonedClock, formatZonedMediumDate, zonedParts } from "~/lib/zoned";
 import { NEW_YORK, type ThermostatInfo } from "./thermostats";
 
-// Apart from thermostats.ts so the browser's control room does not load date-fns and @date-fns/tz: the
-// loader writes the times out (controlRoomView) and the cards read them (timesFormatter).
+// Apart from thermostats.ts so the browser's control room does not load the New York timezone into Intl:
+// the loader writes the times out (controlRoomView) and the cards read them (timesFormatter). One cached
+// Intl.DateTimeFormat (app/lib/zoned.ts) writes them: two TZDates and two date-fns formats per time were a
+// few percent of the control room's server CPU.
 
 /** A timestamp in New York time, e.g. "Mar 3, 2026, 4:05 PM ET". */
 export function formatNewYork(iso: string | null | undefined): string | null {
   if (!iso) return null;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
-  return `${formatDayIn(ms, NEW_YORK)}, ${format(new TZDate(ms, NEW_YORK), "h:mm a")} ET`;
+  const p = zonedParts(ms, NEW_YORK);
+  return `${formatZonedMediumDate(p)}, ${formatZonedClock(p)} ET`;
 }
 
 /**
