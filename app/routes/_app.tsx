@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { anonymiseUser } from "~/features/demo-mode/demo-mode";
 import {
   locationLabel,
@@ -21,7 +21,7 @@ import {
 import styles from "~/features/shell/shell.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
 import { settle } from "~/server/api-error";
-import { Brand } from "~/ui/page-shell";
+import { APP_LINKS, appLink, Brand, isCurrentPath } from "~/ui/page-shell";
 import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";
 
@@ -107,13 +107,9 @@ export default function AppShell() {
           <summary className="btn btn-secondary nav-toggle">Menu</summary>
           {/* Lists, not bare links: a text browser (lynx, w3m) shows one entry a line (docs/text-browsers.md). */}
           <nav aria-label="Sections">
-            <ul className="nav">
+            <ul className="nav" {...APP_LINKS}>
               {showOnboarding ? (
-                <li>
-                  <NavLink to="/onboarding" className="nav-setup">
-                    Set up your account
-                  </NavLink>
-                </li>
+                <li>{sectionLink("/onboarding", "Set up your account", location.pathname, "nav-setup")}</li>
               ) : null}
               {nav.map((item) => (
                 <li key={item.to}>
@@ -122,21 +118,15 @@ export default function AppShell() {
                       {item.label}
                     </a>
                   ) : (
-                    <NavLink to={item.to}>{item.label}</NavLink>
+                    sectionLink(item.to, item.label, location.pathname)
                   )}
                 </li>
               ))}
             </ul>
           </nav>
-          <ul className="nav nav-foot">
-            <li>
-              <NavLink to="/settings">Manage account</NavLink>
-            </li>
-            {user.isStaff ? (
-              <li>
-                <NavLink to="/impersonate">Impersonate</NavLink>
-              </li>
-            ) : null}
+          <ul className="nav nav-foot" {...APP_LINKS}>
+            <li>{sectionLink("/settings", "Manage account", location.pathname)}</li>
+            {user.isStaff ? <li>{sectionLink("/impersonate", "Impersonate", location.pathname)}</li> : null}
             <li>
               <a href={helpUrl} rel="noreferrer" target="_blank">
                 Help
@@ -183,5 +173,17 @@ export default function AppShell() {
         />
       </main>
     </div>
+  );
+}
+
+/**
+ * A section link of the shell: a plain `<a>` under `APP_LINKS` (app/ui/app-link.tsx), current as a `NavLink`
+ * would mark it. Every signed-in page renders eight or so; a `NavLink` each ran several router hooks.
+ */
+function sectionLink(to: string, label: string, pathname: string, className?: string) {
+  return (
+    <a {...appLink(to)} className={className} aria-current={isCurrentPath(pathname, to) ? "page" : undefined}>
+      {label}
+    </a>
   );
 }

@@ -26,8 +26,9 @@ export function leaveToBrowser(
 
 /**
  * Marks an element whose links navigate client-side once JavaScript runs: spread it on a list, table, menu or
- * pager whose every `<a>` goes to a page of this app (not a file, a resource route or another site). Without
- * JavaScript, or on an unmarked element, a link is an ordinary link.
+ * pager whose every `<a>` goes to a page of this app (not a resource route or another site; a link with
+ * `download` or a `target` is left to the browser). Without JavaScript, or on an unmarked element, a link is an
+ * ordinary link.
  */
 export const APP_LINKS = { "data-app-links": "" } as const;
 
@@ -57,6 +58,16 @@ export function appLink(
     "data-prevent-scroll-reset": opts.preventScrollReset ? "true" : undefined,
     "data-replace": opts.replace ? "true" : undefined,
   };
+}
+
+/**
+ * Whether a link to `to` names the page at `pathname` or a page below it: what a `NavLink` marks as current
+ * (`aria-current="page"`), case-insensitively, without its router hooks per link.
+ */
+export function isCurrentPath(pathname: string, to: string) {
+  const here = pathname.toLowerCase();
+  const target = to.toLowerCase();
+  return here === target || (here.startsWith(target) && here.charAt(target.length) === "/");
 }
 
 /**

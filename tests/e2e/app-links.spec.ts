@@ -72,4 +72,32 @@ test.describe("in-app links of tables, menus and pagers", () => {
     await expect(page).toHaveURL(/\/locations$/);
     await tab.close();
   });
+
+  test("the shell's section links mark the current page and navigate in the same document", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations/101/spending");
+    await ready(page, info);
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    await expect(sections.getByRole("link", { name: "Bill History" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await expect(sections.getByRole("link", { name: "Thermostats" })).not.toHaveAttribute("aria-current");
+    await mark(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await sections.getByRole("link", { name: "Thermostats" }).click();
+    await expect(page).toHaveURL(/\/locations\/101\/control$/);
+    await expect(sections.getByRole("link", { name: "Thermostats" })).toHaveAttribute("aria-current", "page");
+    await expect(sections.getByRole("link", { name: "Bill History" })).not.toHaveAttribute("aria-current");
+    expect(await marked(page)).toBe(isJs(info));
+
+    await mark(page);
+    const foot = page.getByRole("complementary", { name: "Main" });
+    await foot.getByRole("link", { name: "Manage account" }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await expect(foot.getByRole("link", { name: "Manage account" })).toHaveAttribute("aria-current", "page");
+    expect(await marked(page)).toBe(isJs(info));
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { leaveToBrowser } from "~/ui/app-link";
+import { isCurrentPath, leaveToBrowser } from "~/ui/app-link";
 
 const click = {
   defaultPrevented: false,
@@ -34,5 +34,20 @@ describe("AppLink click handling", () => {
     expect(leaveToBrowser(click, anchor({ origin: "https://elsewhere.test" }), "https://app.test")).toBe(
       true,
     );
+  });
+});
+
+describe("isCurrentPath (the shell's section links)", () => {
+  it("marks the page itself and the pages below it, as a NavLink does", () => {
+    expect(isCurrentPath("/settings", "/settings")).toBe(true);
+    expect(isCurrentPath("/locations/101/usage/demand/extra", "/locations/101/usage/demand")).toBe(true);
+    expect(isCurrentPath("/Settings", "/settings")).toBe(true);
+  });
+
+  it("does not mark a sibling that only shares a prefix, or a parent", () => {
+    expect(isCurrentPath("/settings-old", "/settings")).toBe(false);
+    expect(isCurrentPath("/locations/101/usage/consumption", "/locations/101/usage/demand")).toBe(false);
+    expect(isCurrentPath("/locations/101", "/locations/101/control")).toBe(false);
+    expect(isCurrentPath("/locations/1012/control", "/locations/101/control")).toBe(false);
   });
 });
