@@ -33,15 +33,33 @@ export async function startManyStack(extra: number) {
   };
 }
 
-export type ManyRow = { page: string; locations: number; htmlBytes: number; cpuMsPerPage: number };
+export type ManyRow = {
+  page: string;
+  locations: number;
+  htmlBytes: number;
+  cpuMsPerPage: number;
+  /** Web CPU ÷ the 14-location dashboard's, measured in the same round (median of the rounds). */
+  timesBase: number;
+};
 
-/** HTML bytes and web CPU ms per page: `requests` sequential GETs of each path after a warm-up. */
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * HTML bytes and web CPU ms per page: `requests` sequential GETs of each path, in BENCH_ROUNDS rounds (default
+ * 3). Both clients' stacks run together and each page is measured on one, then the other, so that a ratio
+ * compares figures taken minutes apart at most, not a whole run apart: this machine's speed drifts.
+ */
 export async function measureMany(opts: { requests?: number; warmup?: number } = {}): Promise<ManyRow[]> {
   const requests = opts.requests ?? Number(process.env.BENCH_MANY_REQUESTS ?? 200);
   // A page's first hundreds of answers run while V8 is still compiling its code: 30 warm-up requests left the
   // first page measured in each stack (the dashboard, the goal's baseline) 20–30 % dearer than the same code
   // warm. Every page is measured warm.
   const warmup = opts.warmup ?? Number(process.env.BENCH_MANY_WARMUP ?? 300);
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
   const pages = [
     { name: "dashboard", path: "/locations" },
     { name: "dashboard, search", path: "/locations?q=harbor+coffee&sort=lastBill&dir=desc" },
@@ -52,41 +70,49 @@ export async function measureMany(opts: { requests?: number; warmup?: number } =
     { name: "compliance report", path: "/override-report?period=month&start=2026-10-01" },
     { name: "compliance report, page 4", path: "/override-report?period=month&start=2026-10-01&page=4" },
   ];
-  const rows: ManyRow[] = [];
-  for (const extra of [0, 286]) {
-    const s = await startManyStack(extra);
-    try {
-      for (const p of pages) {
-        if (extra === 0 && /page=[34]/.test(p.path)) continue;
-        const get = async () => {
-          const res = await fetch(`${s.url}${p.path}`, {
-            headers: { cookie: s.cookie, "accept-encoding": "identity" },
-          });
-          if (res.status !== 200) throw new Error(`${p.path}: HTTP ${res.status}`);
-          return (await res.arrayBuffer()).byteLength;
-        };
-        for (let i = 0; i < warmup; i++) await get();
-        const before = cpuMs(s.webPid);
-        let bytes = 0;
-        for (let i = 0; i < requests; i++) bytes = await get();
-        rows.push({
-          page: p.name,
-          locations: 14 + extra,
-          htmlBytes: bytes,
-          cpuMsPerPage: (cpuMs(s.webPid) - before) / requests,
-        });
-      }
-    } finally {
-      await s.stop();
-    }
+  const stacks: { extra: number; s: Awaited<ReturnType<typeof startManyStack>> }[] = [];
+  try {
+    for (const extra of [0, 286]) stacks.push({ extra, s: await startManyStack(extra) });
+    const seen = new Map<string, { row: Omit<ManyRow, "cpuMsPerPage" | "timesBase">; cpu: number[] }>();
+    for (let round = 0; round < rounds; round++)
+      for (const p of pages)
+        for (const { extra, s } of stacks) {
+          if (extra === 0 && /page=[34]/.test(p.path)) continue;
+          const get = async () => {
+            const res = await fetch(`${s.url}${p.path}`, {
+              headers: { cookie: s.cookie, "accept-encoding": "identity" },
+            });
+            if (res.status !== 200) throw new Error(`${p.path}: HTTP ${res.status}`);
+            return (await res.arrayBuffer()).byteLength;
+          };
+          for (let i = 0; i < (round === 0 ? warmup : 20); i++) await get();
+          const before = cpuMs(s.webPid);
+          let bytes = 0;
+          for (let i = 0; i < requests; i++) bytes = await get();
+          const key = `${extra} ${p.name}`;
+          const entry = seen.get(key) ?? {
+            row: { page: p.name, locations: 14 + extra, htmlBytes: bytes },
+            cpu: [],
+          };
+          entry.cpu.push((cpuMs(s.webPid) - before) / requests);
+          seen.set(key, entry);
+        }
+    const base = seen.get("0 dashboard")!.cpu;
+    return [...seen.values()]
+      .sort((a, b) => a.row.locations - b.row.locations)
+      .map(({ row, cpu }) => ({
+        ...row,
+        cpuMsPerPage: median(cpu),
+        timesBase: median(cpu.map((c, round) => c / base[round])),
+      }));
+  } finally {
+    for (const { s } of stacks) await s.stop();
   }
-  return rows;
 }
 
 /** Prints the table (called from bench/run.ts for `npm run bench -- many` and `all`). */
 export async function many() {
   const rows = await measureMany();
-  const base = rows.find((r) => r.page === "dashboard" && r.locations === 14)!;
   const table = [
     ["page", "locations", "HTML KiB", "web CPU ms/page", "× 14-location dashboard CPU"],
     ...rows.map((r) => [
@@ -94,11 +120,13 @@ export async function many() {
       String(r.locations),
       (r.htmlBytes / 1024).toFixed(1),
       r.cpuMsPerPage.toFixed(2),
-      (r.cpuMsPerPage / base.cpuMsPerPage).toFixed(2),
+      r.timesBase.toFixed(2),
     ]),
   ];
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-  console.log("\n## A client's size: 14 vs 300 locations (web CPU from /proc, api in its own process)\n");
+  console.log(
+    "\n## A client's size: 14 vs 300 locations (web CPU from /proc, api in its own process; median of the rounds)\n",
+  );
   console.log(table.map((r) => "| " + r.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |").join("\n"));
   console.log(
     "\nGoals: the 300-location dashboard ≤ 100 KiB of HTML and ≤ 2× the 14-location one's web CPU.",
