@@ -37,6 +37,9 @@ function expectSameMatches(got: Match[] | null, want: Match[] | null, label: str
     expect(m.route, `${label} [${i}] route`).toBe(want[i].route);
     expect({ ...m, route: undefined }, `${label} [${i}]`).toEqual({ ...want[i], route: undefined });
   });
+  // Unpatched, the matches of one answer share one params object.
+  const shared = (ms: Match[]) => ms.every((m) => m.params === ms[0].params);
+  expect(shared(got!), `${label} params shared`).toBe(shared(want));
 }
 
 /** Calls both and compares: the same matches, or the same error. */
@@ -244,6 +247,27 @@ describe("the patched matchRoutes does the work once per tree shape", () => {
     expect(reads.n).toBeLessThanOrEqual(size);
     expect(m!.map((x) => x.route.id)).toEqual(
       original.matchRoutes(fresh, "/locations/105/usage")!.map((x) => x.route.id),
+    );
+  });
+
+  it("answers a pathname it matched before without trying the branches, with params of its own", () => {
+    const tree = countingTree(appManifest, { n: 0 });
+    const first = matchRoutes(tree, "/locations/105/usage")!;
+    first[0].params.locationId = "changed by a caller";
+    const tried = vi.spyOn(String.prototype, "match");
+    const again = matchRoutes(tree, "/locations/105/usage")!;
+    // Unpatched (and on a first call), every branch tried runs the path's RegExp through String#match.
+    expect(tried).not.toHaveBeenCalled();
+    tried.mockRestore();
+    expect(again.at(-1)!.params).toEqual({ locationId: "105" });
+    expect(again[0].params).not.toBe(first[0].params);
+    expect(again.map((m) => m.route)).toEqual(first.map((m) => m.route));
+    // Another tree of the same shape gets its own route objects.
+    const fresh = countingTree(appManifest, { n: 0 });
+    expectSameMatches(
+      matchRoutes(fresh, "/locations/105/usage"),
+      original.matchRoutes(fresh, "/locations/105/usage"),
+      "fresh tree",
     );
   });
 
