@@ -253,7 +253,8 @@ describe("the patched matchRoutes does the work once per tree shape", () => {
   it("answers a pathname it matched before without trying the branches, with params of its own", () => {
     const tree = countingTree(appManifest, { n: 0 });
     const first = matchRoutes(tree, "/locations/105/usage")!;
-    first[0].params.locationId = "changed by a caller";
+    // Typed read-only, but a plain object a caller can change (the unpatched answer's is too).
+    (first[0].params as Record<string, string>).locationId = "changed by a caller";
     const tried = vi.spyOn(String.prototype, "match");
     const again = matchRoutes(tree, "/locations/105/usage")!;
     // Unpatched (and on a first call), every branch tried runs the path's RegExp through String#match.
