@@ -20,16 +20,10 @@ import path from "node:path";
 import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { BENCH_PAGES } from "./pages";
-import { cpuMs, firstJsonLine, startServer, stopChild, table } from "./server";
+import { cpuMs, firstJsonLine, median, startServer, stopChild, table } from "./server";
 
 const N = Number(process.env.BENCH_PAGES_N ?? 500);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** `run` ROUNDS times; the median of each figure it returns, by name. */
 async function rounds<K extends string>(run: () => Promise<Record<K, number>>) {

@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
-import { cpuMs, startServer, stopChild } from "./server";
+import { cpuMs, median, startServer, stopChild } from "./server";
 
 /** The api (own process, `extra` more Harbor buildings) and the production web server in front of it. */
 export async function startManyStack(extra: number) {
@@ -40,12 +40,6 @@ export type ManyRow = {
   cpuMsPerPage: number;
   /** Web CPU ÷ the 14-location dashboard's, measured in the same round (median of the rounds). */
   timesBase: number;
-};
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
 /**
