@@ -1,5 +1,4 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -8,6 +7,7 @@ import { NonceContext, StaffErrorContext } from "./ui/nonce";
 import { errorFields, getLogger } from "~/server/logger.server";
 import { captureServerError } from "~/server/sentry.server";
 import { CoalesceChunks } from "~/server/coalesce.server";
+import { documentResponse } from "~/server/document-body.server";
 import { ErrorEventContext } from "~/ui/error-boundary";
 
 const ABORT_DELAY = 10_000;
@@ -44,16 +44,29 @@ export default async function handleRequest(
         nonce,
         [bot ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new CoalesceChunks();
-          body.once("close", () => clearTimeout(deadline));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          const init = { headers: responseHeaders, status: responseStatusCode };
+          if (request.method === "HEAD") {
+            // Remix answers HEAD without a body: nothing will read this render.
+            clearTimeout(deadline);
+            abort();
+            resolve(new Response(null, init));
+            return;
+          }
+          // The HTML goes to the socket as a node stream (document-body.server.ts), joined per event-loop turn.
           resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
+            documentResponse(
+              loadContext,
+              (destination) => {
+                const body = new CoalesceChunks();
+                body.once("close", () => clearTimeout(deadline));
+                destination.once("close", () => body.destroy());
+                body.pipe(destination);
+                pipe(body);
+              },
+              init,
+            ),
           );
-          pipe(body);
         },
         onShellError(error: unknown) {
           reject(error);

@@ -1,6 +1,8 @@
 declare module "autocannon" {
   type Result = {
     requests: { average: number; total?: number };
+    /** Bytes received, headers included. */
+    throughput: { total: number };
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;

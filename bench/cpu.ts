@@ -35,16 +35,20 @@ async function rounds<K extends string>(run: () => Promise<Record<K, number>>) {
 }
 const CONNECTIONS = 8;
 
-/** CPU ms per answered page of each process while `url` answers N pages (after a warm-up of 50). */
-async function measure(url: string, headers: Record<string, string>, pids: number[]) {
+/**
+ * CPU ms per answered page of each process while `url` answers N pages (after a warm-up of 50). An answer shorter
+ * on average than `minBytes` (headers included) counts as bad: a page that lost its body is cheap, not fast.
+ */
+async function measure(url: string, headers: Record<string, string>, pids: number[], minBytes = 0) {
   await autocannon({ url, connections: CONNECTIONS, amount: 50, headers });
   const before = pids.map(cpuMs);
   const result = await autocannon({ url, connections: CONNECTIONS, amount: N, headers });
   const after = pids.map(cpuMs);
   const answered = result.requests.total ?? N;
+  const short = result.throughput.total / answered < minBytes ? answered : 0;
   return {
     perPage: after.map((a, i) => (a - before[i]) / answered),
-    bad: result.errors + result.non2xx,
+    bad: result.errors + result.non2xx + short,
     rps: result.requests.average,
   };
 }
@@ -161,7 +165,12 @@ export async function cpu() {
     }
     const staticR = await rounds(async () => {
       const bareM = await measure(`http://127.0.0.1:${barePort}/`, {}, [bare.pid!]);
-      const staticM = await measure(staticUrl, {}, [web.pid, api.pid!]);
+      const staticM = await measure(
+        staticUrl,
+        {},
+        [web.pid, api.pid!],
+        Buffer.byteLength(html.get(privacy.name)!),
+      );
       bad(privacy.name, bareM, staticM);
       return {
         bare: bareM.perPage[0],
@@ -215,9 +224,19 @@ export async function cpu() {
     for (const [i, p] of signedIn.entries()) {
       // The page and its two floors back to back, so that all three see the machine at the same speed.
       const r = await rounds(async () => {
-        const staticM = await measure(staticUrl, {}, [web.pid, api.pid!]);
+        const staticM = await measure(
+          staticUrl,
+          {},
+          [web.pid, api.pid!],
+          Buffer.byteLength(html.get(privacy.name)!),
+        );
         const floor = await measure(`http://127.0.0.1:${dataPort}/${i + 1}`, {}, [data.pid!, api.pid!]);
-        const page = await measure(`${web.url}${p.path}`, { cookie }, [web.pid, api.pid!]);
+        const page = await measure(
+          `${web.url}${p.path}`,
+          { cookie },
+          [web.pid, api.pid!],
+          Buffer.byteLength(html.get(p.name)!) * 0.9,
+        );
         bad(p.name, staticM, floor, page);
         return {
           web: page.perPage[0],

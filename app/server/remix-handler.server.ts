@@ -6,6 +6,7 @@ import {
   type ServerBuild,
 } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { takeDocumentBody, type PipeTo } from "./document-body.server";
 
 /**
  * The Remix request handler for express, like `@remix-run/express`'s, except that a request body comes from
@@ -27,7 +28,7 @@ export function createRequestHandler({
       const request = createRemixRequest(req, res);
       const context = await getLoadContext(req, res);
       const response = await handle(request, context);
-      await sendRemixResponse(res, response);
+      await sendRemixResponse(res, response, takeDocumentBody(context, response));
     } catch (error) {
       next(error);
     }
@@ -68,11 +69,12 @@ function createRemixHeaders(requestHeaders: IncomingHttpHeaders) {
   return headers;
 }
 
-async function sendRemixResponse(res: ExpressResponse, response: Response) {
+async function sendRemixResponse(res: ExpressResponse, response: Response, pipeTo?: PipeTo) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
   if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (pipeTo) pipeTo(res);
+  else if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }
