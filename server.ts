@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +10,7 @@ import { bodyLimit } from "./app/server/body-limit.server";
 import { privateByDefault } from "./app/server/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { errorFields, getLogger } from "./app/server/logger.server";
+import { contentSecurityPolicy, NONCE } from "./app/server/csp.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
 import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
@@ -169,38 +169,30 @@ app.use(
   express.static("public/build", { immutable: true, maxAge: "1y" }),
 );
 
-app.use((_req, res, next) => {
-  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
-  next();
-});
-
 const providerScript =
   config.UTILITY_CONNECT_WIDGET === "provider" && config.PROVIDER_WIDGET_SCRIPT_URL
     ? new URL(config.PROVIDER_WIDGET_SCRIPT_URL).origin
     : null;
+// The page's CSP with a fresh script nonce per request (res.locals.cspNonce), spelt once (csp.server.ts).
+app.use(
+  contentSecurityPolicy({
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", NONCE, ...(providerScript ? [providerScript] : [])],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:"],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'", ...(production ? [] : ["ws:"]), ...(providerScript ? [providerScript] : [])],
+    frameSrc: providerScript ? [providerScript] : ["'none'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
+    // A sign-in form's redirect chain may end on the residential site (root redirect by client type).
+    formAction: ["'self'", new URL(config.RESIDENTIAL_SITE_URL).origin],
+  }),
+);
 app.use(
   helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: [
-          "'self'",
-          (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
-          ...(providerScript ? [providerScript] : []),
-        ],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...(production ? [] : ["ws:"]), ...(providerScript ? [providerScript] : [])],
-        frameSrc: providerScript ? [providerScript] : ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-        // A sign-in form's redirect chain may end on the residential site (root redirect by client type).
-        formAction: ["'self'", new URL(config.RESIDENTIAL_SITE_URL).origin],
-      },
-    },
+    contentSecurityPolicy: false,
     referrerPolicy: false,
     strictTransportSecurity: production ? { maxAge: 31536000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { Duplex } from "node:stream";
+import { describe, expect, it, vi } from "vitest";
 import { CoalesceChunks } from "~/server/coalesce.server";
 
 const turn = () => new Promise((r) => setImmediate(r));
@@ -31,5 +32,18 @@ describe("CoalesceChunks (the HTML stream's writes)", () => {
     s.end("</html>");
     await ended;
     expect(chunks).toEqual(["shell", "data-1data-2</html>"]);
+  });
+
+  it("takes React's second end(), after it has finished, without building an error", async () => {
+    const s = new CoalesceChunks();
+    collect(s);
+    const finished = new Promise((r) => s.on("finish", r));
+    s.end("page");
+    await finished;
+    // Node's own end() would build (and drop) an ERR_STREAM_ALREADY_FINISHED: it is not reached.
+    const nodeEnd = vi.spyOn(Duplex.prototype, "end");
+    s.end();
+    expect(nodeEnd).not.toHaveBeenCalled();
+    nodeEnd.mockRestore();
   });
 });

@@ -210,6 +210,49 @@ describe("the patched matchRoutes answers as the unpatched one", () => {
     routes[0] = { id: "a2", path: "a" };
     expect(matchRoutes(routes, "/a")!.at(-1)!.route.id).toBe("a2");
   });
+
+  it("sees every kind of change to an array it matched before, at any depth", () => {
+    // A later call on the same array checks each route against what the last call read (no shape spelt).
+    const tree = (): AgnosticRouteObject[] => [
+      {
+        id: "root",
+        path: "/",
+        children: [
+          { id: "home", index: true },
+          { id: "loc", path: "locations/:id", children: [{ id: "usage", path: "usage" }] },
+          { id: "any", path: "*" },
+        ],
+      },
+    ];
+    const paths = [
+      "/",
+      "/locations/7",
+      "/locations/7/usage",
+      "/LOCATIONS/7/USAGE",
+      "/locations/7/cost",
+      "/x",
+    ];
+    const changes: [string, (routes: AgnosticRouteObject[]) => void][] = [
+      ["a nested route added", (r) => r[0].children![1].children!.push({ id: "cost", path: "cost" })],
+      ["a nested route removed", (r) => r[0].children!.splice(2, 1)],
+      ["a nested route replaced", (r) => (r[0].children![1].children![0] = { id: "usage2", path: "usage" })],
+      ["a children array replaced", (r) => (r[0].children![1].children = [{ id: "c", path: "cost" }])],
+      ["an index flag turned off", (r) => (r[0].children![0].index = false as never)],
+      ["case sensitivity turned on", (r) => (r[0].children![1].caseSensitive = true)],
+      ["a path changed", (r) => (r[0].children![1].path = "sites/:id")],
+      ["the last top-level route removed", (r) => r.pop()],
+    ];
+    for (const [label, change] of changes) {
+      const routes = tree();
+      for (const p of paths) compare(routes, p);
+      change(routes);
+      for (const p of paths) {
+        const got = matchRoutes(routes, p)?.map((m) => m.route.id) ?? null;
+        const want = original.matchRoutes(routes, p)?.map((m) => m.route.id) ?? null;
+        expect(got, `${label}: ${p}`).toEqual(want);
+      }
+    }
+  });
 });
 
 describe("the patched matchRoutes does the work once per tree shape", () => {
