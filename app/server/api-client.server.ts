@@ -63,6 +63,32 @@ type Result<S> = S extends { safeParse(data: unknown): infer R }
   : unknown;
 
 /**
+ * One upstream call's abort signal: the upstream timeout and the incoming request's abort on one AbortController.
+ * `AbortSignal.timeout` plus `AbortSignal.any` cost about four times as much per call on Node 20 and keep their
+ * timer and listener until garbage collection; `release` clears both once the answer has been read.
+ */
+export function callSignal(timeoutMs: number, outer?: AbortSignal) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The upstream call timed out", "TimeoutError"));
+  }, timeoutMs);
+  timer.unref();
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    release() {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/**
  * The one upstream client (ARCHITECTURE.md): every convention of docs/api-contract.md (rule upstream-conventions).
  * GET sends only non-empty query parameters in snake_case; other methods send JSON in snake_case;
  * answers come back in camelCase unless `x-no-convert: true`; 204 gives null; every failure is an ApiError.
@@ -80,12 +106,13 @@ export function createApiClient(opts: ApiClientOptions) {
       headers["content-type"] = "application/json";
       init.body = JSON.stringify(keysToSnake(body));
     }
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    init.signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const call = callSignal(opts.timeoutMs, opts.signal);
+    init.signal = call.signal;
     try {
-      return await doFetch(url, init);
+      return { res: await doFetch(url, init), release: call.release };
     } catch (error) {
-      if (timeout.aborted) throw new ApiError("The server took too long to answer", "timeout", 504);
+      call.release();
+      if (call.timedOut()) throw new ApiError("The server took too long to answer", "timeout", 504);
       if (opts.signal?.aborted) throw new ApiError("Request aborted", "aborted", 499);
       throw new ApiError("Could not reach the server", "network", 502);
       void error;
@@ -136,8 +163,12 @@ export function createApiClient(opts: ApiClientOptions) {
     body?: unknown,
   ): Promise<unknown> {
     return observed(method, path, async (got) => {
-      const res = got(await send(method, path, query, body));
-      return readData(res);
+      const { res, release } = await send(method, path, query, body);
+      try {
+        return await readData(got(res));
+      } finally {
+        release();
+      }
     });
   }
 
@@ -235,7 +266,8 @@ export function createApiClient(opts: ApiClientOptions) {
     /** The raw upstream Response (file downloads). Errors still become ApiErrors. */
     raw(path: string) {
       return observed("GET", path, async (got) => {
-        const res = got(await send("GET", path));
+        // The timeout keeps running while the caller streams the body on (as a download's limit).
+        const res = got((await send("GET", path)).res);
         if (res.status === 401) {
           await opts.onUnauthorized?.();
           throw new ApiError("Your session has expired", "unauthorized", 401);
@@ -252,8 +284,9 @@ export function createApiClient(opts: ApiClientOptions) {
     ) {
       if (method !== "GET") opts.shared?.clear();
       const { res, data: parsedData } = await observed(method, path, async (got) => {
-        const res = got(await send(method, path, o?.query, o?.body));
-        const text = await readText(res);
+        const sent = await send(method, path, o?.query, o?.body);
+        const res = got(sent.res);
+        const text = await readText(res).finally(sent.release);
         if (!res.ok) throw errorFromResponse(res.status, text, toCamel);
         if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
         try {

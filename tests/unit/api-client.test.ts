@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createApiClient } from "~/server/api-client.server";
+import { getEventListeners } from "node:events";
+import { callSignal, createApiClient } from "~/server/api-client.server";
 import { ApiError, errorFromResponse, settle } from "~/server/api-error";
 import { toCamel } from "~/server/casing";
 
@@ -165,6 +166,32 @@ describe("error catalogue", () => {
     expect([e.kind, e.status]).toEqual(["timeout", 504]);
   });
 
+  it("an answer whose body stops coming fails at the timeout too", async () => {
+    const { api } = client(
+      (call) =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"ok":'));
+              call.init.signal?.addEventListener("abort", () => controller.error(call.init.signal!.reason));
+            },
+          }),
+          { headers: { "content-type": "application/json" } },
+        ),
+      { timeoutMs: 50 },
+    );
+    const e = await failure(api.get("/slow-body"));
+    expect([e.kind, e.status]).toEqual(["network", 502]);
+  });
+
+  it("a finished call leaves no listener on the incoming request's signal", async () => {
+    const controller = new AbortController();
+    const { api } = client(() => json({ ok: true }), { timeoutMs: 5000, signal: controller.signal });
+    await api.get("/a");
+    await failure(api.get("/b", { schema: z.object({ missing: z.string() }) }));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
   it("the incoming request's abort cancels the upstream call", async () => {
     const controller = new AbortController();
     const { api } = client(
@@ -293,5 +320,37 @@ describe("GETs shared within one request (the load context)", () => {
     const { api, calls } = client(() => json({ ok: true }));
     await Promise.all([api.get("/thing"), api.get("/thing")]);
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe("callSignal (one upstream call's abort signal)", () => {
+  it("aborts at the timeout, as a time-out", async () => {
+    const call = callSignal(20);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(call.signal.aborted).toBe(true);
+    expect(call.timedOut()).toBe(true);
+    expect((call.signal.reason as DOMException).name).toBe("TimeoutError");
+  });
+
+  it("follows the incoming request's abort, including one that came before", () => {
+    const outer = new AbortController();
+    const call = callSignal(5000, outer.signal);
+    outer.abort(new Error("browser left"));
+    expect(call.signal.aborted).toBe(true);
+    expect(call.timedOut()).toBe(false);
+    expect((call.signal.reason as Error).message).toBe("browser left");
+    call.release();
+    expect(callSignal(5000, outer.signal).signal.aborted).toBe(true);
+  });
+
+  it("once released, neither the timer nor the request's abort reaches it", async () => {
+    const outer = new AbortController();
+    const call = callSignal(20, outer.signal);
+    expect(getEventListeners(outer.signal, "abort")).toHaveLength(1);
+    call.release();
+    expect(getEventListeners(outer.signal, "abort")).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 60));
+    outer.abort();
+    expect(call.signal.aborted).toBe(false);
   });
 });
