@@ -1,13 +1,11 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getSessionUser } from "./server/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
 import { errorFields, getLogger } from "~/server/logger.server";
 import { captureServerError } from "~/server/sentry.server";
-import { CoalesceChunks } from "~/server/coalesce.server";
-import { documentResponse } from "~/server/document-body.server";
+import { DocumentSink, documentResponse } from "~/server/document-body.server";
 import { ErrorEventContext } from "~/ui/error-boundary";
 
 const ABORT_DELAY = 10_000;
@@ -28,7 +26,6 @@ export default async function handleRequest(
     if (user?.isStaff) staffStack = loadContext.serverError.stack ?? String(loadContext.serverError);
   }
   const eventId = loadContext.errorEventId ?? null;
-  const bot = isbot(request.headers.get("user-agent") ?? "");
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -42,27 +39,30 @@ export default async function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
-        [bot ? "onAllReady" : "onShellReady"]() {
+        onShellReady() {
           shellRendered = true;
+        },
+        // Every page is sent once React has it all: no route defers data (no <Await>), so the only boundary left
+        // after the shell is the hydration data, done within the same few ticks, and the page then goes out in one
+        // write with its Content-Length (DocumentSink) instead of a chunked stream in three. A route that starts
+        // streaming deferred data should come back to onShellReady for browsers.
+        onAllReady() {
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           const init = { headers: responseHeaders, status: responseStatusCode };
           if (request.method === "HEAD") {
             // Remix answers HEAD without a body: nothing will read this render.
             clearTimeout(deadline);
-            abort();
             resolve(new Response(null, init));
             return;
           }
-          // The HTML goes to the socket as a node stream (document-body.server.ts), joined per event-loop turn.
           resolve(
             documentResponse(
               loadContext,
               (destination) => {
-                const body = new CoalesceChunks();
-                body.once("close", () => clearTimeout(deadline));
-                destination.once("close", () => body.destroy());
-                body.pipe(destination);
-                pipe(body);
+                const sink = new DocumentSink(destination);
+                sink.once("close", () => clearTimeout(deadline));
+                destination.once("close", () => sink.destroy());
+                pipe(sink);
               },
               init,
             ),
