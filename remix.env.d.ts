@@ -23,7 +23,7 @@ declare module "@remix-run/node" {
     /** The signed-in user's id once a loader or action has read the session (getApi), for the request log. */
     userId?: number;
     /** A document's HTML as a node stream, for the express adapter (app/server/document-body.server.ts). */
-    documentBody?: { response: Response; pipeTo: (destination: import("node:http").ServerResponse) => void };
+    documentBody?: { response: Response; pipeTo: import("./app/server/document-body.server").PipeTo };
   }
 }
 

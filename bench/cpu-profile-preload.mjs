@@ -1,7 +1,7 @@
 /**
  * Preloaded by bench/profile.ts (`node --import`): a CPU profile of the warm process only. The first SIGUSR2
- * starts V8's sampling profiler, the second stops it and writes the profile to PROFILE_FILE, then prints
- * `profile-written` on stderr. Start-up, sign-in and the warm-up stay out of the figures.
+ * starts V8's sampling profiler, the second stops it and writes the profile to PROFILE_FILE (through a temporary
+ * name, so the file exists only once it is whole). Start-up, sign-in and the warm-up stay out of the figures.
  */
 import fs from "node:fs";
 import { Session } from "node:inspector";
@@ -24,6 +24,6 @@ process.on("SIGUSR2", async () => {
   }
   running = false;
   const { profile } = await post("Profiler.stop");
-  fs.writeFileSync(process.env.PROFILE_FILE, JSON.stringify(profile));
-  process.stderr.write("profile-written\n");
+  fs.writeFileSync(`${process.env.PROFILE_FILE}.partial`, JSON.stringify(profile));
+  fs.renameSync(`${process.env.PROFILE_FILE}.partial`, process.env.PROFILE_FILE);
 });

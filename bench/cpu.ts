@@ -163,14 +163,10 @@ export async function cpu() {
       await warm(`http://127.0.0.1:${dataPort}/${i + 1}`);
       await warm(`${web.url}${p.path}`, { cookie });
     }
+    const staticBytes = Buffer.byteLength(html.get(privacy.name)!);
     const staticR = await rounds(async () => {
       const bareM = await measure(`http://127.0.0.1:${barePort}/`, {}, [bare.pid!]);
-      const staticM = await measure(
-        staticUrl,
-        {},
-        [web.pid, api.pid!],
-        Buffer.byteLength(html.get(privacy.name)!),
-      );
+      const staticM = await measure(staticUrl, {}, [web.pid, api.pid!], staticBytes);
       bad(privacy.name, bareM, staticM);
       return {
         bare: bareM.perPage[0],
@@ -224,12 +220,7 @@ export async function cpu() {
     for (const [i, p] of signedIn.entries()) {
       // The page and its two floors back to back, so that all three see the machine at the same speed.
       const r = await rounds(async () => {
-        const staticM = await measure(
-          staticUrl,
-          {},
-          [web.pid, api.pid!],
-          Buffer.byteLength(html.get(privacy.name)!),
-        );
+        const staticM = await measure(staticUrl, {}, [web.pid, api.pid!], staticBytes);
         const floor = await measure(`http://127.0.0.1:${dataPort}/${i + 1}`, {}, [data.pid!, api.pid!]);
         const page = await measure(
           `${web.url}${p.path}`,

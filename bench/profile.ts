@@ -98,7 +98,6 @@ try {
     process.kill(web.pid, "SIGUSR2");
     for (let i = 0; i < 100 && !fs.existsSync(path.join(dir, file)); i++)
       await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 200)); // the write may still be in progress
     await web.stop();
     const { busy, matching, byOwner } = analyse(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")));
     const per = (us: number) => (us / 1000 / N).toFixed(3);

@@ -8,6 +8,9 @@ import type { NextFunction, Request, Response } from "express";
  */
 export type CspDirectives = Record<string, string[]>;
 
+/** Stands for the request's nonce in a directive's values. */
+export const NONCE = "\u0000nonce\u0000";
+
 /** The directive names helmet writes, from its camelCase keys: `scriptSrc` → `script-src`. */
 const dashed = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -16,14 +19,10 @@ export function cspHeader(directives: CspDirectives) {
   const text = Object.entries(directives)
     .map(([name, values]) => [dashed(name), ...values].join(" "))
     .join(";");
-  const [before, ...after] = text.split(NONCE);
-  const rest = after.length ? after.join(NONCE) : null;
-  if (rest !== null && rest.includes(NONCE)) throw new Error("the nonce may appear once in the policy");
-  return rest === null ? () => text : (nonce: string) => `${before}'nonce-${nonce}'${rest}`;
+  const [before, after, ...more] = text.split(NONCE);
+  if (more.length) throw new Error("the nonce may appear once in the policy");
+  return after === undefined ? () => text : (nonce: string) => `${before}'nonce-${nonce}'${after}`;
 }
-
-/** Stands for the request's nonce in a directive's values. */
-export const NONCE = "\u0000nonce\u0000";
 
 /**
  * Nonces: 16 random bytes each, base64, from a pool of crypto-grade bytes drawn 256 nonces at a time (one call
