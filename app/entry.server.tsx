@@ -1,11 +1,12 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToString } from "react-dom/server";
 import { getSessionUser } from "./server/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
 import { errorFields, getLogger } from "~/server/logger.server";
 import { captureServerError } from "~/server/sentry.server";
-import { DocumentSink, documentResponse } from "~/server/document-body.server";
+import { documentResponse } from "~/server/document-body.server";
+import { handoffScripts, takeHydrationData } from "~/server/hydration-data.server";
 import { ErrorEventContext } from "~/ui/error-boundary";
 
 const ABORT_DELAY = 10_000;
@@ -27,61 +28,27 @@ export default async function handleRequest(
   }
   const eventId = loadContext.errorEventId ?? null;
 
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceContext.Provider value={nonce}>
-        <StaffErrorContext.Provider value={staffStack}>
-          <ErrorEventContext.Provider value={eventId}>
-            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-          </ErrorEventContext.Provider>
-        </StaffErrorContext.Provider>
-      </NonceContext.Provider>,
-      {
-        nonce,
-        onShellReady() {
-          shellRendered = true;
-        },
-        // Every page is sent once React has it all: no route defers data (no <Await>), so the only boundary left
-        // after the shell is the hydration data, done within the same few ticks, and the page then goes out in one
-        // write with its Content-Length (DocumentSink) instead of a chunked stream in three. A route that starts
-        // streaming deferred data should come back to onShellReady for browsers.
-        onAllReady() {
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          const init = { headers: responseHeaders, status: responseStatusCode };
-          if (request.method === "HEAD") {
-            // Remix answers HEAD without a body: nothing will read this render.
-            clearTimeout(deadline);
-            resolve(new Response(null, init));
-            return;
-          }
-          resolve(
-            documentResponse(
-              loadContext,
-              (destination) => {
-                const sink = new DocumentSink(destination);
-                sink.once("close", () => clearTimeout(deadline));
-                destination.once("close", () => sink.destroy());
-                pipe(sink);
-              },
-              init,
-            ),
-          );
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) {
-            getLogger().error(errorFields(error), "render error after the shell");
-            captureServerError(error, "render-stream", request);
-          }
-        },
-      },
-    );
-    const deadline = setTimeout(abort, ABORT_DELAY + 1000);
-  });
+  // The page is rendered in one synchronous pass, once its hydration data is all there: no route defers data
+  // (no <Await>, no Suspense of our own), so streaming would only send the same bytes later. React's streaming
+  // renderer costs 4-5x renderToString for the same tree (it encodes every piece into byte buffers), and the
+  // hydration data's StreamTransfer suspends once per chunk. The scripts it would write are written the same way
+  // by handoffScripts. A route that starts deferring data should bring back renderToPipeableStream.
+  const chunks = await takeHydrationData(remixContext);
+  const html = renderToString(
+    <NonceContext.Provider value={nonce}>
+      <StaffErrorContext.Provider value={staffStack}>
+        <ErrorEventContext.Provider value={eventId}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </ErrorEventContext.Provider>
+      </StaffErrorContext.Provider>
+    </NonceContext.Provider>,
+  );
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  const init = { headers: responseHeaders, status: responseStatusCode };
+  // Remix answers HEAD without a body.
+  if (request.method === "HEAD") return new Response(null, init);
+  const body = `<!DOCTYPE html>${html}${chunks ? handoffScripts(chunks, remixContext, nonce) : ""}`;
+  return documentResponse(loadContext, body, init);
 }
 
 /**

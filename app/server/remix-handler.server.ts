@@ -6,7 +6,7 @@ import {
   type ServerBuild,
 } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { takeDocumentBody, type PipeTo } from "./document-body.server";
+import { takeDocumentBody } from "./document-body.server";
 
 /**
  * The Remix request handler for express, like `@remix-run/express`'s, except that a request body comes from
@@ -69,12 +69,14 @@ function createRemixHeaders(requestHeaders: IncomingHttpHeaders) {
   return headers;
 }
 
-async function sendRemixResponse(res: ExpressResponse, response: Response, pipeTo?: PipeTo) {
+async function sendRemixResponse(res: ExpressResponse, response: Response, html?: string) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
   if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
-  if (pipeTo) pipeTo(res);
-  else if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (html !== undefined) {
+    res.setHeader("Content-Length", Buffer.byteLength(html));
+    res.end(html);
+  } else if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }

@@ -176,7 +176,7 @@ export function setReportingUser(user: { id: number; clientId?: number | null } 
   scope.clientId = user.clientId ?? undefined;
 }
 
-type Where = "loader-action-render" | "render-stream" | "express" | "upstream" | "browser";
+type Where = "loader-action-render" | "express" | "upstream" | "browser";
 
 function applyScope(scope: SentrySdk.Scope, where: Where, request?: Request) {
   const current = requests.getStore();

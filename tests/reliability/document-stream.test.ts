@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
- * A document's HTML goes from React's node stream to the socket without a web stream in between
- * (app/server/document-body.server.ts): whole pages, gzip, HEAD, and a client that leaves mid-page.
+ * A document's HTML is rendered in one pass with its hydration data (entry.server, hydration-data.server.ts) and
+ * goes to the socket as one string, without a web stream in between (document-body.server.ts): whole pages, one
+ * write with a Content-Length, gzip, HEAD, pages without scripts, and a client that leaves mid-page.
  */
 let stack: Stack;
 let cookie: string;
@@ -39,38 +40,29 @@ describe("document answers", () => {
     }
   });
 
+  it("send a page in one piece with its Content-Length", async () => {
+    const raw = await rawGet("/privacy-policy", "");
+    expect(raw.chunked).toBe(false);
+    expect(raw.encoding).toBeUndefined();
+    expect(raw.length).toBe(raw.body.length);
+    expectWholePage(raw.body.toString(), "uncompressed");
+  });
+
   it("gzip the same page when the client accepts it", async () => {
-    const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
-      const url = new URL(`${stack.url}/privacy-policy`);
-      const socket = net.connect(Number(url.port), url.hostname, () =>
-        socket.write(
-          `GET /privacy-policy HTTP/1.1\r\nHost: ${url.host}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n`,
-        ),
-      );
-      const parts: Buffer[] = [];
-      socket.on("data", (d) => parts.push(d));
-      socket.on("error", reject);
-      socket.on("end", () => {
-        const all = Buffer.concat(parts);
-        const split = all.indexOf("\r\n\r\n");
-        const head = all.subarray(0, split).toString();
-        let rest = all.subarray(split + 4);
-        // Chunked transfer: join the chunks.
-        const chunks: Buffer[] = [];
-        for (;;) {
-          const eol = rest.indexOf("\r\n");
-          const size = Number.parseInt(rest.subarray(0, eol).toString(), 16);
-          if (!size) break;
-          chunks.push(rest.subarray(eol + 2, eol + 2 + size));
-          rest = rest.subarray(eol + 2 + size + 2);
-        }
-        resolve({ encoding: /content-encoding: (\S+)/i.exec(head)?.[1], body: Buffer.concat(chunks) });
-      });
-    });
+    const raw = await rawGet("/privacy-policy", "Accept-Encoding: gzip\r\n");
     expect(raw.encoding).toBe("gzip");
     const html = zlib.gunzipSync(raw.body).toString();
     expectWholePage(html, "gzip");
     expect(html).toContain("Privacy");
+  });
+
+  it("end a page without scripts at </html>: no hydration data (an email deep link)", async () => {
+    const res = await fetch(`${stack.url}/fix-my-bill/action_requested`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(html.endsWith("</body></html>")).toBe(true);
+    expect(html).not.toContain("__remixContext");
   });
 
   it("answer HEAD with the page's status and headers and no body", async () => {
@@ -97,3 +89,38 @@ describe("document answers", () => {
     expect(stack.alive()).toBe(true);
   });
 });
+
+/** One GET over a fresh socket (Connection: close), as the bytes arrived: chunked bodies joined. */
+function rawGet(path: string, extraHeaders: string) {
+  return new Promise<{ encoding?: string; length?: number; chunked: boolean; body: Buffer }>(
+    (resolve, reject) => {
+      const url = new URL(`${stack.url}${path}`);
+      const socket = net.connect(Number(url.port), url.hostname, () =>
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\n${extraHeaders}Connection: close\r\n\r\n`),
+      );
+      const parts: Buffer[] = [];
+      socket.on("data", (d) => parts.push(d));
+      socket.on("error", reject);
+      socket.on("end", () => {
+        const all = Buffer.concat(parts);
+        const split = all.indexOf("\r\n\r\n");
+        const head = all.subarray(0, split).toString();
+        let rest = all.subarray(split + 4);
+        const chunked = /transfer-encoding: chunked/i.test(head);
+        const length = /content-length: (\d+)/i.exec(head)?.[1];
+        const encoding = /content-encoding: (\S+)/i.exec(head)?.[1];
+        if (!chunked)
+          return resolve({ encoding, length: length ? Number(length) : undefined, chunked, body: rest });
+        const chunks: Buffer[] = [];
+        for (;;) {
+          const eol = rest.indexOf("\r\n");
+          const size = Number.parseInt(rest.subarray(0, eol).toString(), 16);
+          if (!size) break;
+          chunks.push(rest.subarray(eol + 2, eol + 2 + size));
+          rest = rest.subarray(eol + 2 + size + 2);
+        }
+        resolve({ encoding, chunked, body: Buffer.concat(chunks) });
+      });
+    },
+  );
+}
