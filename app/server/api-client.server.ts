@@ -1,5 +1,6 @@
 import { ApiError, errorFromResponse, isApiError } from "./api-error";
 import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
+import { upstreamFetch, type UpstreamAnswer, type UpstreamFetch } from "./upstream-transport.server";
 
 export type ApiClientOptions = {
   baseUrl: string;
@@ -12,6 +13,7 @@ export type ApiClientOptions = {
   onUnauthorized?: () => Promise<void> | void;
   /** Applied to every converted JSON answer (demo-mode anonymisation). */
   transform?: (body: unknown) => unknown;
+  /** A `fetch` to use instead of the upstream transport (upstream-transport.server.ts), for every call (tests). */
   fetchImpl?: typeof fetch;
   /**
    * One map per incoming request (the load context): identical GETs made by that request's loaders share one
@@ -94,28 +96,57 @@ export function callSignal(timeoutMs: number, outer?: AbortSignal) {
  * answers come back in camelCase unless `x-no-convert: true`; 204 gives null; every failure is an ApiError.
  */
 export function createApiClient(opts: ApiClientOptions) {
-  const doFetch = opts.fetchImpl ?? fetch;
+  const { fetchImpl } = opts;
+  const transport: UpstreamFetch = fetchImpl
+    ? (url, init) => fetchImpl(url, { ...init, redirect: "manual" })
+    : upstreamFetch;
 
-  async function send(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown) {
+  /** A call's URL and request, every convention applied (snake_case query or JSON body, session, request id). */
+  function prepare(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown) {
     const url = `${opts.baseUrl.replace(/\/$/, "")}${path.startsWith("/") ? path : `/${path}`}${method === "GET" ? toQueryString(query) : ""}`;
     const headers: Record<string, string> = { accept: "application/json", "cache-control": "no-store" };
     if (opts.apiSession) headers.cookie = `api_session=${opts.apiSession}`;
     if (opts.requestId) headers["x-request-id"] = opts.requestId;
-    const init: RequestInit = { method, headers, redirect: "manual" };
+    let payload: string | undefined;
     if (method !== "GET" && method !== "HEAD" && body !== undefined) {
       headers["content-type"] = "application/json";
-      init.body = JSON.stringify(keysToSnake(body));
+      payload = JSON.stringify(keysToSnake(body));
     }
+    return { url, init: { method, headers, body: payload } };
+  }
+
+  /** Why a call got no answer, as an ApiError. */
+  function noAnswer(call: ReturnType<typeof callSignal>) {
+    call.release();
+    if (call.timedOut()) return new ApiError("The server took too long to answer", "timeout", 504);
+    if (opts.signal?.aborted) return new ApiError("Request aborted", "aborted", 499);
+    return new ApiError("Could not reach the server", "network", 502);
+  }
+
+  /** One call through the transport; `release` once its body has been read (or will not be). */
+  async function send(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown) {
+    const { url, init } = prepare(method, path, query, body);
     const call = callSignal(opts.timeoutMs, opts.signal);
-    init.signal = call.signal;
     try {
-      return { res: await doFetch(url, init), release: call.release };
-    } catch (error) {
-      call.release();
-      if (call.timedOut()) throw new ApiError("The server took too long to answer", "timeout", 504);
-      if (opts.signal?.aborted) throw new ApiError("Request aborted", "aborted", 499);
-      throw new ApiError("Could not reach the server", "network", 502);
-      void error;
+      const res = await transport(url, { ...init, signal: call.signal });
+      const release = () => {
+        res.dispose?.();
+        call.release();
+      };
+      return { res, release };
+    } catch {
+      throw noAnswer(call);
+    }
+  }
+
+  /** A file download: through `fetch`, whose Response body (a web stream) the caller passes on. */
+  async function sendRaw(path: string) {
+    const { url, init } = prepare("GET", path);
+    const call = callSignal(opts.timeoutMs, opts.signal);
+    try {
+      return await (fetchImpl ?? fetch)(url, { ...init, signal: call.signal, redirect: "manual" });
+    } catch {
+      throw noAnswer(call);
     }
   }
 
@@ -123,7 +154,7 @@ export function createApiClient(opts: ApiClientOptions) {
   async function observed<T>(
     method: string,
     path: string,
-    run: (got: (res: Response) => Response) => Promise<T>,
+    run: (got: <R extends UpstreamAnswer>(res: R) => R) => Promise<T>,
   ): Promise<T> {
     const onCall = opts.onCall;
     if (!onCall) return run((res) => res);
@@ -147,7 +178,7 @@ export function createApiClient(opts: ApiClientOptions) {
     }
   }
 
-  async function readText(res: Response) {
+  async function readText(res: UpstreamAnswer) {
     try {
       return await res.text();
     } catch {
@@ -172,7 +203,7 @@ export function createApiClient(opts: ApiClientOptions) {
     });
   }
 
-  async function readData(res: Response): Promise<unknown> {
+  async function readData(res: UpstreamAnswer): Promise<unknown> {
     if (!res.ok) {
       const text = await readText(res);
       if (res.status === 401) {
@@ -267,7 +298,7 @@ export function createApiClient(opts: ApiClientOptions) {
     raw(path: string) {
       return observed("GET", path, async (got) => {
         // The timeout keeps running while the caller streams the body on (as a download's limit).
-        const res = got((await send("GET", path)).res);
+        const res = got(await sendRaw(path));
         if (res.status === 401) {
           await opts.onUnauthorized?.();
           throw new ApiError("Your session has expired", "unauthorized", 401);
