@@ -54,10 +54,12 @@ const credentialsSchema = z.object({
 });
 export type CredentialRequiringAction = z.infer<typeof credentialSchema>;
 
+// Answer schemas are built once (see settings.server.ts).
+const utilitiesAnswer = z.object({ items: z.array(utilitySchema) });
+const conedAnswer = z.object({ submitted: z.array(z.string()), alreadySubmitted: z.array(z.string()) });
+
 export async function listUtilities(api: ApiClient) {
-  const { items } = await api.get("/arcadia-utilities", {
-    schema: z.object({ items: z.array(utilitySchema) }),
-  });
+  const { items } = await api.get("/arcadia-utilities", { schema: utilitiesAnswer });
   return items;
 }
 
@@ -82,7 +84,7 @@ export function credentialsRequiringAction(api: ApiClient, clientId: number) {
 export function submitConedAccounts(api: ApiClient, correlationId: string, numbers: string[]) {
   return api.post("/create_arcadia_coned_credentials", {
     body: { correlationId, accountNumbers: numbers.map((accountNumber) => ({ accountNumber })) },
-    schema: z.object({ submitted: z.array(z.string()), alreadySubmitted: z.array(z.string()) }),
+    schema: conedAnswer,
   });
 }
 
@@ -95,11 +97,13 @@ export type ConnectInput = {
   correlationId?: string | null;
 };
 
+const connectAnswer = z.object({ correlationId: z.string(), accounts: z.array(accountSchema).default([]) });
+
 /** The built-in widget's connect step: POST /utility-connections. */
 export function connectUtility(api: ApiClient, input: ConnectInput) {
   return api.post("/utility-connections", {
     body: input,
-    schema: z.object({ correlationId: z.string(), accounts: z.array(accountSchema).default([]) }),
+    schema: connectAnswer,
   });
 }
 

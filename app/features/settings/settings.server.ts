@@ -42,10 +42,13 @@ const memberSchema = z.object({
   ),
 });
 
+// Answer schemas are built once, here: the api client shares a validated answer between a request's loaders by
+// schema object, and a zod schema built per call costs its construction every time.
+const preferencesAnswer = z.object({ items: z.array(prefSchema) });
+const teamAnswer = z.object({ items: z.array(memberSchema) });
+
 export async function getPreferences(api: ApiClient) {
-  const { items } = await api.get("/communication-preferences", {
-    schema: z.object({ items: z.array(prefSchema) }),
-  });
+  const { items } = await api.get("/communication-preferences", { schema: preferencesAnswer });
   return items;
 }
 
@@ -56,9 +59,7 @@ export function setPreference(api: ApiClient, userId: number, type: EditablePref
 }
 
 export async function getTeam(api: ApiClient, clientId: number) {
-  const { items } = await api.get(`/users/${clientId}`, {
-    schema: z.object({ items: z.array(memberSchema) }),
-  });
+  const { items } = await api.get(`/users/${clientId}`, { schema: teamAnswer });
   return items;
 }
 
