@@ -67,6 +67,8 @@ test.describe("accounts page", () => {
 
 test.describe("connect utility accounts", () => {
   test("the wizard connects to success and the status moves on", async ({ page, a11y }, info) => {
+    // Every step of the wizard is a page load (34 s without JavaScript on a busy 2-core machine).
+    test.slow();
     await loginAs(page, USERS.dana);
     await page.goto("/authorize-arcadia");
     await expectJsState(page, info);

@@ -67,6 +67,8 @@ test.describe("manage account", () => {
     page,
     a11y,
   }, info) => {
+    // Two saves of the access editor, each with an axe check: 23 s alone, past 45 s beside the other project.
+    test.slow();
     await loginAs(page, USERS.dana);
     await page.goto("/settings");
     await ready(page, info);
