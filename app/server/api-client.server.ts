@@ -1,3 +1,4 @@
+import { deepFreeze, type AnswerMemo } from "./answer-memo.server";
 import { ApiError, errorFromResponse, isApiError } from "./api-error";
 import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
 import { upstreamFetch, type UpstreamAnswer, type UpstreamFetch } from "./upstream-transport.server";
@@ -24,6 +25,11 @@ export type ApiClientOptions = {
   requestId?: string;
   /** Told of every call once it ends: its outcome and how long it took (the metrics). */
   onCall?: (call: UpstreamCallReport) => void;
+  /**
+   * Parsed GET answers kept across requests (answer-memo.server.ts): an answer whose text is the text last seen
+   * for the same question gets the same (frozen) value, and its validation, without parsing it again.
+   */
+  memo?: AnswerMemo;
 };
 
 /** One upstream call as reported to `onCall`: the answer's status, or how it failed without a usable one. */
@@ -37,14 +43,20 @@ export type UpstreamCallReport = {
 
 const INVALID_KINDS = new Set(["unparseable", "empty-body", "errmsg"]);
 
-/** A number per schema object, for the shared map's keys (a schema built per call never matches: build it once). */
-const schemaIds = new WeakMap<object, number>();
-let lastSchemaId = 0;
-function schemaId(schema: object) {
-  let id = schemaIds.get(schema);
-  if (id === undefined) schemaIds.set(schema, (id = ++lastSchemaId));
+/**
+ * A number per schema (or transform) object, for the shared map's and the memo's keys: one built per call never
+ * matches, so build them once, at module level.
+ */
+const objectIds = new WeakMap<object, number>();
+let lastObjectId = 0;
+function objectId(o: object) {
+  let id = objectIds.get(o);
+  if (id === undefined) objectIds.set(o, (id = ++lastObjectId));
   return id;
 }
+
+/** What each schema made of a memoised (frozen) answer: the answer's next requests reuse it. */
+const validatedAnswers = new WeakMap<object, Map<object, unknown>>();
 
 /**
  * What checks an answer against the contract: a zod schema. Most are zod 3 (the forms' Conform adapter needs
@@ -133,7 +145,7 @@ export function createApiClient(opts: ApiClientOptions) {
         res.dispose?.();
         call.release();
       };
-      return { res, release };
+      return { res, release, url };
     } catch {
       throw noAnswer(call);
     }
@@ -194,16 +206,17 @@ export function createApiClient(opts: ApiClientOptions) {
     body?: unknown,
   ): Promise<unknown> {
     return observed(method, path, async (got) => {
-      const { res, release } = await send(method, path, query, body);
+      const { res, release, url } = await send(method, path, query, body);
       try {
-        return await readData(got(res));
+        return await readData(got(res), method === "GET" && opts.memo ? url : undefined);
       } finally {
         release();
       }
     });
   }
 
-  async function readData(res: UpstreamAnswer): Promise<unknown> {
+  /** The answer's data; `memoUrl`: a GET whose value may come from, and goes to, the memo. */
+  async function readData(res: UpstreamAnswer, memoUrl?: string): Promise<unknown> {
     if (!res.ok) {
       const text = await readText(res);
       if (res.status === 401) {
@@ -218,6 +231,15 @@ export function createApiClient(opts: ApiClientOptions) {
     const noConvert = res.headers.get("x-no-convert") === "true";
     const isJson = (res.headers.get("content-type") ?? "").includes("json");
     if (noConvert && !isJson) return text;
+    // Only a value made from exactly this text, for the same session, URL and conversion, is reused.
+    const memoKey =
+      memoUrl && opts.memo
+        ? `${opts.apiSession ?? ""} ${memoUrl} ${noConvert ? "raw" : "camel"} ${opts.transform ? objectId(opts.transform) : 0}`
+        : undefined;
+    if (memoKey) {
+      const hit = opts.memo!.get(memoKey, text);
+      if (hit !== undefined) return hit;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -229,6 +251,7 @@ export function createApiClient(opts: ApiClientOptions) {
     }
     let data = noConvert ? parsed : keysToCamel(parsed);
     if (opts.transform) data = opts.transform(data);
+    if (memoKey) opts.memo!.set(memoKey, text, data);
     return data;
   }
 
@@ -255,8 +278,16 @@ export function createApiClient(opts: ApiClientOptions) {
   }
 
   function validate<S extends Schema>(schema: S, data: unknown): Result<S> {
+    // A memoised answer (frozen) is validated once per schema; the value is frozen with it.
+    const memoised = opts.memo && typeof data === "object" && data !== null && Object.isFrozen(data);
+    const seen = memoised ? validatedAnswers.get(data) : undefined;
+    if (seen?.has(schema)) return seen.get(schema) as Result<S>;
     const result = schema.safeParse(data) as { success: true; data: Result<S> } | { success: false };
     if (!result.success) throw new ApiError("The server answered in an unexpected format", "contract", 502);
+    if (memoised) {
+      if (seen) seen.set(schema, deepFreeze(result.data));
+      else validatedAnswers.set(data, new Map([[schema, deepFreeze(result.data)]]));
+    }
     return result.data;
   }
 
@@ -270,7 +301,7 @@ export function createApiClient(opts: ApiClientOptions) {
     // The same answer read through the same schema by two loaders of one request is validated once, and
     // both get the same parsed value (read it, never change it: sort or filter into a new array).
     if (method === "GET" && schema && shared)
-      return once(shared, `${sharedKey(path, query)} #${schemaId(schema)}`, async () =>
+      return once(shared, `${sharedKey(path, query)} #${objectId(schema)}`, async () =>
         validate(schema, await sharedGet(path, query)),
       ) as Promise<Result<S>>;
     let data: unknown;
@@ -280,8 +311,13 @@ export function createApiClient(opts: ApiClientOptions) {
       data = await fetchData(method, path, query, options.body);
     }
     if (schema) return validate(schema, data);
-    // Without a schema the answer may be shared with another loader: hand out a copy only when shared.
-    return (opts.shared && data && typeof data === "object" ? structuredClone(data) : data) as Result<S>;
+    // Without a schema the answer may be shared with another loader, or be the memo's frozen value: hand out a
+    // copy then.
+    return (
+      (opts.shared || Object.isFrozen(data)) && data && typeof data === "object"
+        ? structuredClone(data)
+        : data
+    ) as Result<S>;
   }
 
   return {
