@@ -47,15 +47,16 @@ export async function stopChild(child: ChildProcess) {
  */
 export async function startServer(
   latencyMs: number,
-  opts: { apiUrl?: string; nodeArgs?: string[]; env?: Record<string, string> } = {},
+  opts: { apiUrl?: string; nodeArgs?: string[]; env?: Record<string, string>; cwd?: string } = {},
 ) {
   const port = await freePort();
   const apiPort = await freePort();
   const dataDir = fs.mkdtempSync("/tmp/bench-data-");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), path.resolve("dist/server.js")],
+    [...(opts.nodeArgs ?? []), path.resolve(opts.cwd ?? ".", "dist/server.js")],
     {
+      cwd: opts.cwd,
       env: {
         ...process.env,
         NODE_ENV: "production",

@@ -1,0 +1,79 @@
+/**
+ * `npx tsx bench/ab.ts <tree A> <tree B> [path…]`: web CPU per page of two builds of the product, side by side.
+ * Each tree is a checkout that has been built (`npm run build`: its dist/ and build/; a `git worktree` of the
+ * commit before a change, with node_modules linked, is the usual A). Both production servers run at once in front
+ * of one reference api (its own process; API_EXTRA_LOCATIONS gives it a bigger client), signed in as Dana, and
+ * each path is measured on A and B in alternating order, BENCH_ROUNDS times (default 7), BENCH_PAGES_N pages a
+ * measurement (default 1,000; 8 connections) after a warm-up of BENCH_AB_WARMUP pages (default 1,500) on each.
+ * The machine's speed drifts by a third within minutes: a change is judged by the median of the rounds' B ÷ A,
+ * each ratio taken from two measurements seconds apart, not by two runs of the full bench.
+ * Default paths: the privacy page (signed out, as the bench's static floor) and the locations dashboard.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { cpuMs, firstJsonLine, median, startServer, stopChild, table } from "./server";
+
+const [treeA, treeB, ...rest] = process.argv.slice(2);
+if (!treeA || !treeB) {
+  console.error("usage: npx tsx bench/ab.ts <tree A> <tree B> [path…]");
+  process.exit(2);
+}
+const paths = rest.length ? rest : ["/privacy-policy", "/locations"];
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 7));
+const N = Number(process.env.BENCH_PAGES_N ?? 1000);
+const WARMUP = Number(process.env.BENCH_AB_WARMUP ?? 1500);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-ab-"));
+const api = spawn(process.execPath, ["--import", "tsx", path.resolve("bench/api-process.ts")], {
+  env: { ...process.env, NODE_ENV: "production", DATA_DIR: tmp },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+try {
+  const { url: apiUrl } = await firstJsonLine<{ url: string }>(api);
+  for (const tree of [treeA, treeB]) servers.push(await startServer(0, { apiUrl, cwd: path.resolve(tree) }));
+  const headersFor = (s: (typeof servers)[number], p: string): Record<string, string> =>
+    p === "/privacy-policy" ? {} : { cookie: s.cookie };
+  const run = async (s: (typeof servers)[number], p: string, amount: number) => {
+    const before = cpuMs(s.pid);
+    const r = await autocannon({ url: `${s.url}${p}`, connections: 8, amount, headers: headersFor(s, p) });
+    if (r.non2xx || r.errors) throw new Error(`${p}: ${r.non2xx} answers not 2xx, ${r.errors} errors`);
+    return (cpuMs(s.pid) - before) / (r.requests.total || amount);
+  };
+  for (const p of paths) for (const s of servers) await run(s, p, WARMUP);
+
+  const rows: (string | number)[][] = [
+    ["path", "A ms/page", "B ms/page", "B ÷ A (median of rounds)", "rounds"],
+  ];
+  for (const p of paths) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which goes first, so neither always measures the machine a few seconds later.
+      if (r % 2 === 0) {
+        a.push(await run(servers[0], p, N));
+        b.push(await run(servers[1], p, N));
+      } else {
+        b.push(await run(servers[1], p, N));
+        a.push(await run(servers[0], p, N));
+      }
+    }
+    const ratios = a.map((x, i) => b[i] / x);
+    rows.push([
+      p,
+      median(a).toFixed(3),
+      median(b).toFixed(3),
+      median(ratios).toFixed(3),
+      ratios.map((x) => x.toFixed(2)).join(" "),
+    ]);
+  }
+  console.log(`\n## A/B: web CPU ms/page (A: ${treeA}, B: ${treeB}; ${ROUNDS} rounds of ${N} pages)\n`);
+  console.log(table(rows));
+} finally {
+  for (const s of servers) await s.stop();
+  await stopChild(api);
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
