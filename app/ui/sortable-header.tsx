@@ -1,9 +1,14 @@
 import { APP_LINKS, appLink } from "./app-link";
+import { Glyph, type GlyphName } from "./glyph";
 
 /** A column's sort state, as `aria-sort` says it. */
 export type AriaSort = "ascending" | "descending" | "none";
 
-const ARROW: Record<AriaSort, string> = { ascending: "▲", descending: "▼", none: "↕" };
+const ARROW: Record<AriaSort, GlyphName> = {
+  ascending: "triangleUp",
+  descending: "triangleDown",
+  none: "upDownArrow",
+};
 
 /**
  * The header of a sortable column: a link to the URL of the next sort (so it works without JavaScript), the
@@ -27,9 +32,7 @@ export function SortableHeader({
     <th scope="col" aria-sort={sort} className={className} {...APP_LINKS}>
       <a className="sort-link" {...appLink(href, { preventScrollReset: true, replace })}>
         {label}
-        <span aria-hidden="true" className="sort-mark">
-          {ARROW[sort]}
-        </span>
+        <Glyph name={ARROW[sort]} className="sort-mark" />
         <span className="visually-hidden">{sort === "none" ? ", sort" : `, sorted ${sort}`}</span>
       </a>
     </th>

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from "react";
+import { Glyph } from "./glyph";
 
 /**
  * A tooltip that works without JavaScript: shown on hover and on keyboard focus of its trigger,
@@ -20,9 +21,7 @@ export function Tooltip({
         {children}
       </button>
       {/* Without CSS (a text browser) the tip follows its trigger on the same line: set it apart. */}
-      <span className="text-only" aria-hidden="true">
-        {" — "}
-      </span>
+      <Glyph name="emDash" className="text-only" spaced />
       <span role="tooltip" id={id} className="tip-content">
         {content}
       </span>

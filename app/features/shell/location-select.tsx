@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { Glyph } from "~/ui/glyph";
 import { APP_LINKS, appLink } from "~/ui/page-shell";
 
 type Option = { id: number; label: string };
@@ -21,7 +22,7 @@ export function LocationSelect({
       <summary className="btn btn-secondary btn-block">
         <span className="visually-hidden">Location: </span>
         <span className="location-select-label">{current ? current.label : "All locations"}</span>
-        <span aria-hidden="true">▾</span>
+        <Glyph name="smallTriangleDown" />
       </summary>
       <ul className="location-menu" aria-label="Locations" {...APP_LINKS}>
         <li>
