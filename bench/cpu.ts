@@ -9,7 +9,7 @@
  * A page's ratio is its web CPU ÷ (static floor + its data floor); the static floor's is ÷ bare.
  * The bench asks for each page again and again with unchanged data, so the memo of parsed answers (ADR 0018)
  * serves every view after the first; each page is also measured on a second server with the memo off
- * (UPSTREAM_MEMO_CHARS=0), the cost of a first view or of changed data.
+ * (UPSTREAM_MEMO_BYTES=0), the cost of a first view or of changed data.
  *
  * This machine's speed drifts (by a third within minutes, on a shared host), so a ratio compares measurements
  * taken together: for each page, its static floor, its data floor and the page are measured back to back, in
@@ -138,7 +138,7 @@ export async function cpu() {
     // 2. The processes measured: the product (alone, in front of the api), the two floors.
     const web = await startServer(0, { apiUrl });
     stops.push(web.stop);
-    const cold = await startServer(0, { apiUrl, env: { UPSTREAM_MEMO_CHARS: "0" } });
+    const cold = await startServer(0, { apiUrl, env: { UPSTREAM_MEMO_BYTES: "0" } });
     stops.push(cold.stop);
     fs.writeFileSync(path.join(tmp, "privacy.html"), html.get(privacy.name)!);
     fs.writeFileSync(path.join(tmp, "calls.json"), JSON.stringify(floorCalls));

@@ -7,7 +7,7 @@
  *
  * Each page is asked for again and again with the same data, so the memo of parsed answers (ADR 0018) serves
  * every view after the first: that is a user going through the table's sorts and pages. Both sizes are also
- * measured with the memo off (UPSTREAM_MEMO_CHARS=0): every view then costs what a first view costs.
+ * measured with the memo off (UPSTREAM_MEMO_BYTES=0): every view then costs what a first view costs.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -77,7 +77,7 @@ export async function measureMany(opts: { requests?: number; warmup?: number } =
         stacks.push({
           extra,
           memo,
-          s: await startManyStack(extra, memo ? {} : { UPSTREAM_MEMO_CHARS: "0" }),
+          s: await startManyStack(extra, memo ? {} : { UPSTREAM_MEMO_BYTES: "0" }),
         });
     const seen = new Map<string, { row: Omit<ManyRow, "cpuMsPerPage" | "timesBase">; cpu: number[] }>();
     for (let round = 0; round < rounds; round++)

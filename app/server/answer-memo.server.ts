@@ -4,53 +4,66 @@
  * Every page view asks the api again (nothing here is ever served without that call, so nothing is stale), but
  * most answers are the bytes of the previous page view: the shell's location list on every page, the dashboard's
  * lists on every sort, search and page of the table. For a 300-location client, parsing, renaming keys and
- * validating those answers was most of a page's CPU. When an answer's text is exactly the text this memo holds
+ * validating those answers was most of a page's CPU. When an answer's bytes are exactly the bytes this memo holds
  * for the same question (the same upstream session, URL and conversion), the api client reuses the value it made
- * from it last time instead of making it again: same text in, same value out.
+ * from them last time instead of making it again: same bytes in, same value out. The bytes are compared as they
+ * arrived, chunk by chunk, so a repeated answer is never joined into one buffer nor decoded into a string (a
+ * 300-location client's answers are up to 300 KB: each such buffer and string was mapped afresh).
  *
  * Values are shared by every request that gets them, so they are deeply frozen (`deepFreeze`): code that
- * changed one would throw, not leak one request's change into another's. Bounded by the characters of the texts
- * it holds (least recently used first out); an answer larger than an eighth of the budget is not kept.
+ * changed one would throw, not leak one request's change into another's. Bounded by the bytes of the answers it
+ * holds (least recently used first out); an answer larger than an eighth of the budget is not kept.
  */
 export type AnswerMemo = {
-  /** The value made from `text` under `key`, if `text` is exactly what it was made from; else undefined. */
-  get(key: string, text: string): unknown;
-  /** Keeps `value` (deeply frozen) as what `text` under `key` comes to. */
-  set(key: string, text: string, value: unknown): void;
+  /** The value made from an answer of exactly these bytes (its chunks, in order) under `key`; else undefined. */
+  get(key: string, chunks: readonly Uint8Array[]): unknown;
+  /** Keeps `value` (deeply frozen) as what an answer of `bytes` under `key` comes to. */
+  set(key: string, bytes: Buffer, value: unknown): void;
   readonly size: number;
-  readonly chars: number;
+  readonly bytes: number;
 };
 
-export function createAnswerMemo(maxChars: number): AnswerMemo {
-  const entries = new Map<string, { text: string; value: unknown }>();
-  let chars = 0;
+/** Whether `chunks`, one after the other, are exactly `bytes` (no copy made). */
+export function sameBytes(chunks: readonly Uint8Array[], bytes: Buffer) {
+  let at = 0;
+  for (const chunk of chunks) {
+    const end = at + chunk.length;
+    if (end > bytes.length || bytes.compare(chunk, 0, chunk.length, at, end) !== 0) return false;
+    at = end;
+  }
+  return at === bytes.length;
+}
+
+export function createAnswerMemo(maxBytes: number): AnswerMemo {
+  const entries = new Map<string, { bytes: Buffer; value: unknown }>();
+  let total = 0;
   const drop = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
-    chars -= entry.text.length;
+    total -= entry.bytes.length;
     entries.delete(key);
   };
   return {
-    get(key, text) {
+    get(key, chunks) {
       const entry = entries.get(key);
-      if (!entry || entry.text !== text) return undefined;
+      if (!entry || !sameBytes(chunks, entry.bytes)) return undefined;
       // Most recently used last: the first entry is the one to drop.
       entries.delete(key);
       entries.set(key, entry);
       return entry.value;
     },
-    set(key, text, value) {
+    set(key, bytes, value) {
       drop(key);
-      if (text.length > maxChars / 8) return;
-      entries.set(key, { text, value: deepFreeze(value) });
-      chars += text.length;
-      while (chars > maxChars) drop(entries.keys().next().value as string);
+      if (bytes.length > maxBytes / 8) return;
+      entries.set(key, { bytes, value: deepFreeze(value) });
+      total += bytes.length;
+      while (total > maxBytes) drop(entries.keys().next().value as string);
     },
     get size() {
       return entries.size;
     },
-    get chars() {
-      return chars;
+    get bytes() {
+      return total;
     },
   };
 }

@@ -198,6 +198,15 @@ export function createApiClient(opts: ApiClientOptions) {
     }
   }
 
+  /** The body's chunks as they arrived (one chunk of the text where the answer cannot give them). */
+  async function readChunks(res: UpstreamAnswer): Promise<Buffer[]> {
+    try {
+      return res.chunks ? await res.chunks() : [Buffer.from(await res.text())];
+    } catch {
+      throw new ApiError("Could not reach the server", "network", 502);
+    }
+  }
+
   /** One call: the converted (and transformed) answer, before any schema. */
   async function fetchData(
     method: string,
@@ -226,20 +235,24 @@ export function createApiClient(opts: ApiClientOptions) {
       throw errorFromResponse(res.status, text, toCamel);
     }
     if (res.status === 204) return null;
-    const text = await readText(res);
-    if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
     const noConvert = res.headers.get("x-no-convert") === "true";
     const isJson = (res.headers.get("content-type") ?? "").includes("json");
-    if (noConvert && !isJson) return text;
-    // Only a value made from exactly this text, for the same session, URL and conversion, is reused.
+    // Only a value made from exactly these bytes, for the same session, URL and conversion, is reused.
     const memoKey =
-      memoUrl && opts.memo
+      memoUrl && opts.memo && (isJson || !noConvert)
         ? `${opts.apiSession ?? ""} ${memoUrl} ${noConvert ? "raw" : "camel"} ${opts.transform ? objectId(opts.transform) : 0}`
         : undefined;
+    const chunks = await readChunks(res);
     if (memoKey) {
-      const hit = opts.memo!.get(memoKey, text);
+      const hit = opts.memo!.get(memoKey, chunks);
       if (hit !== undefined) return hit;
     }
+    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    // As fetch's text(): UTF-8, a byte order mark dropped.
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    const text = bytes.toString("utf8", bom ? 3 : 0);
+    if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
+    if (noConvert && !isJson) return text;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -251,7 +264,7 @@ export function createApiClient(opts: ApiClientOptions) {
     }
     let data = noConvert ? parsed : keysToCamel(parsed);
     if (opts.transform) data = opts.transform(data);
-    if (memoKey) opts.memo!.set(memoKey, text, data);
+    if (memoKey) opts.memo!.set(memoKey, bytes, data);
     return data;
   }
 

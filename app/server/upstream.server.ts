@@ -11,11 +11,11 @@ import { reportUpstreamFailure, setReportingUser } from "./sentry.server";
 import { destroySession, getSession } from "./session.server";
 
 let memo: AnswerMemo | null | undefined;
-/** The process's memo of parsed answers (UPSTREAM_MEMO_CHARS; none when 0). */
+/** The process's memo of parsed answers (UPSTREAM_MEMO_BYTES; none when 0). */
 function answerMemo() {
   if (memo === undefined) {
-    const chars = getConfig().UPSTREAM_MEMO_CHARS;
-    memo = chars > 0 ? createAnswerMemo(chars) : null;
+    const bytes = getConfig().UPSTREAM_MEMO_BYTES;
+    memo = bytes > 0 ? createAnswerMemo(bytes) : null;
   }
   return memo ?? undefined;
 }

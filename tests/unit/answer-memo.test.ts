@@ -1,48 +1,63 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { z as z4 } from "zod/v4";
-import { createAnswerMemo, deepFreeze } from "~/server/answer-memo.server";
+import { createAnswerMemo, deepFreeze, sameBytes } from "~/server/answer-memo.server";
 import { createApiClient } from "~/server/api-client.server";
 
+const b = (s: string) => Buffer.from(s);
+/** The same bytes as they might arrive: in pieces of `size`. */
+const pieces = (s: string, size: number) =>
+  Array.from({ length: Math.ceil(s.length / size) }, (_, i) => b(s.slice(i * size, (i + 1) * size)));
+
 describe("the memo of parsed answers", () => {
-  it("gives back a value only for exactly the text it was made from", () => {
+  it("gives back a value only for exactly the bytes it was made from, however they arrive", () => {
     const memo = createAnswerMemo(1000);
     const value = { items: [1, 2] };
-    memo.set("k", '{"items":[1,2]}', value);
-    expect(memo.get("k", '{"items":[1,2]}')).toBe(value);
-    expect(memo.get("k", '{"items":[1,3]}')).toBeUndefined();
-    expect(memo.get("other", '{"items":[1,2]}')).toBeUndefined();
+    memo.set("k", b('{"items":[1,2]}'), value);
+    expect(memo.get("k", [b('{"items":[1,2]}')])).toBe(value);
+    expect(memo.get("k", pieces('{"items":[1,2]}', 4))).toBe(value);
+    expect(memo.get("k", [b('{"items":[1,3]}')])).toBeUndefined();
+    expect(memo.get("other", [b('{"items":[1,2]}')])).toBeUndefined();
+  });
+
+  it("compares bytes exactly: a prefix, a longer body or one changed byte is not a match", () => {
+    const kept = b("abcdefgh");
+    expect(sameBytes([b("abcd"), b("efgh")], kept)).toBe(true);
+    expect(sameBytes([b("abcd")], kept)).toBe(false);
+    expect(sameBytes([b("abcdefgh"), b("i")], kept)).toBe(false);
+    expect(sameBytes([b("abcd"), b("efgX")], kept)).toBe(false);
+    expect(sameBytes([], b(""))).toBe(true);
   });
 
   it("freezes what it keeps, all the way down", () => {
     const memo = createAnswerMemo(1000);
     const value = { items: [{ id: 1, address: { city: "x" } }] };
-    memo.set("k", "t", value);
+    memo.set("k", b("t"), value);
     expect(Object.isFrozen(value.items[0].address)).toBe(true);
     expect(() => {
       (value.items as unknown[]).push(2);
     }).toThrow(TypeError);
   });
 
-  it("holds at most its budget of characters, dropping the least recently used first", () => {
+  it("holds at most its budget of bytes, dropping the least recently used first", () => {
     const memo = createAnswerMemo(100);
-    memo.set("a", "x".repeat(10), 1);
-    memo.set("b", "y".repeat(10), 2);
-    memo.get("a", "x".repeat(10)); // a is now the most recently used
-    for (let i = 0; i < 9; i++) memo.set(`c${i}`, String(i).repeat(10), i);
-    expect(memo.chars).toBeLessThanOrEqual(100);
-    expect(memo.get("b", "y".repeat(10))).toBeUndefined();
-    expect(memo.get("a", "x".repeat(10))).toBe(1);
+    memo.set("a", b("x".repeat(10)), 1);
+    memo.set("b", b("y".repeat(10)), 2);
+    memo.get("a", [b("x".repeat(10))]); // a is now the most recently used
+    for (let i = 0; i < 9; i++) memo.set(`c${i}`, b(String(i).repeat(10)), i);
+    expect(memo.bytes).toBeLessThanOrEqual(100);
+    expect(memo.get("b", [b("y".repeat(10))])).toBeUndefined();
+    expect(memo.get("a", [b("x".repeat(10))])).toBe(1);
   });
 
-  it("keeps no answer larger than an eighth of its budget, and forgets the key's older text", () => {
+  it("keeps no answer larger than an eighth of its budget, and forgets the key's older bytes", () => {
     const memo = createAnswerMemo(800);
-    memo.set("k", "small", 1);
-    memo.set("k", "z".repeat(101), 2);
-    expect(memo.get("k", "small")).toBeUndefined();
-    expect(memo.get("k", "z".repeat(101))).toBeUndefined();
+    memo.set("k", b("small"), 1);
+    memo.set("k", b("z".repeat(101)), 2);
+    expect(memo.get("k", [b("small")])).toBeUndefined();
+    expect(memo.get("k", [b("z".repeat(101))])).toBeUndefined();
     expect(memo.size).toBe(0);
-    expect(memo.chars).toBe(0);
+    expect(memo.bytes).toBe(0);
   });
 
   it("deepFreeze leaves primitives alone and returns what it was given", () => {

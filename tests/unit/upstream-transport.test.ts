@@ -1,6 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { createAnswerMemo } from "~/server/answer-memo.server";
 import { createApiClient } from "~/server/api-client.server";
 import { upstreamFetch } from "~/server/upstream-transport.server";
 
@@ -10,6 +12,13 @@ let base: string;
 const connections = new Set<unknown>();
 let connectionCount = 0;
 const BIG = "x".repeat(100 * 1024);
+/** 300 rows of JSON (~400 KB: several chunks on the wire), then its version. */
+let listVersion = 1;
+const list = () =>
+  JSON.stringify({
+    items: Array.from({ length: 300 }, (_, i) => ({ building_id: i, name: `Location ${i} `.repeat(100) })),
+    version: listVersion,
+  });
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -35,6 +44,28 @@ beforeAll(async () => {
       return;
     }
     if (url.pathname === "/slow") return void setTimeout(() => res.end("late"), 2_000);
+    if (url.pathname === "/list") {
+      res.setHeader("content-type", "application/json");
+      res.end(list());
+      return;
+    }
+    if (url.pathname === "/bom") {
+      res.setHeader("content-type", "application/json");
+      res.end(
+        Buffer.concat([
+          Buffer.from([0xef, 0xbb, 0xbf]),
+          Buffer.from('{"caf\u00e9_name":"Caf\u00e9 \u2014 1"}'),
+        ]),
+      );
+      return;
+    }
+    if (url.pathname === "/cut") {
+      res.setHeader("content-type", "application/json");
+      res.setHeader("content-length", "1000");
+      res.write('{"partial":');
+      setTimeout(() => res.destroy(), 50);
+      return;
+    }
     res.writeHead(404).end();
   });
   server.on("connection", (socket) => {
@@ -97,7 +128,48 @@ describe("upstreamFetch", () => {
   });
 });
 
+describe("an answer's chunks", () => {
+  it("are the body's bytes as they arrived, in order, read once", async () => {
+    const res = await upstreamFetch(`${base}/list`, { method: "GET", headers: {}, signal: signal() });
+    const chunks = await res.chunks!();
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).toString()).toBe(list());
+    await expect(res.text()).rejects.toThrow(/already been read/);
+  });
+
+  it("fail when the connection is cut partway through", async () => {
+    const res = await upstreamFetch(`${base}/cut`, { method: "GET", headers: {}, signal: signal() });
+    await expect(res.chunks!()).rejects.toThrow();
+  });
+});
+
 describe("the api client's default transport", () => {
+  it("with a memo: a repeated answer of several chunks gives the same value; a changed one a new value", async () => {
+    const memo = createAnswerMemo(4_000_000);
+    const schema = z.object({ version: z.number(), items: z.array(z.object({ buildingId: z.number() })) });
+    const api = () => createApiClient({ baseUrl: base, timeoutMs: 5_000, apiSession: "t3", memo });
+    const first = await api().get("/list", { schema });
+    expect(await api().get("/list", { schema })).toBe(first);
+    listVersion = 2;
+    const changed = await api().get("/list", { schema });
+    expect(changed).not.toBe(first);
+    expect(changed.version).toBe(2);
+    expect(changed.items[299].buildingId).toBe(299);
+  });
+
+  it("decodes UTF-8 and drops a byte order mark, as fetch does", async () => {
+    const api = createApiClient({ baseUrl: base, timeoutMs: 5_000, memo: createAnswerMemo(1_000_000) });
+    expect(await api.get("/bom")).toEqual({ caféName: "Café — 1" });
+    expect(await api.get("/bom")).toEqual({ caféName: "Café — 1" });
+  });
+
+  it("a body cut partway through is a network failure, memo or not", async () => {
+    for (const memo of [undefined, createAnswerMemo(1_000_000)]) {
+      const api = createApiClient({ baseUrl: base, timeoutMs: 5_000, memo });
+      await expect(api.get("/cut")).rejects.toMatchObject({ kind: "network", status: 502 });
+    }
+  });
+
   it("is upstreamFetch, not the global fetch", async () => {
     const spy = vi.spyOn(globalThis, "fetch");
     try {
