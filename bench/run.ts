@@ -2,13 +2,15 @@
  * `npm run bench`: round trips per page, throughput, JavaScript weight, slow-network LCP/CLS, CPU per page.
  * Prints tables a person can compare run to run. Nothing here asserts: benchmarks report.
  * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many|overload]   (default: all; run `npm run build` first)
+ * BENCH_TREE=<dir>: measure the product built in another checkout (its dist/ and public/build) with this bench.
  */
 import fs from "node:fs";
+import path from "node:path";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { cpu } from "./cpu";
 import { BENCH_PAGES } from "./pages";
-import { median, signIn, startServer, table } from "./server";
+import { benchTree, median, signIn, startServer, table } from "./server";
 import { weightFromManifest } from "./weight";
 
 const which = process.argv[2] ?? "all";
@@ -70,7 +72,7 @@ async function throughput() {
 }
 
 async function weight() {
-  const forRoutes = weightFromManifest();
+  const forRoutes = weightFromManifest(path.join(benchTree(), "public/build"));
   const s = await startServer(0);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -256,10 +258,11 @@ async function lcp() {
   console.log(table(rows));
 }
 
-if (!fs.existsSync("dist/server.js")) {
+if (!fs.existsSync(path.join(benchTree(), "dist/server.js"))) {
   console.error("Run `npm run build` first.");
   process.exit(1);
 }
+if (process.env.BENCH_TREE) console.log(`The product measured: the tree at ${benchTree()} (BENCH_TREE).`);
 if (which === "all" || which === "roundtrips") await roundTrips();
 if (which === "all" || which === "weight") await weight();
 if (which === "all" || which === "lcp") await lcp();

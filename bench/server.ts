@@ -42,8 +42,15 @@ export async function stopChild(child: ChildProcess) {
 }
 
 /**
- * The production server (dist/server.js) signed in as Dana: with the embedded api (fresh database) and an
- * optional upstream latency, or in front of an api of its own (`apiUrl`, then the web process runs alone).
+ * The built tree whose product the benches run: BENCH_TREE (a checkout of another commit, built, e.g. a
+ * `git worktree` of the commit before a piece of work, for before/after figures from one sitting), or this one.
+ */
+export const benchTree = () => path.resolve(process.env.BENCH_TREE ?? ".");
+
+/**
+ * The production server (dist/server.js of `cwd`, default `benchTree()`) signed in as Dana: with the embedded api
+ * (fresh database) and an optional upstream latency, or in front of an api of its own (`apiUrl`, then the web
+ * process runs alone).
  */
 export async function startServer(
   latencyMs: number,
@@ -54,9 +61,9 @@ export async function startServer(
   const dataDir = fs.mkdtempSync("/tmp/bench-data-");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), path.resolve(opts.cwd ?? ".", "dist/server.js")],
+    [...(opts.nodeArgs ?? []), path.resolve(opts.cwd ?? benchTree(), "dist/server.js")],
     {
-      cwd: opts.cwd,
+      cwd: opts.cwd ?? benchTree(),
       env: {
         ...process.env,
         NODE_ENV: "production",
