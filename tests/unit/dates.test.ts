@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
+import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatZonedMediumDate, zonedParts } from "~/lib/zoned";
 import { formatRange, formatMonth } from "~/features/bills/bills";
 import { eventTimeParts } from "~/features/grid-services/event-times";
@@ -37,5 +37,23 @@ describe("formatZonedMediumDate", () => {
 
   it("is the date half of a grid-services event time", () => {
     expect(eventTimeParts("2026-11-04T03:30:00Z", "America/Los_Angeles")?.[0]).toBe("Nov 3, 2026");
+  });
+});
+
+describe("compareIso", () => {
+  it("orders ISO dates and date-times as time runs, and says when they are equal", () => {
+    const sorted = ["2026-11-12T09:30", "2025-01-31", "2026-11-12", "2026-02-01", "2026-11-12T09:15"].sort(
+      compareIso,
+    );
+    expect(sorted).toEqual([
+      "2025-01-31",
+      "2026-02-01",
+      "2026-11-12",
+      "2026-11-12T09:15",
+      "2026-11-12T09:30",
+    ]);
+    expect(compareIso("2026-11-12", "2026-11-12")).toBe(0);
+    expect(compareIso("2026-11-13", "2026-11-12")).toBe(1);
+    expect(compareIso("2026-11-12", "2026-11-13")).toBe(-1);
   });
 });

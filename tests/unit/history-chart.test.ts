@@ -38,6 +38,24 @@ describe("thermostat chart, compact form", () => {
     showMarker: false,
   };
 
+  it("sends the x axis written in the building's timezone, so the browser needs no Intl to draw it", () => {
+    const c = historyChart(items, TZ, START, END, { ...all, visible: ["cool"] });
+    // October 2026 in Los Angeles has 31 midnights; DST ends on Nov 1, after the period.
+    expect(c.xTicks).toHaveLength(32);
+    expect(c.xTicks.slice(0, 3)).toEqual([
+      { at: 0, label: "Oct 1" },
+      { at: 1440, label: "Oct 2" },
+      { at: 2880, label: "Oct 3" },
+    ]);
+    expect(c.xTicks.at(-1)).toEqual({ at: 31 * 1440, label: "Nov 1" });
+    // A short period is marked every 6 hours.
+    const short = historyChart(items, TZ, START, START + 2 * 86_400_000, { ...all, visible: ["cool"] });
+    expect(short.xTicks.slice(0, 2)).toEqual([
+      { at: 0, label: "Oct 1, 12 AM" },
+      { at: 360, label: "Oct 1, 6 AM" },
+    ]);
+  });
+
   it("sends minutes after the start and one rounded array per shown series", () => {
     const c = historyChart(items, TZ, START, END, { ...all, visible: ["cool", "indoor"] });
     // On the wire: steps between readings and comma-separated values, one string each.

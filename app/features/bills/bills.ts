@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { submissionIdField } from "~/ui/submission-id";
-import { formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
+import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
+import { formatDecimal } from "~/lib/decimal";
 
 /** Pure rules of bills and bill-issue flags (docs/rules.md, Bills and bill-issue flags). */
 
@@ -113,22 +114,11 @@ export const FLAG_UPDATE_FAILED = "Unable to process update";
 
 export { feedbackHeading } from "./feedback";
 
-// Formatters are built once: an Intl formatter per call is slow when a page formats hundreds of values.
-const numberFormats = new Map<number, Intl.NumberFormat>();
-const numberFormat = (digits: number) => {
-  let f = numberFormats.get(digits);
-  if (!f) {
-    f = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    numberFormats.set(digits, f);
-  }
-  return f;
-};
-
 /** Money in cents as dollars with 2 decimals: 123456 → "$1,234.56". */
 export function formatMoney(cents: number | null | undefined) {
   if (cents === null || cents === undefined || !Number.isFinite(cents)) return "—";
   const sign = cents < 0 ? "-" : "";
-  return `${sign}$${numberFormat(2).format(Math.abs(cents) / 100)}`;
+  return `${sign}$${formatDecimal(Math.abs(cents) / 100, 2, 2)}`;
 }
 
 /** A rate in cents per kWh shown as cents ÷ 100 per kWh with 4 decimals: 14.004 → "$0.1400/kWh". */
@@ -139,7 +129,7 @@ export function formatRate(centsPerKwh: number | null | undefined, withUnit = tr
 
 export function formatNumber(v: number | null | undefined, digits = 0) {
   if (v === null || v === undefined || !Number.isFinite(v)) return "—";
-  return numberFormat(digits).format(v);
+  return formatDecimal(v, digits, digits);
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -163,9 +153,7 @@ type BillLike = { id: number; statementDate: string };
 
 /** The chart's 13 monthly points: the newest 13 bills, oldest first. */
 export function chartBills<B extends BillLike>(bills: B[], count = 13): B[] {
-  return [...bills]
-    .sort((a, b) => a.statementDate.localeCompare(b.statementDate) || a.id - b.id)
-    .slice(-count);
+  return [...bills].sort((a, b) => compareIso(a.statementDate, b.statementDate) || a.id - b.id).slice(-count);
 }
 
 /** The usage page of one bill (a bill tooltip's link). */

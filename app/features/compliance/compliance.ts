@@ -1,4 +1,5 @@
 import { pageOf } from "~/lib/paging";
+import { compareIso } from "~/lib/dates";
 import { format } from "date-fns";
 import {
   formatZonedDay,
@@ -178,7 +179,7 @@ export function sortDays(days: WorstDay[], sort: DaySort): WorstDay[] {
   const value = (d: WorstDay) =>
     sort.key === "holds" ? (d.permanentHoldCount ?? 0) : (d.scheduleCompliancePercentage ?? -1);
   const sign = sort.dir === "asc" ? 1 : -1;
-  return [...days].sort((a, b) => sign * (value(a) - value(b)) || a.date.localeCompare(b.date));
+  return [...days].sort((a, b) => sign * (value(a) - value(b)) || compareIso(a.date, b.date));
 }
 
 export const HOUR_MS = 3_600_000;

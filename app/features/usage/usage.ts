@@ -1,6 +1,5 @@
 import { withQuery } from "~/lib/query";
-import { formatCalendarDate } from "~/lib/dates";
-import { MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
+import { compareIso, formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
 /** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
 export const USAGE_TYPES = ["demand", "consumption"] as const;
@@ -150,7 +149,7 @@ function normalise(period: Exclude<Period, "bill">, [y, m, d]: [number, number, 
 export function pickerBills<B extends { statementDate: string }>(bills: B[], minDate: string): B[] {
   return bills
     .filter((b) => b.statementDate >= minDate)
-    .sort((a, b) => b.statementDate.localeCompare(a.statementDate));
+    .sort((a, b) => compareIso(b.statementDate, a.statementDate));
 }
 
 // ---- axes (rules energy-axis-rounding and temperature-axis-rounding, docs/rules.md) ----
@@ -204,7 +203,7 @@ export function joinSeries(
   outdoor: SeriesValue[],
 ): UsagePoint[] {
   const keys = [...new Set([...energy, ...indoor, ...outdoor].map((v) => v.startTs))].sort((a, b) =>
-    localPart(a).localeCompare(localPart(b)),
+    compareIso(localPart(a), localPart(b)),
   );
   const e = new Map(energy.map((v) => [v.startTs, v.value]));
   const i = new Map(indoor.map((v) => [v.startTs, v.value]));

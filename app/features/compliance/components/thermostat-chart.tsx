@@ -3,16 +3,7 @@ import { useTooltip } from "@visx/tooltip";
 import { useMemo, type MouseEvent } from "react";
 import { PlotFrame, PlotTooltip, type AxisTick } from "~/features/usage/components/plot-frame";
 import { useHydrated } from "~/ui/page-shell";
-import {
-  chartTicks,
-  formatF,
-  formatFullTime,
-  formatTick,
-  MODE_LABELS,
-  SERIES,
-  tickIntervalMs,
-  type ChartOptions,
-} from "../compliance";
+import { formatF, formatFullTime, MODE_LABELS, SERIES, type ChartOptions } from "../compliance";
 import {
   areaPath,
   decodeHistory,
@@ -46,16 +37,15 @@ const SCROLL_REGION_TAB_INDEX = 0;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
 /** x labels of the day (or 6-hour) ticks, thinned differently for wide and narrow charts. */
-function xAxis(ticks: readonly number[], startMs: number, endMs: number, timezone: string): AxisTick[] {
-  const step = tickIntervalMs(startMs, endMs);
+function xAxis(ticks: HistoryChart["xTicks"], totalMin: number): AxisTick[] {
   const out: AxisTick[] = [];
-  ticks.forEach((ms, i) => {
+  ticks.forEach((tick, i) => {
     const wide = i % WIDE_EVERY === 0;
     const narrow = i % NARROW_EVERY === 0;
     if (!wide && !narrow) return;
     out.push({
-      at: (ms - startMs) / (endMs - startMs),
-      label: formatTick(ms, timezone, step),
+      at: tick.at / totalMin,
+      label: tick.label,
       ...(wide && narrow ? {} : { only: wide ? ("wide" as const) : ("narrow" as const) }),
     });
   });
@@ -95,7 +85,6 @@ export function ThermostatChart({
   const yStep = (hi - lo) / 5 > 8 ? 10 : 5;
   const yTicks: number[] = [];
   for (let v = lo; v <= hi; v += yStep) yTicks.push(v);
-  const ticks = useMemo(() => chartTicks(startMs, endMs, timezone), [startMs, endMs, timezone]);
   const meta = (key: string) => SERIES.find((s) => s.key === key)!;
   const paths = useMemo(
     () =>
@@ -182,7 +171,7 @@ export function ThermostatChart({
             title: "°Fahrenheit",
             ticks: yTicks.map((v) => ({ at: (v - lo) / (hi - lo || 1), label: String(v) })),
           }}
-          bottom={xAxis(ticks, startMs, endMs, timezone)}
+          bottom={xAxis(chart.xTicks, totalMin)}
           overlay={
             hydrated && tooltipOpen && tooltipData !== undefined && t[tooltipData] !== undefined ? (
               <PlotTooltip
@@ -225,7 +214,7 @@ export function ThermostatChart({
             ))}
             <path d={yTicks.map((v) => `M0 ${r1(y(v))}H${W}`).join("")} stroke="#e5e9ee" fill="none" />
             <path
-              d={ticks.map((ms) => `M${r1(x((ms - startMs) / 60_000))} 0V${H}`).join("")}
+              d={chart.xTicks.map((tick) => `M${r1(x(tick.at))} 0V${H}`).join("")}
               stroke="#f0f2f5"
               fill="none"
             />

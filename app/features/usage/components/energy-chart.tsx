@@ -1,6 +1,7 @@
-import { scaleLinear } from "@visx/scale";
+import { ticks } from "d3-array";
 import { useTooltip } from "@visx/tooltip";
 import { useId, type FocusEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
+import { formatDecimal } from "~/lib/decimal";
 import { useHydrated } from "~/ui/page-shell";
 import { narrowEvery, PlotFrame, PlotTooltip, type AxisTick } from "./plot-frame";
 
@@ -45,9 +46,8 @@ const H = 300;
 /** A phone keeps at most this many x labels. */
 const NARROW_X_LABELS = 4;
 
-// One formatter for every value of every chart (toLocaleString builds a new one per call).
-const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-const num = (v: number) => NUMBER.format(v);
+// Intl's en-US digits without an Intl formatter, whose first construction stalls hydration (app/lib/decimal.ts).
+const num = (v: number) => formatDecimal(v, 0, 2);
 const fmt = (v: number | null, unit: string) => (v === null ? "No data" : `${num(v)} ${unit}`);
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
@@ -106,11 +106,8 @@ export function EnergyChart(props: EnergyChartProps) {
       .filter(Boolean)
       .join("\n");
 
-  const rightTicks =
-    props.rightTicks ??
-    scaleLinear<number>({ domain: rightDomain, range: [0, 1] })
-      .ticks(5)
-      .map(Number);
+  // d3's own tick rule (what a visx linear scale's .ticks(5) returns), without the scale's 30 KB of code.
+  const rightTicks = props.rightTicks ?? ticks(rightDomain[0], rightDomain[1], 5);
 
   /** A line series as one path; a missing value breaks it. */
   const linePath = (li: number) => {
