@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { signIn, startServer, table } from "./server";
+import { signIn, slow4g, startServer, table } from "./server";
 
 type Node = {
   id: number;
@@ -47,16 +47,7 @@ try {
       const ctx = await browser.newContext();
       await signIn(ctx, s.url);
       const page = await ctx.newPage();
-      const cdp = await ctx.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 562.5,
-        downloadThroughput: (1.44 * 1024 * 1024) / 8,
-        uploadThroughput: (675 * 1024) / 8,
-      });
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      const cdp = await slow4g(ctx, page);
       await page.addInitScript(() => {
         const w = window as unknown as { __long: [number, number][] };
         w.__long = [];

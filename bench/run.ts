@@ -10,7 +10,7 @@ import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { cpu } from "./cpu";
 import { BENCH_PAGES } from "./pages";
-import { benchTree, median, signIn, startServer, table } from "./server";
+import { benchTree, median, signIn, slow4g, startServer, table } from "./server";
 import { weightFromManifest } from "./weight";
 
 const which = process.argv[2] ?? "all";
@@ -174,17 +174,7 @@ async function lcp() {
         const ctx = await browser.newContext();
         if (p.auth) await signIn(ctx, s.url);
         const page = await ctx.newPage();
-        const cdp = await ctx.newCDPSession(page);
-        await cdp.send("Network.enable");
-        await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-        // Lighthouse's slow 4G: 562.5 ms RTT, 1.44 Mbps down, 675 kbps up, 4x CPU slowdown.
-        await cdp.send("Network.emulateNetworkConditions", {
-          offline: false,
-          latency: 562.5,
-          downloadThroughput: (1.44 * 1024 * 1024) / 8,
-          uploadThroughput: (675 * 1024) / 8,
-        });
-        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+        const cdp = await slow4g(ctx, page);
         const scripts = new Set<string>();
         let wire = 0;
         cdp.on("Network.requestWillBeSent", (e) => {

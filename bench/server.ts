@@ -128,6 +128,27 @@ export async function signIn(ctx: import("@playwright/test").BrowserContext, url
   if (res.status() !== 302) throw new Error(`bench sign-in failed: ${res.status()}`);
 }
 
+/**
+ * Lighthouse's mobile profile on a page, cold: cache off, slow 4G (562.5 ms RTT, 1.44 Mbps down, 675 kbps up)
+ * and a 4x CPU slowdown. Returns the page's CDP session (its network domain enabled).
+ */
+export async function slow4g(
+  ctx: import("@playwright/test").BrowserContext,
+  page: import("@playwright/test").Page,
+) {
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 562.5,
+    downloadThroughput: (1.44 * 1024 * 1024) / 8,
+    uploadThroughput: (675 * 1024) / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  return cdp;
+}
+
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const table = (rows: (string | number)[][]) => {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
