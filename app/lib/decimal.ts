@@ -43,22 +43,11 @@ function increment(digits: string): string {
 
 const group = (int: string) => int.replace(/\B(?=(\d{3})+$)/g, ",");
 
-let intlFallback: Map<string, Intl.NumberFormat> | undefined;
-
 export function formatDecimal(value: number, minimumFractionDigits = 0, maximumFractionDigits = 3): string {
   const max = Math.max(minimumFractionDigits, maximumFractionDigits);
-  if (!Number.isFinite(value)) {
-    // NaN and ±∞ are never shown by the product; Intl writes them ("NaN", "∞") if one ever is.
-    intlFallback ??= new Map();
-    const key = `${minimumFractionDigits}/${max}`;
-    let f = intlFallback.get(key);
-    if (!f)
-      intlFallback.set(
-        key,
-        (f = new Intl.NumberFormat("en-US", { minimumFractionDigits, maximumFractionDigits: max })),
-      );
-    return f.format(value);
-  }
+  // The product never shows these; written as Intl writes them if one ever is.
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "\u221e" : "-\u221e";
   const negative = value < 0 || Object.is(value, -0);
   let [int, frac] = digitsOf(Math.abs(value));
   if (frac.length > max) {

@@ -193,8 +193,8 @@ export function tickIntervalMs(startMs: number, endMs: number) {
 const tickCache = new Map<string, number[]>();
 
 /**
- * Tick instants aligned to the building's local midnight (and 6-hour marks), within [start, end]. The page
- * asks twice per view (the day table and the axis) and the same months come back: kept per period, bounded.
+ * Tick instants aligned to the building's local midnight (and 6-hour marks), within [start, end]. Views of
+ * the same months come back again and again: kept per period, bounded.
  */
 export function chartTicks(startMs: number, endMs: number, timezone: string): readonly number[] {
   if (!(endMs > startMs)) return [];

@@ -78,7 +78,9 @@ export function historyChart(
       return typeof v === "number" ? round1(v) : null;
     }),
   }));
-  const midnights = chartTicks(startMs, endMs, timezone).filter((ms) => ms < endMs);
+  const ticks = chartTicks(startMs, endMs, timezone);
+  const tickStep = tickIntervalMs(startMs, endMs);
+  const midnights = ticks.filter((ms) => ms < endMs);
   const days: HistoryDay[] = midnights.map((ms, i) => {
     const local = zonedParts(ms, timezone);
     return {
@@ -111,10 +113,7 @@ export function historyChart(
     t: steps,
     series: series.map((s) => ({ key: s.key, values: s.values.join(",") })),
     yDomain: yDomain(items, options.visible),
-    xTicks: chartTicks(startMs, endMs, timezone).map((ms) => ({
-      at: minutes(ms, startMs),
-      label: formatTick(ms, timezone, tickIntervalMs(startMs, endMs)),
-    })),
+    xTicks: ticks.map((ms) => ({ at: minutes(ms, startMs), label: formatTick(ms, timezone, tickStep) })),
     modes:
       options.plotBands === "mode"
         ? modeRuns(items, endMs).map((r) => ({
