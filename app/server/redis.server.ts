@@ -91,7 +91,8 @@ export type SharedRedis = {
   close(): void;
 };
 
-function connect(url: string): SharedRedis {
+/** Opens a connection (sharedRedis() keeps the process's one; tests open their own). */
+export function connectRedis(url: string): SharedRedis {
   const logger = getLogger();
   const metrics = getMetrics();
   let health: RedisHealth = { status: "connecting", since: Date.now(), reason: UNREACHABLE };
@@ -139,7 +140,10 @@ function connect(url: string): SharedRedis {
     lastError = errorFields(error).err;
     dispatch({ type: "error" });
   });
-  client.on("ready", () => dispatch({ type: "ready" }));
+  client.on("ready", () => {
+    lastError = "";
+    dispatch({ type: "ready" });
+  });
   client.on("ping-interval", () => dispatch({ type: "answer" }));
   // Never rejects while reconnection goes on; the 'error' listener above reports every failure.
   client.connect().catch(() => undefined);
@@ -152,6 +156,7 @@ function connect(url: string): SharedRedis {
       let late = false;
       const timer = setTimeout(() => {
         late = true;
+        lastError = "";
         dispatch({ type: "timeout" });
         reject(new RedisUnavailableError(stalledReason(COMMAND_TIMEOUT_MS)));
       }, COMMAND_TIMEOUT_MS);
@@ -196,7 +201,8 @@ function connect(url: string): SharedRedis {
 export function reportFallback(store: RedisFallbackStore) {
   return (error: unknown) => {
     getMetrics()?.redisFallback(store);
-    if (!(error instanceof RedisUnavailableError))
+    // By name: server.ts and the Remix build each hold their own copy of the class.
+    if (!(error instanceof Error && error.name === "RedisUnavailableError"))
       getLogger().warn({ store, ...errorFields(error) }, "redis command failed: answered from memory");
   };
 }
@@ -209,7 +215,7 @@ export function sharedRedis(): SharedRedis | null {
   const g = globalThis as WithRedis;
   if (g[KEY] === undefined) {
     const url = getConfig().REDIS_URL;
-    g[KEY] = url ? connect(url) : null;
+    g[KEY] = url ? connectRedis(url) : null;
   }
   return g[KEY];
 }
