@@ -61,7 +61,7 @@ export class WebInstance {
     return `127.0.0.1:${this.port}`;
   }
 
-  /** Starts the process and waits until `/readyz` answers 200 (the api answers, Redis is connected). */
+  /** Starts the process and waits until `/readyz` says ready (the api answers, Redis is connected). */
   async start() {
     const child = spawn(process.execPath, [path.resolve("dist/server.js")], {
       env: { ...process.env, ...this.env, PORT: String(this.port) },
@@ -71,7 +71,15 @@ export class WebInstance {
     child.stdout!.on("data", (d) => this.logs.push(String(d)));
     child.stderr!.on("data", (d) => this.logs.push(String(d)));
     child.once("exit", (code, signal) => this.exits.push({ code, signal }));
-    await waitFor(`web ${this.name}`, async () => (await fetch(`${this.url}/readyz`)).status === 200, child);
+    // "ready" in the body, not just 200: a "degraded" instance (Redis not connected yet) also answers 200.
+    await waitFor(
+      `web ${this.name}`,
+      async () => {
+        const r = await fetch(`${this.url}/readyz`);
+        return r.status === 200 && ((await r.json()) as { status: string }).status === "ready";
+      },
+      child,
+    );
   }
 
   /** Sends a signal and waits for the process to end; answers its exit code. */
