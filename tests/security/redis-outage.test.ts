@@ -221,6 +221,8 @@ describe.skipIf(!hasRedis)("a server started while Redis is unreachable", () => 
     expect(ready.body).toMatchObject({ status: "degraded", checks: { redis: "failing" } });
     expect(await redisUp(metricsPort)).toBe("0");
 
+    expect(lines(s, /redis unavailable/)).toHaveLength(1);
+
     await redis.restart();
     await readyzBecomes(s.url, "ready");
     expect(await redisUp(metricsPort)).toBe("1");
@@ -266,6 +268,9 @@ describe.skipIf(!hasRedis)("Redis frozen (SIGSTOP) while a server runs", () => {
 
     redis.thaw();
     await readyzBecomes(s.url, "ready");
+    // One outage, one warning and one recovery line, whichever way it was noticed (time-out, then socket closed).
+    expect(lines(s, /redis unavailable/)).toHaveLength(1);
+    expect(lines(s, /redis available again/)).toHaveLength(1);
     const email = "alex@mapledental.test";
     expect((await signIn(s.url, email, "wrong")).status).toBe(401);
     const client = createClient({ url: redis.url });
