@@ -140,8 +140,9 @@ describe.skipIf(!hasRedis)("Redis shut down while two instances run, then back o
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    // Redis first: a server that fails to stop must not leave a redis-server behind.
     redis?.stop();
+    await Promise.all([a?.stop(), b?.stop()]);
   });
 
   it("both stay alive and answer within a second; /readyz says degraded; limits still apply per instance", async () => {
@@ -208,8 +209,8 @@ describe.skipIf(!hasRedis)("a server started while Redis is unreachable", () => 
   }, 60_000);
 
   afterAll(async () => {
-    await s?.stop();
     redis?.stop();
+    await s?.stop();
   });
 
   it("answers sign-in and the login-options lookup within a second, then uses Redis once it appears", async () => {
@@ -251,8 +252,8 @@ describe.skipIf(!hasRedis)("Redis frozen (SIGSTOP) while a server runs", () => {
   }, 60_000);
 
   afterAll(async () => {
-    await s?.stop();
     redis?.stop();
+    await s?.stop();
   });
 
   it("answers within a second while nothing comes back from Redis, and recovers on SIGCONT", async () => {
