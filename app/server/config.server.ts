@@ -52,6 +52,11 @@ const schema = z.object({
     .int()
     .min(1000)
     .default(15 * 60_000),
+  /**
+   * Accepted free bill health check starts per client address and hour. Behind a proxy, TRUST_PROXY must be
+   * set, or every visitor shares the proxy's address and this budget.
+   */
+  PROSPECT_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   /** Login-options lookups (`GET /login?email=`) per client address, per LOGIN_RATE_LIMIT_WINDOW_MS. */
   LOGIN_OPTIONS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Utility-data provider widget: the built-in server-rendered form, or the provider's own embed. */

@@ -13,6 +13,7 @@ import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
 import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
 import type { ApiClient } from "~/server/api-client.server";
 import { isApiError, settle } from "~/server/api-error";
+import { getConfig } from "~/server/config.server";
 import { createKeyedLimiter, retryAfterText, type LimitResult } from "~/server/rate-limit.server";
 import { commitSession, getSession } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
@@ -53,17 +54,16 @@ export function updateProspect(
 let limiters:
   { email: ReturnType<typeof createKeyedLimiter>; ip: ReturnType<typeof createKeyedLimiter> } | undefined;
 
-/** Accepted starts per client address and per email address, per hour. */
-export const PROSPECT_STARTS_PER_ADDRESS = 20;
+/** Accepted starts per email address and hour (per client address: PROSPECT_RATE_LIMIT_PER_IP). */
 export const PROSPECT_STARTS_PER_EMAIL = 5;
 
 /**
  * The prospect form's rate limit: accepted starts (a prospect record made) per client address (the socket's,
- * or X-Forwarded-For's through TRUST_PROXY hops, as the sign-in limits read it: 20 an hour) and per email
- * address (5 an hour). No counter is shared by everybody: one address filling it would switch the form off for
- * every visitor. Counted before the upstream call, so concurrent starts cannot slip past; a start that turns
- * out not to be accepted (an unknown utility, an upstream failure) or is refused gives its count back with
- * `undo()`.
+ * or X-Forwarded-For's through TRUST_PROXY hops, as the sign-in limits read it; PROSPECT_RATE_LIMIT_PER_IP, 20
+ * an hour) and per email address (5 an hour). No counter is shared by everybody: one address filling it would
+ * switch the form off for every visitor. Counted before the upstream call, so concurrent starts cannot slip
+ * past; a start that turns out not to be accepted (an unknown utility, an upstream failure) or is refused
+ * gives its count back with `undo()`.
  */
 export async function hitProspectLimit(
   clientIp: string,
@@ -71,7 +71,7 @@ export async function hitProspectLimit(
 ): Promise<{ limited: LimitResult | null; undo: () => Promise<void> }> {
   limiters ??= {
     email: createKeyedLimiter("prospect-email", PROSPECT_STARTS_PER_EMAIL, 60 * 60_000),
-    ip: createKeyedLimiter("prospect-ip", PROSPECT_STARTS_PER_ADDRESS, 60 * 60_000),
+    ip: createKeyedLimiter("prospect-ip", getConfig().PROSPECT_RATE_LIMIT_PER_IP, 60 * 60_000),
   };
   const { email: byEmail, ip: byIp } = limiters;
   const hits = await Promise.all([byEmail.hit(email), byIp.hit(clientIp)]);
