@@ -175,8 +175,8 @@ function walk(value: unknown, buildingId: number | null, key: string | null = nu
       if (hit) out[hit[0]] = v;
     }
   }
-  for (const key of ["clientName", "client_name"])
-    if (typeof value[key] === "string") out[key] = DEMO_CLIENT_NAME;
+  for (const field of ["clientName", "client_name"])
+    if (typeof value[field] === "string") out[field] = DEMO_CLIENT_NAME;
 
   if (own !== null) {
     if (building) {
