@@ -71,6 +71,33 @@ describe("free bill health check budget", () => {
   });
 });
 
+describe("sign-in mails through the login page", () => {
+  it("15 code requests send 5 mails, and the page answers every one the same", async () => {
+    const email = "priya@harborcoffee.test";
+    const mails = () =>
+      (s.api.db.prepare("SELECT count(*) AS n FROM outbox WHERE to_email = ?").get(email) as { n: number }).n;
+    const before = mails();
+    const answers = new Set<string>();
+    for (let i = 0; i < 15; i++) {
+      const res = await fetch(`${s.url}/login?email=${encodeURIComponent(email)}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "X-Forwarded-For": `192.0.2.${100 + i}` },
+        body: new URLSearchParams({ intent: "request-code", email, next: "/" }),
+      });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain("We&#x27;ve sent a 6-digit code to your email.");
+      const main = /<main[\s\S]*<\/main>/.exec(html);
+      expect(main).not.toBeNull();
+      answers.add(main![0]);
+    }
+    expect(mails() - before).toBe(5);
+    // No hint that the limit was reached: the sixth and the fifteenth answer look like the first.
+    expect(answers.size).toBe(1);
+  });
+});
+
 /** A GET with a Host header of the sender's choosing (fetch does not let a caller set Host). */
 const getWithHost = (path: string, host: string) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
