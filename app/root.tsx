@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   setReportingUser(user);
   const body = {
     toast,
-    supportEmail: supportEmail(request),
+    supportEmail: supportEmail(),
     isStaff: Boolean(user?.isStaff),
   };
   // Reading a flash consumes it: write the session back only when there was one.

@@ -15,6 +15,13 @@ import {
 } from "../lib/auth";
 import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
 import { sendMail } from "../simulators/mailer";
+import {
+  EXPIRED_TOKEN_GRACE_MS,
+  LIVE_CODES_KEPT,
+  TOKENS_KEPT_PER_KIND,
+  mailLedgerHorizonMs,
+  maySendSignInMail,
+} from "../domain/sign-in-mail";
 
 const CODE_MINUTES = 10;
 const CODE_MAX_ATTEMPTS = 5;
@@ -129,8 +136,42 @@ function issueToken(
       "INSERT INTO auth_tokens (kind, token_hash, user_id, next, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
     )
     .run(kind, sha256(token), userId, next ?? null, nowIso(), minutesFromNow(minutes));
+  // Bounded per person and kind: the oldest beyond the newest few are dropped.
+  deps.db
+    .prepare(
+      "DELETE FROM auth_tokens WHERE user_id = ? AND kind = ? AND id NOT IN (SELECT id FROM auth_tokens WHERE user_id = ? AND kind = ? ORDER BY id DESC LIMIT ?)",
+    )
+    .run(userId, kind, userId, kind, TOKENS_KEPT_PER_KIND);
   return token;
 }
+
+/**
+ * Whether a sign-in mail may go to this person now (api/domain/sign-in-mail.ts); when it may, the send is
+ * written down in the same step, so concurrent requests cannot both take the last one. Also forgets what no
+ * longer matters: sends older than the longest window, codes that can no longer be used, and links and reset
+ * tokens expired for more than a day (kept that long so that opening one still says it expired). Run in the
+ * caller's transaction.
+ */
+function takeSignInMail(deps: ApiDeps, userId: number): boolean {
+  const { db } = deps;
+  const nowMs = clock.nowMs();
+  const now = new Date(nowMs).toISOString();
+  db.prepare("DELETE FROM sign_in_mails WHERE sent_at <= ?").run(
+    new Date(nowMs - mailLedgerHorizonMs()).toISOString(),
+  );
+  db.prepare("DELETE FROM login_codes WHERE used_at IS NOT NULL OR expires_at <= ?").run(now);
+  db.prepare("DELETE FROM auth_tokens WHERE expires_at <= ?").run(
+    new Date(nowMs - EXPIRED_TOKEN_GRACE_MS).toISOString(),
+  );
+  const sent = (
+    db.prepare("SELECT sent_at FROM sign_in_mails WHERE user_id = ?").all(userId) as { sent_at: string }[]
+  ).map((r) => Date.parse(r.sent_at));
+  if (!maySendSignInMail(sent, nowMs)) return false;
+  db.prepare("INSERT INTO sign_in_mails (user_id, sent_at) VALUES (?, ?)").run(userId, now);
+  return true;
+}
+
+type CodeRow = { id: number; code_hash: string; attempts: number; expires_at: string };
 
 export function authRoutes(deps: ApiDeps) {
   const r = Router();
@@ -171,15 +212,22 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const body = parse(z.object({ email }), req.body);
       const user = findUser(deps, body.email);
-      if (user) {
-        const code = randomCode();
-        db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
-          nowIso(),
-          user.id,
-        );
-        db.prepare(
-          "INSERT INTO login_codes (user_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
-        ).run(user.id, sha256(code), nowIso(), minutesFromNow(CODE_MINUTES));
+      // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
+      const code = user
+        ? db.transaction(() => {
+            if (!takeSignInMail(deps, user.id)) return null;
+            const fresh = randomCode();
+            // Earlier codes stay valid (the owner may be typing one); only the oldest beyond a few is dropped.
+            db.prepare(
+              "INSERT INTO login_codes (user_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            ).run(user.id, sha256(fresh), nowIso(), minutesFromNow(CODE_MINUTES));
+            db.prepare(
+              "DELETE FROM login_codes WHERE user_id = ? AND id NOT IN (SELECT id FROM login_codes WHERE user_id = ? ORDER BY id DESC LIMIT ?)",
+            ).run(user.id, user.id, LIVE_CODES_KEPT);
+            return fresh;
+          })()
+        : null;
+      if (user && code) {
         sendMail(deps, {
           to: user.email,
           subject: "Your login code",
@@ -200,18 +248,30 @@ export function authRoutes(deps: ApiDeps) {
       );
       const user = findUser(deps, body.email);
       // One code path for known and unknown accounts (user id 0 has no codes): no enumeration by timing.
-      const row = db
-        .prepare("SELECT * FROM login_codes WHERE user_id = ? AND used_at IS NULL ORDER BY id DESC LIMIT 1")
-        .get(user?.id ?? 0) as
-        { id: number; code_hash: string; attempts: number; expires_at: string } | undefined;
-      const matches = timingSafeEqualHex(row?.code_hash ?? sha256(""), sha256(body.code));
-      if (!user || !row || row.expires_at <= nowIso() || row.attempts >= CODE_MAX_ATTEMPTS)
-        throw unauthorized("Invalid code");
-      if (!matches) {
-        db.prepare("UPDATE login_codes SET attempts = attempts + 1 WHERE id = ?").run(row.id);
+      // Every live code of the person is a candidate: a newer code does not void the one being typed.
+      const rows = db
+        .prepare(
+          "SELECT * FROM login_codes WHERE user_id = ? AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC",
+        )
+        .all(user?.id ?? 0, nowIso(), CODE_MAX_ATTEMPTS) as CodeRow[];
+      const given = sha256(body.code);
+      let match: CodeRow | undefined;
+      // Compared with every candidate (a dummy when there is none): the time does not say which one matched.
+      for (const row of rows.length ? rows : [{ id: 0, code_hash: sha256(""), attempts: 0, expires_at: "" }])
+        if (timingSafeEqualHex(row.code_hash, given) && row.id) match ??= row;
+      if (!user || rows.length === 0) throw unauthorized("Invalid code");
+      if (!match) {
+        // A wrong guess costs every live code one attempt: several live codes give a guesser no more tries.
+        db.prepare(
+          "UPDATE login_codes SET attempts = attempts + 1 WHERE user_id = ? AND used_at IS NULL AND expires_at > ?",
+        ).run(user.id, nowIso());
         throw unauthorized("Invalid code");
       }
-      db.prepare("UPDATE login_codes SET used_at = ? WHERE id = ?").run(nowIso(), row.id);
+      // Signed in: every code of this person is spent, not only the one typed.
+      db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
+        nowIso(),
+        user.id,
+      );
       startSession(deps, res, user);
     }),
   );
@@ -221,8 +281,15 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const body = parse(z.object({ email, next: z.string().max(2000).optional() }), req.body);
       const user = findUser(deps, body.email);
-      if (user) {
-        const token = issueToken(deps, "login_link", user.id, LINK_MINUTES, body.next);
+      // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
+      const token =
+        user &&
+        db.transaction(() =>
+          takeSignInMail(deps, user.id)
+            ? issueToken(deps, "login_link", user.id, LINK_MINUTES, body.next)
+            : null,
+        )();
+      if (user && token) {
         const url = new URL("/login/link", deps.config.webBaseUrl);
         url.searchParams.set("token", token);
         if (body.next) url.searchParams.set("next", body.next);
@@ -253,8 +320,13 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const body = parse(z.object({ email }), req.body);
       const user = findUser(deps, body.email);
-      if (user) {
-        const token = issueToken(deps, "password_reset", user.id, RESET_MINUTES);
+      // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
+      const token =
+        user &&
+        db.transaction(() =>
+          takeSignInMail(deps, user.id) ? issueToken(deps, "password_reset", user.id, RESET_MINUTES) : null,
+        )();
+      if (user && token) {
         const url = new URL("/reset-password", deps.config.webBaseUrl);
         url.searchParams.set("token", token);
         sendMail(deps, {

@@ -9,7 +9,7 @@ import { type ApiDeps, notFound, parse, route, validationError } from "../lib/ht
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
 // Demo mode's one anonymisation rule (docs/rules.md, demo-mode-anonymisation), shared with the web.
-import { demoAddressLine } from "../../app/features/demo-mode/demo-mode";
+import { demoAccountNumber, demoAddressLine, demoUtilityName } from "../../app/features/demo-mode/demo-mode";
 
 type BillRow = {
   id: number;
@@ -111,28 +111,34 @@ const money = (cents: number) =>
 
 /** A one-page PDF of the bill statement (pdfkit): header, account, service period, usage and charges. */
 export function billPdf(bill: BillRow, building: BuildingRow, demo = false): Promise<Buffer> {
+  // In demo mode the utility and the account number are stand-ins too, the same ones the pages show.
+  const utilityName = demo ? demoUtilityName(bill.utility_name) : bill.utility_name;
+  const accountNumber = demo ? demoAccountNumber(bill.account_number) : bill.account_number;
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: "LETTER",
       margin: 54,
-      info: { Title: `Bill statement ${bill.id}`, Author: bill.utility_name },
+      info: { Title: `Bill statement ${bill.id}`, Author: utilityName },
     });
     const chunks: Buffer[] = [];
     doc.on("data", (c: Buffer) => chunks.push(c));
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
-    doc.fontSize(20).text(bill.utility_name);
+    doc.fontSize(20).text(utilityName);
     doc.moveDown(0.2).fontSize(11).fillColor("#555").text("Electric service statement");
     doc.moveDown(1).fillColor("#000").fontSize(11);
     const line = (label: string, value: string) => {
       doc.font("Helvetica-Bold").text(`${label}: `, { continued: true }).font("Helvetica").text(value);
     };
     line("Statement date", bill.statement_date);
-    line("Account number", bill.account_number);
+    line("Account number", accountNumber);
     // In demo mode the PDF carries the building's demo address, like every page and CSV.
     line("Service address", demo ? demoAddressLine(building.id) : buildingAddress(building));
     line("Service period", `${bill.service_start_date} to ${bill.service_end_date}`);
-    line("Supplier", bill.supplier ?? bill.utility_name);
+    line(
+      "Supplier",
+      bill.supplier === null ? utilityName : demo ? demoUtilityName(bill.supplier) : bill.supplier,
+    );
     doc.moveDown(1).fontSize(14).font("Helvetica-Bold").text("Usage and charges");
     doc.moveDown(0.5).fontSize(11).font("Helvetica");
     line("Consumption", `${bill.consumption_kwh.toLocaleString("en-US")} kWh`);

@@ -8,6 +8,7 @@ import { placeholders } from "../db";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import { rotateSession, userJson } from "./auth";
 // The product's one CSV writer (quoting and spreadsheet formula neutralisation), shared with the web downloads.
+import { demoAccountNumber, demoUtilityName } from "../../app/features/demo-mode/demo-mode";
 import { toCsv, type CsvCell } from "../../app/server/csv";
 
 /* ---------- demo mode in the CSV export (the same rule as app/features/demo-mode/demo-mode.ts) ---------- */
@@ -82,8 +83,8 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
       lines.push([
         shown.name,
         shown.address,
-        r.account_number,
-        r.utility_name,
+        demo ? demoAccountNumber(r.account_number) : r.account_number,
+        demo ? demoUtilityName(r.utility_name) : r.utility_name,
         r.statement_date,
         r.service_start_date,
         r.service_end_date,
@@ -91,7 +92,7 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
         r.demand_kw ?? "",
         (r.total_charges_cents / 100).toFixed(2),
         (r.total_electric_charges_cents / 100).toFixed(2),
-        r.supplier ?? "",
+        r.supplier === null ? "" : demo ? demoUtilityName(r.supplier) : r.supplier,
       ]);
     }
   }

@@ -133,7 +133,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       });
       const toast = {
         kind: "warning" as const,
-        message: CONNECT_MESSAGES.allAlreadySubmitted(supportEmail(request)),
+        message: CONNECT_MESSAGES.allAlreadySubmitted(supportEmail()),
       };
       if (!embed) return redirectWithToast(request, back, toast);
       const flow = await loadConnectFlow(request, api, user, { url: `${back}&embed=1` });

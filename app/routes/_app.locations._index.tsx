@@ -52,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       Boolean(session.get("vendorAlertDismissed")),
     ),
     energyAdvisorUrl: getConfig().ENERGY_ADVISOR_URL,
-    supportEmail: supportEmail(request),
+    supportEmail: supportEmail(),
   };
   if (!buildings.ok || !advisor.ok)
     return withPrimaryStatus(

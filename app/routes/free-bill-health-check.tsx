@@ -25,6 +25,7 @@ import {
   submitConedStep,
   type ProspectActionData,
 } from "~/features/prospect/prospect.server";
+import { forwardRetryAfter } from "~/server/headers";
 import { PublicPage } from "~/ui/page-shell";
 import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
@@ -39,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return withPrimaryStatus(view, utilities);
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   if (effectiveIntent(form) === "start") form.set("intent", "start");
   const state = await readProspectState(request);
@@ -65,11 +66,15 @@ export async function action({ request }: ActionFunctionArgs) {
   // The no-JavaScript utility search: no change, the form comes back with what was typed (its payload).
   if (value.intent === SEARCH_INTENT)
     return data<ProspectActionData>({ intent, q: value.q ?? "", lastResult: submission.reply() });
-  if (value.intent === "start") return startProspect(request, submission, value);
+  if (value.intent === "start")
+    return startProspect(request, context.clientIp ?? "unknown", submission, value);
   if (!state || state.done) return redirect(PATH);
   if (value.intent === "coned-submit") return submitConedStep(request, state, value);
   return connectProspect(request, state, value);
 }
+
+/** A 429 of the start keeps its Retry-After on the document answer. */
+export const headers = forwardRetryAfter;
 
 export default function FreeBillHealthCheck() {
   const d = useLoaderData<typeof loader>();

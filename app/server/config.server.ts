@@ -26,6 +26,11 @@ const schema = z.object({
   VENDOR_AUTH_URL: url.default("https://vendor-auth.energyops.test/authorize"),
   ENERGY_ADVISOR_URL: url.default("https://meet.energyops.test/energy-advisor"),
   HELP_URL: url.default("https://help.energyops.test/"),
+  /**
+   * The support address shown to users. Unset: support@ the host of PUBLIC_URL (without "www."), or
+   * DEFAULT_SUPPORT_EMAIL when PUBLIC_URL is unset or its host is not a domain name (localhost, an IP). Never
+   * taken from a request: its Host header is whatever the sender wrote.
+   */
   SUPPORT_EMAIL: z.string().email().optional(),
   STAFF_EMAIL_DOMAIN: z
     .string()
@@ -47,6 +52,11 @@ const schema = z.object({
     .int()
     .min(1000)
     .default(15 * 60_000),
+  /**
+   * Accepted free bill health check starts per client address and hour. Behind a proxy, TRUST_PROXY must be
+   * set, or every visitor shares the proxy's address and this budget.
+   */
+  PROSPECT_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   /** Login-options lookups (`GET /login?email=`) per client address, per LOGIN_RATE_LIMIT_WINDOW_MS. */
   LOGIN_OPTIONS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Utility-data provider widget: the built-in server-rendered form, or the provider's own embed. */
@@ -151,11 +161,19 @@ export function apiBaseUrl(cfg: Config = getConfig()) {
   return cfg.API_URL ?? `http://127.0.0.1:${cfg.API_PORT}/api`;
 }
 
-/** The support address shown to users: SUPPORT_EMAIL, or support@{host} of the request. */
-export function supportEmail(request: Request, cfg: Config = getConfig()) {
+/** The support address when neither SUPPORT_EMAIL nor a PUBLIC_URL with a domain name says otherwise. */
+export const DEFAULT_SUPPORT_EMAIL = "support@energyops.test";
+
+/**
+ * The support address shown to users, from configuration only: SUPPORT_EMAIL, else support@ PUBLIC_URL's host
+ * (without "www."), else DEFAULT_SUPPORT_EMAIL. A request's Host header is never read: anybody can send one,
+ * and a page (or a cached copy of it) would then tell users to write to the sender's address.
+ */
+export function supportEmail(cfg: Config = getConfig()) {
   if (cfg.SUPPORT_EMAIL) return cfg.SUPPORT_EMAIL;
-  const host = new URL(request.url).hostname.replace(/^www\./, "");
-  return `support@${host}`;
+  const host = cfg.PUBLIC_URL ? new URL(cfg.PUBLIC_URL).hostname.replace(/^www\./, "") : "";
+  // A domain name has a dot and ends in letters: not localhost, not an IPv4 or [IPv6] address.
+  return /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(host) ? `support@${host}` : DEFAULT_SUPPORT_EMAIL;
 }
 
 export function isStaffEmail(email: string, cfg: Config = getConfig()) {

@@ -5,6 +5,7 @@ import { m030_usage } from "./030_usage";
 import { m040_grid } from "./040_grid";
 import { m041_history_daily } from "./041_history_daily";
 import { m050_accounts } from "./050_accounts";
+import { m060_sign_in_mail } from "./060_sign_in_mail";
 
 export type Migration = { id: string; sql: string };
 
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   m040_grid,
   m041_history_daily,
   m050_accounts,
+  m060_sign_in_mail,
 ];

@@ -267,7 +267,7 @@ export const HARBOR_ACCOUNT_ROWS: [number, number, string, string, string | null
 ];
 
 /** Harbor's stored utility-data credentials; 3 needs a reconnect (invalid credentials), 5 an MFA refresh. */
-const HARBOR_CREDENTIALS: [id: number, utility: number, username: string, state: string][] = [
+export const HARBOR_CREDENTIALS: [id: number, utility: number, username: string, state: string][] = [
   [1, 4, "facilities@harborcoffee.test", "ok"],
   [2, 5, "harbor-sf-ops", "ok"],
   [3, 7, "harbor.chicago", "reconnect"],

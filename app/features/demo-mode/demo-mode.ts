@@ -1,9 +1,11 @@
 /**
  * Demo mode (rule demo-mode-anonymisation, docs/rules.md): while impersonating staff have demo mode on, the client name becomes
  * 'Demo Client' and every location gets a generic name and one of 5 sample New York addresses, chosen by
- * building id so the same location always looks the same. One pure function, applied on the server to every
- * upstream answer, so no real name or address reaches the browser. The rule is documented in
- * docs/api/locations.md: any answer carrying a building's name or address must carry the building's id.
+ * building id so the same location always looks the same. Utility names, account numbers and the usernames of
+ * stored utility credentials are replaced too: a real utility (ComEd, Seattle City Light) or a username like
+ * "harbor.chicago" would tell where the sample New York addresses really are. One pure function, applied on
+ * the server to every upstream answer, so no real name or address reaches the browser. The rule is documented
+ * in docs/api/locations.md: any answer carrying a building's name or address must carry the building's id.
  */
 
 export const DEMO_CLIENT_NAME = "Demo Client";
@@ -36,6 +38,32 @@ export const demoAddressLine = (buildingId: number) => {
   const a = demoAddress(buildingId);
   return `${a.addressLine1}, ${a.city}, ${a.state} ${a.zipcode}`;
 };
+
+/**
+ * A short, stable number for a value (FNV-1a, 32 bits). Utility names, account numbers and usernames often come
+ * without their id (a bill names its account by number, a credential its utility by name), so their demo
+ * stand-ins are chosen by the real value: the same utility or account shows the same stand-in on every page.
+ */
+function stableHash(value: string) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) {
+    h ^= value.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A utility's demo name: "Demo Utility" and a letter pair (AA to ZZ) chosen by the real name. */
+export const demoUtilityName = (realName: string) => {
+  const n = stableHash(realName.trim().toLowerCase()) % 676;
+  return `Demo Utility ${String.fromCharCode(65 + Math.floor(n / 26), 65 + (n % 26))}`;
+};
+/** An account number's demo stand-in, 8 digits chosen by the real number (spaces and dashes ignored). */
+export const demoAccountNumber = (real: string) =>
+  `DEMO-${String(stableHash(real.replace(/[\s-]/g, "")) % 100_000_000).padStart(8, "0")}`;
+/** A stored utility credential's username in demo mode, chosen by the real one. */
+export const demoUsername = (real: string) =>
+  `demo-login-${String(stableHash(real) % 10_000).padStart(4, "0")}`;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -81,18 +109,59 @@ const isPersonObject = (o: Obj) =>
   num(o.id) !== null &&
   typeof o.email === "string" &&
   (pick(o, "firstName") !== null || pick(o, "lastName") !== null);
-const isBuildingObject = (o: Obj) =>
-  num(o.id) !== null && (isObj(pick(o, "address")?.[1]) || pick(o, "addressLine1") !== null);
+/** Keys under which an object with an id and a name is a building even without its address. */
+const BUILDING_KEY = /^(building|location)s?$/i;
+const isBuildingObject = (o: Obj, key: string | null) =>
+  num(o.id) !== null &&
+  (isObj(pick(o, "address")?.[1]) ||
+    pick(o, "addressLine1") !== null ||
+    (key !== null && BUILDING_KEY.test(key) && typeof o.name === "string"));
+/** A utility: its catalogue entry (a provider id beside the name) or a bill's `utility: {id, name}`. */
+const isUtilityObject = (o: Obj, key: string | null) =>
+  (pick(o, "arcadiaProviderId") !== null || key === "utility") && typeof o.name === "string";
+/** A utility account: its `number` is the account number (`accountNumber` is replaced wherever it is). */
+const isAccountObject = (o: Obj, key: string | null) =>
+  typeof o.number === "string" &&
+  ((key !== null && /accounts?$/i.test(key)) ||
+    pick(o, "accountNumber") !== null ||
+    pick(o, "arcadiaAccountStatus") !== null ||
+    pick(o, "utilityDisplayName") !== null);
 
-function walk(value: unknown, buildingId: number | null): unknown {
-  if (Array.isArray(value)) return value.map((v) => walk(v, buildingId));
+/**
+ * Fields that hold a utility's name, an account number or a credential's username, wherever they are. A
+ * bill's supplier is its utility unless a third party supplies it, so suppliers get utility stand-ins: the
+ * same utility reads the same in both columns.
+ */
+const UTILITY_NAME_FIELDS = ["utilityName", "utilityDisplayName", "supplier", "previousSupplier"];
+const ACCOUNT_NUMBER_FIELDS = ["accountNumber"];
+
+function anonymiseAccountFields(value: Obj, key: string | null, out: Obj) {
+  const replace = (camel: string, by: (real: string) => string) => {
+    const hit = pick(value, camel);
+    if (hit && typeof hit[1] === "string") out[hit[0]] = by(hit[1]);
+  };
+  for (const camel of UTILITY_NAME_FIELDS) replace(camel, demoUtilityName);
+  for (const camel of ACCOUNT_NUMBER_FIELDS) replace(camel, demoAccountNumber);
+  replace("username", demoUsername);
+  if (isUtilityObject(value, key)) {
+    out.name = demoUtilityName(value.name as string);
+    // The monitoring providers' list calls the name a label.
+    if (typeof value.label === "string") out.label = demoUtilityName(value.label);
+  } else if (pick(value, "arcadiaProviderId") !== null && typeof value.label === "string") {
+    out.label = demoUtilityName(value.label);
+  }
+  if (isAccountObject(value, key)) out.number = demoAccountNumber(value.number as string);
+}
+
+function walk(value: unknown, buildingId: number | null, key: string | null = null): unknown {
+  if (Array.isArray(value)) return value.map((v) => walk(v, buildingId, key));
   if (!isObj(value)) return value;
   if (isUserObject(value)) return value;
-  const own =
-    num(pick(value, "buildingId")?.[1]) ?? (isBuildingObject(value) ? num(value.id) : null) ?? buildingId;
+  const building = isBuildingObject(value, key);
+  const own = num(pick(value, "buildingId")?.[1]) ?? (building ? num(value.id) : null) ?? buildingId;
   const out: Obj = {};
-  const building = isBuildingObject(value);
-  for (const [key, v] of Object.entries(value)) out[key] = walk(v, own);
+  for (const [k, v] of Object.entries(value)) out[k] = walk(v, own, k);
+  anonymiseAccountFields(value, key, out);
 
   if (isClientObject(value)) out.name = DEMO_CLIENT_NAME;
   if (isPersonObject(value)) {
@@ -106,8 +175,8 @@ function walk(value: unknown, buildingId: number | null): unknown {
       if (hit) out[hit[0]] = v;
     }
   }
-  for (const key of ["clientName", "client_name"])
-    if (typeof value[key] === "string") out[key] = DEMO_CLIENT_NAME;
+  for (const field of ["clientName", "client_name"])
+    if (typeof value[field] === "string") out[field] = DEMO_CLIENT_NAME;
 
   if (own !== null) {
     if (building) {
@@ -133,7 +202,10 @@ function walk(value: unknown, buildingId: number | null): unknown {
   return out;
 }
 
-/** Anonymises any upstream answer: client names, people, building names, nicknames, codes and addresses. */
+/**
+ * Anonymises any upstream answer: client names, people, building names, nicknames, codes and addresses,
+ * utility names, account numbers and credential usernames, however deeply nested.
+ */
 export function anonymise<T>(body: T): T {
   return walk(body, null) as T;
 }

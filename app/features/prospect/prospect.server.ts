@@ -18,7 +18,6 @@ import { createKeyedLimiter, retryAfterText, type LimitResult } from "~/server/r
 import { commitSession, getSession } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
 import {
-  clientIpFromHeaders,
   conedUtilityData,
   PROSPECT_MESSAGES,
   PROSPECT_PATH,
@@ -53,32 +52,37 @@ export function updateProspect(
 }
 
 let limiters:
-  | {
-      email: ReturnType<typeof createKeyedLimiter>;
-      ip: ReturnType<typeof createKeyedLimiter>;
-      all: ReturnType<typeof createKeyedLimiter>;
-    }
-  | undefined;
+  { email: ReturnType<typeof createKeyedLimiter>; ip: ReturnType<typeof createKeyedLimiter> } | undefined;
+
+/** Accepted starts per email address and hour (per client address: PROSPECT_RATE_LIMIT_PER_IP). */
+export const PROSPECT_STARTS_PER_EMAIL = 5;
 
 /**
- * The prospect form's rate limit. Remix does not see the socket address, so it counts per email address
- * (5 an hour), per client IP only when TRUST_PROXY > 0 makes x-forwarded-for trustworthy (20 an hour), and a
- * coarse counter for the whole process (300 an hour) that caps what a bot rotating emails can do.
+ * The prospect form's rate limit: accepted starts (a prospect record made) per client address (the socket's,
+ * or X-Forwarded-For's through TRUST_PROXY hops, as the sign-in limits read it; PROSPECT_RATE_LIMIT_PER_IP, 20
+ * an hour) and per email address (5 an hour). No counter is shared by everybody: one address filling it would
+ * switch the form off for every visitor. Counted before the upstream call, so concurrent starts cannot slip
+ * past; a start that turns out not to be accepted (an unknown utility, an upstream failure) or is refused
+ * gives its count back with `undo()`.
  */
-export async function hitProspectLimit(request: Request, email: string): Promise<LimitResult | null> {
-  const cfg = getConfig();
+export async function hitProspectLimit(
+  clientIp: string,
+  email: string,
+): Promise<{ limited: LimitResult | null; undo: () => Promise<void> }> {
   limiters ??= {
-    email: createKeyedLimiter("prospect-email", 5, 60 * 60_000),
-    ip: createKeyedLimiter("prospect-ip", 20, 60 * 60_000),
-    all: createKeyedLimiter("prospect-all", 300, 60 * 60_000),
+    email: createKeyedLimiter("prospect-email", PROSPECT_STARTS_PER_EMAIL, 60 * 60_000),
+    ip: createKeyedLimiter("prospect-ip", getConfig().PROSPECT_RATE_LIMIT_PER_IP, 60 * 60_000),
   };
-  const ip = clientIpFromHeaders(request.headers.get("x-forwarded-for"), cfg.TRUST_PROXY);
-  const hits = await Promise.all([
-    limiters.email.hit(email),
-    ip ? limiters.ip.hit(ip) : null,
-    limiters.all.hit("all"),
-  ]);
-  return hits.find((h): h is LimitResult => Boolean(h?.limited)) ?? null;
+  const { email: byEmail, ip: byIp } = limiters;
+  const hits = await Promise.all([byEmail.hit(email), byIp.hit(clientIp)]);
+  const undo = () => Promise.all([byEmail.undo(email), byIp.undo(clientIp)]).then(() => undefined);
+  const limited = hits.filter((h) => h.limited);
+  if (limited.length === 0) return { limited: null, undo };
+  await undo();
+  return {
+    limited: { limited: true, retryAfterSeconds: Math.max(...limited.map((h) => h.retryAfterSeconds)) },
+    undo: async () => {},
+  };
 }
 
 const STATE_KEY = "state:prospect" as const;
@@ -200,14 +204,15 @@ const connectFailed = (intent: string, message: string) =>
     { status: 502 },
   );
 
-/** The first form: the rate limit, the utility check, then the prospect record. */
+/** The first form: the rate limit, the utility check, then the prospect record (only that counts). */
 export async function startProspect(
   request: Request,
+  clientIp: string,
   submission: Pick<Submission<unknown>, "reply">,
   value: ProspectForm,
 ) {
   const intent = "start";
-  const limited = await hitProspectLimit(request, value.emailAddress);
+  const { limited, undo } = await hitProspectLimit(clientIp, value.emailAddress);
   if (limited) {
     return data<ProspectActionData>(
       { intent, lastResult: submission.reply({ formErrors: [retryAfterText(limited.retryAfterSeconds)] }) },
@@ -218,7 +223,8 @@ export async function startProspect(
   try {
     const utilities = await listUtilities(api);
     const utility = utilities.find((u) => u.arcadiaProviderId === value.arcadiaProvider);
-    if (!utility)
+    if (!utility) {
+      await undo();
       return data<ProspectActionData>(
         {
           intent,
@@ -228,6 +234,7 @@ export async function startProspect(
         },
         { status: 400 },
       );
+    }
     const record = await createProspect(api, value);
     return saveProspectState(request, {
       id: record.id,
@@ -239,6 +246,7 @@ export async function startProspect(
       done: false,
     });
   } catch (error) {
+    await undo();
     if (!isApiError(error)) throw error;
     return data<ProspectActionData>(
       { intent, lastResult: submission.reply({ formErrors: [error.message] }) },
