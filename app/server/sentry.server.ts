@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type * as SentrySdk from "@sentry/node";
 import type { Config } from "./config.server";
-import { scrubEvent, scrubString, stripQuery } from "./sentry-scrub.server";
+import { pathTag, scrubEvent, scrubTag, stripQuery } from "./sentry-scrub.server";
 
 /**
  * Error reporting (issue 16): unexpected server errors, upstream failures a page turns into its error state, and
@@ -182,11 +182,11 @@ function applyScope(scope: SentrySdk.Scope, where: Where, request?: Request) {
   const current = requests.getStore();
   scope.setTag("where", where);
   const requestId = request?.headers.get("x-request-id") ?? current?.requestId();
-  if (requestId) scope.setTag("request_id", scrubString(requestId).slice(0, 128));
+  if (requestId) scope.setTag("request_id", scrubTag(requestId.slice(0, 128)));
   const method = request?.method ?? current?.method;
   const url = request ? new URL(request.url).pathname : current?.path;
   if (method && url) scope.setContext("request", { method, path: stripQuery(url) });
-  if (url) scope.setTag("path", stripQuery(url).slice(0, 200));
+  if (url) scope.setTag("path", pathTag(url));
   if (current?.userId !== undefined) scope.setUser({ id: String(current.userId) });
   if (current?.clientId !== undefined) scope.setTag("client_id", String(current.clientId));
 }
@@ -260,7 +260,7 @@ function captureBrowserEvent(report: BrowserErrorReport) {
     applyScope(scope, "browser");
     scope.setTag("runtime", "browser");
     scope.setTag("browser_event", report.kind);
-    scope.setTag("page", stripQuery(report.page).slice(0, 200));
+    scope.setTag("page", pathTag(report.page));
     const frames = report.stack ? Sentry.defaultStackParser(report.stack) : [];
     return Sentry.captureEvent({
       level: "error",
