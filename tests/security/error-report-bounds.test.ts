@@ -1,0 +1,81 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSentryReceiver, type SentryEvent } from "../support/sentry-receiver";
+import { startStack, webLogin, type Stack } from "../support/stack";
+
+/**
+ * Error reporting stays bounded whatever a stranger sends, against the built server and a local receiver of the
+ * Sentry envelope protocol: a hostile path is scrubbed without stalling the process.
+ */
+
+let receiver: Awaited<ReturnType<typeof startSentryReceiver>>;
+let stack: Stack;
+
+beforeAll(async () => {
+  receiver = await startSentryReceiver();
+  stack = await startStack({ SENTRY_DSN: receiver.dsn, ENABLE_TEST_HOOKS: "true" });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await receiver?.close();
+});
+
+const withId = (id: string) => (e: SentryEvent) => e.tags?.request_id === id;
+
+/** A raw GET (fetch refuses some of these headers): its status. */
+function rawGet(path: string, headers: Record<string, string>) {
+  const { port } = new URL(stack.url);
+  return new Promise<number>((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path, headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/**
+ * How long /healthz takes to answer, at most, while `hostile` runs: polled every 50 ms from the moment it is
+ * sent until it has answered and `done` has settled (the event it causes has arrived).
+ */
+async function worstHealthzWhile(hostile: Promise<unknown>, done: () => Promise<unknown>) {
+  let finished = false;
+  const polling = (async () => {
+    let worst = 0;
+    while (!finished) {
+      const started = performance.now();
+      await fetch(`${stack.url}/healthz`).then((r) => r.text());
+      worst = Math.max(worst, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return worst;
+  })();
+  try {
+    await hostile;
+    await done();
+  } finally {
+    finished = true;
+  }
+  return polling;
+}
+
+describe("a hostile path", () => {
+  it("the reviewer's request (a 500 on a 4,200-character token- path) leaves /healthz answering within 500 ms", async () => {
+    const path = `/${"token-".repeat(700)}`;
+    let status = 0;
+    const worst = await worstHealthzWhile(
+      rawGet(path, { "x-forwarded-host": "x:99999", "x-request-id": "req-hostile-path" }).then(
+        (s) => (status = s),
+      ),
+      () => receiver.waitForEvent(withId("req-hostile-path")),
+    );
+    expect(status).toBe(500);
+    expect(worst).toBeLessThan(500);
+    const event = receiver.events().find(withId("req-hostile-path"))!;
+    // The path is cut (and says so) before it is scrubbed.
+    expect(event.tags?.path?.length).toBeLessThanOrEqual(200);
+    expect(JSON.stringify(event)).toMatch(/more characters/);
+  });
+});
