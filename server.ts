@@ -261,7 +261,7 @@ app.use((req, res, next) => {
 });
 
 // Browser errors (the listener in entry.client): same origin, bounded, rate-limited, forwarded to error reporting.
-app.post(CLIENT_ERRORS_PATH, ...clientErrorEndpoint());
+app.post(CLIENT_ERRORS_PATH, ...clientErrorEndpoint({ routeOf: routeLabel }));
 
 // Sign-in actions: a generous per-IP limit (offices share an IP); the strict per-account limit is in the action.
 const signInPaths = [
@@ -300,7 +300,7 @@ app.use(
 );
 
 // Errors reported from here on carry the request's method, path and id (and the user, once a loader knows it).
-app.use(errorReportingScope());
+app.use(errorReportingScope(routeLabel));
 app.all(
   "*",
   createRequestHandler({
@@ -317,7 +317,7 @@ app.all(
   }),
 );
 // Errors express catches (a failure outside Remix's own handling) are reported, then answered as before.
-app.use(errorReportingExpressHandler());
+app.use(errorReportingExpressHandler(routeLabel));
 
 const server = app.listen(config.PORT, config.HOST, () => {
   const url = `http://localhost:${config.PORT}`;

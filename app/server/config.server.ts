@@ -89,6 +89,12 @@ const schema = z.object({
   SENTRY_ENVIRONMENT: z.string().min(1).max(64).optional(),
   /** How often the per-request session counts are sent (ms). */
   SENTRY_SESSION_FLUSH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * Error reports a minute: of one kind (the error's type and route, or its fingerprint), and of all kinds
+   * together; the rest are dropped (counted in error_reports_dropped_total, logged once a minute).
+   */
+  SENTRY_MAX_EVENTS_PER_KIND: z.coerce.number().int().min(1).max(10_000).default(10),
+  SENTRY_MAX_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM before they are cut. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**

@@ -3,6 +3,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { UpstreamCallReport } from "./api-client.server";
 import { getConfig } from "./config.server";
+import type { DropReason } from "./report-limit";
 
 /**
  * Prometheus metrics of the web tier (docs/operations.md lists each one). Labels are always from a bounded
@@ -63,8 +64,15 @@ export function createMetrics() {
     labelNames: ["reason"] as const,
     registers: [registry],
   });
+  const reportsDropped = new Counter({
+    name: "error_reports_dropped_total",
+    help: "Error reports not sent because too many went out this minute: of their kind (kind), or of all kinds (total).",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
   // Every series of the bounded label sets that are known up front exists from the start (at zero).
   for (const reason of ["in_flight", "event_loop"]) shed.labels(reason).inc(0);
+  for (const reason of ["kind", "total"]) reportsDropped.labels(reason).inc(0);
 
   return {
     registry,
@@ -88,6 +96,7 @@ export function createMetrics() {
     },
     rateLimitRefusal: (limiter: string) => rateLimited.labels(limiter).inc(),
     loadShed: (reason: ShedReason) => shed.labels(reason).inc(),
+    errorReportDropped: (reason: DropReason) => reportsDropped.labels(reason).inc(),
   };
 }
 

@@ -1,11 +1,12 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSentryReceiver, type SentryEvent } from "../support/sentry-receiver";
-import { startStack, webLogin, type Stack } from "../support/stack";
+import { startStack, type Stack } from "../support/stack";
 
 /**
  * Error reporting stays bounded whatever a stranger sends, against the built server and a local receiver of the
- * Sentry envelope protocol: a hostile path is scrubbed without stalling the process.
+ * Sentry envelope protocol: a hostile path is scrubbed without stalling the process, and a flood of one failure
+ * sends a bounded number of events (SENTRY_MAX_EVENTS_PER_KIND, 10 a minute by default).
  */
 
 let receiver: Awaited<ReturnType<typeof startSentryReceiver>>;
@@ -13,7 +14,12 @@ let stack: Stack;
 
 beforeAll(async () => {
   receiver = await startSentryReceiver();
-  stack = await startStack({ SENTRY_DSN: receiver.dsn, ENABLE_TEST_HOOKS: "true" });
+  stack = await startStack({
+    SENTRY_DSN: receiver.dsn,
+    ENABLE_TEST_HOOKS: "true",
+    // Not a load test: on a busy machine the shedder would answer some of the flood 503 instead of failing it.
+    SHED_MAX_EVENT_LOOP_DELAY_MS: "0",
+  });
 });
 
 afterAll(async () => {
@@ -78,4 +84,41 @@ describe("a hostile path", () => {
     expect(event.tags?.path?.length).toBeLessThanOrEqual(200);
     expect(JSON.stringify(event)).toMatch(/more characters/);
   });
+});
+
+describe("a flood of one failure", () => {
+  it("200 requests that each fail the same way send 10 events, and another kind still goes out", async () => {
+    const statuses: number[] = [];
+    const queue = Array.from({ length: 200 }, (_, i) => i);
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+          const res = await fetch(`${stack.url}/test-hooks/error`, {
+            headers: { "x-request-id": `req-flood-${i}` },
+          });
+          await res.text();
+          statuses.push(res.status);
+        }
+      }),
+    );
+    expect(new Set(statuses)).toEqual(new Set([500]));
+
+    // Another kind after them all (an express error): once it has arrived, the flood's events have too.
+    expect(await rawGet("/locations", { host: "bad host[", "x-request-id": "req-flood-sentinel" })).toBe(500);
+    await receiver.waitForEvent(withId("req-flood-sentinel"));
+    await new Promise((r) => setTimeout(r, 1000));
+    const flood = receiver
+      .events()
+      .filter(
+        (e) => e.tags?.request_id?.startsWith("req-flood-") && e.tags.request_id !== "req-flood-sentinel",
+      );
+    expect(flood).toHaveLength(10);
+    expect(flood.every((e) => e.tags?.route === "routes/test-hooks.error")).toBe(true);
+    // The process says so once, not 190 times.
+    const warnings = stack.logs
+      .join("")
+      .split("\n")
+      .filter((l) => l.includes("error reports dropped"));
+    expect(warnings).toHaveLength(1);
+  }, 120_000);
 });
