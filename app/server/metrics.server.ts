@@ -170,12 +170,18 @@ function explode(path: string): string[] {
   return result.map((p) => (path.startsWith("/") && p === "" ? "/" : p));
 }
 
+/** A path without its trailing `*` and slashes (React Router's `/\/*\*?$/`, written as a scan from the end). */
+function withoutTrailingSplat(path: string) {
+  let end = path.endsWith("*") ? path.length - 1 : path.length;
+  while (end > 0 && path[end - 1] === "/") end--;
+  return path.slice(0, end);
+}
+
 /** React Router's `compilePath` for a whole branch path, matched to the end. */
 function compile(path: string, caseSensitive: boolean) {
   let source =
     "^" +
-    path
-      .replace(/\/*\*?$/, "")
+    withoutTrailingSplat(path)
       .replace(/^\/*/, "/")
       .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
       .replace(/\/:[\w-]+(\?)?/g, (_m, optional: string) => (optional ? "(?:/([^\\/]+))?" : "/([^\\/]+)"));
