@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { broadcastDevReady, type AppLoadContext, type ServerBuild } from "@remix-run/node";
@@ -19,6 +20,7 @@ import { makeRateLimitStore } from "./app/server/rate-limit.server";
 import { createReadiness, drainGuard, redisPinger } from "./app/server/readiness.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
 import { requestId } from "./app/server/request-id.server";
+import { guardSlowClients, serverOptions } from "./app/server/slow-clients.server";
 import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
 import {
   errorReportingExpressHandler,
@@ -319,7 +321,10 @@ app.all(
 // Errors express catches (a failure outside Remix's own handling) are reported, then answered as before.
 app.use(errorReportingExpressHandler(routeLabel));
 
-const server = app.listen(config.PORT, config.HOST, () => {
+// Slow clients are cut off (headers, whole request, body rate) and connections capped: see slow-clients.server.ts.
+const server = http.createServer(serverOptions(config), app);
+const stopSlowClientGuard = guardSlowClients(server, config);
+server.listen(config.PORT, config.HOST, () => {
   const url = `http://localhost:${config.PORT}`;
   logger.info({ url }, "web server listening");
   if (!config.QUIET_BANNER && config.NODE_ENV !== "test") {
@@ -330,7 +335,6 @@ const server = app.listen(config.PORT, config.HOST, () => {
   }
   if (config.NODE_ENV === "development") broadcastDevReady(build);
 });
-server.keepAliveTimeout = 65_000;
 
 // Metrics on their own listener (loopback by default), never on the main port: nothing public can read them and
 // no token has to be kept secret; a Prometheus on the host, or a sidecar, scrapes METRICS_HOST:METRICS_PORT.
@@ -394,6 +398,7 @@ async function shutdown(signal: string) {
     new Promise<boolean>((r) => setTimeout(() => r(true), config.SHUTDOWN_TIMEOUT_MS).unref()),
   ]);
   clearInterval(idleSweep);
+  stopSlowClientGuard();
   if (timedOut) {
     logger.warn(
       { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
