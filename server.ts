@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { broadcastDevReady, type AppLoadContext, type ServerBuild } from "@remix-run/node";
@@ -20,6 +21,7 @@ import { createReadiness, drainGuard } from "./app/server/readiness.server";
 import { sharedRedis } from "./app/server/redis.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
 import { requestId } from "./app/server/request-id.server";
+import { guardSlowClients, serverOptions } from "./app/server/slow-clients.server";
 import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
 import {
   errorReportingExpressHandler,
@@ -259,7 +261,7 @@ app.use((req, res, next) => {
 });
 
 // Browser errors (the listener in entry.client): same origin, bounded, rate-limited, forwarded to error reporting.
-app.post(CLIENT_ERRORS_PATH, ...clientErrorEndpoint());
+app.post(CLIENT_ERRORS_PATH, ...clientErrorEndpoint({ routeOf: routeLabel }));
 
 // Sign-in actions: a generous per-IP limit (offices share an IP); the strict per-account limit is in the action.
 const signInPaths = [
@@ -298,7 +300,7 @@ app.use(
 );
 
 // Errors reported from here on carry the request's method, path and id (and the user, once a loader knows it).
-app.use(errorReportingScope());
+app.use(errorReportingScope(routeLabel));
 app.all(
   "*",
   createRequestHandler({
@@ -315,9 +317,12 @@ app.all(
   }),
 );
 // Errors express catches (a failure outside Remix's own handling) are reported, then answered as before.
-app.use(errorReportingExpressHandler());
+app.use(errorReportingExpressHandler(routeLabel));
 
-const server = app.listen(config.PORT, config.HOST, () => {
+// Slow clients are cut off (headers, whole request, body rate) and connections capped: see slow-clients.server.ts.
+const server = http.createServer(serverOptions(config), app);
+const stopSlowClientGuard = guardSlowClients(server, config);
+server.listen(config.PORT, config.HOST, () => {
   const url = `http://localhost:${config.PORT}`;
   logger.info({ url }, "web server listening");
   if (!config.QUIET_BANNER && config.NODE_ENV !== "test") {
@@ -328,7 +333,6 @@ const server = app.listen(config.PORT, config.HOST, () => {
   }
   if (config.NODE_ENV === "development") broadcastDevReady(build);
 });
-server.keepAliveTimeout = 65_000;
 
 // Metrics on their own listener (loopback by default), never on the main port: nothing public can read them and
 // no token has to be kept secret; a Prometheus on the host, or a sidecar, scrapes METRICS_HOST:METRICS_PORT.
@@ -392,6 +396,7 @@ async function shutdown(signal: string) {
     new Promise<boolean>((r) => setTimeout(() => r(true), config.SHUTDOWN_TIMEOUT_MS).unref()),
   ]);
   clearInterval(idleSweep);
+  stopSlowClientGuard();
   if (timedOut) {
     logger.warn(
       { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },

@@ -41,7 +41,12 @@ function increment(digits: string): string {
   return `1${out.join("")}`;
 }
 
-const group = (int: string) => int.replace(/\B(?=(\d{3})+$)/g, ",");
+/** Thousands separators in a run of digits ("1234567" → "1,234,567"), three digits at a time from the end. */
+function group(int: string) {
+  let out = int.slice(0, int.length % 3 || 3);
+  for (let i = out.length; i < int.length; i += 3) out += `,${int.slice(i, i + 3)}`;
+  return out;
+}
 
 export function formatDecimal(value: number, minimumFractionDigits = 0, maximumFractionDigits = 3): string {
   const max = Math.max(minimumFractionDigits, maximumFractionDigits);

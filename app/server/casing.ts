@@ -4,7 +4,10 @@ export const toSnake = (key: string) =>
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z])([A-Z][a-z])/g, "$1_$2")
     .toLowerCase();
-export const toCamel = (key: string) => key.replace(/[_-]+([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+// Each run of separators is tried from its first character only: from every character, a long run with no
+// letter after it would be rescanned once per character.
+export const toCamel = (key: string) =>
+  key.replace(/(?<![_-])[_-]+([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;

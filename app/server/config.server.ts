@@ -99,6 +99,24 @@ const schema = z.object({
   SENTRY_ENVIRONMENT: z.string().min(1).max(64).optional(),
   /** How often the per-request session counts are sent (ms). */
   SENTRY_SESSION_FLUSH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * Slow clients (app/server/slow-clients.server.ts): a request's headers must arrive within HEADERS_TIMEOUT_MS
+   * and the whole request within REQUEST_TIMEOUT_MS; a body gets BODY_TIMEOUT_MS plus a second per BODY_MIN_RATE
+   * bytes received; an idle keep-alive connection closes after KEEP_ALIVE_TIMEOUT_MS (longer than a balancer's
+   * idle timeout, 60 s on most); at most MAX_CONNECTIONS are open at once.
+   */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(500).max(3_600_000).default(10_000),
+  BODY_MIN_RATE: z.coerce.number().int().min(1).max(100_000_000).default(500),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  /**
+   * Error reports a minute: of one kind (the error's type and route, or its fingerprint), and of all kinds
+   * together; the rest are dropped (counted in error_reports_dropped_total, logged once a minute).
+   */
+  SENTRY_MAX_EVENTS_PER_KIND: z.coerce.number().int().min(1).max(10_000).default(10),
+  SENTRY_MAX_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Graceful shutdown: how long in-flight requests may take to finish after SIGTERM before they are cut. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**
@@ -131,6 +149,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (result.data.METRICS_PORT !== undefined && result.data.METRICS_PORT === result.data.PORT) {
     throw new ConfigError(
       "Invalid environment configuration:\n  METRICS_PORT: must differ from PORT (metrics are never served on the main port)",
+    );
+  }
+  if (result.data.REQUEST_TIMEOUT_MS < result.data.HEADERS_TIMEOUT_MS) {
+    throw new ConfigError(
+      "Invalid environment configuration:\n  REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the headers are part of the request)",
     );
   }
   const cfg = {

@@ -3,6 +3,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { UpstreamCallReport } from "./api-client.server";
 import { getConfig } from "./config.server";
+import type { DropReason } from "./report-limit";
 
 /**
  * Prometheus metrics of the web tier (docs/operations.md lists each one). Labels are always from a bounded
@@ -74,6 +75,13 @@ export function createMetrics() {
   // Every series of the bounded label sets that are known up front exists from the start (at zero).
   for (const reason of ["in_flight", "event_loop"]) shed.labels(reason).inc(0);
   for (const store of ["rate_limit", "idempotency"]) redisFallbacks.labels(store).inc(0);
+  const reportsDropped = new Counter({
+    name: "error_reports_dropped_total",
+    help: "Error reports not sent because too many went out this minute: of their kind (kind), or of all kinds (total).",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  for (const reason of ["kind", "total"]) reportsDropped.labels(reason).inc(0);
 
   return {
     registry,
@@ -111,6 +119,7 @@ export function createMetrics() {
       });
     },
     redisFallback: (store: RedisFallbackStore) => redisFallbacks.labels(store).inc(),
+    errorReportDropped: (reason: DropReason) => reportsDropped.labels(reason).inc(),
   };
 }
 
@@ -184,12 +193,18 @@ function explode(path: string): string[] {
   return result.map((p) => (path.startsWith("/") && p === "" ? "/" : p));
 }
 
+/** A path without its trailing `*` and slashes (React Router's `/\/*\*?$/`, written as a scan from the end). */
+function withoutTrailingSplat(path: string) {
+  let end = path.endsWith("*") ? path.length - 1 : path.length;
+  while (end > 0 && path[end - 1] === "/") end--;
+  return path.slice(0, end);
+}
+
 /** React Router's `compilePath` for a whole branch path, matched to the end. */
 function compile(path: string, caseSensitive: boolean) {
   let source =
     "^" +
-    path
-      .replace(/\/*\*?$/, "")
+    withoutTrailingSplat(path)
       .replace(/^\/*/, "/")
       .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
       .replace(/\/:[\w-]+(\?)?/g, (_m, optional: string) => (optional ? "(?:/([^\\/]+))?" : "/([^\\/]+)"));

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import { z } from "zod";
 import { makeRateLimitStore } from "./rate-limit.server";
-import { captureBrowserError } from "./sentry.server";
+import { captureBrowserError, type RouteOf } from "./sentry.server";
 
 /** Where the browser listener (app/ui/client-errors.ts) posts; same origin only, no CSRF token needed. */
 export const CLIENT_ERRORS_PATH = "/client-errors";
@@ -26,7 +26,8 @@ const reportSchema = z.object({
 export function clientErrorEndpoint({
   limit = 30,
   windowMs = 60_000,
-}: { limit?: number; windowMs?: number } = {}) {
+  routeOf,
+}: { limit?: number; windowMs?: number; routeOf?: RouteOf } = {}) {
   const perIp = rateLimit({
     windowMs,
     limit,
@@ -52,7 +53,7 @@ export function clientErrorEndpoint({
       return void res.status(400).type("text/plain").send("Bad Request");
     }
     if (!parsed.success) return void res.status(400).type("text/plain").send("Bad Request");
-    captureBrowserError(parsed.data, req);
+    captureBrowserError(parsed.data, req, routeOf);
     res.status(204).end();
   };
   return [

@@ -4,7 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type * as SentrySdk from "@sentry/node";
 import type { Config } from "./config.server";
-import { scrubEvent, scrubString, stripQuery } from "./sentry-scrub.server";
+import { getLogger } from "./logger.server";
+import { getMetrics } from "./metrics.server";
+import { createReportLimiter } from "./report-limit";
+import { MAX_PATH, pathTag, scrubEvent, scrubTag, stripQuery } from "./sentry-scrub.server";
 
 /**
  * Error reporting (issue 16): unexpected server errors, upstream failures a page turns into its error state, and
@@ -19,6 +22,8 @@ import { scrubEvent, scrubString, stripQuery } from "./sentry-scrub.server";
 type RequestScope = {
   method: string;
   path: string;
+  /** The Remix route id (or fixed label) of the path, what a kind of failure is grouped by: read when reporting. */
+  route: () => string | undefined;
   /** Read when an event is captured: the request-id middleware may run after the scope is entered. */
   requestId: () => string | undefined;
   userId?: number;
@@ -27,10 +32,13 @@ type RequestScope = {
 
 const SCOPE_KEY = Symbol.for("energyops.error-reporting.request-scope");
 const SDK_KEY = Symbol.for("energyops.error-reporting.sdk");
+const LIMIT_KEY = Symbol.for("energyops.error-reporting.limit");
 const shared = globalThis as typeof globalThis & {
   [SCOPE_KEY]?: AsyncLocalStorage<RequestScope>;
   /** The SDK, loaded by `initErrorReporting` only when a DSN is set (it costs ~40 MB and seconds to load). */
   [SDK_KEY]?: typeof SentrySdk;
+  /** How many reports may still go out (one per process, whichever bundle reports). */
+  [LIMIT_KEY]?: { admit: (kind: string) => boolean };
 };
 const requests = (shared[SCOPE_KEY] ??= new AsyncLocalStorage<RequestScope>());
 
@@ -79,6 +87,7 @@ export function releaseName(cfg: Pick<Config, "SENTRY_RELEASE">, cwd = process.c
 export async function initErrorReporting(cfg: Config): Promise<boolean> {
   if (!cfg.SENTRY_DSN) return false;
   const Sentry = await import("@sentry/node");
+  shared[LIMIT_KEY] = reportLimit(cfg);
   Sentry.init({
     dsn: cfg.SENTRY_DSN,
     release: releaseName(cfg),
@@ -105,11 +114,61 @@ export async function initErrorReporting(cfg: Config): Promise<boolean> {
     ],
     maxBreadcrumbs: 0,
     beforeBreadcrumb: () => null,
-    beforeSend: (event, hint) => (shouldReport(hint.originalException) ? scrubEvent(event) : null),
+    beforeSend: (event, hint) =>
+      shouldReport(hint.originalException) && admittedBySdk(event) ? scrubEvent(event) : null,
     beforeSendTransaction: () => null,
   });
   shared[SDK_KEY] = Sentry;
   return true;
+}
+
+/**
+ * The rate limit of reports (report-limit.ts): each dropped one is counted in the metrics, and the first of a
+ * minute is logged, with its kind.
+ */
+function reportLimit(cfg: Pick<Config, "SENTRY_MAX_EVENTS_PER_KIND" | "SENTRY_MAX_EVENTS_PER_MINUTE">) {
+  const limiter = createReportLimiter({
+    perKind: cfg.SENTRY_MAX_EVENTS_PER_KIND,
+    total: cfg.SENTRY_MAX_EVENTS_PER_MINUTE,
+  });
+  return {
+    admit(kind: string) {
+      const admission = limiter.admit(kind);
+      if (admission.sent) return true;
+      getMetrics()?.errorReportDropped(admission.reason);
+      if (admission.firstDropInWindow)
+        getLogger().warn(
+          {
+            kind: kind.slice(0, 300),
+            reason: admission.reason,
+            perKind: cfg.SENTRY_MAX_EVENTS_PER_KIND,
+            perMinute: cfg.SENTRY_MAX_EVENTS_PER_MINUTE,
+          },
+          "error reports dropped: too many this minute (counted in error_reports_dropped_total)",
+        );
+      return false;
+    },
+  };
+}
+
+/** Whether a report of this kind may go out (always, before reporting starts). */
+const admit = (kind: string) => shared[LIMIT_KEY]?.admit(kind) ?? true;
+
+/** An error's type for its kind: the class name, or a Response's status. */
+function errorType(error: unknown) {
+  if (error instanceof Response) return `Response ${error.status}`;
+  if (error && typeof error === "object") return String(error.constructor?.name ?? "Object").slice(0, 100);
+  return typeof error;
+}
+
+/**
+ * Events the SDK captured itself (an uncaught exception, an unhandled rejection) meet the limit in `beforeSend`;
+ * the capture functions below tag theirs with `where` after the limit let them through.
+ */
+function admittedBySdk(event: SentrySdk.ErrorEvent) {
+  if (event.tags?.where) return true;
+  const ex = event.exception?.values?.[0];
+  return admit(`sdk|${ex?.type ?? "message"}|${ex?.mechanism?.type ?? ""}`);
 }
 
 const NOT_REPORTED_MESSAGES = [/^Forbidden$/, /Object Not Found Matching Id/];
@@ -145,22 +204,32 @@ export function shouldReport(error: unknown, aborted = false): boolean {
   return true;
 }
 
-/** Express middleware: every later handler of this request captures events with its method, path and id. */
-export function errorReportingScope() {
+/** A path's route id (metrics.server.ts `createRouteLabeler`), or a fixed label. */
+export type RouteOf = (path: string) => string;
+
+/**
+ * Express middleware: every later handler of this request captures events with its method, path, route and id.
+ */
+export function errorReportingScope(routeOf?: RouteOf) {
   return (
     req: { method: string; path: string; headers: Record<string, unknown> },
     _res: unknown,
     next: () => void,
   ) => {
     if (!reportingEnabled()) return next();
-    requests.run(requestScope(req), next);
+    requests.run(requestScope(req, routeOf), next);
   };
 }
 
-function requestScope(req: { method: string; path: string; headers: Record<string, unknown> }): RequestScope {
+function requestScope(
+  req: { method: string; path: string; headers: Record<string, unknown> },
+  routeOf?: RouteOf,
+): RequestScope {
+  let route: string | undefined;
   return {
     method: req.method,
     path: req.path,
+    route: () => (route ??= routeOf?.(req.path)),
     requestId: () => {
       const v = req.headers["x-request-id"];
       return typeof v === "string" ? v : undefined;
@@ -182,11 +251,13 @@ function applyScope(scope: SentrySdk.Scope, where: Where, request?: Request) {
   const current = requests.getStore();
   scope.setTag("where", where);
   const requestId = request?.headers.get("x-request-id") ?? current?.requestId();
-  if (requestId) scope.setTag("request_id", scrubString(requestId).slice(0, 128));
+  if (requestId) scope.setTag("request_id", scrubTag(requestId.slice(0, 128)));
   const method = request?.method ?? current?.method;
   const url = request ? new URL(request.url).pathname : current?.path;
   if (method && url) scope.setContext("request", { method, path: stripQuery(url) });
-  if (url) scope.setTag("path", stripQuery(url).slice(0, 200));
+  if (url) scope.setTag("path", pathTag(url));
+  const route = current?.route();
+  if (route) scope.setTag("route", route);
   if (current?.userId !== undefined) scope.setUser({ id: String(current.userId) });
   if (current?.clientId !== undefined) scope.setTag("client_id", String(current.clientId));
 }
@@ -195,6 +266,8 @@ function applyScope(scope: SentrySdk.Scope, where: Where, request?: Request) {
 export function captureServerError(error: unknown, where: Where, request?: Request): string | undefined {
   const Sentry = sdk();
   if (!Sentry || !shouldReport(error, request?.signal.aborted)) return undefined;
+  // No report, no reference: the fallback page shows none for a dropped one.
+  if (!admit(`${where}|${errorType(error)}|${requests.getStore()?.route() ?? "unknown"}`)) return undefined;
   return Sentry.withScope((scope) => {
     applyScope(scope, where, request);
     return Sentry.captureException(error);
@@ -212,6 +285,8 @@ export function reportUpstreamFailure(error: Error & { status?: number; kind?: s
   if (!Sentry || reportedUpstream.has(error)) return undefined;
   reportedUpstream.add(error);
   if (!shouldReport(error)) return undefined;
+  // Grouped like the events themselves: an outage is one kind whatever pages meet it.
+  if (!admit(`upstream|${error.kind ?? "unknown"}|${error.status ?? ""}`)) return undefined;
   return Sentry.withScope((scope) => {
     applyScope(scope, "upstream");
     scope.setTag("upstream_status", String(error.status ?? "none"));
@@ -222,14 +297,15 @@ export function reportUpstreamFailure(error: Error & { status?: number; kind?: s
 }
 
 /** An express error handler (after the Remix handler): reports, then lets express answer as before. */
-export function errorReportingExpressHandler() {
+export function errorReportingExpressHandler(routeOf?: RouteOf) {
   return (
     error: unknown,
     req: { method: string; path: string; headers: Record<string, unknown> },
     res: { headersSent: boolean },
     next: (error: unknown) => void,
   ) => {
-    if (reportingEnabled()) requests.run(requestScope(req), () => captureServerError(error, "express"));
+    if (reportingEnabled())
+      requests.run(requestScope(req, routeOf), () => captureServerError(error, "express"));
     next(error);
   };
 }
@@ -247,9 +323,13 @@ export type BrowserErrorReport = {
 export function captureBrowserError(
   report: BrowserErrorReport,
   req: { method: string; path: string; headers: Record<string, unknown> },
+  routeOf?: RouteOf,
 ): string | undefined {
   if (!reportingEnabled()) return undefined;
   if (!shouldReport({ message: report.message })) return undefined;
+  const page = report.page.slice(0, MAX_PATH).split(/[?#]/, 1)[0];
+  if (!admit(`browser|${(report.name || "Error").slice(0, 100)}|${routeOf?.(page) ?? "unknown"}`))
+    return undefined;
   return requests.run(requestScope(req), () => captureBrowserEvent(report));
 }
 
@@ -260,7 +340,7 @@ function captureBrowserEvent(report: BrowserErrorReport) {
     applyScope(scope, "browser");
     scope.setTag("runtime", "browser");
     scope.setTag("browser_event", report.kind);
-    scope.setTag("page", stripQuery(report.page).slice(0, 200));
+    scope.setTag("page", pathTag(report.page));
     const frames = report.stack ? Sentry.defaultStackParser(report.stack) : [];
     return Sentry.captureEvent({
       level: "error",

@@ -21,7 +21,7 @@ export const AUTH_MESSAGES = {
  * The standard email pattern, for the browser (Continue is enabled only when it matches). The server checks
  * the same field with Zod's email rule; this pattern accepts the same everyday addresses.
  */
-const EMAIL = /^(?!\.)(?!.*\.\.)([A-Z0-9_'+\-.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9-]*\.)+[A-Z]{2,}$/i;
+const EMAIL = /^(?!\.)(?!.+\.\.)([A-Z0-9_'+\-.]*)[A-Z0-9_+-]@([A-Z0-9][A-Z0-9-]*\.)+[A-Z]{2,}$/i;
 export const looksLikeEmail = (value: string) => value.length <= 254 && EMAIL.test(value.trim());
 
 export type LoginIntent = "password" | "link" | "request-code" | "code" | "reset";

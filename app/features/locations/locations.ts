@@ -13,10 +13,16 @@ export function streetNumber(line: string) {
   return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
 }
 
-/** The number of a location code ("HCC-007" → 7); none sorts last. */
+/** The number of a location code, its last run of digits ("HCC-007" → 7); none sorts last. */
 export function codeNumber(code: string | null | undefined) {
-  const m = /(\d+)(?!.*\d)/.exec(code ?? "");
-  return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
+  // Scanned from the end: a pattern for "the last digits" retries from every digit (quadratic on long codes).
+  const s = code ?? "";
+  const isDigit = (i: number) => s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
+  let end = s.length;
+  while (end > 0 && !isDigit(end - 1)) end--;
+  let start = end;
+  while (start > 0 && isDigit(start - 1)) start--;
+  return start < end ? Number(s.slice(start, end)) : Number.POSITIVE_INFINITY;
 }
 
 /** The label a user sees for a location: staff see its code; everyone else its name. */
