@@ -223,12 +223,15 @@ const routeLabel = createRouteLabeler(build.routes, (p) => p.startsWith("/build/
 app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
 
 // Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
-// count and name length, checked before anything parses them; the Remix handler reads the checked bytes.
+// count and name length, and names whose list index or nesting passes small bounds (400: Conform would build a
+// list as long as the index), checked before anything parses them; the Remix handler reads the checked bytes.
 app.use(
   bodyLimit({
     maxBytes: config.BODY_LIMIT_BYTES,
     maxFields: config.FORM_MAX_FIELDS,
     maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH,
+    maxFieldIndex: config.FORM_MAX_FIELD_INDEX,
+    maxFieldDepth: config.FORM_MAX_FIELD_DEPTH,
   }),
 );
 
