@@ -111,11 +111,7 @@ export function multipartBoundary(contentType: string): string | null {
 }
 
 /** Counts the parts of a multipart body and checks each part's field name length. */
-export function checkMultipart(
-  body: Buffer,
-  boundary: string,
-  limits: NameLimits,
-): BodyCheck {
+export function checkMultipart(body: Buffer, boundary: string, limits: NameLimits): BodyCheck {
   const delimiter = Buffer.from(`--${boundary}`);
   let parts = 0;
   let at = body.indexOf(delimiter);
