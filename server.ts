@@ -7,11 +7,13 @@ import express from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { bodyLimit } from "./app/server/body-limit.server";
+import { canonicalPaths } from "./app/server/canonical-path.server";
 import { privateByDefault } from "./app/server/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { errorFields, getLogger } from "./app/server/logger.server";
 import { contentSecurityPolicy, NONCE } from "./app/server/csp.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
+import { hostHeaders } from "./app/server/host-header.server";
 import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/metrics.server";
@@ -138,6 +140,14 @@ const readiness = createReadiness({
   pingRedis: readinessRedis?.ping,
 });
 app.get("/readyz", readiness.handler);
+
+// A malformed Host (or, from a trusted proxy, X-Forwarded-Host/-Proto) is a 400 here, not a 500 when Remix
+// builds the request URL from it; forwarded headers from an untrusted peer are dropped.
+const trustProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+app.use(hostHeaders((address) => trustProxy(address, 0)));
+// One spelling per path (`/login//`, `/%6cogin`, `/./login` answer 308 to `/login`), so that every express
+// route below that matches a path exactly, the sign-in rate limit first, sees what Remix will route.
+app.use(canonicalPaths());
 // Once shutdown has begun, every answer closes its connection: keep-alive clients reconnect elsewhere.
 app.use((_req, res, next) => {
   if (readiness.shuttingDown) res.setHeader("Connection", "close");

@@ -35,14 +35,17 @@ export function createRequestHandler({
   };
 }
 
-function createRemixRequest(req: ExpressRequest & { rawBody?: Buffer }, res: ExpressResponse) {
-  const [, forwardedPort] = req.get("X-Forwarded-Host")?.split(":") ?? [];
-  const [, hostPort] = req.get("host")?.split(":") ?? [];
-  const port =
-    [Number.parseInt(forwardedPort, 10), Number.parseInt(hostPort, 10)].find((p) =>
-      Number.isSafeInteger(p),
-    ) ?? "";
-  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+function createRemixRequest(
+  req: ExpressRequest & { rawBody?: Buffer; requestOrigin?: string },
+  res: ExpressResponse,
+) {
+  // The origin the host-header check validated (the Host header, or a trusted proxy's forwarded ones): a URL
+  // is never built from a header that was not checked, nor from a forwarded one an untrusted peer sent.
+  if (!req.requestOrigin)
+    throw new Error(
+      "request origin not checked: the host-header middleware must run before the Remix handler",
+    );
+  const url = new URL(`${req.requestOrigin}${req.originalUrl}`);
   let controller: AbortController | null = new AbortController();
   const init: RequestInit & { duplex?: "half" } = {
     method: req.method,
