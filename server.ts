@@ -263,7 +263,9 @@ app.use(privateByDefault());
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
   const headers = { get: (name: string) => req.get(name) ?? null };
-  if (isCrossSiteRequest(headers, req.get("host") ?? null)) {
+  // The host the request was addressed to, as the host-header check read it (a trusted proxy's forwarded one).
+  const host = new URL((req as typeof req & { requestOrigin: string }).requestOrigin).host;
+  if (isCrossSiteRequest(headers, host)) {
     res.status(403).type("text/plain").send("Forbidden");
     return;
   }

@@ -211,6 +211,45 @@ describe("malformed Host and forwarded headers", () => {
   });
 });
 
+describe("other requests Remix would answer with a reported 500", () => {
+  const form = "intent=password&email=a%40b.co&password=x";
+  it("an Origin naming another host beside Sec-Fetch-Site: same-origin is refused as cross-site", async () => {
+    for (const origin of ["http://evil.test", "garbage"])
+      expect((await post(stack.url, "/login", form, { origin })).status, origin).toBe(403);
+    const { port } = new URL(stack.url);
+    expect((await post(stack.url, "/login", form, { origin: `http://127.0.0.1:${port}` })).status).toBe(401);
+  });
+
+  it("a body that is not a form is a 415, a multipart body that does not parse a 400", async () => {
+    for (const type of ["text/plain", "application/json"])
+      expect((await post(stack.url, "/login", "{}", { "content-type": type })).status, type).toBe(415);
+    const garbage = await post(stack.url, "/login", "garbage", {
+      "content-type": "multipart/form-data; boundary=x",
+    });
+    expect(garbage.status).toBe(400);
+  });
+
+  it("a ?_data= request (Remix serves it and reports it as an error) is a 400", async () => {
+    expect((await raw(stack.url, { path: "/login?_data=routes/login" })).status).toBe(400);
+    expect((await post(stack.url, "/login?_data=routes/login", form)).status).toBe(400);
+  });
+
+  it("an empty post without a type still signs out (an action that reads no form)", async () => {
+    const answer = await raw(stack.url, {
+      method: "POST",
+      path: "/logout",
+      headers: { "content-length": "0" },
+    });
+    expect(answer.status).toBe(302);
+    const login = await raw(stack.url, {
+      method: "POST",
+      path: "/login",
+      headers: { "content-length": "0" },
+    });
+    expect(login.status).toBe(400);
+  });
+});
+
 describe("non-canonical paths", () => {
   it("GET answers 308 to the canonical path, same origin, query kept", async () => {
     const cases: [string, string][] = [
