@@ -316,6 +316,10 @@ app.use(
 
 // Errors reported from here on carry the request's method, path and id (and the user, once a loader knows it).
 app.use(errorReportingScope());
+// Test hook (ENABLE_TEST_HOOKS, the test servers only): an error express catches outside Remix, reported by the
+// handler below. No request a stranger can send reaches that handler otherwise.
+if (config.ENABLE_TEST_HOOKS)
+  app.get("/test-hooks/express-error", (_req, _res, next) => next(new Error("Deliberate express failure")));
 app.all(
   "*",
   createRequestHandler({
