@@ -1,7 +1,7 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
-import { z } from "zod";
+import { z, type ZodTypeAny } from "zod";
 import { parseId } from "~/lib/ids";
 
 /** The options of Conform's `submission.reply()` (hide a password, add a form-level error). */
@@ -97,7 +97,7 @@ const LEAF: Shape = { kind: "leaf" };
 const shapes = new WeakMap<z.ZodTypeAny, Shape>();
 
 /** The fields a Zod schema names, through its wrappers, unions (every member's fields) and refinements. */
-function shapeOf(schema: z.ZodTypeAny, depth = 0): Shape {
+function shapeOf(schema: ZodTypeAny, depth = 0): Shape {
   const known = shapes.get(schema);
   if (known) return known;
   const shape = depth > 16 ? LEAF : readShape(schema, depth + 1);
@@ -105,7 +105,7 @@ function shapeOf(schema: z.ZodTypeAny, depth = 0): Shape {
   return shape;
 }
 
-function readShape(schema: z.ZodTypeAny, depth: number): Shape {
+function readShape(schema: ZodTypeAny, depth: number): Shape {
   if (schema instanceof z.ZodEffects) return shapeOf(schema.innerType(), depth);
   if (
     schema instanceof z.ZodOptional ||
@@ -148,7 +148,7 @@ function merge(options: Shape[]): Shape {
 }
 
 /** Whether a posted field name (`building`, `a.b[0]`) starts with a field the schema names, and no secret. */
-function knowsField(schema: z.ZodTypeAny, name: string) {
+function knowsField(schema: ZodTypeAny, name: string) {
   const shape = shapeOf(schema);
   const first = /^[^.[]*/.exec(name)?.[0] ?? "";
   return shape.kind === "fields" && shape.fields.has(first) && !SECRET_FIELD.test(first);
@@ -161,7 +161,7 @@ function knowsField(schema: z.ZodTypeAny, name: string) {
  */
 export function schemaFieldsOnly(
   value: Record<string, unknown>,
-  schema: z.ZodTypeAny,
+  schema: ZodTypeAny,
 ): Record<string, SubmissionPayloadValue> | undefined {
   const kept = prune(value, shapeOf(schema));
   return kept !== undefined && !Array.isArray(kept) && typeof kept === "object" ? kept : undefined;
