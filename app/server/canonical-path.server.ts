@@ -5,10 +5,10 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 /**
  * The canonical spelling of a request path (RFC 3986 section 6.2.2): percent-escapes of unreserved characters
  * decoded (`/%6cogin` is `/login`), empty segments dropped (`//login//` is `/login`: no trailing slash, as
- * the app writes its links), dot segments removed (`/./login`, `/a/../login`), and a backslash escaped (a browser reads `/\x` in a Location as `//x`, another
- * site). Remix routes every one of these spellings to the same page, while express's routes (the sign-in rate
- * limit, the Referrer-Policy of token pages) match the spelling exactly. Null for a request target that is not
- * a path at all (`*`, `http://host/x`).
+ * the app writes its links), dot segments removed (`/./login`, `/a/../login`), and a backslash escaped (a
+ * browser reads `/\x` in a Location as `//x`, another site). Remix routes every one of these spellings to the
+ * same page, while express's routes (the sign-in rate limit, the Referrer-Policy of token pages) match the
+ * spelling exactly. Null for a request target that is not a path at all (`*`, `http://host/x`).
  */
 export function canonicalPath(path: string): string | null {
   if (!path.startsWith("/")) return null;

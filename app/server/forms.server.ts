@@ -42,7 +42,7 @@ export type FormSubmission<S extends z.ZodTypeAny> = Submission<z.input<S>, stri
 
 /**
  * Conform's control fields. No form of the app sends them (it has no list, update or reset buttons), and
- * Conform throws on one that is not its JSON (a 500 for a 60-byte post), or applies one that names a path
+ * Conform throws on one that is not its JSON (`__intent__=x` was a reported 500), or applies one that names a path
  * (`{"type":"update","payload":{"name":"x[999999999]"}}` builds the list the body check refuses by name).
  */
 const CONTROL_FIELDS = ["__intent__", "__state__"];
@@ -100,7 +100,9 @@ const shapes = new WeakMap<z.ZodTypeAny, Shape>();
 function shapeOf(schema: ZodTypeAny, depth = 0): Shape {
   const known = shapes.get(schema);
   if (known) return known;
-  const shape = depth > 16 ? LEAF : readShape(schema, depth + 1);
+  // Deeper than any form: read no further (and remember nothing, so a shallower use reads it whole).
+  if (depth > 16) return LEAF;
+  const shape = readShape(schema, depth + 1);
   shapes.set(schema, shape);
   return shape;
 }
