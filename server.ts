@@ -8,11 +8,13 @@ import express from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
 import { bodyLimit } from "./app/server/body-limit.server";
+import { canonicalPaths } from "./app/server/canonical-path.server";
 import { privateByDefault } from "./app/server/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { errorFields, getLogger } from "./app/server/logger.server";
 import { contentSecurityPolicy, NONCE } from "./app/server/csp.server";
 import { isCrossSiteRequest } from "./app/server/csrf";
+import { hostHeaders } from "./app/server/host-header.server";
 import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/metrics.server";
@@ -138,6 +140,14 @@ const readiness = createReadiness({
   checkRedis: redis ? () => redis.check() : undefined,
 });
 app.get("/readyz", readiness.handler);
+
+// A malformed Host (or, from a trusted proxy, X-Forwarded-Host/-Proto) is a 400 here, not a 500 when Remix
+// builds the request URL from it; forwarded headers from an untrusted peer are dropped.
+const trustProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+app.use(hostHeaders((address) => trustProxy(address, 0)));
+// One spelling per path (`/login//`, `/%6cogin`, `/./login` answer 308 to `/login`), so that every express
+// route below that matches a path exactly, the sign-in rate limit first, sees what Remix will route.
+app.use(canonicalPaths());
 // Once shutdown has begun, every answer closes its connection: keep-alive clients reconnect elsewhere.
 app.use((_req, res, next) => {
   if (readiness.shuttingDown) res.setHeader("Connection", "close");
@@ -223,12 +233,15 @@ const routeLabel = createRouteLabeler(build.routes, (p) => p.startsWith("/build/
 app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
 
 // Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field
-// count and name length, checked before anything parses them; the Remix handler reads the checked bytes.
+// count and name length, and names whose list index or nesting passes small bounds (400: Conform would build a
+// list as long as the index), checked before anything parses them; the Remix handler reads the checked bytes.
 app.use(
   bodyLimit({
     maxBytes: config.BODY_LIMIT_BYTES,
     maxFields: config.FORM_MAX_FIELDS,
     maxFieldNameLength: config.FORM_MAX_FIELD_NAME_LENGTH,
+    maxFieldIndex: config.FORM_MAX_FIELD_INDEX,
+    maxFieldDepth: config.FORM_MAX_FIELD_DEPTH,
   }),
 );
 
@@ -250,7 +263,9 @@ app.use(privateByDefault());
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
   const headers = { get: (name: string) => req.get(name) ?? null };
-  if (isCrossSiteRequest(headers, req.get("host") ?? null)) {
+  // The host the request was addressed to, as the host-header check read it (a trusted proxy's forwarded one).
+  const host = new URL((req as typeof req & { requestOrigin: string }).requestOrigin).host;
+  if (isCrossSiteRequest(headers, host)) {
     res.status(403).type("text/plain").send("Forbidden");
     return;
   }
@@ -301,6 +316,10 @@ app.use(
 
 // Errors reported from here on carry the request's method, path and id (and the user, once a loader knows it).
 app.use(errorReportingScope(routeLabel));
+// Test hook (ENABLE_TEST_HOOKS, the test servers only): an error express catches outside Remix, reported by the
+// handler below. No request a stranger can send reaches that handler otherwise.
+if (config.ENABLE_TEST_HOOKS)
+  app.get("/test-hooks/express-error", (_req, _res, next) => next(new Error("Deliberate express failure")));
 app.all(
   "*",
   createRequestHandler({

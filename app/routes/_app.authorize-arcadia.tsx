@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   commitSession,
   connectUtility,
@@ -9,6 +8,7 @@ import {
   listUtilities,
   markConnectFlowOpened,
   markConnectSubmitted,
+  parseForm,
   redirect,
   redirectWithToast,
   requireSmb,
@@ -53,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   const form = await request.formData();
   // One schema: an unknown intent or a step without its utility fails here (a 400 and the reply).
-  const parsed = parseWithZod(form, { schema: connectActionSchema });
+  const parsed = parseForm(form, { schema: connectActionSchema });
   if (parsed.status !== "success") return invalidSubmission(parsed);
   const value = parsed.value;
   const api = await getApi(request, context);
@@ -86,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
 
   if (value.intent === CONNECT_INTENTS.builtin) {
-    const submission = parseWithZod(form, { schema: credentialsSchema(utility.mfaExempt) });
+    const submission = parseForm(form, { schema: credentialsSchema(utility.mfaExempt) });
     if (submission.status !== "success") {
       return data<ConnectActionData>(
         { lastResult: submission.reply({ hideFields: ["password"] }) },

@@ -1,8 +1,8 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   data,
   getApi,
   invalidSubmission,
+  parseForm,
   redirect,
   requireStaff,
   withPrimaryStatus,
@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request);
   // One schema: an unknown intent, an unknown client id or a missing reason fails here (a 400 and the reply).
-  const submission = parseWithZod(await request.formData(), { schema: impersonateActionSchema });
+  const submission = parseForm(await request.formData(), { schema: impersonateActionSchema });
   if (submission.status !== "success") return invalidSubmission(submission);
   const value = submission.value;
   const api = await getApi(request, context);

@@ -1,5 +1,4 @@
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import { parseWithZod } from "@conform-to/zod";
 import {
   answer,
   detached,
@@ -7,6 +6,7 @@ import {
   invalidSubmission,
   once,
   ownerOf,
+  parseForm,
   redirect,
   redirectWithToast,
   rememberRedirects,
@@ -44,7 +44,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const locationId = locationIdOf(params);
   const form = await request.formData();
   // One schema: an unknown intent or a malformed id fails here, a 400 with the form's reply.
-  const submission = parseWithZod(form, { schema: controlActionSchema });
+  const submission = parseForm(form, { schema: controlActionSchema });
   if (submission.status !== "success") return invalidSubmission(submission, { thermostatId: null });
   const value = submission.value;
   // Not cancelled with the browser's request: a claimed submission finishes for its repeats (ADR 0010).

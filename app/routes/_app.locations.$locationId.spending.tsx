@@ -1,6 +1,5 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import { parseWithZod } from "@conform-to/zod";
 import { ConnectLink } from "~/features/shell/app-shell";
 import {
   type ActionFunctionArgs,
@@ -33,6 +32,7 @@ import {
   locationIdParam,
   once,
   ownerOf,
+  parseForm,
   rememberRedirects,
   requireSmb,
   submissionKey,
@@ -81,7 +81,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   locationIdParam(params.locationId);
   const form = await request.formData();
   // One schema: a missing or unknown answer (intent) fails here like any other field.
-  const submission = parseWithZod(form, { schema: flagAnswerSchema });
+  const submission = parseForm(form, { schema: flagAnswerSchema });
   if (submission.status !== "success")
     return invalidSubmission(submission, { flagId: null, message: FLAG_UPDATE_FAILED });
   const { intent, statementId, flagId, submissionId } = submission.value;

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   commitSession,
   getApi,
@@ -9,6 +8,7 @@ import {
   invalidSubmission,
   listAllBuildings,
   now,
+  parseForm,
   redirect,
   requireSmb,
   supportEmail,
@@ -82,7 +82,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireSmb(request);
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseForm(await request.formData(), { schema });
   if (submission.status !== "success") return invalidSubmission(submission);
   const session = await getSession(request);
   session.set("vendorAlertDismissed", true);

@@ -1,8 +1,8 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   data,
   getApi,
   invalidSubmission,
+  parseForm,
   redirect,
   redirectWithToast,
   requireSmb,
@@ -49,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   // One schema: an unknown intent or a malformed step id fails here (a 400 and the reply).
-  const submission = parseWithZod(await request.formData(), { schema: onboardingActionSchema });
+  const submission = parseForm(await request.formData(), { schema: onboardingActionSchema });
   if (submission.status !== "success") return invalidSubmission(submission);
   const { stepId } = submission.value;
   const api = await getApi(request, context);

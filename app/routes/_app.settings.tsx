@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod";
 import {
   answer,
   canManageTeam,
@@ -8,6 +7,7 @@ import {
   invalidSubmission,
   once,
   ownerOf,
+  parseForm,
   redirectWithToast,
   rememberRedirects,
   requireSmb,
@@ -50,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
   const form = await request.formData();
-  const submission = parseWithZod(form, { schema: settingsActionSchema });
+  const submission = parseForm(form, { schema: settingsActionSchema });
   // The access editor is the team managers' (a 403 for anyone else, whatever the form holds).
   if (isAccessIntent(submission.payload.intent)) await requireTeamManager(request);
   if (submission.status !== "success") return invalidSubmission(submission);

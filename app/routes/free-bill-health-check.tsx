@@ -1,5 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
-import { data, invalidSubmission, redirect, withPrimaryStatus } from "~/route-kit.server";
+import { data, invalidSubmission, parseForm, redirect, withPrimaryStatus } from "~/route-kit.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
@@ -47,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The built-in connect form is checked against the chosen utility's MFA rule: look it up first.
   const rule = await prospectConnectRule(request, state, form.get("intent"));
   if (rule.response) return rule.response;
-  const submission = parseWithZod(form, { schema: prospectActionSchema(rule.mfaExempt) });
+  const submission = parseForm(form, { schema: prospectActionSchema(rule.mfaExempt) });
   const intent = String(submission.payload.intent ?? "");
 
   if (intent === "start" && String(submission.payload[HONEYPOT_FIELD] ?? "") !== "") {

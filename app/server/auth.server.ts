@@ -1,5 +1,5 @@
 import type { Submission } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "./forms.server";
 import { Strategy } from "remix-auth/strategy";
 import { z } from "zod";
 import { ApiError } from "./api-error";
@@ -67,8 +67,8 @@ export class InvalidSignInForm<S extends z.ZodTypeAny = z.ZodTypeAny> extends Er
 }
 
 /**
- * A remix-auth strategy for one way to sign in. It owns its form schema (parsed once, through Conform's
- * `parseWithZod`) and its upstream call (the verify function). `authenticate` reads the request's form
+ * A remix-auth strategy for one way to sign in. It owns its form schema (parsed once, through
+ * `parseForm`) and its upstream call (the verify function). `authenticate` reads the request's form
  * itself; a page that has already parsed its form (the login page's union of intents, built from these
  * schemas) hands the parsed value to `signIn`, so no form is read or parsed twice.
  */
@@ -85,7 +85,7 @@ export class SignInStrategy<S extends z.ZodTypeAny> extends Strategy<
   }
 
   parse(form: FormData): SignInSubmission<S> {
-    return parseWithZod(form, { schema: this.schema }) as SignInSubmission<S>;
+    return parseForm(form, { schema: this.schema }) as SignInSubmission<S>;
   }
 
   signIn(value: z.output<S>, request: Request): Promise<AuthResult> {

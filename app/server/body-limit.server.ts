@@ -7,20 +7,69 @@ export type BodyLimits = {
   maxFields: number;
   /** Longest field name, in characters. */
   maxFieldNameLength: number;
+  /** Largest list index a field name may hold (`x[999]`). */
+  maxFieldIndex: number;
+  /** Most levels a field name may nest, brackets and dots together (`a.b[0]` is 2). */
+  maxFieldDepth: number;
 };
+
+type NameLimits = Pick<BodyLimits, "maxFields" | "maxFieldNameLength" | "maxFieldIndex" | "maxFieldDepth">;
+type NameBounds = Pick<BodyLimits, "maxFieldIndex" | "maxFieldDepth">;
 
 export type BodyCheck = { ok: true } | { ok: false; status: 400 | 413; reason: string };
 
 const METHODS_WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
+ * Whether a field name's path stays within small bounds. Conform turns `x[n]` into a list of n + 1 items and
+ * every reply echoes it; a list of a billion holes is a few bytes to send and gigabytes to write back. So a
+ * name's list indices and its nesting (each `[` and each `.` is one level, as Conform reads a path) are
+ * bounded before anything parses the form. `name` is the decoded name.
+ */
+export function fieldNameWithinBounds(name: string, bounds: NameBounds): boolean {
+  let depth = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x2e /* . */) {
+      if (++depth > bounds.maxFieldDepth) return false;
+    } else if (c === 0x5b /* [ */) {
+      if (++depth > bounds.maxFieldDepth) return false;
+      // The digits of an index, leading zeros aside (Conform reads `[0007]` as 7).
+      let j = i + 1;
+      while (name.charCodeAt(j) === 0x30) j++;
+      let index = 0;
+      while (j < name.length) {
+        const d = name.charCodeAt(j) - 0x30;
+        if (d < 0 || d > 9) break;
+        index = index * 10 + d;
+        if (index > bounds.maxFieldIndex) return false;
+        j++;
+      }
+      i = j - 1;
+    }
+  }
+  return true;
+}
+
+/**
+ * The characters of an urlencoded name that matter to `fieldNameWithinBounds`: `+` and `%XX` decoded, each
+ * escape to one character. The brackets, dots and digits come out exactly as a full UTF-8 decoding gives them
+ * (no byte of a multi-byte character is ASCII); other characters may differ, which the bounds never read.
+ */
+function decodeNameForBounds(encoded: string): string {
+  if (!encoded.includes("%") && !encoded.includes("+")) return encoded;
+  return encoded
+    .replace(/\+/g, " ")
+    .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+const NAME_OUT_OF_BOUNDS = "form field name nests too deep or indexes too far";
+
+/**
  * Counts the fields of an `application/x-www-form-urlencoded` body and checks every name's length, without
  * building the parsed form (the body is already at most `maxBytes`, so this is one linear scan).
  */
-export function checkUrlEncoded(
-  body: string,
-  limits: Pick<BodyLimits, "maxFields" | "maxFieldNameLength">,
-): BodyCheck {
+export function checkUrlEncoded(body: string, limits: NameLimits): BodyCheck {
   if (body.length === 0) return { ok: true };
   let fields = 0;
   let start = 0;
@@ -39,6 +88,8 @@ export function checkUrlEncoded(
       ) {
         return { ok: false, status: 413, reason: "form field name too long" };
       }
+      if (!fieldNameWithinBounds(decodeNameForBounds(body.slice(start, nameEnd)), limits))
+        return { ok: false, status: 400, reason: NAME_OUT_OF_BOUNDS };
     }
     start = end + 1;
   }
@@ -60,11 +111,7 @@ export function multipartBoundary(contentType: string): string | null {
 }
 
 /** Counts the parts of a multipart body and checks each part's field name length. */
-export function checkMultipart(
-  body: Buffer,
-  boundary: string,
-  limits: Pick<BodyLimits, "maxFields" | "maxFieldNameLength">,
-): BodyCheck {
+export function checkMultipart(body: Buffer, boundary: string, limits: NameLimits): BodyCheck {
   const delimiter = Buffer.from(`--${boundary}`);
   let parts = 0;
   let at = body.indexOf(delimiter);
@@ -77,9 +124,12 @@ export function checkMultipart(
     const headers = body
       .subarray(at, headersEnd === -1 || headersEnd > next ? next : headersEnd)
       .toString("latin1");
-    const name = /content-disposition:[^\r\n]*?\bname="([^"]*)"/i.exec(headers)?.[1];
+    const match = /content-disposition:[^\r\n]*?\bname=(?:"([^"]*)"|([^";\s]*))/i.exec(headers);
+    const name = match ? (match[1] ?? match[2]) : undefined;
     if (name !== undefined && name.length > limits.maxFieldNameLength)
       return { ok: false, status: 413, reason: "form field name too long" };
+    if (name !== undefined && !fieldNameWithinBounds(name, limits))
+      return { ok: false, status: 400, reason: NAME_OUT_OF_BOUNDS };
     at = next;
   }
   return { ok: true };

@@ -75,6 +75,13 @@ const schema = z.object({
   // 1000 fields: the team-access form posts one field per location.
   FORM_MAX_FIELDS: z.coerce.number().int().min(1).default(1000),
   FORM_MAX_FIELD_NAME_LENGTH: z.coerce.number().int().min(1).default(200),
+  /**
+   * Largest list index (`x[999]`) and deepest nesting (brackets and dots) of a form field name; beyond them the
+   * form is refused with 400. No form of the app nests or indexes at all: Conform builds a list as long as the
+   * largest index, and echoes it in its reply.
+   */
+  FORM_MAX_FIELD_INDEX: z.coerce.number().int().min(0).max(100_000).default(999),
+  FORM_MAX_FIELD_DEPTH: z.coerce.number().int().min(1).max(64).default(8),
   /** Load shedding: requests in flight, and event-loop delay (median over 1 s, ms; 0: off), above which answers are 503. */
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(64),
   SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(150),

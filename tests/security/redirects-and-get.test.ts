@@ -124,7 +124,9 @@ describe("the dismissal email link", () => {
     ];
     for (const path of links) {
       const res = await getPage(stack.url, path, cookie);
-      expect(res.status, path).toBeLessThan(400);
+      // A ?_data= request is refused (400) before Remix, which would serve it and report it as an error.
+      if (path.includes("_data=")) expect(res.status, path).toBe(400);
+      else expect(res.status, path).toBeLessThan(400);
     }
     const page = await getPage(stack.url, links[0], cookie);
     expect(page.body).toContain("Window Bar");

@@ -13,6 +13,15 @@ describe("isCrossSiteRequest", () => {
     expect(isCrossSiteRequest(h({ "sec-fetch-site": "cross-site" }), "app.test")).toBe(true);
     expect(isCrossSiteRequest(h({ "sec-fetch-site": "same-site" }), "app.test")).toBe(true);
   });
+  it("refuses an Origin naming another host even beside Sec-Fetch-Site: same-origin", () => {
+    const same = { "sec-fetch-site": "same-origin" };
+    expect(isCrossSiteRequest(h({ ...same, origin: "https://app.test" }), "app.test")).toBe(false);
+    expect(isCrossSiteRequest(h({ ...same, origin: "http://evil.test" }), "app.test")).toBe(true);
+    expect(isCrossSiteRequest(h({ ...same, origin: "garbage" }), "app.test")).toBe(true);
+    expect(isCrossSiteRequest(h({ "sec-fetch-site": "none", origin: "http://evil.test" }), "app.test")).toBe(
+      true,
+    );
+  });
   it("falls back to Origin", () => {
     expect(isCrossSiteRequest(h({ origin: "https://app.test" }), "app.test")).toBe(false);
     expect(isCrossSiteRequest(h({ origin: "https://evil.test" }), "app.test")).toBe(true);

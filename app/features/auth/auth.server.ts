@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "~/server/api-error";
 import type { ApiClient } from "~/server/api-client.server";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/server/forms.server";
 import {
   emailSchema,
   loginActionSchema,
@@ -62,5 +62,5 @@ export const logoutUpstream = (api: ApiClient) => api.post("/auth/logout");
 
 // Form parsing lives here, server-only, so the sign-in pages never ship zod or Conform to the browser.
 export const parseEmail = (value: FormDataEntryValue | null) => emailSchema.safeParse({ email: value });
-export const parseLoginAction = (form: FormData) => parseWithZod(form, { schema: loginActionSchema });
-export const parseResetPassword = (form: FormData) => parseWithZod(form, { schema: resetPasswordSchema });
+export const parseLoginAction = (form: FormData) => parseForm(form, { schema: loginActionSchema });
+export const parseResetPassword = (form: FormData) => parseForm(form, { schema: resetPasswordSchema });

@@ -1,10 +1,9 @@
-import { parseWithZod } from "@conform-to/zod";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import type { SettingsReply } from "~/features/thermostats/components/settings-form";
 import type { ApiClient } from "~/server/api-client.server";
 import { isApiError, settle } from "~/server/api-error";
-import { formId } from "~/server/forms.server";
+import { formId, parseForm } from "~/server/forms.server";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import type { SessionUser, Toast } from "~/server/session.server";
 import {
@@ -133,7 +132,7 @@ export async function saveSettings(
   const { thermostatId, tab } = value;
   const list = await settle(listThermostats(api, locationId));
   const item = list.ok ? list.data.find((i) => i.thermostat.id === thermostatId) : undefined;
-  const submission = item ? parseWithZod(form, { schema: settingsSchema(limitsOf(item)) }) : null;
+  const submission = item ? parseForm(form, { schema: settingsSchema(limitsOf(item)) }) : null;
   if (!item || !submission) {
     return {
       kind: "reply",

@@ -2,7 +2,7 @@ import { listAllBuildings } from "~/features/locations/locations.server";
 import type { ApiClient } from "~/server/api-client.server";
 import { isApiError } from "~/server/api-error";
 import { isDismissedIssue, type ThermostatIssue } from "./thermostats";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/server/forms.server";
 import { z } from "zod";
 import { issueLabel, type DismissalParams } from "./dismissal";
 import { dismissIssueBySlug, listThermostats } from "./thermostats.server";
@@ -18,7 +18,7 @@ export const dismissalSchema = z.object({
 
 /** The dismissal link's query or the page's form, parsed with `dismissalSchema`. */
 export const parseDismissal = (form: URLSearchParams | FormData) =>
-  parseWithZod(form, { schema: dismissalSchema });
+  parseForm(form, { schema: dismissalSchema });
 
 export type DismissalTarget = {
   thermostatName: string;
