@@ -25,6 +25,11 @@ const UPSTREAM_TIMEOUT_MS = 2_000;
 /** Rendering and scheduling on a shared 2-core machine, on top of the upstream time-out. */
 const MARGIN_MS = 3_000;
 const WORST_ALLOWED_MS = UPSTREAM_TIMEOUT_MS + MARGIN_MS;
+/**
+ * A Redis outage lasts longer than the bound, so that a request waiting on Redis until it returns shows as
+ * too slow instead of slipping under the bound.
+ */
+const REDIS_OUTAGE_MS = WORST_ALLOWED_MS + 1_000;
 /** Readiness caches its checks for 1 s and each check may take 1 s: the truth is due within this. */
 const READINESS_LAG_MS = 2_500;
 const THERMOSTATS = ["1011", "1012"];
@@ -50,15 +55,27 @@ async function readyz(instance: WebInstance) {
 
 async function until(what: string, ok: () => Promise<boolean> | boolean, ms = 20_000) {
   const deadline = Date.now() + ms;
-  while (!(await Promise.resolve(ok()).catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  let last: unknown;
+  while (
+    !(await Promise.resolve()
+      .then(ok)
+      .catch((error: unknown) => {
+        last = error;
+        return false;
+      }))
+  ) {
+    if (/exited/.test(String(last))) throw last as Error;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${String(last ?? "")})`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleepUntil = (t: number) => sleep(Math.max(0, t - Date.now()));
 const bothReady = async () =>
-  (await Promise.all([c.a, c.b].map((i) => readyz(i)))).every((r) => r.status === 200 && r.body.status === "ready");
+  (await Promise.all([c.a, c.b].map((i) => readyz(i)))).every(
+    (r) => r.status === 200 && r.body.status === "ready",
+  );
 
 /** The api's thermostat actions created after `afterId` for the load's thermostats (its database, read-only). */
 function actionsSince(afterId: number) {
@@ -76,7 +93,8 @@ function actionsSince(afterId: number) {
 function lastActionId() {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM thermostat_actions").get() as { id: number }).id;
+    return (db.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM thermostat_actions").get() as { id: number })
+      .id;
   } finally {
     db.close();
   }
@@ -101,7 +119,7 @@ type Run = {
  * readiness while it lasted), both instances ready again, two more seconds of load, then the checks every
  * fault shares: no process exited, no answer slower than the bound, everything accepted applied exactly once.
  */
-async function underLoad(fault: string, inject: (load: Load) => Promise<void>): Promise<Run> {
+async function underLoad(fault: string, inject: (faultStart: number) => Promise<void>): Promise<Run> {
   const firstAction = lastActionId();
   const exitsBefore = [c.a.exits.length, c.b.exits.length];
   const load = await startLoad(c, [c.a, c.b], {
@@ -117,7 +135,7 @@ async function underLoad(fault: string, inject: (load: Load) => Promise<void>): 
   try {
     await until("load", () => load.samples.filter((s) => s.ok).length >= 10);
     faultStart = Date.now();
-    await inject(load);
+    await inject(faultStart);
     faultEnd = Date.now();
     await until("both instances ready again", bothReady, 30_000);
     recoveredAt = Date.now();
@@ -126,10 +144,25 @@ async function underLoad(fault: string, inject: (load: Load) => Promise<void>): 
     await load.stop();
   }
   const statuses: Record<string, number> = {};
-  for (const s of load.samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
+  for (const s of load.samples) {
+    const key = s.stale ? "stale keep-alive" : String(s.status);
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  }
   const worstMs = Math.max(...load.samples.map((s) => s.ms));
   summary.push({ fault, requests: load.samples.length, worstMs, statuses });
   const slow = load.samples.filter((s) => s.ms > WORST_ALLOWED_MS);
+  // FAULTS_DEBUG=<dir>: each scenario's timeline (every request, ms from the fault) for a failing run's diagnosis.
+  if (process.env.FAULTS_DEBUG)
+    fs.writeFileSync(
+      path.join(process.env.FAULTS_DEBUG, `${fault.replace(/\W+/g, "-")}.log`),
+      [
+        `fault ${faultEnd - faultStart} ms, ready again at +${recoveredAt - faultStart} ms`,
+        ...load.samples.map(
+          (s) =>
+            `${s.at - faultStart} +${s.ms} ${s.status} ${s.what} ${s.error ?? ""} ${s.kind === "readyz" ? s.body : ""}`,
+        ),
+      ].join("\n"),
+    );
   console.log(
     `${fault}: ${load.samples.length} requests, worst ${worstMs} ms, statuses ${JSON.stringify(statuses)}; ` +
       `fault ${faultEnd - faultStart} ms, ready again ${recoveredAt - faultEnd} ms later; ` +
@@ -146,7 +179,9 @@ async function underLoad(fault: string, inject: (load: Load) => Promise<void>): 
   expect(notAccepted.map((s) => `${s.thermostatId} ${s.statuses.join(",")}`)).toEqual([]);
   const accepted = load.submissions.map((s) => s.actionId);
   expect(new Set(accepted).size).toBe(accepted.length);
-  expect(actionsSince(firstAction).map((a) => a.id)).toEqual([...(accepted as number[])].sort((x, y) => x - y));
+  expect(actionsSince(firstAction).map((a) => a.id)).toEqual(
+    [...(accepted as number[])].sort((x, y) => x - y),
+  );
   expect(load.submissions.length).toBeGreaterThanOrEqual(2);
 
   return {
@@ -167,6 +202,8 @@ async function readinessAdmits(check: "api" | "redis") {
     await until(
       `${instance.name}'s /readyz to report ${check} failing`,
       async () => {
+        if (!instance.alive)
+          throw new Error(`web ${instance.name} exited: ${JSON.stringify(instance.exits)}`);
         const r = await readyz(instance);
         return r.body.checks[check] === "failing" && r.body.status !== "ready";
       },
@@ -175,11 +212,15 @@ async function readinessAdmits(check: "api" | "redis") {
   }
 }
 
-/** Readiness samples of the load: none says "ready" once the fault has had time to show, until it ends. */
+/**
+ * Readiness samples of the load: none answered while the fault lasted says "ready" once the fault has had
+ * time to show (an answer that came after the fault ended may say ready: a frozen Redis answers the queued
+ * PING the moment it is continued).
+ */
 function readinessTruthful(run: Run, check: "api" | "redis") {
   const lying = run.load
     .between(run.faultStart + READINESS_LAG_MS, run.faultEnd)
-    .filter((s) => s.kind === "readyz")
+    .filter((s) => s.kind === "readyz" && s.at + s.ms < run.faultEnd)
     .filter((s) => {
       const r = readinessOf(s);
       return s.status === 0 || !r || r.status === "ready" || r.checks[check] !== "failing";
@@ -188,12 +229,13 @@ function readinessTruthful(run: Run, check: "api" | "redis") {
   // After: every probe from a readiness cache period after both were seen ready says ready, 200.
   const after = run.load.between(run.recoveredAt + 1_000).filter((s) => s.kind === "readyz");
   expect(after.length).toBeGreaterThan(0);
-  for (const s of after) expect({ status: s.status, body: readinessOf(s)?.status }).toEqual({ status: 200, body: "ready" });
+  for (const s of after)
+    expect({ status: s.status, body: readinessOf(s)?.status }).toEqual({ status: 200, body: "ready" });
 }
 
 /** While Redis is away the site keeps working: every page, sign-in and change answered as usual. */
 function servedThroughout(run: Run) {
-  const failed = run.load.samples.filter((s) => s.kind !== "readyz" && !s.ok);
+  const failed = run.load.samples.filter((s) => s.kind !== "readyz" && !s.ok && !s.stale);
   expect(failed.map((s) => `${s.what} ${s.status} ${s.error ?? ""}`)).toEqual([]);
   const signIns = (xs: Sample[]) => xs.filter((s) => s.kind === "signin");
   expect(signIns(run.during).length).toBeGreaterThan(0);
@@ -257,16 +299,20 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
     readinessTruthful(run, "api");
     // While the api was away: every page view and sign-in that failed answered 502 or 503 (a monitor sees an
     // outage), a page view with its screen's error text; none hung (checked above).
-    const failed = run.during.filter((s) => s.kind !== "readyz" && !s.ok);
+    const failed = run.during.filter((s) => s.kind !== "readyz" && !s.ok && !s.stale);
     expect(failed.length).toBeGreaterThan(0);
     for (const s of failed) expect([502, 503], `${s.what} ${s.status} ${s.error ?? ""}`).toContain(s.status);
     for (const s of failed.filter((x) => x.kind === "page" && x.status === 502)) {
-      const p = PAGES.find((x) => s.what === `GET ${x.path}`);
-      const text = (p?.errorText ?? "We're sorry. An error has occurred.").replace(/'/g, "&#x27;");
-      expect(s.body, s.what).toContain(text);
+      // The screen's own error text, or the spec's global error when a layout's call failed first.
+      const texts = [
+        PAGES.find((x) => s.what === `GET ${x.path}`)?.errorText,
+        "We're sorry. An error has occurred.",
+      ];
+      const shown = texts.filter((t) => t && s.body.includes(t.replace(/'/g, "&#x27;")));
+      expect(shown, `${s.what}: the screen's error text`).not.toEqual([]);
     }
     // After: everything works again, sign-in included.
-    const after = run.after.filter((s) => s.kind !== "readyz");
+    const after = run.after.filter((s) => s.kind !== "readyz" && !s.stale);
     expect(after.filter((s) => !s.ok).map((s) => `${s.what} ${s.status}`)).toEqual([]);
     expect(after.some((s) => s.kind === "signin")).toBe(true);
   }, 90_000);
@@ -278,16 +324,22 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
       c.nginx.reload();
       await sleep(2_000);
     });
-    const failed = run.load.samples.filter((s) => !s.ok);
+    // nginx's documented reload: old workers finish their requests and close their idle keep-alive
+    // connections; a request sent on one at that instant gets no answer and is sent again by the client on
+    // a new connection (the driver does, as browsers do). Nothing else may fail, and nothing may be lost.
+    const failed = run.load.samples.filter((s) => !s.ok && !s.stale);
     expect(failed.map((s) => `${s.what} ${s.status} ${s.error ?? ""}`)).toEqual([]);
+    const stale = run.load.samples.filter((s) => s.stale);
+    // At most one per loop through nginx (two of pages, one of sign-ins, two of changes) and reload.
+    expect(stale.length).toBeLessThanOrEqual(2 * 5);
     expect(run.during.filter((s) => s.kind === "signin" && s.ok).length).toBeGreaterThan(0);
   }, 90_000);
 
   it("Redis shut down (SHUTDOWN NOSAVE) and restarted on the same port", async () => {
-    const run = await underLoad("Redis SHUTDOWN NOSAVE + restart", async () => {
+    const run = await underLoad("Redis SHUTDOWN NOSAVE + restart", async (t0) => {
       await c.redis.shutdownNosave();
       await readinessAdmits("redis");
-      await sleep(2_000);
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
       await c.redis.start();
     });
     readinessTruthful(run, "redis");
@@ -295,10 +347,10 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
   }, 90_000);
 
   it("Redis killed (SIGKILL) and restarted on the same port", async () => {
-    const run = await underLoad("Redis SIGKILL + restart", async () => {
+    const run = await underLoad("Redis SIGKILL + restart", async (t0) => {
       await c.redis.signal("SIGKILL");
       await readinessAdmits("redis");
-      await sleep(2_000);
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
       await c.redis.start();
     });
     readinessTruthful(run, "redis");
@@ -306,10 +358,10 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
   }, 90_000);
 
   it("Redis frozen (SIGSTOP) for a few seconds, then continued (SIGCONT)", async () => {
-    const run = await underLoad("Redis SIGSTOP + SIGCONT", async () => {
+    const run = await underLoad("Redis SIGSTOP + SIGCONT", async (t0) => {
       await c.redis.signal("SIGSTOP");
       await readinessAdmits("redis");
-      await sleep(2_000);
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
       await c.redis.signal("SIGCONT");
     });
     readinessTruthful(run, "redis");
@@ -317,14 +369,12 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
   }, 90_000);
 
   it("web instances started while Redis's port is closed, Redis started later", async () => {
+    for (const instance of [c.a, c.b]) expect(await instance.stop("SIGTERM")).toBe(0);
     await c.redis.stop();
-    for (const instance of [c.a, c.b]) {
-      expect(await instance.stop("SIGTERM")).toBe(0);
-      await instance.start({ until: "healthz" });
-    }
-    const run = await underLoad("web started without Redis, Redis started later", async () => {
+    for (const instance of [c.a, c.b]) await instance.start({ until: "healthz" });
+    const run = await underLoad("web started without Redis, Redis started later", async (t0) => {
       await readinessAdmits("redis");
-      await sleep(3_000);
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
       await c.redis.start();
     });
     readinessTruthful(run, "redis");

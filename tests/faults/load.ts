@@ -15,6 +15,12 @@ export type Sample = {
   ok: boolean;
   body: string;
   error?: string;
+  /**
+   * No answer on a kept-alive connection the other end closed as idle at the moment it was sent (nginx's
+   * old workers do on a reload): nothing was processed, and the driver sends it again at once on a new
+   * connection, as browsers do (RFC 9112 §9.3.1). Counted, not a failure.
+   */
+  stale?: boolean;
 };
 
 /** One idempotent submission: its key, every attempt's status, and the api action it created once accepted. */
@@ -89,17 +95,30 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
     call: () => Promise<{ status: number; body: string; location?: string | null }>,
     isOk: (a: { status: number; body: string; location?: string | null }) => boolean,
   ) {
-    const at = Date.now();
-    try {
-      const a = await call();
-      const s: Sample = { kind, what, at, ms: Date.now() - at, status: a.status, ok: isOk(a), body: a.body };
-      samples.push(s);
-      return { sample: s, location: a.location ?? null };
-    } catch (error) {
-      const s: Sample = { kind, what, at, ms: Date.now() - at, status: 0, ok: false, body: "" };
-      s.error = String(error);
-      samples.push(s);
-      return { sample: s, location: null };
+    for (let attempt = 0; ; attempt++) {
+      const at = Date.now();
+      try {
+        const a = await call();
+        const s: Sample = {
+          kind,
+          what,
+          at,
+          ms: Date.now() - at,
+          status: a.status,
+          ok: isOk(a),
+          body: a.body,
+        };
+        samples.push(s);
+        return { sample: s, location: a.location ?? null };
+      } catch (error) {
+        const s: Sample = { kind, what, at, ms: Date.now() - at, status: 0, ok: false, body: "" };
+        s.error = String(error);
+        const stale = (error as { reusedSocket?: boolean }).reusedSocket === true && !/timeout/.test(s.error);
+        if (stale) s.stale = true;
+        samples.push(s);
+        if (stale && attempt === 0) continue;
+        return { sample: s, location: null };
+      }
     }
   }
 

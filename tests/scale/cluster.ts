@@ -330,7 +330,9 @@ function request(agent: https.Agent, url: string, init: RequestInit, timeoutMs: 
       },
     );
     req.on("timeout", () => req.destroy(new Error("client timeout")));
-    req.on("error", reject);
+    // `reusedSocket`: the request went out on a kept-alive connection, which the server may have closed as
+    // idle at that very moment (a client then sends it again on a new connection, RFC 9112 §9.3.1).
+    req.on("error", (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(body);
   });
 }
