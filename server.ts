@@ -16,7 +16,8 @@ import { apiPassthrough } from "./app/server/passthrough.server";
 import { createLoadShedder } from "./app/server/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/metrics.server";
 import { makeRateLimitStore } from "./app/server/rate-limit.server";
-import { createReadiness, drainGuard, redisPinger } from "./app/server/readiness.server";
+import { createReadiness, drainGuard } from "./app/server/readiness.server";
+import { sharedRedis } from "./app/server/redis.server";
 import { createRequestHandler } from "./app/server/remix-handler.server";
 import { requestId } from "./app/server/request-id.server";
 import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
@@ -126,16 +127,13 @@ app.get("/healthz", (_req, res) => {
   res.json({ status: "ok" });
 });
 
-// Readiness (load balancers, orchestrators): the upstream api answers, Redis (when configured) is connected,
-// no shutdown has begun. Like /healthz: before load shedding, rate limits and sessions.
-const readinessRedis = config.REDIS_URL
-  ? await redisPinger(config.REDIS_URL, (error) =>
-      logger.warn(errorFields(error), "redis unreachable (readiness)"),
-    )
-  : undefined;
+// Readiness (load balancers, orchestrators): the upstream api answers, no shutdown has begun; Redis (when
+// configured) answering or not only makes it "degraded". Like /healthz: before load shedding, rate limits and
+// sessions. The Redis connection opens here, in the background: start-up never waits for it.
+const redis = sharedRedis();
 const readiness = createReadiness({
   apiUrl: () => process.env.API_URL ?? "",
-  pingRedis: readinessRedis?.ping,
+  checkRedis: redis ? () => redis.check() : undefined,
 });
 app.get("/readyz", readiness.handler);
 // Once shutdown has begun, every answer closes its connection: keep-alive clients reconnect elsewhere.
@@ -401,7 +399,7 @@ async function shutdown(signal: string) {
     );
     server.closeAllConnections();
   }
-  readinessRedis?.close();
+  redis?.close();
   // The embedded api last (in-flight requests needed it); a stuck api cannot hold the exit for long.
   setTimeout(() => process.exit(1), 5_000).unref();
   await closeApi?.();

@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
-import { createClient } from "redis";
 import { SUBMISSION_ID_FIELD } from "~/ui/submission-id";
 import { data, redirect } from "@remix-run/node";
-import { getConfig } from "./config.server";
 import { commitSession, getSession, type SessionUser, type Toast } from "./session.server";
-import { errorFields, getLogger } from "./logger.server";
+import { reportFallback, sharedRedis, type SharedRedis } from "./redis.server";
 
 /**
  * Idempotent form submissions (ADR 0010): a form rendered by the server carries a random submission id; the
@@ -81,54 +79,109 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   }
 }
 
-type RedisClient = Pick<ReturnType<typeof createClient>, "set" | "get" | "del">;
-
 /** Shared by every instance through Redis (REDIS_URL): SET NX PX claims, values are JSON with a TTL. */
 export class RedisIdempotencyStore implements IdempotencyStore {
   constructor(
-    private readonly client: RedisClient,
+    private readonly redis: Pick<SharedRedis, "run">,
     private readonly prefix = "idem:",
   ) {}
 
   async claim(key: string, ttlMs: number) {
-    const ok = await this.client.set(this.prefix + key, JSON.stringify({ state: "pending" }), {
-      NX: true,
-      PX: ttlMs,
-    });
+    const ok = await this.redis.run((c) =>
+      c.set(this.prefix + key, JSON.stringify({ state: "pending" }), { NX: true, PX: ttlMs }),
+    );
     return ok === "OK";
   }
 
   async read(key: string) {
-    const raw = await this.client.get(this.prefix + key);
+    const raw = await this.redis.run((c) => c.get(this.prefix + key));
     return typeof raw === "string" ? (JSON.parse(raw) as Stored) : null;
   }
 
   async finish(key: string, outcome: unknown, ttlMs: number) {
-    await this.client.set(this.prefix + key, JSON.stringify({ state: "done", outcome }), { PX: ttlMs });
+    await this.redis.run((c) =>
+      c.set(this.prefix + key, JSON.stringify({ state: "done", outcome }), { PX: ttlMs }),
+    );
   }
 
   async release(key: string) {
-    await this.client.del(this.prefix + key);
+    await this.redis.run((c) => c.del(this.prefix + key));
+  }
+}
+
+/**
+ * The store used with REDIS_URL: every claim and outcome is kept in this instance's memory and in Redis.
+ *
+ * What the fallback must never do: run one submission twice on one instance. So memory is asked first and
+ * always written: a submission this instance has claimed or finished is known here whatever Redis does
+ * (it went away mid-submission, or came back empty), and a repeat on this instance waits for it or gets its
+ * outcome. Redis adds what other instances claimed. While Redis is unavailable a claim stands on memory alone:
+ * a repeat sent to another instance during the outage may run there too, the price of staying up (the
+ * alternative, refusing every submission until Redis returns, loses them all).
+ */
+export class FallbackIdempotencyStore implements IdempotencyStore {
+  constructor(
+    private readonly shared: IdempotencyStore,
+    private readonly local: IdempotencyStore,
+    private readonly onFallback: (error: unknown) => void,
+  ) {}
+
+  async claim(key: string, ttlMs: number) {
+    if (!(await this.local.claim(key, ttlMs))) return false;
+    try {
+      if (await this.shared.claim(key, ttlMs)) return true;
+      // Another instance has it: forget the local mark, so read() asks Redis for its progress.
+      await this.local.release(key);
+      return false;
+    } catch (error) {
+      this.onFallback(error);
+      return true;
+    }
+  }
+
+  async read(key: string) {
+    const mine = await this.local.read(key);
+    if (mine) return mine;
+    try {
+      return await this.shared.read(key);
+    } catch (error) {
+      this.onFallback(error);
+      return null;
+    }
+  }
+
+  async finish(key: string, outcome: unknown, ttlMs: number) {
+    await this.local.finish(key, outcome, ttlMs);
+    try {
+      await this.shared.finish(key, outcome, ttlMs);
+    } catch (error) {
+      this.onFallback(error);
+    }
+  }
+
+  async release(key: string) {
+    await this.local.release(key);
+    try {
+      await this.shared.release(key);
+    } catch (error) {
+      this.onFallback(error);
+    }
   }
 }
 
 let store: IdempotencyStore | undefined;
 
-/** The process's store: Redis when REDIS_URL is set, otherwise in memory. */
+/** The process's store: Redis with this instance's memory as the fallback when REDIS_URL is set, otherwise memory. */
 export function idempotencyStore(): IdempotencyStore {
   if (store) return store;
-  const url = getConfig().REDIS_URL;
-  if (url) {
-    const client = createClient({ url });
-    client
-      .connect()
-      .catch((error: unknown) =>
-        getLogger().error(errorFields(error), "redis connection failed (idempotency store)"),
-      );
-    store = new RedisIdempotencyStore(client);
-  } else {
-    store = new MemoryIdempotencyStore();
-  }
+  const redis = sharedRedis();
+  store = redis
+    ? new FallbackIdempotencyStore(
+        new RedisIdempotencyStore(redis),
+        new MemoryIdempotencyStore(),
+        reportFallback("idempotency"),
+      )
+    : new MemoryIdempotencyStore();
   return store;
 }
 

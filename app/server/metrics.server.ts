@@ -17,6 +17,7 @@ const method = (m: string) => (METHODS.has(m.toUpperCase()) ? m.toUpperCase() : 
 
 export type UpstreamOutcome = number | "timeout" | "network" | "aborted" | "invalid";
 export type ShedReason = "in_flight" | "event_loop";
+export type RedisFallbackStore = "rate_limit" | "idempotency";
 
 export function createMetrics() {
   const registry = new Registry();
@@ -63,8 +64,16 @@ export function createMetrics() {
     labelNames: ["reason"] as const,
     registers: [registry],
   });
+  const redisFallbacks = new Counter({
+    name: "redis_fallbacks_total",
+    help: "Rate-limit and idempotency operations answered from this instance's memory because Redis was unavailable, by store.",
+    labelNames: ["store"] as const,
+    registers: [registry],
+  });
+  let redisTracked = false;
   // Every series of the bounded label sets that are known up front exists from the start (at zero).
   for (const reason of ["in_flight", "event_loop"]) shed.labels(reason).inc(0);
+  for (const store of ["rate_limit", "idempotency"]) redisFallbacks.labels(store).inc(0);
 
   return {
     registry,
@@ -88,6 +97,20 @@ export function createMetrics() {
     },
     rateLimitRefusal: (limiter: string) => rateLimited.labels(limiter).inc(),
     loadShed: (reason: ShedReason) => shed.labels(reason).inc(),
+    /** With REDIS_URL only: the redis_up gauge, read from the connection's state at each scrape. */
+    trackRedis(isUp: () => boolean) {
+      if (redisTracked) return;
+      redisTracked = true;
+      new Gauge({
+        name: "redis_up",
+        help: "1 while Redis answers, 0 while it is unreachable or does not answer in time (limits and idempotency are then per instance).",
+        registers: [registry],
+        collect() {
+          this.set(isUp() ? 1 : 0);
+        },
+      });
+    },
+    redisFallback: (store: RedisFallbackStore) => redisFallbacks.labels(store).inc(),
   };
 }
 

@@ -1,32 +1,153 @@
-import { MemoryStore, type Store } from "express-rate-limit";
-import { RedisStore } from "rate-limit-redis";
-import { createClient } from "redis";
+import { createHash } from "node:crypto";
+import {
+  MemoryStore,
+  type ClientRateLimitInfo,
+  type IncrementResponse,
+  type Options,
+  type Store,
+} from "express-rate-limit";
 import { getConfig } from "./config.server";
-import { errorFields, getLogger } from "./logger.server";
 import { getMetrics } from "./metrics.server";
-
-let redis: ReturnType<typeof createClient> | undefined;
+import { reportFallback, sharedRedis, type SharedRedis } from "./redis.server";
 
 /**
- * A rate-limit store: in memory by default, shared through Redis when REDIS_URL is set, so several web
- * instances behind a load balancer count together (the web tier keeps no other state).
+ * A fixed window per key, opened by its first hit (PX): the count and the time left. A key without a TTL (left
+ * by an older store's DECR of a missing key) starts a fresh window rather than counting forever.
+ */
+const INCREMENT = `local ttl = redis.call("PTTL", KEYS[1])
+if ttl <= 0 then
+  redis.call("SET", KEYS[1], 1, "PX", ARGV[1])
+  return { 1, tonumber(ARGV[1]) }
+end
+return { redis.call("INCR", KEYS[1]), ttl }`;
+/** Takes back one hit, never below zero and never on a missing key (which would create a count without TTL). */
+const DECREMENT = `local n = tonumber(redis.call("GET", KEYS[1]) or "0")
+if n > 0 then return redis.call("DECR", KEYS[1]) end
+return 0`;
+const sha1 = (script: string) => createHash("sha1").update(script).digest("hex");
+const SCRIPTS = { increment: INCREMENT, decrement: DECREMENT };
+const SHAS = { increment: sha1(INCREMENT), decrement: sha1(DECREMENT) };
+
+/** Counters in Redis, shared by every instance: one key per client, `rl:<limiter>:<key>`. */
+export class RedisRateLimitStore implements Store {
+  readonly localKeys = false;
+  readonly prefix: string;
+  private windowMs = 60_000;
+
+  constructor(
+    private readonly redis: Pick<SharedRedis, "run">,
+    limiter: string,
+  ) {
+    this.prefix = `rl:${limiter}:`;
+  }
+
+  init(options: Pick<Options, "windowMs">) {
+    this.windowMs = options.windowMs;
+  }
+
+  /** A script by its hash, loaded again after a Redis restart (NOSCRIPT), in one round of the time budget. */
+  private script(name: keyof typeof SCRIPTS, key: string, args: string[]) {
+    return this.redis.run(async (c) => {
+      const tail = ["1", this.prefix + key, ...args];
+      try {
+        return await c.sendCommand(["EVALSHA", SHAS[name], ...tail]);
+      } catch (error) {
+        if (!String(error).includes("NOSCRIPT")) throw error;
+        return c.sendCommand(["EVAL", SCRIPTS[name], ...tail]);
+      }
+    });
+  }
+
+  async increment(key: string): Promise<IncrementResponse> {
+    const reply = await this.script("increment", key, [String(this.windowMs)]);
+    if (!Array.isArray(reply) || reply.length !== 2) throw new Error("unexpected reply from redis");
+    return { totalHits: Number(reply[0]), resetTime: new Date(Date.now() + Number(reply[1])) };
+  }
+
+  async decrement(key: string) {
+    await this.script("decrement", key, []);
+  }
+
+  async resetKey(key: string) {
+    await this.redis.run((c) => c.del(this.prefix + key));
+  }
+}
+
+/**
+ * The store used with REDIS_URL: every hit is counted in Redis (shared by the instances) and in this instance's
+ * memory. While Redis answers, the larger of the two counts decides; while it does not (down, restarting, too
+ * slow), the memory count alone does.
+ *
+ * What the fallback must never do: let an attacker bypass a limit by taking Redis away (or waiting for a
+ * failover). So the memory count is kept all along, not started at the outage: the hits this instance saw before
+ * Redis went away still count during the outage, and after Redis comes back empty (a restart without
+ * persistence) until their window ends. During an outage a limit therefore holds per instance: an attacker
+ * spread over N instances gets at most N times the limit, never an unlimited number of tries.
+ */
+export class FallbackRateLimitStore implements Store {
+  readonly localKeys = false;
+  readonly prefix: string;
+
+  constructor(
+    private readonly shared: Store,
+    private readonly local: Store,
+    private readonly onFallback: (error: unknown) => void,
+  ) {
+    this.prefix = shared.prefix ?? "";
+  }
+
+  init(options: Options) {
+    this.shared.init?.(options);
+    this.local.init?.(options);
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const mine = await this.local.increment(key);
+    try {
+      const all = await this.shared.increment(key);
+      return all.totalHits >= mine.totalHits ? all : mine;
+    } catch (error) {
+      this.onFallback(error);
+      return mine;
+    }
+  }
+
+  async decrement(key: string) {
+    await this.local.decrement(key);
+    try {
+      await this.shared.decrement(key);
+    } catch (error) {
+      this.onFallback(error);
+    }
+  }
+
+  async resetKey(key: string) {
+    await this.local.resetKey(key);
+    try {
+      await this.shared.resetKey(key);
+    } catch (error) {
+      this.onFallback(error);
+    }
+  }
+
+  shutdown() {
+    return this.local.shutdown?.();
+  }
+}
+
+/**
+ * A rate-limit store: in memory by default; with REDIS_URL, shared through Redis with this instance's memory as
+ * the fallback (FallbackRateLimitStore), so several instances behind a load balancer count together and an
+ * outage of Redis never stops sign-in.
  */
 export function makeRateLimitStore(prefix: string): Store {
-  const cfg = getConfig();
-  if (!cfg.REDIS_URL) return new MemoryStore();
-  if (!redis) {
-    redis = createClient({ url: cfg.REDIS_URL });
-    redis
-      .connect()
-      .catch((error: unknown) =>
-        getLogger().error(errorFields(error), "redis connection failed (rate-limit store)"),
-      );
-  }
-  const client = redis;
-  return new RedisStore({
-    prefix: `rl:${prefix}:`,
-    sendCommand: (...args: string[]) => client.sendCommand(args),
-  });
+  const redis = sharedRedis();
+  if (!redis) return new MemoryStore();
+  return new FallbackRateLimitStore(
+    new RedisRateLimitStore(redis, prefix),
+    new MemoryStore(),
+    reportFallback("rate_limit"),
+  );
 }
 
 export type LimitResult = { limited: boolean; retryAfterSeconds: number };

@@ -4,7 +4,11 @@ import type { RequestHandler } from "express";
 export type CheckState = "ok" | "failing" | "skipped";
 
 export type ReadinessReport = {
-  status: "ready" | "not ready";
+  /**
+   * "degraded": everything answers but Redis; the instance serves with limits and idempotency in its own memory
+   * (answered 200, see createReadiness).
+   */
+  status: "ready" | "degraded" | "not ready";
   /** Set once SIGTERM (or SIGINT) has begun the shutdown. */
   shuttingDown: boolean;
   checks: { api: CheckState; redis: CheckState };
@@ -15,8 +19,8 @@ export type ReadinessReport = {
 export type ReadinessOptions = {
   /** The upstream /api base (API_URL, or the embedded api's URL). */
   apiUrl: () => string;
-  /** Answers when Redis is reachable, throws otherwise; undefined when REDIS_URL is unset. */
-  pingRedis?: () => Promise<unknown>;
+  /** Null when Redis answers, otherwise why not (short, no URL); undefined when REDIS_URL is unset. */
+  checkRedis?: () => Promise<string | null>;
   /** Per check (upstream call, Redis ping). */
   timeoutMs?: number;
   /** A result is reused this long, so frequent probes from several balancers cost one upstream call. */
@@ -45,6 +49,10 @@ const withTimeout = <T>(p: Promise<T>, ms: number, what: string) =>
  * answers). Ready means: no shutdown has begun, the upstream api answers (a cheap unauthenticated call:
  * `GET /user` without a session, any answer below 500 counts), and Redis answers a PING when REDIS_URL is set.
  * Checks run at most once per `cacheMs`, and concurrent probes share the check in progress.
+ *
+ * Redis failing alone is "degraded", answered 200: every instance shares the one Redis, so a 503 would take
+ * the whole tier out of the load balancer at once, for a dependency the instances can do without (limits and
+ * idempotency fall back to each instance's memory). The body says which check failed, for the operator.
  */
 export function createReadiness(opts: ReadinessOptions) {
   const timeoutMs = opts.timeoutMs ?? 1000;
@@ -73,10 +81,9 @@ export function createReadiness(opts: ReadinessOptions) {
   }
 
   async function checkRedis(): Promise<string | null> {
-    if (!opts.pingRedis) return null;
+    if (!opts.checkRedis) return null;
     try {
-      await withTimeout(opts.pingRedis(), timeoutMs, "redis");
-      return null;
+      return await withTimeout(opts.checkRedis(), timeoutMs, "redis");
     } catch (error) {
       return /did not answer/.test(String(error))
         ? `redis did not answer within ${timeoutMs} ms`
@@ -88,11 +95,11 @@ export function createReadiness(opts: ReadinessOptions) {
     const [api, redis] = await Promise.all([checkApi(), checkRedis()]);
     const reasons = [api, redis].filter((r): r is string => r !== null);
     return {
-      status: reasons.length === 0 ? "ready" : "not ready",
+      status: api ? "not ready" : redis ? "degraded" : "ready",
       shuttingDown: false,
       checks: {
         api: api ? "failing" : "ok",
-        redis: opts.pingRedis ? (redis ? "failing" : "ok") : "skipped",
+        redis: opts.checkRedis ? (redis ? "failing" : "ok") : "skipped",
       },
       ...(reasons.length ? { reasons } : {}),
     };
@@ -115,7 +122,7 @@ export function createReadiness(opts: ReadinessOptions) {
   const handler: RequestHandler = (_req, res) => {
     void check().then((report) => {
       res.setHeader("Cache-Control", "no-store");
-      res.status(report.status === "ready" ? 200 : 503).json(report);
+      res.status(report.status === "not ready" ? 503 : 200).json(report);
     });
   };
 
@@ -129,28 +136,6 @@ export function createReadiness(opts: ReadinessOptions) {
     get shuttingDown() {
       return shuttingDown;
     },
-  };
-}
-
-/**
- * A Redis connection of its own for the readiness probe (server.ts and the Remix build each hold their own
- * store clients): PING while connected, an immediate failure while it is not (no offline queue).
- */
-export async function redisPinger(url: string, onError: (error: unknown) => void) {
-  const { createClient } = await import("redis");
-  const client = createClient({ url, disableOfflineQueue: true });
-  // Reported once per outage, not on every reconnection attempt.
-  let reported = false;
-  const report = (error: unknown) => {
-    if (!reported) onError(error);
-    reported = true;
-  };
-  client.on("error", report);
-  client.on("ready", () => (reported = false));
-  client.connect().catch(report);
-  return {
-    ping: () => (client.isReady ? client.ping() : Promise.reject(new Error("redis not connected"))),
-    close: () => client.destroy(),
   };
 }
 

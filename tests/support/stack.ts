@@ -206,8 +206,12 @@ export async function startStack(env: Record<string, string> = {}) {
     child,
     alive: () => child.exitCode === null,
     async stop() {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
+      // A server that already died (the fault a test caught) has no exit left to wait for.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await exited;
+      }
       await proxy.close();
       await api.close();
     },

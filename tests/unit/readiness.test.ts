@@ -49,20 +49,63 @@ describe("readiness (/readyz)", () => {
     answer = 401;
   });
 
-  it("checks Redis when configured, and says which check failed", async () => {
-    let redisUp = true;
+  it("checks Redis when configured: degraded (answered 200) with the reason while it fails, ready again after", async () => {
+    let redis: string | null = null;
     const r = createReadiness({
       apiUrl: () => apiUrl,
       cacheMs: 0,
-      pingRedis: () => (redisUp ? Promise.resolve("PONG") : Promise.reject(new Error("down"))),
+      checkRedis: () => Promise.resolve(redis),
     });
-    expect((await r.check()).checks).toEqual({ api: "ok", redis: "ok" });
-    redisUp = false;
-    expect(await r.check()).toMatchObject({
-      status: "not ready",
+    expect(await r.check()).toEqual({
+      status: "ready",
+      shuttingDown: false,
+      checks: { api: "ok", redis: "ok" },
+    });
+    redis = "redis unreachable";
+    expect(await r.check()).toEqual({
+      status: "degraded",
+      shuttingDown: false,
       checks: { api: "ok", redis: "failing" },
       reasons: ["redis unreachable"],
     });
+    const app = express().get("/readyz", r.handler);
+    const s = http.createServer(app);
+    await new Promise<void>((done) => s.listen(0, "127.0.0.1", () => done()));
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/readyz`;
+    try {
+      const degraded = await fetch(url);
+      expect(degraded.status).toBe(200);
+      expect(await degraded.json()).toMatchObject({ status: "degraded" });
+      // The api failing as well: not ready, 503, both reasons.
+      answer = 502;
+      const down = await fetch(url);
+      expect(down.status).toBe(503);
+      expect(await down.json()).toMatchObject({
+        status: "not ready",
+        checks: { api: "failing", redis: "failing" },
+        reasons: ["api answered 502", "redis unreachable"],
+      });
+    } finally {
+      answer = 401;
+      await new Promise((done) => s.close(done));
+    }
+    redis = null;
+    expect((await r.check()).status).toBe("ready");
+  });
+
+  it("says a Redis check that hangs did not answer, within the check's time-out", async () => {
+    const r = createReadiness({
+      apiUrl: () => apiUrl,
+      cacheMs: 0,
+      timeoutMs: 200,
+      checkRedis: () => new Promise<string | null>(() => undefined),
+    });
+    const started = Date.now();
+    expect(await r.check()).toMatchObject({
+      status: "degraded",
+      reasons: ["redis did not answer within 200 ms"],
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it("shares one check among the probes of the cache window", async () => {
