@@ -119,7 +119,11 @@ type Run = {
  * readiness while it lasted), both instances ready again, two more seconds of load, then the checks every
  * fault shares: no process exited, no answer slower than the bound, everything accepted applied exactly once.
  */
-async function underLoad(fault: string, inject: (faultStart: number) => Promise<void>): Promise<Run> {
+async function underLoad(
+  fault: string,
+  inject: (faultStart: number) => Promise<void>,
+  { repeat = false }: { repeat?: boolean } = {},
+): Promise<Run> {
   const firstAction = lastActionId();
   const exitsBefore = [c.a.exits.length, c.b.exits.length];
   const load = await startLoad(c, [c.a, c.b], {
@@ -128,6 +132,7 @@ async function underLoad(fault: string, inject: (faultStart: number) => Promise<
     clientTimeoutMs: WORST_ALLOWED_MS + 5_000,
     maxRequests: 3_000,
     maxMs: 60_000,
+    repeat,
   });
   let faultStart = 0;
   let faultEnd = 0;
@@ -151,6 +156,7 @@ async function underLoad(fault: string, inject: (faultStart: number) => Promise<
   const worstMs = Math.max(...load.samples.map((s) => s.ms));
   summary.push({ fault, requests: load.samples.length, worstMs, statuses });
   const slow = load.samples.filter((s) => s.ms > WORST_ALLOWED_MS);
+  const repeats = load.submissions.filter((s) => s.repeatActionId !== undefined);
   // FAULTS_DEBUG=<dir>: each scenario's timeline (every request, ms from the fault) for a failing run's diagnosis.
   if (process.env.FAULTS_DEBUG)
     fs.writeFileSync(
@@ -166,7 +172,8 @@ async function underLoad(fault: string, inject: (faultStart: number) => Promise<
   console.log(
     `${fault}: ${load.samples.length} requests, worst ${worstMs} ms, statuses ${JSON.stringify(statuses)}; ` +
       `fault ${faultEnd - faultStart} ms, ready again ${recoveredAt - faultEnd} ms later; ` +
-      `${load.submissions.length} changes, ${load.submissions.filter((s) => s.statuses.length > 1).length} resent`,
+      `${load.submissions.length} changes, ${load.submissions.filter((s) => s.statuses.length > 1).length} resent` +
+      (repeat ? `, ${repeats.length} clicked twice` : ""),
   );
 
   // (a) Both web processes are still the ones that started: none exited.
@@ -177,6 +184,12 @@ async function underLoad(fault: string, inject: (faultStart: number) => Promise<
   // (e) Every change was accepted in the end, each by exactly one api action, and no action is unaccounted.
   const notAccepted = load.submissions.filter((s) => s.actionId === null);
   expect(notAccepted.map((s) => `${s.thermostatId} ${s.statuses.join(",")}`)).toEqual([]);
+  // A second click answers the first one's action (the api's database below shows it made no other).
+  expect(
+    repeats
+      .filter((s) => s.repeatActionId !== s.actionId)
+      .map((s) => `${s.actionId} then ${s.repeatActionId}`),
+  ).toEqual([]);
   const accepted = load.submissions.map((s) => s.actionId);
   expect(new Set(accepted).size).toBe(accepted.length);
   expect(actionsSince(firstAction).map((a) => a.id)).toEqual(
@@ -290,12 +303,16 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
   });
 
   it("the api killed (SIGKILL) and restarted: pages answer their error state with 502/503 at once, then recover", async () => {
-    const run = await underLoad("api SIGKILL + restart", async () => {
-      await c.api.stop("SIGKILL");
-      await readinessAdmits("api");
-      await sleep(2_000);
-      await c.api.start();
-    });
+    const run = await underLoad(
+      "api SIGKILL + restart",
+      async () => {
+        await c.api.stop("SIGKILL");
+        await readinessAdmits("api");
+        await sleep(2_000);
+        await c.api.start();
+      },
+      { repeat: true },
+    );
     readinessTruthful(run, "api");
     // While the api was away: every page view and sign-in that failed answered 502 or 503 (a monitor sees an
     // outage), a page view with its screen's error text; none hung (checked above).
@@ -318,12 +335,16 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
   }, 90_000);
 
   it("nginx reloaded (nginx -s reload) under load: no request fails", async () => {
-    const run = await underLoad("nginx reload", async () => {
-      c.nginx.reload();
-      await sleep(3_000);
-      c.nginx.reload();
-      await sleep(2_000);
-    });
+    const run = await underLoad(
+      "nginx reload",
+      async () => {
+        c.nginx.reload();
+        await sleep(3_000);
+        c.nginx.reload();
+        await sleep(2_000);
+      },
+      { repeat: true },
+    );
     // nginx's documented reload: old workers finish their requests and close their idle keep-alive
     // connections; a request sent on one at that instant gets no answer and is sent again by the client on
     // a new connection (the driver does, as browsers do). Nothing else may fail, and nothing may be lost.
@@ -365,6 +386,22 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
       await c.redis.signal("SIGCONT");
     });
     readinessTruthful(run, "redis");
+    servedThroughout(run);
+  }, 90_000);
+
+  it("a change clicked twice (the same submission id) while Redis is down is applied once", async () => {
+    // The second click goes through nginx like the first, so it may reach the other instance: only a store
+    // both instances share can know the first one was done.
+    const run = await underLoad(
+      "Redis SIGKILL + restart, every change clicked twice",
+      async (t0) => {
+        await c.redis.signal("SIGKILL");
+        await readinessAdmits("redis");
+        await sleepUntil(t0 + REDIS_OUTAGE_MS);
+        await c.redis.start();
+      },
+      { repeat: true },
+    );
     servedThroughout(run);
   }, 90_000);
 

@@ -24,7 +24,14 @@ export type Sample = {
 };
 
 /** One idempotent submission: its key, every attempt's status, and the api action it created once accepted. */
-export type Submission = { id: string; thermostatId: string; statuses: number[]; actionId: number | null };
+export type Submission = {
+  id: string;
+  thermostatId: string;
+  statuses: number[];
+  actionId: number | null;
+  /** With `repeat`: the action the same submission, sent again at once, answered with. */
+  repeatActionId?: number | null;
+};
 
 export type LoadOptions = {
   cookie: string;
@@ -35,6 +42,8 @@ export type LoadOptions = {
   /** Bounds: the driver stops on its own after this many requests or this long, whichever comes first. */
   maxRequests: number;
   maxMs: number;
+  /** Send every accepted change a second time at once (a double click) with the same submission id. */
+  repeat?: boolean;
 };
 
 const PAGES = ["/locations", "/locations/104/control", "/settings?tab=team", "/locations/101/spending"];
@@ -209,6 +218,18 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         const watch = /watch=(\d+)%3A(\d+)/.exec(location ?? "");
         if (sample.ok && watch) sub.actionId = Number(watch[2]);
         else await sleep(300);
+      }
+      if (sub.actionId !== null && o.repeat) {
+        // A second click: the same submission again, at once; it must answer the first one's action.
+        const { location } = await send(
+          "post",
+          `POST thermostat ${thermostatId} (again)`,
+          () =>
+            c.request(CONTROL, { method: "POST", headers: { cookie: o.cookie }, body }, o.clientTimeoutMs),
+          (a) => a.status === 302 && /watch=\d+%3A\d+/.test(a.location ?? ""),
+        );
+        const watch = /watch=(\d+)%3A(\d+)/.exec(location ?? "");
+        sub.repeatActionId = watch ? Number(watch[2]) : null;
       }
       await sleep(THINK_MS);
     }
