@@ -31,6 +31,9 @@ export type Submission = {
   actionId: number | null;
   /** With `repeat`: the action the same submission, sent again at once, answered with. */
   repeatActionId?: number | null;
+  /** The instances (`host:port`) that answered the accepted attempt and the repeat. */
+  acceptedBy?: string;
+  repeatedBy?: string;
 };
 
 export type LoadOptions = {
@@ -101,7 +104,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
   async function send(
     kind: Sample["kind"],
     what: string,
-    call: () => Promise<{ status: number; body: string; location?: string | null }>,
+    call: () => Promise<{ status: number; body: string; location?: string | null; upstream?: string }>,
     isOk: (a: { status: number; body: string; location?: string | null }) => boolean,
   ) {
     for (let attempt = 0; ; attempt++) {
@@ -118,7 +121,8 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
           body: a.body,
         };
         samples.push(s);
-        return { sample: s, location: a.location ?? null };
+        // nginx's last try is the instance that answered.
+        return { sample: s, location: a.location ?? null, by: a.upstream?.split(",").pop()?.trim() ?? "" };
       } catch (error) {
         const s: Sample = { kind, what, at, ms: Date.now() - at, status: 0, ok: false, body: "" };
         s.error = String(error);
@@ -126,7 +130,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         if (stale) s.stale = true;
         samples.push(s);
         if (stale && attempt === 0) continue;
-        return { sample: s, location: null };
+        return { sample: s, location: null, by: "" };
       }
     }
   }
@@ -207,7 +211,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
       // 20 s after it ends (then it counts as not accepted, which the scenario reports).
       const giveUp = () => !budgetLeft() && Date.now() - endedAt > 20_000;
       while (sub.actionId === null && !giveUp()) {
-        const { sample, location } = await send(
+        const { sample, location, by } = await send(
           "post",
           `POST thermostat ${thermostatId}`,
           () =>
@@ -216,12 +220,14 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         );
         sub.statuses.push(sample.status);
         const watch = /watch=(\d+)%3A(\d+)/.exec(location ?? "");
-        if (sample.ok && watch) sub.actionId = Number(watch[2]);
-        else await sleep(300);
+        if (sample.ok && watch) {
+          sub.actionId = Number(watch[2]);
+          sub.acceptedBy = by;
+        } else await sleep(300);
       }
       if (sub.actionId !== null && o.repeat) {
         // A second click: the same submission again, at once; it must answer the first one's action.
-        const { location } = await send(
+        const { location, by } = await send(
           "post",
           `POST thermostat ${thermostatId} (again)`,
           () =>
@@ -230,6 +236,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         );
         const watch = /watch=(\d+)%3A(\d+)/.exec(location ?? "");
         sub.repeatActionId = watch ? Number(watch[2]) : null;
+        sub.repeatedBy = by;
       }
       await sleep(THINK_MS);
     }
