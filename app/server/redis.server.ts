@@ -28,6 +28,8 @@ const PING_INTERVAL_MS = 1000;
 /** No byte from Redis for this long (a ping unanswered): the connection is dropped and opened again. */
 const SOCKET_TIMEOUT_MS = 3000;
 const CONNECT_TIMEOUT_MS = 1000;
+/** An outage is logged once it has lasted this long. */
+const REPORT_AFTER_MS = 1000;
 /** Reconnection back-off: doubling from 100 ms, capped at 2 s, plus up to 100 ms of jitter (instances spread out). */
 export const reconnectDelay = (retries: number, jitter = Math.random()) =>
   Math.min(100 * 2 ** retries, 2000) + Math.floor(jitter * 100);
@@ -125,15 +127,19 @@ export function connectRedis(url: string): SharedRedis {
       outage = null;
       return;
     }
-    // One warning per outage, when it begins (not per reconnection attempt).
-    outage ??= { since: health.since, reported: false };
-    if (!outage.reported && health.status !== "connecting") {
-      outage.reported = true;
+    // One warning per outage (not per reconnection attempt), once it has lasted REPORT_AFTER_MS: a single slow
+    // reply, or an event loop too busy to read one in time, recovers at once and is not worth two lines.
+    if (outage) return;
+    const current: { since: number; reported: boolean } = { since: health.since, reported: false };
+    outage = current;
+    setTimeout(() => {
+      if (outage !== current) return;
+      current.reported = true;
       logger.warn(
         { reason: health.reason, err: lastError || undefined },
         "redis unavailable: rate limits and idempotency fall back to this instance's memory",
       );
-    }
+    }, REPORT_AFTER_MS).unref();
   };
 
   client.on("error", (error: unknown) => {

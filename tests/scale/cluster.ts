@@ -69,7 +69,7 @@ export class WebInstance {
   }
 
   /**
-   * Starts the process and waits until `/readyz` answers 200 (the api answers, Redis is connected), or with
+   * Starts the process and waits until `/readyz` says ready (the api answers, Redis is connected), or with
    * `until: "healthz"` only until it answers at all (a start while a dependency is down).
    */
   async start({ until = "readyz" }: { until?: "readyz" | "healthz" } = {}) {
@@ -81,9 +81,14 @@ export class WebInstance {
     child.stdout!.on("data", (d) => this.logs.push(String(d)));
     child.stderr!.on("data", (d) => this.logs.push(String(d)));
     child.once("exit", (code, signal) => this.exits.push({ code, signal }));
+    // "ready" in the body, not just 200: a "degraded" instance (Redis not connected yet) also answers 200.
     await waitFor(
       `web ${this.name}`,
-      async () => (await fetch(`${this.url}/${until}`)).status === 200,
+      async () => {
+        if (until === "healthz") return (await fetch(`${this.url}/healthz`)).status === 200;
+        const r = await fetch(`${this.url}/readyz`);
+        return r.status === 200 && ((await r.json()) as { status: string }).status === "ready";
+      },
       child,
     );
   }
