@@ -15,7 +15,10 @@ import { startLoad, type Load, type Sample } from "./load";
  * process exited, (b) no request waited past UPSTREAM_TIMEOUT_MS + a margin, (c) sign-in works during the
  * fault (or, without the api, fails at once) and after it, (d) each instance's /readyz says what is true,
  * during and after, (e) every change sent during the fault was applied exactly once, read from the api's
- * own database. Run by `npm run test:faults` after `npm run build`.
+ * own database: a change not accepted is resent with its submission id until it is, and where a scenario
+ * says so every accepted change is clicked a second time at once. A summary (faults, requests, worst
+ * answer, statuses) is printed at the end. Run by `npm run test:faults` after `npm run build`;
+ * FAULTS_DEBUG=<dir> writes each scenario's timeline there.
  */
 const missing = missingTools();
 if (missing) console.warn(`fault suite skipped: ${missing}`);
