@@ -192,3 +192,29 @@ describe("status of partial failures and of .data requests", () => {
     expect(fine.status).toBe(200);
   });
 });
+
+describe("password sign-in while the upstream fails", () => {
+  const signIn = (password: string) =>
+    fetch(`${stack.url}/login?email=${encodeURIComponent(DANA)}`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "password", email: DANA, password, next: "/" }),
+      redirect: "manual",
+    });
+
+  // An outage is not a wrong password: a monitor (and the per-account limit) must see it as the upstream's
+  // failure, 502, while a refusal of the credentials stays 401. Both show the spec's password-login message.
+  it.each(["500", "hang", "reset"] as Fault[])("%s: 502, not 401", async (fault) => {
+    stack.proxy.clear();
+    stack.proxy.fail(/^\/auth\/login$/, fault, "POST");
+    const res = await signIn("demo-pass-2024");
+    stack.proxy.clear();
+    expect(res.status).toBe(502);
+    expect(await res.text()).toContain("Your email or password is incorrect");
+  });
+
+  it("a wrong password: 401", async () => {
+    const res = await signIn("wrong-password-1");
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain("Your email or password is incorrect");
+  });
+});

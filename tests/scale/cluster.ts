@@ -8,9 +8,16 @@ import { startFaultProxy } from "../support/stack";
 import { TEST_CLOCK_START } from "../support/clock";
 import { makeCertificate, nginxBinary, nginxConfig, startNginx } from "./nginx";
 
-/** Ports of the scale suite: 127.0.0.1, SCALE_PORT_BASE (default 4600) and up. */
-const BASE = Number(process.env.SCALE_PORT_BASE ?? 4600);
-export const PORTS = { nginx: BASE, webA: BASE + 1, webB: BASE + 2, api: BASE + 3, redis: BASE + 4 };
+/** A cluster's ports on 127.0.0.1, from `base` up. */
+export const clusterPorts = (base: number) => ({
+  nginx: base,
+  webA: base + 1,
+  webB: base + 2,
+  api: base + 3,
+  redis: base + 4,
+});
+/** Ports of the scale suite: SCALE_PORT_BASE (default 4600) and up. */
+export const PORTS = clusterPorts(Number(process.env.SCALE_PORT_BASE ?? 4600));
 
 /** Why the suite cannot run here (nginx, redis-server or openssl missing), or null. */
 export function missingTools(): string | null {
@@ -61,8 +68,11 @@ export class WebInstance {
     return `127.0.0.1:${this.port}`;
   }
 
-  /** Starts the process and waits until `/readyz` says ready (the api answers, Redis is connected). */
-  async start() {
+  /**
+   * Starts the process and waits until `/readyz` says ready (the api answers, Redis is connected), or with
+   * `until: "healthz"` only until it answers at all (a start while a dependency is down).
+   */
+  async start({ until = "readyz" }: { until?: "readyz" | "healthz" } = {}) {
     const child = spawn(process.execPath, [path.resolve("dist/server.js")], {
       env: { ...process.env, ...this.env, PORT: String(this.port) },
       stdio: ["ignore", "pipe", "pipe"],
@@ -75,11 +85,17 @@ export class WebInstance {
     await waitFor(
       `web ${this.name}`,
       async () => {
+        if (until === "healthz") return (await fetch(`${this.url}/healthz`)).status === 200;
         const r = await fetch(`${this.url}/readyz`);
         return r.status === 200 && ((await r.json()) as { status: string }).status === "ready";
       },
       child,
     );
+  }
+
+  /** The process is running: started, and not exited. */
+  get alive() {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   /** Sends a signal and waits for the process to end; answers its exit code. */
@@ -92,38 +108,123 @@ export class WebInstance {
   }
 }
 
+/** redis-server on `port` (loopback, nothing persisted), restartable on the same port. */
+export class RedisServer {
+  child: ChildProcess | null = null;
+  constructor(readonly port: number) {}
+
+  async start() {
+    const child = spawn(
+      "redis-server",
+      ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      { stdio: "ignore" },
+    );
+    this.child = child;
+    await waitFor("redis-server", () => portOpen(this.port), child);
+  }
+
+  /** Sends a signal; with SIGKILL or SIGTERM, waits until the process has exited. */
+  async signal(signal: NodeJS.Signals) {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    if (signal === "SIGKILL" || signal === "SIGTERM") await exited;
+  }
+
+  /** `SHUTDOWN NOSAVE` sent as a client would (a managed Redis's restart), then waits for the exit. */
+  async shutdownNosave() {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    await new Promise<void>((resolve, reject) => {
+      const s = net.connect(this.port, "127.0.0.1", () => s.end("SHUTDOWN NOSAVE\r\n"));
+      s.on("close", () => resolve());
+      s.on("error", reject);
+    });
+    await exited;
+  }
+
+  stop() {
+    // A frozen server ignores SIGTERM until it is continued.
+    this.child?.kill("SIGCONT");
+    return this.signal("SIGTERM");
+  }
+}
+
+/**
+ * The reference api as its own process on `port` (tests/scale/api-process.ts), restartable on the same port;
+ * with `dbFile`, its database survives a restart (as a real api's would), otherwise it is in memory.
+ */
+export class ApiProcess {
+  child: ChildProcess | null = null;
+  url = "";
+  constructor(
+    readonly port: number,
+    private readonly dbFile?: string,
+  ) {}
+
+  async start() {
+    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("tests/scale/api-process.ts")], {
+      env: {
+        ...process.env,
+        API_PORT: String(this.port),
+        ...(this.dbFile ? { API_DB_FILE: this.dbFile } : {}),
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    this.child = child;
+    this.url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (d) => {
+        out += String(d);
+        const line = /^\{.*\}$/m.exec(out);
+        if (line) resolve((JSON.parse(line[0]) as { url: string }).url);
+      });
+      child.once("exit", (code) => reject(new Error(`the api exited (${code})`)));
+    });
+    return this.url;
+  }
+
+  /** Sends a signal and waits until the process has exited. */
+  async stop(signal: NodeJS.Signals = "SIGTERM") {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await exited;
+  }
+
+  get alive() {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+}
+
+export type ClusterOptions = {
+  /** The first of the cluster's five ports (default SCALE_PORT_BASE or 4600). */
+  portBase?: number;
+  /** The api's database file (it survives an api restart); default in memory. */
+  apiDbFile?: string;
+};
+
 /**
  * The scale topology on 127.0.0.1: redis-server, ONE reference api as its own process behind a counting
  * proxy (this process: it records every upstream call), TWO production web instances sharing REDIS_URL and
  * SESSION_SECRET, and nginx in front with TLS (a self-signed certificate made now).
  */
-export async function startCluster(extraEnv: Record<string, string> = {}) {
+export async function startCluster(extraEnv: Record<string, string> = {}, options: ClusterOptions = {}) {
+  const ports = options.portBase === undefined ? PORTS : clusterPorts(options.portBase);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scale-"));
   fs.chmodSync(dir, 0o755);
   const started: { stop: () => unknown }[] = [];
   try {
-    const redis = spawn(
-      "redis-server",
-      ["--port", String(PORTS.redis), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdio: "ignore" },
-    );
-    started.push({ stop: () => redis.kill("SIGTERM") });
-    await waitFor("redis-server", () => portOpen(PORTS.redis), redis);
+    const redis = new RedisServer(ports.redis);
+    started.push({ stop: () => redis.stop() });
+    await redis.start();
 
-    const api = spawn(process.execPath, ["--import", "tsx", path.resolve("tests/scale/api-process.ts")], {
-      env: { ...process.env, API_PORT: String(PORTS.api) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    started.push({ stop: () => api.kill("SIGTERM") });
-    const apiUrl = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      api.stdout!.on("data", (d) => {
-        out += String(d);
-        const line = /^\{.*\}$/m.exec(out);
-        if (line) resolve((JSON.parse(line[0]) as { url: string }).url);
-      });
-      api.once("exit", (code) => reject(new Error(`the api exited (${code})`)));
-    });
+    const api = new ApiProcess(ports.api, options.apiDbFile);
+    started.push({ stop: () => api.stop("SIGTERM") });
+    const apiUrl = await api.start();
     const proxy = await startFaultProxy(apiUrl);
     started.push({ stop: () => proxy.close() });
 
@@ -131,7 +232,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}) {
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       API_URL: proxy.url,
-      REDIS_URL: `redis://127.0.0.1:${PORTS.redis}`,
+      REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
       SESSION_SECRET: "scale-test-secret-0123456789abcdef0123456789",
       TRUST_PROXY: "1",
       LOG_LEVEL: "warn",
@@ -150,8 +251,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}) {
       LOGIN_OPTIONS_RATE_LIMIT_PER_IP: "100000",
       ...extraEnv,
     };
-    const a = new WebInstance("A", PORTS.webA, env);
-    const b = new WebInstance("B", PORTS.webB, env);
+    const a = new WebInstance("A", ports.webA, env);
+    const b = new WebInstance("B", ports.webB, env);
     started.push({ stop: () => a.stop("SIGKILL") }, { stop: () => b.stop("SIGKILL") });
     await Promise.all([a.start(), b.start()]);
 
@@ -159,7 +260,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}) {
     const nginx = startNginx(
       dir,
       nginxConfig({
-        listen: `127.0.0.1:${PORTS.nginx}`,
+        listen: `127.0.0.1:${ports.nginx}`,
         serverName: "localhost",
         upstreams: [a.addr, b.addr],
         certFile: cert.certFile,
@@ -168,17 +269,20 @@ export async function startCluster(extraEnv: Record<string, string> = {}) {
       }),
     );
     started.push({ stop: () => nginx.stop() });
-    await waitFor("nginx", () => portOpen(PORTS.nginx), nginx.child);
+    await waitFor("nginx", () => portOpen(ports.nginx), nginx.child);
 
     const agent = new https.Agent({ ca: cert.ca, keepAlive: true, maxSockets: 64 });
     return {
       a,
       b,
+      redis,
+      api,
       proxy,
       nginx,
-      url: `https://localhost:${PORTS.nginx}`,
-      request: (p: string, init: RequestInit = {}) =>
-        request(agent, `https://localhost:${PORTS.nginx}${p}`, init),
+      url: `https://localhost:${ports.nginx}`,
+      /** One request through nginx; `timeoutMs` (default 30 s) ends it with a "client timeout" error. */
+      request: (p: string, init: RequestInit = {}, timeoutMs = 30_000) =>
+        request(agent, `https://localhost:${ports.nginx}${p}`, init, timeoutMs),
       async stop() {
         agent.destroy();
         for (const s of started.reverse()) await s.stop();
@@ -203,7 +307,7 @@ export type Answer = {
 };
 
 /** One HTTPS request through nginx (trusting the test's certificate), redirects not followed. */
-function request(agent: https.Agent, url: string, init: RequestInit): Promise<Answer> {
+function request(agent: https.Agent, url: string, init: RequestInit, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers = { ...(init.headers as Record<string, string>) };
     const body = init.body ? String(init.body) : undefined;
@@ -213,7 +317,7 @@ function request(agent: https.Agent, url: string, init: RequestInit): Promise<An
     }
     const req = https.request(
       url,
-      { method: init.method ?? "GET", headers, agent, timeout: 30_000 },
+      { method: init.method ?? "GET", headers, agent, timeout: timeoutMs },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -231,7 +335,9 @@ function request(agent: https.Agent, url: string, init: RequestInit): Promise<An
       },
     );
     req.on("timeout", () => req.destroy(new Error("client timeout")));
-    req.on("error", reject);
+    // `reusedSocket`: the request went out on a kept-alive connection, which the server may have closed as
+    // idle at that very moment (a client then sends it again on a new connection, RFC 9112 §9.3.1).
+    req.on("error", (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(body);
   });
 }

@@ -124,6 +124,11 @@ export function startNginx(dir: string, config: string) {
   return {
     child,
     logs,
+    /** `nginx -s reload`: the master re-reads the config, starts new workers, old ones finish and exit. */
+    reload() {
+      const r = spawnSync(bin, ["-p", dir, "-e", "stderr", "-c", conf, "-s", "reload"], { encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`nginx -s reload failed: ${r.stderr}`);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -131,10 +131,13 @@ export async function signIn(
   } catch (error) {
     if (!isApiError(error)) throw error;
     if (error.status !== 401) await attempt.abandoned();
+    // The upstream refused the credentials (a 4xx): 401. It failed (5xx, no answer, time-out): an outage,
+    // 502 (ADR 0009), so monitors see it; the form still shows the spec's one message for a failed login.
+    const status = error.status >= 400 && error.status < 500 ? 401 : 502;
     if (intent === "code") {
       return data<LoginActionData>(
         { intent, codeRequested: true, lastResult: submission.reply() },
-        { status: 401 },
+        { status },
       );
     }
     return data<LoginActionData>(
@@ -142,7 +145,7 @@ export async function signIn(
         intent,
         lastResult: submission.reply({ formErrors: [AUTH_MESSAGES.wrongPassword], hideFields: ["password"] }),
       },
-      { status: 401 },
+      { status },
     );
   }
 }

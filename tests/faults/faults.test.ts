@@ -1,0 +1,428 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { missingTools, startCluster, type Cluster, type WebInstance } from "../scale/cluster";
+import { DANA, PAGES } from "../support/pages";
+import { startLoad, type Load, type Sample } from "./load";
+
+/**
+ * Dependency faults with the real parts, under load: redis-server, the reference api as its own process
+ * (its database on disk, so it survives a restart as a real api's would), two production web instances and
+ * Debian's nginx in front (tests/scale/cluster.ts). Each scenario injects one fault while a steady mix of
+ * page views, sign-ins, readiness probes and idempotent thermostat changes runs, then proves: (a) no web
+ * process exited, (b) no request waited past UPSTREAM_TIMEOUT_MS + a margin, (c) sign-in works during the
+ * fault (or, without the api, fails at once) and after it, (d) each instance's /readyz says what is true,
+ * during and after, (e) every change sent during the fault was applied exactly once, read from the api's
+ * own database: a change not accepted is resent with its submission id until it is, and where a scenario
+ * says so every accepted change is clicked a second time at once. A summary (faults, requests, worst
+ * answer, statuses) is printed at the end. Run by `npm run test:faults` after `npm run build`;
+ * FAULTS_DEBUG=<dir> writes each scenario's timeline there.
+ */
+const missing = missingTools();
+if (missing) console.warn(`fault suite skipped: ${missing}`);
+
+/** Short, so that a request waiting on a dead upstream shows quickly; the bound of (b) is this + MARGIN_MS. */
+const UPSTREAM_TIMEOUT_MS = 2_000;
+/** Rendering and scheduling on a shared 2-core machine, on top of the upstream time-out. */
+const MARGIN_MS = 3_000;
+const WORST_ALLOWED_MS = UPSTREAM_TIMEOUT_MS + MARGIN_MS;
+/**
+ * A Redis outage lasts longer than the bound, so that a request waiting on Redis until it returns shows as
+ * too slow instead of slipping under the bound.
+ */
+const REDIS_OUTAGE_MS = WORST_ALLOWED_MS + 1_000;
+/** Readiness caches its checks for 1 s and each check may take 1 s: the truth is due within this. */
+const READINESS_LAG_MS = 2_500;
+const THERMOSTATS = ["1011", "1012"];
+
+let c: Cluster;
+let cookie: string;
+let dir: string;
+let dbFile: string;
+
+type Readiness = { status: string; checks: { api: string; redis: string } };
+const readinessOf = (s: Sample): Readiness | null => {
+  try {
+    return JSON.parse(s.body) as Readiness;
+  } catch {
+    return null;
+  }
+};
+
+async function readyz(instance: WebInstance) {
+  const res = await fetch(`${instance.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+  return { status: res.status, body: (await res.json()) as Readiness };
+}
+
+async function until(what: string, ok: () => Promise<boolean> | boolean, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  while (
+    !(await Promise.resolve()
+      .then(ok)
+      .catch((error: unknown) => {
+        last = error;
+        return false;
+      }))
+  ) {
+    if (/exited/.test(String(last))) throw last as Error;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${String(last ?? "")})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleepUntil = (t: number) => sleep(Math.max(0, t - Date.now()));
+const bothReady = async () =>
+  (await Promise.all([c.a, c.b].map((i) => readyz(i)))).every(
+    (r) => r.status === 200 && r.body.status === "ready",
+  );
+
+/** The api's thermostat actions created after `afterId` for the load's thermostats (its database, read-only). */
+function actionsSince(afterId: number) {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        `SELECT id, thermostat_id FROM thermostat_actions WHERE id > ? AND thermostat_id IN (${THERMOSTATS.map(() => "?").join(",")}) ORDER BY id`,
+      )
+      .all(afterId, ...THERMOSTATS) as { id: number; thermostat_id: number }[];
+  } finally {
+    db.close();
+  }
+}
+function lastActionId() {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM thermostat_actions").get() as { id: number })
+      .id;
+  } finally {
+    db.close();
+  }
+}
+
+/** Every scenario's figures, for the summary printed at the end (and quoted in the README). */
+const summary: { fault: string; requests: number; worstMs: number; statuses: Record<string, number> }[] = [];
+
+type Run = {
+  load: Load;
+  faultStart: number;
+  faultEnd: number;
+  recoveredAt: number;
+  during: Sample[];
+  after: Sample[];
+  firstAction: number;
+  exitsBefore: number[];
+};
+
+/**
+ * The common frame: a healthy cluster, load, `inject` (which returns once the fault is over, and has checked
+ * readiness while it lasted), both instances ready again, two more seconds of load, then the checks every
+ * fault shares: no process exited, no answer slower than the bound, everything accepted applied exactly once.
+ */
+async function underLoad(
+  fault: string,
+  inject: (faultStart: number) => Promise<void>,
+  { repeat = false }: { repeat?: boolean } = {},
+): Promise<Run> {
+  const firstAction = lastActionId();
+  const exitsBefore = [c.a.exits.length, c.b.exits.length];
+  const load = await startLoad(c, [c.a, c.b], {
+    cookie,
+    thermostats: THERMOSTATS,
+    clientTimeoutMs: WORST_ALLOWED_MS + 5_000,
+    maxRequests: 3_000,
+    maxMs: 60_000,
+    repeat,
+  });
+  let faultStart = 0;
+  let faultEnd = 0;
+  let recoveredAt = 0;
+  try {
+    await until("load", () => load.samples.filter((s) => s.ok).length >= 10);
+    faultStart = Date.now();
+    await inject(faultStart);
+    faultEnd = Date.now();
+    await until("both instances ready again", bothReady, 30_000);
+    recoveredAt = Date.now();
+    await sleep(2_000);
+  } finally {
+    await load.stop();
+  }
+  const statuses: Record<string, number> = {};
+  for (const s of load.samples) {
+    const key = s.stale ? "stale keep-alive" : String(s.status);
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  }
+  const worstMs = Math.max(...load.samples.map((s) => s.ms));
+  summary.push({ fault, requests: load.samples.length, worstMs, statuses });
+  const slow = load.samples.filter((s) => s.ms > WORST_ALLOWED_MS);
+  const repeats = load.submissions.filter((s) => s.repeatActionId !== undefined);
+  // FAULTS_DEBUG=<dir>: each scenario's timeline (every request, ms from the fault) for a failing run's diagnosis.
+  if (process.env.FAULTS_DEBUG)
+    fs.writeFileSync(
+      path.join(process.env.FAULTS_DEBUG, `${fault.replace(/\W+/g, "-")}.log`),
+      [
+        `fault ${faultEnd - faultStart} ms, ready again at +${recoveredAt - faultStart} ms`,
+        ...load.samples.map(
+          (s) =>
+            `${s.at - faultStart} +${s.ms} ${s.status} ${s.what} ${s.error ?? ""} ${s.kind === "readyz" ? s.body : ""}`,
+        ),
+      ].join("\n"),
+    );
+  console.log(
+    `${fault}: ${load.samples.length} requests, worst ${worstMs} ms, statuses ${JSON.stringify(statuses)}; ` +
+      `fault ${faultEnd - faultStart} ms, ready again ${recoveredAt - faultEnd} ms later; ` +
+      `${load.submissions.length} changes, ${load.submissions.filter((s) => s.statuses.length > 1).length} resent` +
+      (repeat ? `, ${repeats.length} clicked twice` : ""),
+  );
+
+  // (a) Both web processes are still the ones that started: none exited.
+  expect({ A: c.a.alive, B: c.b.alive }).toEqual({ A: true, B: true });
+  expect([c.a.exits.length, c.b.exits.length]).toEqual(exitsBefore);
+  // (b) Nothing waited past the upstream time-out plus the margin.
+  expect(slow.map((s) => `${s.what} ${s.status} ${s.ms} ms ${s.error ?? ""}`)).toEqual([]);
+  // (e) Every change was accepted in the end, each by exactly one api action, and no action is unaccounted.
+  const notAccepted = load.submissions.filter((s) => s.actionId === null);
+  expect(notAccepted.map((s) => `${s.thermostatId} ${s.statuses.join(",")}`)).toEqual([]);
+  // A second click answers the first one's action (the api's database below shows it made no other): on the
+  // instance that ran the first one (its own memory knows it whatever Redis does), then on the other one.
+  const doubled = (sameInstance: boolean) =>
+    repeats
+      .filter((s) => (s.acceptedBy === s.repeatedBy) === sameInstance && s.repeatActionId !== s.actionId)
+      .map((s) => `action ${s.actionId} (${s.acceptedBy}) then ${s.repeatActionId} (${s.repeatedBy})`);
+  expect(doubled(true), "second clicks on the same instance").toEqual([]);
+  expect(
+    doubled(false),
+    `second clicks on the other instance (${repeats.filter((s) => s.acceptedBy !== s.repeatedBy).length} of ${repeats.length})`,
+  ).toEqual([]);
+  const accepted = load.submissions.map((s) => s.actionId);
+  expect(new Set(accepted).size).toBe(accepted.length);
+  expect(actionsSince(firstAction).map((a) => a.id)).toEqual(
+    [...(accepted as number[])].sort((x, y) => x - y),
+  );
+  expect(load.submissions.length).toBeGreaterThanOrEqual(2);
+
+  return {
+    load,
+    faultStart,
+    faultEnd,
+    recoveredAt,
+    during: load.between(faultStart, faultEnd),
+    after: load.between(recoveredAt),
+    firstAction,
+    exitsBefore,
+  };
+}
+
+/** Each instance's readiness while the fault lasts: polled directly until it admits `check` is failing. */
+async function readinessAdmits(check: "api" | "redis") {
+  for (const instance of [c.a, c.b]) {
+    await until(
+      `${instance.name}'s /readyz to report ${check} failing`,
+      async () => {
+        if (!instance.alive)
+          throw new Error(`web ${instance.name} exited: ${JSON.stringify(instance.exits)}`);
+        const r = await readyz(instance);
+        return r.body.checks[check] === "failing" && r.body.status !== "ready";
+      },
+      READINESS_LAG_MS + 2_000,
+    );
+  }
+}
+
+/**
+ * Readiness samples of the load: none answered while the fault lasted says "ready" once the fault has had
+ * time to show (an answer that came after the fault ended may say ready: a frozen Redis answers the queued
+ * PING the moment it is continued).
+ */
+function readinessTruthful(run: Run, check: "api" | "redis") {
+  const lying = run.load
+    .between(run.faultStart + READINESS_LAG_MS, run.faultEnd)
+    .filter((s) => s.kind === "readyz" && s.at + s.ms < run.faultEnd)
+    .filter((s) => {
+      const r = readinessOf(s);
+      return s.status === 0 || !r || r.status === "ready" || r.checks[check] !== "failing";
+    });
+  expect(lying.map((s) => `${s.what} ${s.status} ${s.body}`)).toEqual([]);
+  // After: every probe from a readiness cache period after both were seen ready says ready, 200.
+  const after = run.load.between(run.recoveredAt + 1_000).filter((s) => s.kind === "readyz");
+  expect(after.length).toBeGreaterThan(0);
+  for (const s of after)
+    expect({ status: s.status, body: readinessOf(s)?.status }).toEqual({ status: 200, body: "ready" });
+}
+
+/** While Redis is away the site keeps working: every page, sign-in and change answered as usual. */
+function servedThroughout(run: Run) {
+  const failed = run.load.samples.filter((s) => s.kind !== "readyz" && !s.ok && !s.stale);
+  expect(failed.map((s) => `${s.what} ${s.status} ${s.error ?? ""}`)).toEqual([]);
+  const signIns = (xs: Sample[]) => xs.filter((s) => s.kind === "signin");
+  expect(signIns(run.during).length).toBeGreaterThan(0);
+  expect(signIns(run.after).length).toBeGreaterThan(0);
+}
+
+/** Brings back whatever a failed scenario left down, so that each scenario starts from a healthy cluster. */
+async function heal() {
+  if (!c.redis.child || c.redis.child.exitCode !== null || c.redis.child.signalCode !== null) {
+    await c.redis.start();
+  } else c.redis.child.kill("SIGCONT");
+  if (!c.api.alive) await c.api.start();
+  for (const instance of [c.a, c.b]) if (!instance.alive) await instance.start({ until: "healthz" });
+  await until("a healthy cluster", bothReady, 30_000);
+}
+
+describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, Redis, the api)", () => {
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "faults-"));
+    dbFile = path.join(dir, "api.sqlite");
+    c = await startCluster(
+      { UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) },
+      { portBase: Number(process.env.FAULTS_PORT_BASE ?? 4620), apiDbFile: dbFile },
+    );
+    const r = await c.request(`/login?email=${encodeURIComponent(DANA)}`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "password", email: DANA, password: "demo-pass-2024", next: "/" }),
+    });
+    expect(r.status).toBe(302);
+    cookie = r.setCookies.find((s) => /session=/.test(s))!.split(";")[0];
+  }, 120_000);
+
+  beforeEach(async () => {
+    await heal();
+  }, 60_000);
+
+  afterAll(async () => {
+    await c?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (summary.length) {
+      const requests = summary.reduce((n, s) => n + s.requests, 0);
+      const statuses: Record<string, number> = {};
+      for (const s of summary)
+        for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+      console.log(
+        `fault suite: ${summary.length} faults injected, ${requests} requests, worst answer ` +
+          `${Math.max(...summary.map((s) => s.worstMs))} ms (bound ${WORST_ALLOWED_MS} ms), statuses ` +
+          `${JSON.stringify(statuses)}\n` +
+          summary.map((s) => `  ${s.fault}: ${s.requests} requests, worst ${s.worstMs} ms`).join("\n"),
+      );
+    }
+  });
+
+  it("the api killed (SIGKILL) and restarted: pages answer their error state with 502/503 at once, then recover", async () => {
+    const run = await underLoad(
+      "api SIGKILL + restart",
+      async () => {
+        await c.api.stop("SIGKILL");
+        await readinessAdmits("api");
+        await sleep(2_000);
+        await c.api.start();
+      },
+      { repeat: true },
+    );
+    readinessTruthful(run, "api");
+    // While the api was away: every page view and sign-in that failed answered 502 or 503 (a monitor sees an
+    // outage), a page view with its screen's error text; none hung (checked above).
+    const failed = run.during.filter((s) => s.kind !== "readyz" && !s.ok && !s.stale);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const s of failed) expect([502, 503], `${s.what} ${s.status} ${s.error ?? ""}`).toContain(s.status);
+    for (const s of failed.filter((x) => x.kind === "page" && x.status === 502)) {
+      // The screen's own error text, or the spec's global error when a layout's call failed first.
+      const texts = [
+        PAGES.find((x) => s.what === `GET ${x.path}`)?.errorText,
+        "We're sorry. An error has occurred.",
+      ];
+      const shown = texts.filter((t) => t && s.body.includes(t.replace(/'/g, "&#x27;")));
+      expect(shown, `${s.what}: the screen's error text`).not.toEqual([]);
+    }
+    // After: everything works again, sign-in included.
+    const after = run.after.filter((s) => s.kind !== "readyz" && !s.stale);
+    expect(after.filter((s) => !s.ok).map((s) => `${s.what} ${s.status}`)).toEqual([]);
+    expect(after.some((s) => s.kind === "signin")).toBe(true);
+  }, 90_000);
+
+  it("nginx reloaded (nginx -s reload) under load: no request fails", async () => {
+    const run = await underLoad(
+      "nginx reload",
+      async () => {
+        c.nginx.reload();
+        await sleep(3_000);
+        c.nginx.reload();
+        await sleep(2_000);
+      },
+      { repeat: true },
+    );
+    // nginx's documented reload: old workers finish their requests and close their idle keep-alive
+    // connections; a request sent on one at that instant gets no answer and is sent again by the client on
+    // a new connection (the driver does, as browsers do). Nothing else may fail, and nothing may be lost.
+    const failed = run.load.samples.filter((s) => !s.ok && !s.stale);
+    expect(failed.map((s) => `${s.what} ${s.status} ${s.error ?? ""}`)).toEqual([]);
+    const stale = run.load.samples.filter((s) => s.stale);
+    // At most one per loop through nginx (two of pages, one of sign-ins, two of changes) and reload.
+    expect(stale.length).toBeLessThanOrEqual(2 * 5);
+    expect(run.during.filter((s) => s.kind === "signin" && s.ok).length).toBeGreaterThan(0);
+  }, 90_000);
+
+  it("Redis shut down (SHUTDOWN NOSAVE) and restarted on the same port", async () => {
+    const run = await underLoad("Redis SHUTDOWN NOSAVE + restart", async (t0) => {
+      await c.redis.shutdownNosave();
+      await readinessAdmits("redis");
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
+      await c.redis.start();
+    });
+    readinessTruthful(run, "redis");
+    servedThroughout(run);
+  }, 90_000);
+
+  it("Redis killed (SIGKILL) and restarted on the same port", async () => {
+    const run = await underLoad("Redis SIGKILL + restart", async (t0) => {
+      await c.redis.signal("SIGKILL");
+      await readinessAdmits("redis");
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
+      await c.redis.start();
+    });
+    readinessTruthful(run, "redis");
+    servedThroughout(run);
+  }, 90_000);
+
+  it("Redis frozen (SIGSTOP) for a few seconds, then continued (SIGCONT)", async () => {
+    const run = await underLoad("Redis SIGSTOP + SIGCONT", async (t0) => {
+      await c.redis.signal("SIGSTOP");
+      await readinessAdmits("redis");
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
+      await c.redis.signal("SIGCONT");
+    });
+    readinessTruthful(run, "redis");
+    servedThroughout(run);
+  }, 90_000);
+
+  it("a change clicked twice (the same submission id) while Redis is down is applied once", async () => {
+    // The second click goes through nginx like the first, so it may reach the other instance: only a store
+    // both instances share can know the first one was done.
+    const run = await underLoad(
+      "Redis SIGKILL + restart, every change clicked twice",
+      async (t0) => {
+        await c.redis.signal("SIGKILL");
+        await readinessAdmits("redis");
+        await sleepUntil(t0 + REDIS_OUTAGE_MS);
+        await c.redis.start();
+      },
+      { repeat: true },
+    );
+    servedThroughout(run);
+  }, 90_000);
+
+  it("web instances started while Redis's port is closed, Redis started later", async () => {
+    for (const instance of [c.a, c.b]) expect(await instance.stop("SIGTERM")).toBe(0);
+    await c.redis.stop();
+    for (const instance of [c.a, c.b]) await instance.start({ until: "healthz" });
+    const run = await underLoad("web started without Redis, Redis started later", async (t0) => {
+      await readinessAdmits("redis");
+      await sleepUntil(t0 + REDIS_OUTAGE_MS);
+      await c.redis.start();
+    });
+    readinessTruthful(run, "redis");
+    servedThroughout(run);
+  }, 120_000);
+});
