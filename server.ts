@@ -319,7 +319,9 @@ app.use(errorReportingScope(routeLabel));
 // Test hook (ENABLE_TEST_HOOKS, the test servers only): an error express catches outside Remix, reported by the
 // handler below. No request a stranger can send reaches that handler otherwise.
 if (config.ENABLE_TEST_HOOKS)
-  app.get("/test-hooks/express-error", (_req, _res, next) => next(new Error("Deliberate express failure")));
+  app.get(["/test-hooks/express-error", "/test-hooks/express-error/*"], (_req, _res, next) =>
+    next(new Error("Deliberate express failure")),
+  );
 app.all(
   "*",
   createRequestHandler({

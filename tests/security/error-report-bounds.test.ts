@@ -68,19 +68,16 @@ async function worstHealthzWhile(hostile: Promise<unknown>, done: () => Promise<
 }
 
 describe("a hostile path", () => {
-  it("the reviewer's request (a 500 on a 4,200-character token- path) leaves /healthz answering within 500 ms", async () => {
+  it("a 500 on a 4,200-character token- path (the reviewer's request) leaves /healthz answering within 500 ms", async () => {
     // The same failure on a short path first: the first error a fresh process reports (module loading, the
     // SDK's first event) is slow whatever the path, and is not what this measures.
-    expect(await rawGet("/warm-up", { "x-forwarded-host": "x:99999", "x-request-id": "req-warm-up" })).toBe(
-      500,
-    );
+    const hook = "/test-hooks/express-error";
+    expect(await rawGet(`${hook}/warm-up`, { "x-request-id": "req-warm-up" })).toBe(500);
     await receiver.waitForEvent(withId("req-warm-up"));
-    const path = `/${"token-".repeat(700)}`;
+    const path = `${hook}/${"token-".repeat(700)}`;
     let status = 0;
     const worst = await worstHealthzWhile(
-      rawGet(path, { "x-forwarded-host": "x:99999", "x-request-id": "req-hostile-path" }).then(
-        (s) => (status = s),
-      ),
+      rawGet(path, { "x-request-id": "req-hostile-path" }).then((s) => (status = s)),
       () => receiver.waitForEvent(withId("req-hostile-path")),
     );
     expect(status).toBe(500);
@@ -110,7 +107,7 @@ describe("a flood of one failure", () => {
     expect(new Set(statuses)).toEqual(new Set([500]));
 
     // Another kind after them all (an express error): once it has arrived, the flood's events have too.
-    expect(await rawGet("/locations", { host: "bad host[", "x-request-id": "req-flood-sentinel" })).toBe(500);
+    expect(await rawGet("/test-hooks/express-error", { "x-request-id": "req-flood-sentinel" })).toBe(500);
     await receiver.waitForEvent(withId("req-flood-sentinel"));
     await new Promise((r) => setTimeout(r, 1000));
     const flood = receiver

@@ -201,13 +201,20 @@ describe("malformed Host and forwarded headers", () => {
     for (const headers of malformed) {
       expect((await raw(trusting.url, { path: "/login", headers })).status).toBe(400);
     }
-    const good = await raw(trusting.url, {
-      path: "/login",
-      headers: { "x-forwarded-host": "app.example.test", "x-forwarded-proto": "https" },
-    });
+    const forwarded = { "x-forwarded-host": "app.example.test", "x-forwarded-proto": "https" };
+    const good = await raw(trusting.url, { path: "/login", headers: forwarded });
     expect(good.status).toBe(200);
-    // The page's support address is built from the request's host: the forwarded one.
-    expect(good.body).toContain("support@app.example.test");
+    // The request's origin is the forwarded one: a post whose Origin names it is same-site (a wrong password's
+    // 401), and one naming the socket's own address is now cross-site (403).
+    const form = "intent=password&email=a%40b.co&password=x";
+    const sameSite = await post(trusting.url, "/login", form, {
+      ...forwarded,
+      origin: "https://app.example.test",
+    });
+    expect(sameSite.status).toBe(401);
+    const { port } = new URL(trusting.url);
+    const socketOrigin = { ...forwarded, origin: `http://127.0.0.1:${port}` };
+    expect((await post(trusting.url, "/login", form, socketOrigin)).status).toBe(403);
   });
 });
 
