@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-/** The reliability, security, ops and scale suites: each starts the built production server (run `npm run build` first). */
+/** The reliability, security, ops, scale and fuzz suites: each starts the built production server (run `npm run build` first). */
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(__dirname, "app") } },
   test: {
@@ -10,6 +10,7 @@ export default defineConfig({
       "tests/security/**/*.test.ts",
       "tests/ops/**/*.test.ts",
       "tests/scale/**/*.test.ts",
+      "tests/fuzz/**/*.test.ts",
     ],
     environment: "node",
     pool: "forks",
