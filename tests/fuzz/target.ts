@@ -119,8 +119,13 @@ export async function startFuzzTarget(env: Record<string, string>) {
     },
     forgetSessions: () => cookies.clear(),
     async stop() {
-      // A blocked event loop never handles SIGTERM.
-      if (wedged) await kill();
+      // A blocked event loop never handles SIGTERM: a child that has not exited after 10 s is killed.
+      if (alive() && !wedged) {
+        const exited = new Promise((r) => child.child.once("exit", r));
+        child.child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      }
+      await kill();
       await child.stop();
     },
   };
