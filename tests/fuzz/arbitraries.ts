@@ -605,7 +605,6 @@ export function fuzzCase(
   options: CaseOptions,
 ): fc.Arbitrary<FuzzCase> {
   const routeIds = patterns.filter((p) => !p.id.startsWith("server:")).map((p) => p.id);
-  const benignValid = new Map(valid);
   const route = fc.constantFrom(...patterns).chain((pattern) =>
     (options.hostilePaths
       ? fc.tuple(
@@ -615,7 +614,7 @@ export function fuzzCase(
             { arbitrary: fc.array(spelling, { minLength: 1, maxLength: 3 }), weight: 3 },
           ),
         )
-      : fc.tuple(filledPathBenign(pattern, benignValid), fc.constant([] as [Spelling, number][]))
+      : fc.tuple(filledPathBenign(pattern, valid), fc.constant([] as [Spelling, number][]))
     ).map(([p, spellings]) => ({
       id: pattern.id,
       path: spellings.reduce((acc, [s, at]) => respell(acc, s, at), p),

@@ -177,8 +177,8 @@ async function checkOnce(c: FuzzCase, prop: number, stats: Stats, requestIds: Ma
   );
   const got = `${abbreviate(answer.head, 800)}\n\n${abbreviate(answer.bodySample, 400)}`;
   const fail = (why: string) => new Error(`${why}\n--- sent:\n${sent}\n--- answered:\n${got}`);
-  if (!target.alive()) throw fail(`the server process died (${target.death()})`);
   const rss = target.rssMb();
+  if (!target.alive() || Number.isNaN(rss)) throw fail(`the server process died (${target.death()})`);
   stats.rss.last = rss;
   stats.rss.peak = Math.max(stats.rss.peak, rss);
   total.rss.peak = Math.max(total.rss.peak, rss);
@@ -247,6 +247,8 @@ describe("hostile requests (generated)", () => {
       property.name,
       async () => {
         const stats = newStats();
+        // The previous property's last request may have ended the server.
+        if (await target.ensureAlive()) await warmUp(stats);
         stats.rss.baseline = target.rssMb();
         const requestIds = new Map<string, string>();
         const eventsBefore = serverEvents().length;
@@ -255,7 +257,14 @@ describe("hostile requests (generated)", () => {
           Object.assign(c, { [fc.toStringMethod]: () => describeCase(c) }),
         );
         const classes = CONTINUE ? new Map<string, FailureClass>() : undefined;
-        const prop = fc.asyncProperty(arbitrary, (c) => check(c, index, stats, requestIds, classes));
+        // fast-check's time limit abandons a running predicate rather than stopping it: the last one is
+        // awaited before anything else touches the server (else two restarts could race and orphan a child).
+        let running: Promise<void> = Promise.resolve();
+        const settled = () => running.catch(() => undefined);
+        const prop = fc.asyncProperty(
+          arbitrary,
+          (c) => (running = check(c, index, stats, requestIds, classes)),
+        );
         // Find (no shrinking, within the budget), then shrink within its own budget: replaying the failure's
         // path resumes from it. A replay (FUZZ_PATH) runs that one case.
         let result = await fc.check(prop, {
@@ -265,12 +274,14 @@ describe("hostile requests (generated)", () => {
           endOnFailure: true,
           plugins: [fc.interruptAfterTimeLimit(budgetMs)],
         });
+        await settled();
         if (result.failed && !REPLAY_PATH && result.counterexamplePath) {
           const shrunk = await fc.check(prop, {
             seed: SEED,
             path: result.counterexamplePath,
             plugins: [fc.interruptAfterTimeLimit(SHRINK_SECONDS * 1000)],
           });
+          await settled();
           if (shrunk.failed) result = shrunk;
         }
         const seconds = (performance.now() - started) / 1000;

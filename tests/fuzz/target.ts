@@ -72,7 +72,14 @@ export async function startFuzzTarget(env: Record<string, string>) {
       const c = child.child;
       return `exit code ${c.exitCode}, signal ${c.signalCode}; last output: ${child.logs.join("").slice(-1500)}`;
     },
-    rssMb: () => child.rssMb(),
+    /** Resident memory in MB, or NaN once the process is gone. */
+    rssMb() {
+      try {
+        return child.rssMb();
+      } catch {
+        return NaN;
+      }
+    },
     /** The server's output so far (chunks); `outputSince(n)` is what it wrote after the first n. */
     outputLength: () => child.logs.length,
     outputSince: (n: number) => child.logs.slice(n).join(""),
