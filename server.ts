@@ -314,6 +314,13 @@ app.use(
   }),
 );
 
+// OPTIONS changes nothing and carries no form, so it is answered here with the methods pages accept. Remix
+// would treat it as a submission and run the route's action, which the CSRF check above lets OPTIONS skip.
+app.options("*", (_req, res) => {
+  res.setHeader("Allow", "GET, HEAD, POST");
+  res.status(204).end();
+});
+
 // Errors reported from here on carry the request's method, path and id (and the user, once a loader knows it).
 app.use(errorReportingScope(routeLabel));
 // Test hook (ENABLE_TEST_HOOKS, the test servers only): an error express catches outside Remix, reported by the

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-/** The reliability, security, ops, scale and fault suites: each starts the built production server (run `npm run build` first). */
+/** The reliability, security, ops, scale, fault and fuzz suites: each starts the built production server (run `npm run build` first). */
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(__dirname, "app") } },
   test: {
@@ -11,6 +11,7 @@ export default defineConfig({
       "tests/ops/**/*.test.ts",
       "tests/scale/**/*.test.ts",
       "tests/faults/**/*.test.ts",
+      "tests/fuzz/**/*.test.ts",
     ],
     environment: "node",
     pool: "forks",

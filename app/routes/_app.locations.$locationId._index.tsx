@@ -1,8 +1,9 @@
-import { redirect, requireSmb } from "~/route-kit.server";
+import { locationIdParam, redirect, requireSmb } from "~/route-kit.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
-/** /locations/{locationId} → its spending page (the layout has already checked the id). */
+/** /locations/{locationId} → its spending page (loaders run in parallel: the layout's check of the id does not cover this one). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireSmb(request);
-  throw redirect(`/locations/${params.locationId}/spending`);
+  // Only a parsed id goes into the Location header: the raw parameter is whatever the visitor typed.
+  throw redirect(`/locations/${locationIdParam(params.locationId)}/spending`);
 }

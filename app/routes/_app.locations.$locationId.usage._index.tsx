@@ -1,8 +1,9 @@
-import { redirect, requireSmb } from "~/route-kit.server";
+import { locationIdParam, redirect, requireSmb } from "~/route-kit.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /** /locations/{locationId}/usage → its demand page. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireSmb(request);
-  throw redirect(`/locations/${params.locationId}/usage/demand`);
+  // Only a parsed id goes into the Location header: the raw parameter is whatever the visitor typed.
+  throw redirect(`/locations/${locationIdParam(params.locationId)}/usage/demand`);
 }

@@ -79,7 +79,8 @@ export async function startServerChild({
       return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
     },
     async stop() {
-      if (child.exitCode === null) {
+      // A child killed by a signal has no exit code, only a signal code: it has exited all the same.
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
         await new Promise((r) => child.once("exit", r));
       }
