@@ -25,7 +25,7 @@ beforeAll(async () => {
   const env = { SENTRY_DSN: receiver.dsn, SENTRY_SESSION_FLUSH_MS: "60000" };
   stack = await startStack({ ...env, TRUST_PROXY: "0" });
   trusting = await startStack({ ...env, TRUST_PROXY: "1", LOGIN_RATE_LIMIT_PER_IP: String(LIMIT) });
-});
+}, 120_000); // two servers, each seeding its demo database
 
 afterAll(async () => {
   await stack?.stop();
