@@ -19,8 +19,9 @@ import { CONTROL, settingsForms, startLoad, type Load, type Sample } from "./loa
 /**
  * Dependency faults with the real parts, under load: redis-server, the reference api as its own process
  * (its database on disk, so it survives a restart as a real api's would), two production web instances and
- * Debian's nginx in front (tests/scale/cluster.ts). Each scenario injects one fault while a steady mix of
- * page views, sign-ins, readiness probes and idempotent thermostat changes runs, then proves: (a) no web
+ * Debian's nginx in front (tests/scale/cluster.ts), which keeps each session on one instance; the load uses
+ * one session on each. Each scenario injects one fault while a steady mix of page views, sign-ins,
+ * readiness probes and idempotent thermostat changes runs, then proves: (a) no web
  * process exited, (b) no request waited past UPSTREAM_TIMEOUT_MS + a margin, (c) sign-in works during the
  * fault (or, without the api, fails at once) and after it, (d) each instance's /readyz says what is true,
  * during and after, (e) every change sent during the fault was applied exactly once, read from the api's

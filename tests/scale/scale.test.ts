@@ -15,10 +15,11 @@ import {
 } from "./cluster";
 
 /**
- * Scale-out, proven with real parts (issue 16): redis-server, one reference api in its own process, two
- * production web instances sharing REDIS_URL and SESSION_SECRET, nginx in front with TLS, each session kept
- * on one instance (consistent hashing on the session cookie; the load uses sessions on both). Run by `npm run test:scale` after `npm run build`; skipped with the reason printed where
- * nginx or redis-server cannot be installed (scripts/ensure-nginx.sh).
+ * Scale-out, proven with real parts: redis-server, one reference api in its own process, two production
+ * web instances sharing REDIS_URL and SESSION_SECRET, nginx in front with TLS, each session kept on one
+ * instance (consistent hashing on the session cookie; the load uses sessions on both). Run by
+ * `npm run test:scale` after `npm run build`; skipped with the reason printed where nginx or redis-server
+ * cannot be installed (scripts/ensure-nginx.sh).
  */
 const missing = missingTools();
 if (missing) console.warn(`scale suite skipped: ${missing}`);
