@@ -1,17 +1,27 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { missingTools, startCluster, type Cluster, type WebInstance } from "../scale/cluster";
+import {
+  answeredBy,
+  missingTools,
+  sessionOn,
+  startCluster,
+  type Cluster,
+  type WebInstance,
+} from "../scale/cluster";
 import { DANA, PAGES } from "../support/pages";
-import { startLoad, type Load, type Sample } from "./load";
+import { CONTROL, settingsForms, startLoad, type Load, type Sample } from "./load";
 
 /**
  * Dependency faults with the real parts, under load: redis-server, the reference api as its own process
  * (its database on disk, so it survives a restart as a real api's would), two production web instances and
- * Debian's nginx in front (tests/scale/cluster.ts). Each scenario injects one fault while a steady mix of
- * page views, sign-ins, readiness probes and idempotent thermostat changes runs, then proves: (a) no web
+ * Debian's nginx in front (tests/scale/cluster.ts), which keeps each session on one instance; the load uses
+ * one session on each. Each scenario injects one fault while a steady mix of page views, sign-ins,
+ * readiness probes and idempotent thermostat changes runs, then proves: (a) no web
  * process exited, (b) no request waited past UPSTREAM_TIMEOUT_MS + a margin, (c) sign-in works during the
  * fault (or, without the api, fails at once) and after it, (d) each instance's /readyz says what is true,
  * during and after, (e) every change sent during the fault was applied exactly once, read from the api's
@@ -36,9 +46,12 @@ const REDIS_OUTAGE_MS = WORST_ALLOWED_MS + 1_000;
 /** Readiness caches its checks for 1 s and each check may take 1 s: the truth is due within this. */
 const READINESS_LAG_MS = 2_500;
 const THERMOSTATS = ["1011", "1012"];
+/** Roastery Floor, a thermostat of location 104 that the load leaves alone (its changes are the scenario's own). */
+const SPARE = "1010";
 
 let c: Cluster;
-let cookie: string;
+/** Dana's sessions whose cookies nginx sends to instance A and to instance B (the load uses both). */
+let cookies: string[];
 let dir: string;
 let dbFile: string;
 
@@ -80,15 +93,15 @@ const bothReady = async () =>
     (r) => r.status === 200 && r.body.status === "ready",
   );
 
-/** The api's thermostat actions created after `afterId` for the load's thermostats (its database, read-only). */
-function actionsSince(afterId: number) {
+/** The api's thermostat actions created after `afterId` for `thermostats` (its database, read-only). */
+function actionsSince(afterId: number, thermostats = THERMOSTATS) {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
     return db
       .prepare(
-        `SELECT id, thermostat_id FROM thermostat_actions WHERE id > ? AND thermostat_id IN (${THERMOSTATS.map(() => "?").join(",")}) ORDER BY id`,
+        `SELECT id, thermostat_id FROM thermostat_actions WHERE id > ? AND thermostat_id IN (${thermostats.map(() => "?").join(",")}) ORDER BY id`,
       )
-      .all(afterId, ...THERMOSTATS) as { id: number; thermostat_id: number }[];
+      .all(afterId, ...thermostats) as { id: number; thermostat_id: number }[];
   } finally {
     db.close();
   }
@@ -130,7 +143,7 @@ async function underLoad(
   const firstAction = lastActionId();
   const exitsBefore = [c.a.exits.length, c.b.exits.length];
   const load = await startLoad(c, [c.a, c.b], {
-    cookie,
+    cookies,
     thermostats: THERMOSTATS,
     clientTimeoutMs: WORST_ALLOWED_MS + 5_000,
     maxRequests: 3_000,
@@ -263,6 +276,78 @@ function servedThroughout(run: Run) {
   expect(signIns(run.after).length).toBeGreaterThan(0);
 }
 
+/** The api action a thermostat change's redirect names (`?watch=<thermostat>:<action>`), or null. */
+const actionOf = (location: string | null) => {
+  const watch = /watch=\d+%3A(\d+)/.exec(location ?? "");
+  return watch ? Number(watch[1]) : null;
+};
+
+/**
+ * A form POST straight to one instance, bypassing nginx (as nginx would send it: its own connection, the
+ * public Host and scheme in the forwarded headers).
+ */
+function postDirect(instance: WebInstance, p: string, cookie: string, body: string) {
+  return new Promise<{ status: number; location: string | null }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: instance.port,
+        method: "POST",
+        path: p,
+        agent: false,
+        timeout: WORST_ALLOWED_MS,
+        headers: {
+          cookie,
+          host: "localhost",
+          "x-forwarded-proto": "https",
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(Buffer.byteLength(body)),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, location: (res.headers.location as string) ?? null }),
+        );
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("client timeout")));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/**
+ * While Redis is away, one change on the spare thermostat, clicked twice through nginx, then the same
+ * submission sent straight to the OTHER instance. The deployment guarantees the first two (one cookie, one
+ * instance, whose memory knows the submission); the third is its documented limit (docs/deploy.md): an
+ * instance that never saw the submission, and cannot ask Redis, applies it again. Only a client that
+ * bypasses nginx, or a repeat after its instance died, gets there.
+ */
+async function clickTwiceThenBypass() {
+  const cookie = cookies[0];
+  const f = (await settingsForms(c, cookie, [SPARE]))[SPARE];
+  const body = new URLSearchParams({
+    thermostatId: SPARE,
+    tab: f.tab,
+    submissionId: randomUUID(),
+    mode: "cool",
+    coolSetpointF: String(f.cool + 1),
+    heatSetpointF: f.heat,
+    intent: "save",
+  });
+  const post = () => c.request(CONTROL, { method: "POST", headers: { cookie }, body });
+  const first = await post();
+  const again = await post();
+  const other = answeredBy(first) === c.a.addr ? c.b : c.a;
+  const bypass = await postDirect(other, CONTROL, cookie, body.toString());
+  return {
+    first: { by: answeredBy(first), action: actionOf(first.location) },
+    again: { by: answeredBy(again), action: actionOf(again.location) },
+    bypass: { by: other.addr, action: actionOf(bypass.location) },
+  };
+}
+
 /** Brings back whatever a failed scenario left down, so that each scenario starts from a healthy cluster. */
 async function heal() {
   if (!c.redis.child || c.redis.child.exitCode !== null || c.redis.child.signalCode !== null) {
@@ -281,12 +366,7 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
       { UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) },
       { portBase: Number(process.env.FAULTS_PORT_BASE ?? 4620), apiDbFile: dbFile },
     );
-    const r = await c.request(`/login?email=${encodeURIComponent(DANA)}`, {
-      method: "POST",
-      body: new URLSearchParams({ intent: "password", email: DANA, password: "demo-pass-2024", next: "/" }),
-    });
-    expect(r.status).toBe(302);
-    cookie = r.setCookies.find((s) => /session=/.test(s))!.split(";")[0];
+    cookies = [(await sessionOn(c, c.a.addr, DANA)).cookie, (await sessionOn(c, c.b.addr, DANA)).cookie];
   }, 120_000);
 
   beforeEach(async () => {
@@ -398,19 +478,41 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
   }, 90_000);
 
   it("a change clicked twice (the same submission id) while Redis is down is applied once", async () => {
-    // The second click goes through nginx like the first, so it may reach the other instance: only a store
-    // both instances share can know the first one was done.
+    // While Redis is away each instance knows only the submissions it took itself. nginx keeps each
+    // session on one instance (docs/deploy.md), and a double click sends the same cookie twice, so the
+    // second click reaches the instance that took the first and is answered with its action.
+    const spareBefore = lastActionId();
+    let probe: Awaited<ReturnType<typeof clickTwiceThenBypass>> | undefined;
     const run = await underLoad(
       "Redis SIGKILL + restart, every change clicked twice",
       async (t0) => {
         await c.redis.signal("SIGKILL");
         await readinessAdmits("redis");
+        probe = await clickTwiceThenBypass();
+        // Still inside the outage: the probe's answers came from memory, not from Redis.
+        expect(c.redis.child?.signalCode).toBe("SIGKILL");
         await sleepUntil(t0 + REDIS_OUTAGE_MS);
         await c.redis.start();
       },
       { repeat: true },
     );
     servedThroughout(run);
+    // The load's sessions put changes on both instances, and every second click was answered by the
+    // instance that took the first (underLoad has checked each was applied once, in the api's database).
+    const repeats = run.load.submissions.filter((s) => s.repeatActionId !== undefined);
+    expect(new Set(repeats.map((s) => s.acceptedBy))).toEqual(new Set([c.a.addr, c.b.addr]));
+    expect(
+      repeats.filter((s) => s.repeatedBy !== s.acceptedBy).map((s) => `${s.acceptedBy} then ${s.repeatedBy}`),
+    ).toEqual([]);
+    // The probe during the outage: through nginx, one instance and one action; straight to the other
+    // instance, a second action (the limit the deployment documents, not one it hides).
+    const { first, again, bypass } = probe!;
+    expect(first.action).not.toBeNull();
+    expect(again).toEqual(first);
+    expect(bypass.by).not.toBe(first.by);
+    expect(bypass.action).not.toBeNull();
+    expect(bypass.action).not.toBe(first.action);
+    expect(actionsSince(spareBefore, [SPARE]).map((a) => a.id)).toEqual([first.action, bypass.action]);
   }, 90_000);
 
   it("web instances started while Redis's port is closed, Redis started later", async () => {

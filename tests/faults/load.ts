@@ -37,7 +37,11 @@ export type Submission = {
 };
 
 export type LoadOptions = {
-  cookie: string;
+  /**
+   * Signed-in session cookies; the loops take them in turn. nginx keeps each session on one instance, so
+   * sessions on both instances put load on both.
+   */
+  cookies: string[];
   /** Thermostats of location 104 the posts change (each its own loop). */
   thermostats: string[];
   /** A request still unanswered after this is cut and recorded with status 0. */
@@ -50,7 +54,8 @@ export type LoadOptions = {
 };
 
 const PAGES = ["/locations", "/locations/104/control", "/settings?tab=team", "/locations/101/spending"];
-const CONTROL = "/locations/104/control";
+/** The control room of location 104, whose thermostats the changes are made on. */
+export const CONTROL = "/locations/104/control";
 /** Pause between a loop's requests: a steady mix, not a flood (the overload suite does floods). */
 const THINK_MS = 60;
 
@@ -99,7 +104,8 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
     if (!left && !endedAt) endedAt = Date.now();
     return left;
   };
-  const forms = await settingsForms(c, o.cookie, o.thermostats);
+  const forms = await settingsForms(c, o.cookies[0], o.thermostats);
+  const cookieOf = (n: number) => o.cookies[n % o.cookies.length];
 
   async function send(
     kind: Sample["kind"],
@@ -135,13 +141,13 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
     }
   }
 
-  const pageLoop = async (n: number) => {
+  const pageLoop = async (n: number, cookie: string) => {
     for (let i = n; budgetLeft(); i++) {
       const p = PAGES[i % PAGES.length];
       await send(
         "page",
         `GET ${p}`,
-        () => c.request(p, { headers: { cookie: o.cookie } }, o.clientTimeoutMs),
+        () => c.request(p, { headers: { cookie } }, o.clientTimeoutMs),
         (a) => a.status === 200 && a.body.includes("</html>"),
       );
       await sleep(THINK_MS);
@@ -193,7 +199,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
     }
   };
 
-  const postLoop = async (thermostatId: string) => {
+  const postLoop = async (thermostatId: string, cookie: string) => {
     const f = forms[thermostatId];
     for (let i = 0; budgetLeft(); i++) {
       const sub: Submission = { id: randomUUID(), thermostatId, statuses: [], actionId: null };
@@ -214,8 +220,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         const { sample, location, by } = await send(
           "post",
           `POST thermostat ${thermostatId}`,
-          () =>
-            c.request(CONTROL, { method: "POST", headers: { cookie: o.cookie }, body }, o.clientTimeoutMs),
+          () => c.request(CONTROL, { method: "POST", headers: { cookie }, body }, o.clientTimeoutMs),
           (a) => a.status === 302 && /watch=\d+%3A\d+/.test(a.location ?? ""),
         );
         sub.statuses.push(sample.status);
@@ -230,8 +235,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         const { location, by } = await send(
           "post",
           `POST thermostat ${thermostatId} (again)`,
-          () =>
-            c.request(CONTROL, { method: "POST", headers: { cookie: o.cookie }, body }, o.clientTimeoutMs),
+          () => c.request(CONTROL, { method: "POST", headers: { cookie }, body }, o.clientTimeoutMs),
           (a) => a.status === 302 && /watch=\d+%3A\d+/.test(a.location ?? ""),
         );
         const watch = /watch=(\d+)%3A(\d+)/.exec(location ?? "");
@@ -243,11 +247,11 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
   };
 
   const loops = [
-    pageLoop(0),
-    pageLoop(2),
+    pageLoop(0, cookieOf(0)),
+    pageLoop(2, cookieOf(1)),
     signInLoop(),
     readyLoop(),
-    ...o.thermostats.map((t) => postLoop(t)),
+    ...o.thermostats.map((t, n) => postLoop(t, cookieOf(n))),
   ];
   return {
     samples,

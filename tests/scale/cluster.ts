@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import https from "node:https";
 import net from "node:net";
@@ -344,3 +345,53 @@ function request(agent: https.Agent, url: string, init: RequestInit, timeoutMs: 
 
 /** The instance that finally answered (the last address nginx tried). */
 export const answeredBy = (a: { upstream: string }) => a.upstream.split(",").pop()!.trim();
+
+/** A session cookie's name=value from an answer's Set-Cookie headers. */
+export const sessionPair = (a: { setCookies: string[] }) => {
+  const set = a.setCookies.find((s) => /session=/.test(s));
+  if (!set) throw new Error("no session cookie in the answer");
+  return set.split(";")[0];
+};
+
+/**
+ * The instance nginx sends a request carrying `cookie` to (its affinity: docs/deploy.md), read from a
+ * `/healthz` through nginx; with no cookie, the client address's instance.
+ */
+export async function routedTo(c: Cluster, cookie?: string) {
+  const r = await c.request("/healthz", cookie ? { headers: { cookie } } : {});
+  if (r.status !== 200) throw new Error(`/healthz through nginx answered ${r.status}`);
+  return answeredBy(r);
+}
+
+/** Tries before giving up on a cookie that hashes to a given instance: half hash to each, 2^-30 to miss. */
+const ROUTE_TRIES = 30;
+
+/**
+ * A signed-in session whose cookie nginx sends to `addr`. Each sign-in seals a new value (a random IV), and
+ * values hash evenly over the instances, so a few sign-ins find one; the tests use it to put load on a
+ * chosen instance now that nginx keeps each session on one.
+ */
+export async function sessionOn(c: Cluster, addr: string, email: string, password = "demo-pass-2024") {
+  for (let i = 0; i < ROUTE_TRIES; i++) {
+    const signIn = await c.request(`/login?email=${encodeURIComponent(email)}`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "password", email, password, next: "/" }),
+    });
+    if (signIn.status !== 302) throw new Error(`sign-in answered ${signIn.status}`);
+    const cookie = sessionPair(signIn);
+    if ((await routedTo(c, cookie)) === addr) return { cookie, signIn };
+  }
+  throw new Error(`no session of ${email} routed to ${addr} in ${ROUTE_TRIES} sign-ins`);
+}
+
+/**
+ * A session cookie that opens no session (as a browser with an expired one sends) and that nginx sends to
+ * `addr`: for signed-out requests (sign-in attempts) on a chosen instance.
+ */
+export async function strangerOn(c: Cluster, addr: string) {
+  for (let i = 0; i < ROUTE_TRIES; i++) {
+    const cookie = `__Host-session=expired-${randomUUID()}`;
+    if ((await routedTo(c, cookie)) === addr) return cookie;
+  }
+  throw new Error(`no cookie routed to ${addr} in ${ROUTE_TRIES} tries`);
+}

@@ -28,7 +28,9 @@ export const DEPLOY_EXAMPLE: NginxOptions = {
 
 /**
  * The load balancer of the scale suite, and the example of docs/deploy.md (tests/scale/deploy-doc.test.ts
- * keeps the two in step): TLS, round-robin over the web instances without sticky sessions, passive health
+ * keeps the two in step): TLS, each browser kept on one web instance (consistent hashing on the session
+ * cookie, else the client's address: while Redis is away an instance's own memory is the idempotency store,
+ * so a double click must reach the instance that took the first one), passive health
  * (an instance that fails is left out for `fail_timeout`), and a retry on the next instance when one refuses
  * the connection, fails, times out or answers 502/503 — for idempotent requests only (nginx never resends a
  * POST that reached an instance). `http_502` is not in that list: an instance answers 502 itself when the
@@ -50,7 +52,16 @@ http {
   access_log ${o.accessLog ?? "off"};
   server_tokens off;
 
+  # Affinity key: the session cookie's value, or the client's address when there is none (signed out).
+  # A map, because nginx variable names cannot hold the cookie name's "-".
+  map $http_cookie $energyops_affinity {
+    "~(?:^|;\\s*)__Host-session=(?<energyops_sid>[^;]+)" $energyops_sid;
+    default $binary_remote_addr;
+  }
+
   upstream energyops_web {
+    # Each session stays on one instance while that instance is up (idempotency while Redis is away).
+    hash $energyops_affinity consistent;
     # Passive health shared by nginx's workers.
     zone energyops_web 64k;
 ${servers}

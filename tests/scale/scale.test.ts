@@ -3,13 +3,23 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DANA } from "../support/pages";
-import { answeredBy, missingTools, startCluster, type Answer, type Cluster } from "./cluster";
+import {
+  answeredBy,
+  missingTools,
+  routedTo,
+  sessionOn,
+  startCluster,
+  strangerOn,
+  type Answer,
+  type Cluster,
+} from "./cluster";
 
 /**
- * Scale-out, proven with real parts (issue 16): redis-server, one reference api in its own process, two
- * production web instances sharing REDIS_URL and SESSION_SECRET, nginx in front with TLS, round-robin, no
- * sticky sessions. Run by `npm run test:scale` after `npm run build`; skipped with the reason printed where
- * nginx or redis-server cannot be installed (scripts/ensure-nginx.sh).
+ * Scale-out, proven with real parts: redis-server, one reference api in its own process, two production
+ * web instances sharing REDIS_URL and SESSION_SECRET, nginx in front with TLS, each session kept on one
+ * instance (consistent hashing on the session cookie; the load uses sessions on both). Run by
+ * `npm run test:scale` after `npm run build`; skipped with the reason printed where nginx or redis-server
+ * cannot be installed (scripts/ensure-nginx.sh).
  */
 const missing = missingTools();
 if (missing) console.warn(`scale suite skipped: ${missing}`);
@@ -19,16 +29,18 @@ const ALEX = "alex@mapledental.test";
 const PER_ACCOUNT_IP = 6;
 
 let c: Cluster;
-let cookie: string;
+/** Dana's sessions whose cookies nginx sends to instance A and to instance B. */
+let cookieA: string;
+let cookieB: string;
 
-async function login(email: string, password = "demo-pass-2024") {
+async function login(email: string, password = "demo-pass-2024", cookie?: string) {
   const r = await c.request(`/login?email=${encodeURIComponent(email)}`, {
     method: "POST",
+    headers: cookie ? { cookie } : {},
     body: new URLSearchParams({ intent: "password", email, password, next: "/" }),
   });
   return r;
 }
-const sessionPair = (r: Answer) => r.setCookies.find((s) => /session=/.test(s))!.split(";")[0];
 
 /** A field's value in a form's HTML. */
 const field = (form: string, name: string) =>
@@ -45,7 +57,8 @@ const pause = (ok: boolean) => new Promise((r) => setTimeout(r, ok ? THINK_MS : 
 
 /**
  * Continuous load through nginx: `getLoops` loops of signed-in page views and `postLoops` loops of
- * thermostat settings changes (a fresh submissionId each), until `stop()`.
+ * thermostat settings changes (a fresh submissionId each), until `stop()`. Loops alternate between the
+ * session on A and the session on B, so that both instances carry load.
  */
 function startLoad(getLoops: number, postLoops: number) {
   const outcomes: Outcome[] = [];
@@ -57,7 +70,9 @@ function startLoad(getLoops: number, postLoops: number) {
     return pause(ok);
   };
 
+  const cookieOf = (n: number) => (n % 2 ? cookieB : cookieA);
   const getLoop = async (n: number) => {
+    const cookie = cookieOf(n);
     for (let i = n; running; i++) {
       const p = pages[i % pages.length];
       const started = Date.now();
@@ -75,7 +90,8 @@ function startLoad(getLoops: number, postLoops: number) {
       }
     }
   };
-  const postLoop = async (thermostatId: string) => {
+  const postLoop = async (thermostatId: string, n: number) => {
+    const cookie = cookieOf(n);
     const path = "/locations/104/control";
     const page = await c.request(path, { headers: { cookie } });
     const form = page.body
@@ -106,7 +122,7 @@ function startLoad(getLoops: number, postLoops: number) {
   };
   const loops = [
     ...Array.from({ length: getLoops }, (_, n) => getLoop(n)),
-    ...["1011", "1012", "1013", "1014"].slice(0, postLoops).map(postLoop),
+    ...["1011", "1012", "1013", "1014"].slice(0, postLoops).map((t, n) => postLoop(t, n)),
   ];
   return {
     outcomes,
@@ -133,35 +149,43 @@ async function until(what: string, ok: () => boolean, ms = 30_000) {
   }
 }
 
-describe.skipIf(!!missing)("two web instances behind nginx (TLS, round-robin, Redis)", () => {
+describe.skipIf(!!missing)("two web instances behind nginx (TLS, session affinity, Redis)", () => {
   beforeAll(async () => {
     c = await startCluster({ LOGIN_RATE_LIMIT_PER_ACCOUNT_IP: String(PER_ACCOUNT_IP) });
-    const r = await login(DANA);
-    expect(r.status).toBe(302);
-    cookie = sessionPair(r);
+    cookieA = (await sessionOn(c, c.a.addr, DANA)).cookie;
+    cookieB = (await sessionOn(c, c.b.addr, DANA)).cookie;
   }, 180_000);
 
   afterAll(async () => {
     await c?.stop();
   });
 
-  it("a user signed in through one instance keeps working on the other (no sticky sessions)", async () => {
+  it("a user signed in through one instance keeps working on the other, and each session stays on one", async () => {
     const signIn = await login(DANA);
     expect(signIn.status).toBe(302);
     // The production cookie, over TLS: __Host- prefix, Secure.
     const set = signIn.setCookies.find((s) => /session=/.test(s))!;
     expect(set).toMatch(/^__Host-/);
     expect(set).toMatch(/;\s*Secure/i);
-    const own = sessionPair(signIn);
+    // Signed out, nginx keys on the client's address: every sign-in from here reaches the same instance.
     const signedInOn = answeredBy(signIn);
-    const servedBy = new Set<string>();
-    for (let i = 0; i < 6; i++) {
-      const r = await c.request("/locations", { headers: { cookie: own } });
-      expect(r.status).toBe(200);
-      expect(r.body).toContain("Harbor Coffee Co.");
-      servedBy.add(answeredBy(r));
-    }
-    expect(servedBy).toEqual(new Set([c.a.addr, c.b.addr]));
+    expect(await routedTo(c)).toBe(signedInOn);
+    // A session sealed there, whose cookie hashes to the other instance, is opened by the other instance.
+    const other = signedInOn === c.a.addr ? c.b.addr : c.a.addr;
+    const moved = await sessionOn(c, other, DANA);
+    expect(answeredBy(moved.signIn)).toBe(signedInOn);
+    // Affinity: every request with one cookie is answered by that cookie's instance.
+    for (const [own, on] of [
+      [moved.cookie, other],
+      [cookieA, c.a.addr],
+      [cookieB, c.b.addr],
+    ])
+      for (let i = 0; i < 3; i++) {
+        const r = await c.request("/locations", { headers: { cookie: own } });
+        expect(r.status).toBe(200);
+        expect(r.body).toContain("Harbor Coffee Co.");
+        expect(answeredBy(r)).toBe(on);
+      }
     // Each instance is ready: the api answers and its Redis connection is up.
     for (const instance of [c.a, c.b]) {
       const ready = await fetch(`${instance.url}/readyz`);
@@ -173,8 +197,11 @@ describe.skipIf(!!missing)("two web instances behind nginx (TLS, round-robin, Re
 
   it("sign-in limits are shared by the instances (Redis)", async () => {
     const before = c.proxy.calls.filter((x) => x.method === "POST" && x.path === "/auth/login").length;
+    // Signed-out attempts from one address all hash to one instance; cookies of no session spread them.
+    const strangers = [await strangerOn(c, c.a.addr), await strangerOn(c, c.b.addr)];
     const answers: Answer[] = [];
-    for (let i = 0; i < PER_ACCOUNT_IP + 2; i++) answers.push(await login(ALEX, "wrong-password-1"));
+    for (let i = 0; i < PER_ACCOUNT_IP + 2; i++)
+      answers.push(await login(ALEX, "wrong-password-1", strangers[i % 2]));
     const firstOnes = answers.slice(0, PER_ACCOUNT_IP);
     // The counted attempts were spread over both instances, and the limit still held after PER_ACCOUNT_IP.
     expect(new Set(firstOnes.map(answeredBy))).toEqual(new Set([c.a.addr, c.b.addr]));
@@ -299,7 +326,11 @@ describe.skipIf(!!missing)("two web instances behind nginx (TLS, round-robin, Re
     /** One request on a connection of its own, straight to the instance (as nginx does: no keep-alive). */
     const direct = (method: string, p: string, body?: string) =>
       new Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-        const headers: Record<string, string> = { cookie, host: "localhost", "x-forwarded-proto": "https" };
+        const headers: Record<string, string> = {
+          cookie: cookieA,
+          host: "localhost",
+          "x-forwarded-proto": "https",
+        };
         if (body) {
           headers["content-type"] = "application/x-www-form-urlencoded";
           headers["content-length"] = String(Buffer.byteLength(body));
@@ -316,7 +347,7 @@ describe.skipIf(!!missing)("two web instances behind nginx (TLS, round-robin, Re
         req.on("error", reject);
         req.end(body);
       });
-    const page = await c.request("/locations/104/control", { headers: { cookie } });
+    const page = await c.request("/locations/104/control", { headers: { cookie: cookieA } });
     // Roastery Floor (1010): a thermostat of location 104 that the load loops leave alone.
     const form = page.body.split("<form").find((f) => f.includes('name="thermostatId" value="1010"'))!;
     expect(form).toBeDefined();
