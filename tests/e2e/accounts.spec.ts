@@ -221,7 +221,7 @@ test.describe("connect utility accounts", () => {
     const toast = page.getByTestId("toast");
     await expect(toast).toContainText("All listed accounts have already been submitted.");
     expect(await toast.textContent()).toContain(
-      "All listed accounts have already been submitted.  Please contact support@127.0.0.1 for more information",
+      "All listed accounts have already been submitted.  Please contact support@energyops.test for more information",
     );
     await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
   });
