@@ -4,8 +4,6 @@ FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# npm ci's postinstall applies patches/ (patch-package; docs/decisions/0016-patched-route-matching.md).
-COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
