@@ -227,6 +227,31 @@ describe("other requests Remix would answer with a reported 500", () => {
     expect((await post(stack.url, "/login", form, { origin: `http://127.0.0.1:${port}` })).status).toBe(401);
   });
 
+  it("an Origin the CSRF check accepts in another spelling than the Host is served, not a 500", async () => {
+    const { port } = new URL(stack.url);
+    // `Origin: null` beside Sec-Fetch-Site (a no-referrer page), an upper-case Host beside the browser's Origin.
+    const variants: Record<string, string>[] = [
+      { origin: "null", "sec-fetch-site": "none" },
+      { origin: "null", "sec-fetch-site": "same-origin" },
+      { host: `LOCALHOST:${port}`, origin: `http://localhost:${port}` },
+    ];
+    for (const headers of variants)
+      expect((await post(stack.url, "/login", form, headers)).status, JSON.stringify(headers)).toBe(401);
+    // From a trusted proxy: the forwarded host with its default port, or in capitals (no sign-in path: the
+    // per-address limit of that server is counted below).
+    const empty = { "content-length": "0" };
+    for (const forwardedHost of ["app.example.test:443", "APP.example.test"]) {
+      const headers = {
+        ...empty,
+        "x-forwarded-host": forwardedHost,
+        "x-forwarded-proto": "https",
+        origin: "https://app.example.test",
+      };
+      const answer = await raw(trusting.url, { method: "POST", path: "/free-bill-health-check", headers });
+      expect(answer.status, forwardedHost).toBe(400);
+    }
+  });
+
   it("a body that is not a form is a 415, a multipart body that does not parse a 400", async () => {
     for (const type of ["text/plain", "application/json"])
       expect((await post(stack.url, "/login", "{}", { "content-type": type })).status, type).toBe(415);
