@@ -252,6 +252,13 @@ describe("other requests Remix would answer with a reported 500", () => {
     }
   });
 
+  it("a post to a page without an action is Remix's 405, not a logged server error", async () => {
+    const before = stack.logs.length;
+    expect((await post(stack.url, "/privacy-policy", form)).status).toBe(405);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(stack.logs.slice(before).join("")).not.toContain("server error");
+  });
+
   it("a body that is not a form is a 415, a multipart body that does not parse a 400", async () => {
     for (const type of ["text/plain", "application/json"])
       expect((await post(stack.url, "/login", "{}", { "content-type": type })).status, type).toBe(415);
