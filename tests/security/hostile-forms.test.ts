@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSentryReceiver } from "../support/sentry-receiver";
-import { startStack, type Stack } from "../support/stack";
+import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
  * Hostile forms, bad headers and odd spellings of a path, against the built server with error reporting on
@@ -286,6 +286,16 @@ describe("other requests Remix would answer with a reported 500", () => {
       headers: { "content-length": "0" },
     });
     expect(login.status).toBe(400);
+  });
+});
+
+describe("query parameters passed on to the api", () => {
+  it("an account that is not an id is no choice: the page and its CSV are served, nothing reported", async () => {
+    const cookie = await webLogin(stack.url, "dana@harborcoffee.test");
+    for (const path of ["/locations/101/spending", "/locations/101/spending/csv"]) {
+      const answer = await raw(stack.url, { path: `${path}?accountId=%00x`, headers: { cookie } });
+      expect(answer.status, path).toBe(200);
+    }
   });
 });
 
