@@ -1,5 +1,6 @@
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse } from "@remix-run/router";
 import { renderToString } from "react-dom/server";
 import { getSessionUser } from "./server/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
@@ -60,6 +61,9 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   const ctx = context && typeof context === "object" ? (context as AppLoadContext) : undefined;
   if (ctx) ctx.serverError = error;
   if (error instanceof Response && error.status === 404) return;
+  // A route error response below 500 is Remix's answer to the request itself (a 405 for a post to a route
+  // without an action): not a server error to log or report.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const eventId = captureServerError(error, "loader-action-render", request);
   if (ctx && eventId) ctx.errorEventId = eventId;
   getLogger().error(

@@ -297,6 +297,20 @@ export function reportUpstreamFailure(error: Error & { status?: number; kind?: s
 }
 
 /** An express error handler (after the Remix handler): reports, then lets express answer as before. */
+/**
+ * The status express's final handler answers an error with: its numeric `status` (else `statusCode`) when that
+ * is a 4xx or 5xx, else 500. Express marks the errors a request causes this way (a path segment that is not
+ * valid percent-encoding, `/x/%zz`, is a URIError with status 400).
+ */
+export function expressErrorStatus(error: unknown): number {
+  if (error && typeof error === "object") {
+    const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+    for (const s of [status, statusCode])
+      if (typeof s === "number" && Number.isInteger(s) && s >= 400 && s < 600) return s;
+  }
+  return 500;
+}
+
 export function errorReportingExpressHandler(routeOf?: RouteOf) {
   return (
     error: unknown,
@@ -304,7 +318,8 @@ export function errorReportingExpressHandler(routeOf?: RouteOf) {
     res: { headersSent: boolean },
     next: (error: unknown) => void,
   ) => {
-    if (reportingEnabled())
+    // An error express answers with a 4xx was caused by the request, not by a fault of ours: not reported.
+    if (reportingEnabled() && expressErrorStatus(error) >= 500)
       requests.run(requestScope(req, routeOf), () => captureServerError(error, "express"));
     next(error);
   };

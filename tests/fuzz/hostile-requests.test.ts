@@ -15,7 +15,8 @@ import { startFuzzTarget, toRawRequest, type FuzzTarget } from "./target";
  *
  * `npm run test:fuzz` runs with a fixed seed for FUZZ_SECONDS (default 80, split between the properties);
  * `FUZZ_SEED=random FUZZ_SECONDS=600 npm run test:fuzz` explores longer; a failure prints its seed and path,
- * and `FUZZ_PROPERTY=… FUZZ_SEED=… FUZZ_PATH=…` replays exactly the shrunk counter-example.
+ * and `FUZZ_PROPERTY=… FUZZ_SEED=… FUZZ_PATH=…` replays exactly the shrunk counter-example. The server trusts
+ * its peer as a proxy (TRUST_PROXY=1, as behind nginx); `FUZZ_TRUST_PROXY=0` fuzzes one reached directly.
  */
 
 const DEFAULT_SEED = 20261126;

@@ -30,7 +30,8 @@ export async function startFuzzTarget(env: Record<string, string>) {
       nodeArgs: ["--max-old-space-size=512"],
       env: {
         // The deployment's settings behind nginx: X-Forwarded-* are honoured, as in production.
-        TRUST_PROXY: "1",
+        // FUZZ_TRUST_PROXY=0 fuzzes a server reached directly instead (forwarded headers dropped, never read).
+        TRUST_PROXY: process.env.FUZZ_TRUST_PROXY ?? "1",
         // Sign-in limits out of the way, so the fuzzer reaches the forms instead of a 429.
         LOGIN_RATE_LIMIT_PER_IP: "1000000",
         LOGIN_RATE_LIMIT_PER_ACCOUNT: "1000000",

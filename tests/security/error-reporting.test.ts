@@ -248,6 +248,20 @@ describe("not reported", () => {
   });
 });
 
+describe("not reported either", () => {
+  it("an error express answers with a 4xx (a path that is not valid percent-encoding)", async () => {
+    // Express raises a URIError with status 400 while matching the route, before any handler runs.
+    expect((await get("/test-hooks/express-error/%zz", "req-express-400")).status).toBe(400);
+    expect((await get("/locations/%e2%82/spending/csv", "req-express-400-page", dana)).status).toBe(400);
+    expect((await get("/test-hooks/error", "req-sentinel-400", dana)).status).toBe(500);
+    await receiver.waitForEvent(withId("req-sentinel-400"));
+    await new Promise((r) => setTimeout(r, 1000));
+    const ids = receiver.events().map((e) => e.tags?.request_id);
+    expect(ids).not.toContain("req-express-400");
+    expect(ids).not.toContain("req-express-400-page");
+  });
+});
+
 describe("the browser endpoint's rate limit", () => {
   // Last of the posting tests: it uses up this address's allowance for the minute.
   it("answers 429 past 30 reports a minute from one address", async () => {

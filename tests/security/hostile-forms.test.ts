@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSentryReceiver } from "../support/sentry-receiver";
-import { startStack, type Stack } from "../support/stack";
+import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
  * Hostile forms, bad headers and odd spellings of a path, against the built server with error reporting on
@@ -227,6 +227,38 @@ describe("other requests Remix would answer with a reported 500", () => {
     expect((await post(stack.url, "/login", form, { origin: `http://127.0.0.1:${port}` })).status).toBe(401);
   });
 
+  it("an Origin the CSRF check accepts in another spelling than the Host is served, not a 500", async () => {
+    const { port } = new URL(stack.url);
+    // `Origin: null` beside Sec-Fetch-Site (a no-referrer page), an upper-case Host beside the browser's Origin.
+    const variants: Record<string, string>[] = [
+      { origin: "null", "sec-fetch-site": "none" },
+      { origin: "null", "sec-fetch-site": "same-origin" },
+      { host: `LOCALHOST:${port}`, origin: `http://localhost:${port}` },
+    ];
+    for (const headers of variants)
+      expect((await post(stack.url, "/login", form, headers)).status, JSON.stringify(headers)).toBe(401);
+    // From a trusted proxy: the forwarded host with its default port, or in capitals (no sign-in path: the
+    // per-address limit of that server is counted below).
+    const empty = { "content-length": "0" };
+    for (const forwardedHost of ["app.example.test:443", "APP.example.test"]) {
+      const headers = {
+        ...empty,
+        "x-forwarded-host": forwardedHost,
+        "x-forwarded-proto": "https",
+        origin: "https://app.example.test",
+      };
+      const answer = await raw(trusting.url, { method: "POST", path: "/free-bill-health-check", headers });
+      expect(answer.status, forwardedHost).toBe(400);
+    }
+  });
+
+  it("a post to a page without an action is Remix's 405, not a logged server error", async () => {
+    const before = stack.logs.length;
+    expect((await post(stack.url, "/privacy-policy", form)).status).toBe(405);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(stack.logs.slice(before).join("")).not.toContain("server error");
+  });
+
   it("a body that is not a form is a 415, a multipart body that does not parse a 400", async () => {
     for (const type of ["text/plain", "application/json"])
       expect((await post(stack.url, "/login", "{}", { "content-type": type })).status, type).toBe(415);
@@ -254,6 +286,16 @@ describe("other requests Remix would answer with a reported 500", () => {
       headers: { "content-length": "0" },
     });
     expect(login.status).toBe(400);
+  });
+});
+
+describe("query parameters passed on to the api", () => {
+  it("an account that is not an id is no choice: the page and its CSV are served, nothing reported", async () => {
+    const cookie = await webLogin(stack.url, "dana@harborcoffee.test");
+    for (const path of ["/locations/101/spending", "/locations/101/spending/csv"]) {
+      const answer = await raw(stack.url, { path: `${path}?accountId=%00x`, headers: { cookie } });
+      expect(answer.status, path).toBe(200);
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError, errorFromResponse } from "~/server/api-error";
 import { parseConfig } from "~/server/config.server";
 import { scrubEvent } from "~/server/sentry-scrub.server";
-import { initErrorReporting, releaseName, shouldReport } from "~/server/sentry.server";
+import { expressErrorStatus, initErrorReporting, releaseName, shouldReport } from "~/server/sentry.server";
 import { installClientErrorReporting } from "~/ui/client-errors";
 
 describe("what is reported", () => {
@@ -29,6 +29,19 @@ describe("what is reported", () => {
     expect(shouldReport(new Response(null, { status: 404 }))).toBe(false);
     expect(shouldReport(new Response(null, { status: 302 }))).toBe(false);
     expect(shouldReport(data({ message: "Forbidden" }, { status: 403 }))).toBe(false);
+  });
+});
+
+describe("express errors", () => {
+  it("answer with their own 4xx or 5xx status (reported only when 5xx), else 500", () => {
+    const uri = Object.assign(new URIError("Failed to decode param '%zz'"), { status: 400, statusCode: 400 });
+    expect(expressErrorStatus(uri)).toBe(400);
+    expect(expressErrorStatus(Object.assign(new Error("too large"), { statusCode: 413 }))).toBe(413);
+    expect(expressErrorStatus(Object.assign(new Error("x"), { status: 200, statusCode: 404 }))).toBe(404);
+    expect(expressErrorStatus(Object.assign(new Error("x"), { status: 503 }))).toBe(503);
+    expect(expressErrorStatus(Object.assign(new Error("x"), { status: "400" }))).toBe(500);
+    expect(expressErrorStatus(new Error("boom"))).toBe(500);
+    expect(expressErrorStatus(undefined)).toBe(500);
   });
 });
 

@@ -4,7 +4,7 @@ import type { ApiClient } from "~/server/api-client.server";
 import { settle } from "~/server/api-error";
 import { billWindow, FLAG_ANSWERS, type FlagAnswer } from "./bills";
 import { now } from "~/server/clock.server";
-import { idParam } from "~/lib/ids";
+import { idParam, parseId } from "~/lib/ids";
 
 export const billFlagSchema = z.object({
   id: z.number(),
@@ -88,22 +88,21 @@ export function todayUtc(at = now()) {
  */
 export async function loadLocationBills(api: ApiClient, locationId: number, accountParam: string | null) {
   const { minDate, maxDate } = billWindow(todayUtc());
+  // Only an id goes to the api: anything else in the query is treated as no choice (the api refuses it with a
+  // 400, which the page would show and report as an upstream failure, and the CSV would answer 502).
+  const requested = parseId(accountParam);
   const [accounts, bills] = await Promise.all([
     settle(listAccounts(api, locationId)),
-    settle(
-      listBills(api, { buildingId: locationId, minDate, maxDate, accountId: accountParam || undefined }),
-    ),
+    settle(listBills(api, { buildingId: locationId, minDate, maxDate, accountId: requested ?? undefined })),
   ]);
   if (isNotFound(accounts) || isNotFound(bills)) throw redirect("/locations");
   if (!accounts.ok) return { ok: false as const, error: accounts.error };
   if (!bills.ok) return { ok: false as const, error: bills.error };
-  const accountId = accountParam
-    ? Number(accountParam)
-    : accounts.data.length > 1
-      ? accounts.data[0].id
-      : null;
+  const accountId = requested ?? (accounts.data.length > 1 ? accounts.data[0].id : null);
   const list =
-    accountParam || accountId === null ? bills.data : bills.data.filter((b) => b.accountId === accountId);
+    requested !== null || accountId === null
+      ? bills.data
+      : bills.data.filter((b) => b.accountId === accountId);
   return {
     ok: true as const,
     accounts: accounts.data.map((a) => ({ id: a.id, number: a.number })),
