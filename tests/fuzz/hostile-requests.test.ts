@@ -222,7 +222,7 @@ beforeAll(async () => {
   target = await startFuzzTarget({ SENTRY_DSN: receiver.dsn, SENTRY_ENVIRONMENT: "fuzz" });
   await warmUp(total);
   total.rss.baseline = baselineMb;
-});
+}, 120_000); // the server seeds its demo database and is warmed up before any property runs
 
 afterAll(async () => {
   const rssNow = target?.alive() ? target.rssMb() : NaN;
