@@ -1,6 +1,6 @@
 // `npm test`: every check CI runs, in groups. The steps of a parallel group run side by side (none of them
-// measures time, and together they finish sooner than one after the other); the other groups run their steps
-// one at a time: the server suites measure answer times and must not compete for the CPU.
+// measures answer times, and on two cores they finish sooner together than one after the other); the other
+// groups run their steps one at a time: the server suites measure answer times and must not share the CPU.
 //
 // Runs every group in order and stops after the first group with a failing step (a sequential group stops at
 // its failing step), exiting with that step's code. A step that runs alone streams its output as it comes;
@@ -9,9 +9,10 @@
 //
 // Run a subset: TEST_STEPS=static,integration npm test (or `node scripts/test-all.mjs static integration`),
 // by group or script name (`TEST_STEPS=lint,test:unit`). `--list` prints the groups. TEST_SERIAL=1 runs every
-// step in turn (to compare, or on a machine with one core). The groups that run the
-// built server build it first when `build` is not selected, so they never test an old dist/server.js.
+// step in turn (to compare, or on a machine with one core). The groups that run the built server build it
+// first when `build` is not selected, so they never test an old dist/server.js.
 import { spawn } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 
 const GROUPS = [
   { name: "static", parallel: true, steps: ["typecheck", "lint", "format:check", "test:unit", "build"] },
@@ -95,7 +96,9 @@ function run(script, buffered) {
 /** A passing test runner's closing lines: from its last summary block ("Test Files", "N passed (…)") on. */
 function closingLines(output) {
   const lines = output.trimEnd().split("\n");
-  const start = lines.findLastIndex((l) => /^\s*Test Files\s|^\s+\d+ (passed|failed|flaky)\b/.test(l));
+  const start = lines.findLastIndex((l) =>
+    /^\s*Test Files\s|^\s+\d+ (passed|failed|flaky)\b/.test(stripVTControlCharacters(l)),
+  );
   return start === -1 ? "" : lines.slice(start).join("\n");
 }
 
