@@ -64,7 +64,14 @@ for (const [signal, code] of [
   ["SIGTERM", 143],
 ]) {
   process.on(signal, () => {
-    for (const child of running) child.kill(signal);
+    // Each step is a process group of its own (npm, sh, the runner and its workers): stop all of it.
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        child.kill(signal);
+      }
+    }
     process.exit(code);
   });
 }
@@ -80,6 +87,7 @@ function run(script, buffered) {
     const child = spawn(command, rest, {
       stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
       env: process.env,
+      detached: process.platform !== "win32",
     });
     running.add(child);
     let output = "";
