@@ -3,9 +3,10 @@ import fs from "node:fs";
 
 const read = (f) => (fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : null);
 const which = process.argv[2];
-if (which === "unit") {
-  const r = read("test-results/unit.json");
-  if (r) console.log(`unit: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+if (which === "unit" || which === "integration") {
+  // Both vitest runs write their own report (test-results/<which>.json) and get their own line.
+  const r = read(`test-results/${which}.json`);
+  if (r) console.log(`${which}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
 } else {
   const r = read("test-results/e2e.json");
   if (r) {

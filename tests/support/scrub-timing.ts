@@ -1,9 +1,9 @@
 import { scrubString } from "../../app/server/sentry-scrub.server";
 
 /**
- * Run as its own process by tests/unit/sentry-scrub.test.ts (a backtracking pattern blocks the thread it runs
- * on, so only a process can be stopped when it takes too long). For each hostile input given on stdin, prints
- * the best of several timings of scrubbing 10 KB and 100 KB of it, untruncated.
+ * Run as its own process by tests/integration/sentry-scrub-timing.test.ts (a backtracking pattern blocks the
+ * thread it runs on, so only a process can be stopped when it takes too long). For each hostile input given on
+ * stdin, prints the best of several timings of scrubbing 10 KB and 100 KB of it, untruncated.
  */
 const inputs = JSON.parse(
   await new Promise<string>((resolve) => {

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type RunningApi } from "../../api/server";
+import { describe, expect, it } from "vitest";
 import { isoDate } from "../../api/lib/schemas";
 
 const messages = (value: unknown) => {
@@ -21,39 +20,5 @@ describe("isoDate (api/lib/schemas.ts)", () => {
   it("refuses a day that does not exist, even one Date.parse would roll over", () => {
     for (const d of ["2026-02-30", "2025-02-29", "2026-04-31", "2026-13-01", "2026-00-10", "2026-01-32"])
       expect(messages(d), d).toEqual(["must be a valid date"]);
-  });
-});
-
-/** Every api route that reads a date uses the one schema: the bills and usage queries refuse 30 February too. */
-describe("isoDate in the api's routes", () => {
-  let api: RunningApi;
-  let cookie = "";
-  beforeAll(async () => {
-    api = await startApi({ port: 0, dbFile: ":memory:", quiet: true });
-    const res = await fetch(`${api.url}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "dana@harborcoffee.test", password: "demo-pass-2024" }),
-    });
-    cookie = res.headers.getSetCookie()[0].split(";")[0];
-  }, 60_000);
-  afterAll(() => api?.close());
-
-  const get = async (path: string) => {
-    const res = await fetch(`${api.url}${path}`, { headers: { cookie } });
-    return { status: res.status, body: (await res.json()) as { query_params?: unknown[] } };
-  };
-
-  it("bill statements: min_date and max_date", async () => {
-    const bad = await get("/building/101/bill-statements?min_date=2026-02-30");
-    expect(bad.status).toBe(422);
-    expect(bad.body.query_params).toEqual([{ location: "min_date", message: "must be a valid date" }]);
-    expect((await get("/building/101/bill-statements?max_date=2026-02-28")).status).toBe(200);
-  });
-
-  it("usage: start_date and end_date", async () => {
-    const bad = await get("/insights/104/energy-demand?start_date=2026-02-30&end_date=2026-03-02&period=day");
-    expect(bad.status).toBe(422);
-    expect(bad.body.query_params).toEqual([{ location: "start_date", message: "must be a valid date" }]);
   });
 });
