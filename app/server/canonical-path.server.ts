@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { badRequest } from "./bad-request.server";
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
@@ -37,16 +38,7 @@ export function canonicalPaths() {
     const path = q === -1 ? url : url.slice(0, q);
     const canonical = canonicalPath(path);
     if (canonical === path) return next();
-    if (canonical === null) {
-      const body = "Bad Request: the request target is not a path.";
-      res.writeHead(400, {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Content-Length": Buffer.byteLength(body),
-        "Cache-Control": "no-store",
-      });
-      res.end(body);
-      return;
-    }
+    if (canonical === null) return badRequest(res, "the request target is not a path");
     res.writeHead(308, {
       Location: canonical + (q === -1 ? "" : url.slice(q)),
       "Content-Length": 0,

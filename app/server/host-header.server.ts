@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { badRequest } from "./bad-request.server";
 
 /**
  * A `Host` (or `X-Forwarded-Host`) value as RFC 9110 allows it: a name (letters, digits, `-`, `.`, `_`, `~`),
@@ -77,16 +78,7 @@ export function hostHeaders(trustsPeer: (address: string) => boolean) {
       trusted,
       encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted),
     });
-    if (!check.ok) {
-      const body = `Bad Request: ${check.reason}.`;
-      res.writeHead(400, {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Content-Length": Buffer.byteLength(body),
-        "Cache-Control": "no-store",
-      });
-      res.end(body);
-      return;
-    }
+    if (!check.ok) return badRequest(res, check.reason);
     req.requestOrigin = `${check.protocol}://${check.authority}`;
     next();
   };
