@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type RunningApi } from "../../api/server";
+import type { RunningApi } from "../../api/server";
+import { loginCookie, startTestApi } from "./api-harness";
 
 /** Every api route that reads a date uses the one schema: the bills and usage queries refuse 30 February too. */
 describe("isoDate in the api's routes", () => {
   let api: RunningApi;
   let cookie = "";
   beforeAll(async () => {
-    api = await startApi({ port: 0, dbFile: ":memory:", quiet: true });
-    const res = await fetch(`${api.url}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "dana@harborcoffee.test", password: "demo-pass-2024" }),
-    });
-    cookie = res.headers.getSetCookie()[0].split(";")[0];
+    api = await startTestApi();
+    cookie = await loginCookie(api, "dana@harborcoffee.test");
   }, 60_000);
   afterAll(() => api?.close());
 
