@@ -135,7 +135,9 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         const stale = (error as { reusedSocket?: boolean }).reusedSocket === true && !/timeout/.test(s.error);
         if (stale) s.stale = true;
         samples.push(s);
-        if (stale && attempt === 0) continue;
+        // As a browser does: a request that met a keep-alive connection the server had just closed is sent
+        // again; the next pooled connection may be closed too (nginx's reload closes them all), so a few times.
+        if (stale && attempt < 3) continue;
         return { sample: s, location: null, by: "" };
       }
     }
