@@ -6,6 +6,7 @@ import { m040_grid } from "./040_grid";
 import { m041_history_daily } from "./041_history_daily";
 import { m050_accounts } from "./050_accounts";
 import { m060_sign_in_mail } from "./060_sign_in_mail";
+import { m070_mail_parts } from "./070_mail_parts";
 
 export type Migration = { id: string; sql: string };
 
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   m041_history_daily,
   m050_accounts,
   m060_sign_in_mail,
+  m070_mail_parts,
 ];
