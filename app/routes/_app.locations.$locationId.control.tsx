@@ -2,19 +2,17 @@ import { locationLabelFromMatches, locationPageTitle } from "~/features/location
 import {
   answer,
   detached,
-  getApi,
-  invalidSubmission,
   once,
   ownerOf,
-  parseForm,
-  redirect,
-  redirectWithToast,
   rememberRedirects,
-  requireSmb,
   submissionKey,
-  supportEmail,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+} from "~/server/idempotency.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { redirect } from "@remix-run/node";
+import { redirectWithToast } from "~/server/session.server";
+import { requireSmb } from "~/server/guards.server";
+import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ControlRoom, usePolledData } from "~/features/thermostats/components/control-room";

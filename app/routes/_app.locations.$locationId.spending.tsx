@@ -1,6 +1,7 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { feedbackHeading } from "~/features/bills/feedback";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import { ConnectLink } from "~/features/shell/app-shell";
+import { ConnectLink } from "~/features/accounts/components/connect-link";
 import {
   type ActionFunctionArgs,
   type LinksFunction,
@@ -15,29 +16,19 @@ import {
   useSubmit,
 } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
-import {
-  chartBills,
-  FLAG_ANSWERS,
-  FLAG_UPDATE_FAILED,
-  feedbackHeading,
-  flagAnswerSchema,
-} from "~/features/bills/bills";
+import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, flagAnswerSchema } from "~/features/bills/bills";
 import {
   answer,
-  answerFlag,
   detached,
-  getApi,
-  invalidSubmission,
-  loadLocationBills,
-  locationIdParam,
   once,
   ownerOf,
-  parseForm,
   rememberRedirects,
-  requireSmb,
   submissionKey,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+} from "~/server/idempotency.server";
+import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { requireSmb } from "~/server/guards.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
 import { billChart } from "~/features/usage/chart-data";
 import { ChartFigure } from "~/features/usage/components/energy-chart";

@@ -1,20 +1,16 @@
 import {
   answer,
-  canManageTeam,
-  data,
   detached,
-  getApi,
-  invalidSubmission,
   once,
   ownerOf,
-  parseForm,
-  redirectWithToast,
   rememberRedirects,
-  requireSmb,
-  requireTeamManager,
   submissionKey,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+} from "~/server/idempotency.server";
+import { canManageTeam, requireSmb, requireTeamManager } from "~/server/guards.server";
+import { data } from "@remix-run/node";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/session.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Preferences } from "~/features/settings/components/preferences";
@@ -24,7 +20,7 @@ import styles from "~/features/settings/settings.css";
 import { accessAction, loadPreferences, loadTeam, setPreference } from "~/features/settings/settings.server";
 import { settle } from "~/server/api-error";
 import { LinkTabs } from "~/ui/link-tabs";
-import { GeneralErrorBoundary } from "~/ui/page-shell";
+import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import { ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

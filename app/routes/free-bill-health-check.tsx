@@ -1,4 +1,6 @@
-import { data, invalidSubmission, parseForm, redirect, withPrimaryStatus } from "~/route-kit.server";
+import { data, redirect } from "@remix-run/node";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { withPrimaryStatus } from "~/server/upstream.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
@@ -25,7 +27,7 @@ import {
   type ProspectActionData,
 } from "~/features/prospect/prospect.server";
 import { forwardRetryAfter } from "~/server/headers";
-import { PublicPage } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
 import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 

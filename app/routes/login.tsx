@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { parseLoginAction } from "~/route-kit.server";
+import { parseLoginAction } from "~/features/auth/auth.server";
 import { EmailStep, OptionsStep } from "~/features/auth/components/login-steps";
 import {
   loginPage,
@@ -13,7 +13,7 @@ import {
 } from "~/features/auth/login.server";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
-import { PublicPage } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);

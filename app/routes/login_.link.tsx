@@ -1,4 +1,7 @@
-import { completeLogin, data, InvalidSignInForm, retryAfterText } from "~/route-kit.server";
+import { completeLogin } from "~/server/login.server";
+import { data } from "@remix-run/node";
+import { InvalidSignInForm } from "~/server/auth.server";
+import { retryAfterText } from "~/server/rate-limit.server";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
@@ -6,7 +9,8 @@ import { isApiError } from "~/server/api-error";
 import { authenticator } from "~/features/auth/strategies.server";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
-import { PublicPage, NO_SCRIPTS, StaticCountdown } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
+import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
 
 const REDIRECT_SECONDS = 5;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { CardStatus } from "../../app/features/thermostats/status-labels";
 import { startApi, type RunningApi } from "../../api/server";
-import { cardStatus, type CardStatus } from "../../app/features/thermostats/thermostats";
+import { cardStatus } from "../../app/features/thermostats/thermostats";
 import { listThermostats } from "../../app/features/thermostats/thermostats.server";
 import { createApiClient } from "../../app/server/api-client.server";
 

@@ -1,4 +1,5 @@
 import type { Submission } from "@conform-to/react";
+import type { LoginIntent } from "./messages";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { isApiError } from "~/server/api-error";
 import { completeLogin } from "~/server/login.server";
@@ -6,7 +7,7 @@ import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/serve
 import { safeRedirect } from "~/server/safe-redirect";
 import { getSessionUser, toastHeaders } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
-import type { LoginAction, LoginActionData, LoginIntent, LoginOption } from "./auth";
+import type { LoginAction, LoginActionData, LoginOption } from "./auth";
 import {
   getLoginOptions,
   parseEmail,

@@ -63,8 +63,6 @@ import { MESSAGES } from "./messages";
 import type { CardStatus } from "./status-labels";
 import { submissionIdField } from "~/ui/submission-id";
 
-export { MESSAGES };
-
 // ---------------------------------------------------------------- modes
 
 export const MODE_NAMES: Record<string, string> = {
@@ -137,8 +135,6 @@ export function pickIssue(issues: ThermostatIssue[]): ThermostatIssue | null {
 }
 
 // ---------------------------------------------------------------- card status
-
-export { CARD_STATUSES, STATUS_LABELS, type CardStatus } from "./status-labels";
 
 export const STATUS_EXPLANATIONS: Record<CardStatus, string> = {
   unlinked:

@@ -4,7 +4,7 @@ import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import { ConedAccountFields } from "~/features/accounts/components/coned-account-list";
 import { FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 
 type ConedErrors = { accounts?: string; confirmed?: string; newAccount?: string };
 

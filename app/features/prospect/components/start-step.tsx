@@ -5,7 +5,7 @@ import { useState } from "react";
 import type { UtilityOption } from "~/features/accounts/accounts";
 import { UtilityPicker } from "~/features/accounts/components/utility-picker";
 import { Field, FieldErrors } from "~/ui/field";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema, SEARCH_INTENT } from "../prospect";
 
 /** The first step: who to send the results to and which utility serves them (with the honeypot field). */

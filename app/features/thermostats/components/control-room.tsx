@@ -1,14 +1,14 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { MESSAGES } from "../messages";
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { Toasts } from "~/ui/page-shell";
+import { Toasts } from "~/ui/toasts";
 import {
   anchoredCard,
   hasDeviceIssue,
   MAX_POLLS,
-  MESSAGES,
   POLL_INTERVAL_MS,
   type Tab,
   type ThermostatAction,
@@ -16,7 +16,7 @@ import {
 } from "../thermostats";
 import type { SettingsReply } from "./settings-form";
 import { ThermostatCard } from "./thermostat-card";
-import { withQuery } from "~/features/shell/app-shell";
+import { withQuery } from "~/lib/query";
 
 /** What the control room renders: the route loader's data (`controlRoomView` in control.server.ts). */
 export type ControlRoomData = {

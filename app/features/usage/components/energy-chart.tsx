@@ -2,7 +2,7 @@ import { ticks } from "d3-array";
 import { useTooltip } from "@visx/tooltip";
 import { useId, type FocusEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
 import { formatDecimal } from "~/lib/decimal";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import { narrowEvery, PlotFrame, PlotTooltip, type AxisTick } from "./plot-frame";
 
 /**
