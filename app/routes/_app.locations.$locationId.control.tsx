@@ -16,6 +16,7 @@ import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ControlRoom, usePolledData } from "~/features/thermostats/components/control-room";
+import { LocationSuffix } from "~/features/locations/components/location-heading";
 import {
   answerIssue,
   controlActionSchema,
@@ -63,7 +64,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function ThermostatsPage() {
   const page = usePolledData(useLoaderData<typeof loader>());
   const actionData = useActionData<typeof action>();
-  return <ControlRoom page={page} reply={actionData?.thermostatId ? actionData : undefined} />;
+  return (
+    <ControlRoom
+      page={page}
+      reply={actionData?.thermostatId ? actionData : undefined}
+      locationSuffix={<LocationSuffix />}
+    />
+  );
 }
 
 export const meta: MetaFunction = ({ matches }) => [

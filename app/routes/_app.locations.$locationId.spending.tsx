@@ -36,7 +36,7 @@ import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
-import plotStyles from "~/features/usage/components/plot.css";
+import plotStyles from "~/ui/plot.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },

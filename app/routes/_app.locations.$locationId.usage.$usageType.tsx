@@ -25,7 +25,7 @@ import {
 import styles from "~/features/usage/usage.css";
 import { LinkTabs } from "~/ui/link-tabs";
 import { ErrorState } from "~/ui/states";
-import plotStyles from "~/features/usage/components/plot.css";
+import plotStyles from "~/ui/plot.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },

@@ -9,7 +9,7 @@ import { OverrideReportPage, ReportError } from "~/features/compliance/component
 import styles from "~/features/compliance/compliance.css";
 import { monthPickerRedirect, overrideReportView } from "~/features/compliance/report.server";
 import { GeneralErrorBoundary } from "~/ui/error-boundary";
-import plotStyles from "~/features/usage/components/plot.css";
+import plotStyles from "~/ui/plot.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Outlet, useLoaderData, useLocation } from "@remix-run/react";
-import { anonymiseUser } from "~/features/demo-mode/demo-mode";
+import { anonymiseUser } from "~/server/demo-mode";
 import {
   locationLabel,
   onboardingIncomplete,

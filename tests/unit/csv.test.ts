@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { csvDownload, toCsv, type CsvCell } from "~/server/csv";
+import { csvDownload } from "~/server/csv";
+import { toCsv, type CsvCell } from "../../shared/csv";
 import { historyCsvRows } from "~/features/compliance/compliance";
 import { usageCsvRows } from "~/features/usage/chart-data";
 

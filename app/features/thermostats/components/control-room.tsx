@@ -1,7 +1,6 @@
-import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { MESSAGES } from "../messages";
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { Toasts } from "~/ui/toasts";
@@ -73,8 +72,11 @@ const refreshUrl = (search: string, poll: number) => withQuery(search, { poll: p
 export function ControlRoom({
   page,
   reply,
+  locationSuffix,
 }: {
   page: ControlRoomData & { pending: boolean };
+  /** What follows the title in the h1 (the location's name): the route passes the locations area's suffix. */
+  locationSuffix?: ReactNode;
   /** The action's answer to a card's Save, placed on that card. */
   reply: SettingsReply | undefined;
 }) {
@@ -100,7 +102,7 @@ export function ControlRoom({
     <div className="stack thermo-page">
       <h1>
         {MESSAGES.title}
-        <LocationSuffix />
+        {locationSuffix}
       </h1>
       {page.pending && page.poll < MAX_POLLS ? (
         <noscript>
