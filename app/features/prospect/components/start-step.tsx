@@ -4,7 +4,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { Field, FieldErrors } from "~/ui/field";
 import { useHydrated } from "~/ui/use-hydrated";
-import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema, SEARCH_INTENT } from "../prospect";
+import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema } from "../prospect";
 
 /** The first step: who to send the results to and which utility serves them (with the honeypot field). */
 export function StartStep({
