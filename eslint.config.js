@@ -172,4 +172,18 @@ export default tseslint.config(
     rules: Object.fromEntries(REGEXP_RULES.map((rule) => [`regexp/${rule}`, "error"])),
   },
   ...LAYERS,
+  {
+    // No barrels (ADR 0020): a module exports what it defines, so every import names the defining file.
+    files: ["app/**/*.{ts,tsx,js,mjs}", "api/**/*.{ts,tsx,js,mjs}", "shared/**/*.{ts,tsx,js,mjs}"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ExportAllDeclaration, ExportNamedDeclaration[source]",
+          message:
+            "No re-exports (ADR 0020): importers import each name from the module that defines it. Export only what this file defines.",
+        },
+      ],
+    },
+  },
 );

@@ -116,6 +116,26 @@ describe("import boundaries (eslint.config.js)", () => {
     expect(await restricted("app/ui/pill.tsx", `export { x } from "${from}";\n`)).toHaveLength(1);
   });
 
+  it("refuses re-exports: no barrels in app/, api/ or shared/", async () => {
+    const reexports = async (filePath: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath });
+      return result.messages.filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.message);
+    };
+    for (const file of [
+      "app/ui/page-shell.ts",
+      "app/route-kit.server.ts",
+      "api/lib/index.ts",
+      "shared/index.ts",
+    ]) {
+      expect(await reexports(file, `export * from "./a";\n`)).toEqual([expect.stringMatching(/defines it/)]);
+      expect(await reexports(file, `export { x } from "./a";\n`)).toHaveLength(1);
+      expect(await reexports(file, `export type { X } from "./a";\n`)).toHaveLength(1);
+    }
+    // what a file defines, and imports, stay allowed; tests may re-export (fixtures)
+    expect(await reexports("app/ui/pill.tsx", `import { a } from "./a";\nexport const b = a;\n`)).toEqual([]);
+    expect(await reexports("tests/support/x.ts", `export * from "./a";\n`)).toEqual([]);
+  });
+
   it("applies to every feature folder on disk, new ones included", async () => {
     // the rule is generated per folder of app/features: any of them refuses another's component
     for (const [file, spec] of [
