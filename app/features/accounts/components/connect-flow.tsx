@@ -18,12 +18,6 @@ import { AccountStatusBadge } from "./account-status-badge";
 import { UtilityPicker } from "./utility-picker";
 import { FieldErrors } from "~/ui/field";
 
-/**
- * The stylesheet of the connect flow and the accounts pages, for the routes' `links`. Taken from here by the
- * signed-in routes (through `~/features/shell/app-shell`), it travels in the browser chunk that carries the flow
- * instead of a ~60-byte chunk of its own (issue 17).
- */
-
 export type ConnectFlowData =
   | { kind: "error" }
   | {
