@@ -43,6 +43,7 @@ export default tseslint.config(
   {
     ignores: [
       "build/**",
+      "bench/floor-remix/build/**",
       "public/build/**",
       "dist/**",
       "data/**",
