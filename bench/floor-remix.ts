@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * The bare Remix floor (`bench/floor-remix/`): a Remix v2 app with the product's compiler and future flags, one
@@ -7,7 +8,7 @@ import path from "node:path";
  * middleware. Built here (a few seconds) so that it always uses the installed Remix, then started like the
  * other floors: it prints `{"port": n}`.
  */
-const dir = path.join(__dirname, "floor-remix");
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "floor-remix");
 
 export function startRemixFloor(floorHtml: string) {
   const built = spawnSync("npx", ["remix", "build"], {
