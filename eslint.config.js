@@ -140,6 +140,7 @@ export default tseslint.config(
   {
     ignores: [
       "build/**",
+      "bench/floor-remix/build/**",
       "public/build/**",
       "dist/**",
       "data/**",

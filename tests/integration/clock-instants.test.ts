@@ -6,7 +6,7 @@ import { listThermostats } from "../../app/features/thermostats/thermostats.serv
 import { createApiClient } from "../../app/server/api-client.server";
 
 /**
- * The demo is the same at any hour (issue 12): the api seeded with its clock at four instants of one day,
+ * The demo is the same at any hour: the api seeded with its clock at four instants of one day,
  * read through the web's own upstream call and card-status rule, gives every control-room card the same
  * status, and grid-services events have statuses coherent with the clock.
  */

@@ -6,7 +6,7 @@ import { weightFromManifest } from "../../bench/weight";
 import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
- * The JavaScript budget of the pages people open from an email or a locked-down office network (issue 17).
+ * The JavaScript budget of the pages people open from an email or a locked-down office network.
  * Read from the build this suite runs against (`npm run build` first).
  *
  * - The login page hydrates: ≤ 100 KiB gzip on a cold visit (the manifest's entry, root and route chunks;
@@ -50,7 +50,7 @@ describe("JavaScript budget of the login page", () => {
 });
 
 /**
- * Script files a page loads on a cold visit (issue 17: fewer, larger shared chunks; each file pays its
+ * Script files a page loads on a cold visit (fewer, larger shared chunks; each file pays its
  * response headers, and on a slow link a round trip): the manifest, the entry and its chunks, and every route
  * module of the page's route chain with its chunks, as the build manifest lists them. Signed-in pages are the
  * children of `_app` (the app shell); public pages are the others (login, health check, privacy policy…).

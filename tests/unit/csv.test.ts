@@ -4,7 +4,7 @@ import { toCsv, type CsvCell } from "../../shared/csv";
 import { historyCsvRows } from "~/features/compliance/compliance";
 import { usageCsvRows } from "~/features/usage/chart-data";
 
-/** Issue 13: one CSV writer for every export, quoting per RFC 4180 and neutralising formula injection. */
+/** One CSV writer for every export, quoting per RFC 4180 and neutralising formula injection. */
 const one = (cell: CsvCell) => toCsv([[cell]]).slice(0, -2);
 
 describe("toCsv", () => {
