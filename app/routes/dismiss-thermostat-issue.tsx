@@ -15,7 +15,7 @@ import { settle } from "~/server/api-error";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 
-/** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
+/** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
 export const handle = NO_SCRIPTS;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

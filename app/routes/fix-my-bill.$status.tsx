@@ -4,7 +4,7 @@ import { feedbackHeading } from "~/features/bills/feedback";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 
-/** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
+/** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
 export const handle = NO_SCRIPTS;
 
 /** Public bill feedback confirmation (the target of the bill-issue email answers). */

@@ -15,7 +15,7 @@ import { Alert } from "~/ui/states";
 
 const REDIRECT_SECONDS = 5;
 
-/** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
+/** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
 export const handle = NO_SCRIPTS;
 
 /**

@@ -13,7 +13,7 @@ import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 
 /**
- * Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). After a failed
+ * Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. After a failed
  * submission the first invalid field has focus through its `autofocus` attribute (`Field`).
  */
 export const handle = NO_SCRIPTS;

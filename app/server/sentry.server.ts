@@ -10,7 +10,7 @@ import { createReportLimiter } from "./report-limit";
 import { MAX_PATH, pathTag, scrubEvent, scrubTag, stripQuery } from "./sentry-scrub.server";
 
 /**
- * Error reporting (issue 16): unexpected server errors, upstream failures a page turns into its error state, and
+ * Error reporting: unexpected server errors, upstream failures a page turns into its error state, and
  * browser errors (forwarded by the BFF, see sentry-browser.server.ts) go to a Sentry-compatible service through
  * `@sentry/node`. Off unless SENTRY_DSN is set; unset, the SDK is not even loaded and nothing touches the network.
  *

@@ -5,7 +5,7 @@ import { Agent, request, type Dispatcher } from "undici";
  * global `fetch`. Node 20's fetch is built on the same undici, but wraps every call in a WHATWG Request, Headers,
  * a Response and a ReadableStream body, with an AbortSignal that follows ours: on this machine it cost about
  * 4× the CPU of `request` per call (200 against 55 µs, client and server together, for a small JSON answer;
- * profile and figures in the README, issue 17), and every page makes one to seven such calls.
+ * profile and figures in the README), and every page makes one to seven such calls.
  *
  * What the api client reads of an answer is `UpstreamAnswer`, which a fetch `Response` also is: the unit tests
  * still hand the client a fake `fetch`, and file downloads (`raw`), which pass a body on as a web stream, still

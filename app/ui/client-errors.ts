@@ -1,5 +1,5 @@
 /**
- * Browser errors with JavaScript on (issue 16): a few hundred bytes instead of the browser SDK, so the entry
+ * Browser errors with JavaScript on: a few hundred bytes instead of the browser SDK, so the entry
  * pages keep their JavaScript budget. Uncaught errors and unhandled rejections are posted to the BFF
  * (`/client-errors`), which forwards them through the server SDK with the same scrubbing as server errors.
  * The page's query string never leaves (it may hold a token); at most MAX_REPORTS per page load.

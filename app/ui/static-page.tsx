@@ -2,7 +2,7 @@ import { useMatches } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /**
- * Pages that never hydrate (issue 17): the email deep-link pages (token login, password reset, thermostat
+ * Pages that never hydrate: the email deep-link pages (token login, password reset, thermostat
  * dismissal, fix-my-bill) are complete server-rendered HTML, so they ship no React, no route chunks and no
  * modulepreloads — only the small inline `PAGE_SCRIPT` below. A route opts in with
  * `export const handle = NO_SCRIPTS;`; root.tsx reads it through `usePageScripts()`. Links from such a page
