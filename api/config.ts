@@ -8,7 +8,7 @@ const mailbox = z
   .string()
   .max(300)
   .regex(
-    /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/,
+    /^(?:[^<>\r\n]*<[^\s@<>]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+>|[^\s@<>]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i,
     "must be an email address, optionally as Name <address>",
   );
 

@@ -243,3 +243,64 @@ describe("a crash between claiming and sending", () => {
     expect(row(id)).toMatchObject({ status: "sent", attempts: 2 });
   });
 });
+
+describe("without a mail server", () => {
+  it("an email stays in the outbox, and no loop sends it", async () => {
+    const outboxOnly = { ...api.deps, config: { ...api.deps.config, smtp: undefined } };
+    const id = sendMail(outboxOnly, { to: "outbox-only@example.test", subject: "Kept", text: "Kept here" });
+    await moveClockPast(clock.nowIso(), 60 * 60_000);
+    expect(row(id)).toMatchObject({ status: "outbox", attempts: 0, next_attempt_at: null });
+    expect(smtp.withMessageId(row(id).message_id)).toHaveLength(0);
+  });
+});
+
+describe("the demo's outbox page", () => {
+  const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+  it("answers JSON to scripts and a readable list to a browser", async () => {
+    const to = "page-list@example.test";
+    const id = write(to, { subject: "Bill <b>alert</b> & more" });
+    const json = await call(api, "GET", `/dev/outbox?email=${to}`);
+    expect(json.res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(json.json.items?.[0]).toMatchObject({
+      id,
+      to,
+      subject: "Bill <b>alert</b> & more",
+      kind: "weekly_rundown",
+    });
+
+    const res = await fetch(`${api.url}/dev/outbox?email=${to}`, { headers: html });
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+    const page = await res.text();
+    expect(page).toContain(`<a href="outbox/${id}">Bill &lt;b&gt;alert&lt;/b&gt; &amp; more</a>`);
+    expect(page).not.toContain("<b>alert</b>");
+    expect(await (await fetch(`${api.url}/dev/outbox?format=json`, { headers: html })).json()).toHaveProperty(
+      "items",
+    );
+  });
+
+  it("shows an email's headers, its HTML part in a sandboxed frame, its text part and its links", async () => {
+    const id = write("page-message@example.test", {
+      text: "Answer here: http://web.test/fix-my-bill/dismissed?token=a&b=1.",
+      html: '<html><head></head><body><p>Hi</p><script>alert(1)</script><a href="http://web.test/settings?x=1&amp;y=2">Manage preferences</a></body></html>',
+      headers: { "List-Unsubscribe": "<http://web.test/unsubscribe?token=t>" },
+    });
+    const res = await fetch(`${api.url}/dev/outbox/${id}`, { headers: html });
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain("<dt>List-Unsubscribe</dt><dd>&lt;http://web.test/unsubscribe?token=t&gt;</dd>");
+    expect(page).toContain(`<dd>${row(id).message_id.replace(/</g, "&lt;").replace(/>/g, "&gt;")}</dd>`);
+    // The email's own markup appears only inside the frame's escaped srcdoc, never as the page's markup.
+    const frame =
+      /<iframe [^>]*sandbox="allow-popups allow-popups-to-escape-sandbox"[^>]*srcdoc="([^"]*)"/.exec(page);
+    expect(frame?.[1]).toContain("&lt;head&gt;&lt;base target=&quot;_blank&quot;&gt;&lt;/head&gt;");
+    expect(page.replace(frame![1], "")).not.toContain("<script");
+    expect(page).toContain(
+      'Answer here: <a href="http://web.test/fix-my-bill/dismissed?token=a&amp;b=1" target="_blank" rel="noopener noreferrer">',
+    );
+    expect(page).toContain('<a href="http://web.test/settings?x=1&amp;y=2" target="_blank"');
+    expect((await fetch(`${api.url}/dev/outbox/999999999`, { headers: html })).status).toBe(404);
+    expect((await fetch(`${api.url}/dev/outbox/x`, { headers: html })).status).toBe(404);
+  });
+});
