@@ -100,6 +100,7 @@ function page(title: string, body: string): string {
 <style>
 body { font: 15px/1.5 system-ui, sans-serif; margin: 1rem auto; max-width: 72rem; padding: 0 1rem; color: #1a1a1a; }
 table { border-collapse: collapse; width: 100%; }
+form { margin: 0 0 1rem; }
 th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #ddd; vertical-align: top; }
 th { font-weight: 600; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
