@@ -160,6 +160,11 @@ export function startDelivery(deps: ApiDeps, options: DeliveryOptions = {}): Del
       counts.sent++;
       return "sent";
     } catch (caught) {
+      // Stopped past the drain: the row stays claimed, and its lease says when another process may send it.
+      if (abandoned) {
+        deps.log("mail delivery: stopped mid-send, left for after the lease", { outbox_id: row.id });
+        return "retry";
+      }
       const error = (caught ?? {}) as SmtpFailure;
       const message = scrubSmtpError(String(error.message ?? caught), smtp.url);
       const step = afterFailure({
