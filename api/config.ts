@@ -3,6 +3,15 @@ import type { ApiConfig } from "./lib/http";
 
 const ms = (fallback: number) => z.coerce.number().int().min(0).max(3_600_000).default(fallback);
 
+/** `alerts@example.com` or `EnergyOps <alerts@example.com>`. */
+const mailbox = z
+  .string()
+  .max(300)
+  .regex(
+    /^(?:[^<>\r\n]*<[^\s@<>]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+>|[^\s@<>]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i,
+    "must be an email address, optionally as Name <address>",
+  );
+
 /** The reference api's environment variables, parsed once with Zod (as the web tier's are). */
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -32,6 +41,14 @@ const schema = z.object({
   API_EXTRA_LOCATIONS: z.coerce.number().int().min(0).max(2000).default(0),
   /** Where the api clock starts (api/lib/clock.ts): tests only. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
+  /** The mail server (api/mail/delivery.ts); unset: emails stay in the outbox table. */
+  SMTP_URL: z
+    .string()
+    .url()
+    .regex(/^smtps?:\/\/[^/?#]+/i, "must be smtp://user:pass@host:587 or smtps://user:pass@host:465")
+    .optional(),
+  MAIL_FROM: mailbox.optional(),
+  MAIL_REPLY_TO: mailbox.optional(),
 });
 
 /** Parses the environment; a bad value throws an error naming each variable. */
@@ -39,7 +56,13 @@ export function apiConfigFromEnv(
   env: Record<string, string | undefined> = process.env,
 ): Omit<ApiConfig, "webBaseUrl"> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const result = schema.safeParse(cleaned);
+  const result = schema
+    .superRefine((e, ctx) => {
+      // Mail without a From of our choosing would be sent as whatever the library makes up, and refused.
+      if (e.SMTP_URL && !e.MAIL_FROM)
+        ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "required when SMTP_URL is set" });
+    })
+    .safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid api environment configuration:\n  ${lines.join("\n  ")}`);
@@ -55,5 +78,9 @@ export function apiConfigFromEnv(
     clockStart: e.CLOCK_START,
     testHooks: e.ENABLE_TEST_HOOKS === "true" || e.ENABLE_TEST_HOOKS === "1",
     extraLocations: e.API_EXTRA_LOCATIONS,
+    smtp:
+      e.SMTP_URL && e.MAIL_FROM
+        ? { url: e.SMTP_URL, from: e.MAIL_FROM, replyTo: e.MAIL_REPLY_TO }
+        : undefined,
   };
 }

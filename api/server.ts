@@ -7,6 +7,7 @@ import { openDb, type DB } from "./db";
 import { seedIfEmpty } from "./db/seed";
 import type { ApiConfig, ApiDeps } from "./lib/http";
 import { setClockStart } from "./lib/clock";
+import { startDelivery, type Delivery, type DeliveryOptions } from "./mail/delivery";
 import { startSimulators } from "./simulators";
 
 export type StartApiOptions = Partial<ApiConfig> & {
@@ -16,6 +17,8 @@ export type StartApiOptions = Partial<ApiConfig> & {
   dbFile: string;
   seed?: boolean;
   log?: ApiDeps["log"];
+  /** Tuning of the delivery loop (tests); it runs only with `smtp`. */
+  delivery?: DeliveryOptions;
 };
 
 export type RunningApi = {
@@ -23,6 +26,8 @@ export type RunningApi = {
   db: DB;
   url: string;
   deps: ApiDeps;
+  /** The loop delivering the outbox through the mail server, when `SMTP_URL` (config `smtp`) is set. */
+  delivery?: Delivery;
   close: () => Promise<void>;
 };
 
@@ -31,7 +36,9 @@ export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["l
   const config: ApiConfig = {
     ...base,
     webBaseUrl: "http://localhost:3000",
-    ...Object.fromEntries(Object.entries(opts).filter(([k, v]) => v !== undefined && k !== "log")),
+    ...Object.fromEntries(
+      Object.entries(opts).filter(([k, v]) => v !== undefined && k !== "log" && k !== "delivery"),
+    ),
   } as ApiConfig;
   const log =
     opts.log ??
@@ -65,18 +72,24 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
   const url = `http://${opts.host ?? "127.0.0.1"}:${port}/api`;
+  const delivery = deps.config.smtp ? startDelivery(deps, opts.delivery) : undefined;
   return {
     server,
     db,
     url,
     deps,
+    delivery,
     close: () =>
       new Promise<void>((resolve) => {
         stopSimulators();
-        server.closeAllConnections?.();
-        server.close(() => {
-          db.close();
-          resolve();
+        // Sends under way may finish (bounded) before the database closes; a row still unfinished is left
+        // claimed, and sent after its lease by the next process.
+        void (delivery?.stop() ?? Promise.resolve()).then(() => {
+          server.closeAllConnections?.();
+          server.close(() => {
+            db.close();
+            resolve();
+          });
         });
       }),
   };

@@ -20,6 +20,19 @@ export type ApiConfig = {
   testHooks: boolean;
   /** API_EXTRA_LOCATIONS: more buildings for the demo client, seeded after the demo (api/db/seed/extra-locations.ts). */
   extraLocations: number;
+  /**
+   * SMTP_URL, MAIL_FROM, MAIL_REPLY_TO: the mail server every email is delivered through (api/mail/delivery.ts).
+   * Unset, emails stay in the outbox table (the demo's outbox page).
+   */
+  smtp?: SmtpConfig;
+};
+
+export type SmtpConfig = {
+  /** `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://…:465` (TLS from the start). */
+  url: string;
+  /** The From of every email: `EnergyOps <alerts@example.com>` or a bare address. */
+  from: string;
+  replyTo?: string;
 };
 
 export type ApiDeps = {

@@ -402,39 +402,5 @@ export function authRoutes(deps: ApiDeps) {
     }),
   );
 
-  r.get(
-    "/dev/outbox",
-    route((req, res) => {
-      if (!deps.config.demoData) throw new HttpError(404, { message: "Not Found" });
-      const { email: to } = parse(z.object({ email: z.string().optional() }), req.query, "query");
-      const rows = (
-        to
-          ? db
-              .prepare("SELECT * FROM outbox WHERE to_email = ? ORDER BY id DESC LIMIT 50")
-              .all(to.toLowerCase())
-          : db.prepare("SELECT * FROM outbox ORDER BY id DESC LIMIT 50").all()
-      ) as {
-        id: number;
-        to_email: string;
-        subject: string;
-        text: string;
-        links_json: string;
-        code: string | null;
-        sent_at: string;
-      }[];
-      res.json({
-        items: rows.map((m) => ({
-          id: m.id,
-          to: m.to_email,
-          subject: m.subject,
-          text: m.text,
-          links: JSON.parse(m.links_json),
-          code: m.code,
-          sent_at: m.sent_at,
-        })),
-      });
-    }),
-  );
-
   return r;
 }

@@ -13,6 +13,7 @@ import { onboardingRoutes } from "./onboarding";
 import { settingsRoutes } from "./settings";
 import { prospectRoutes } from "./prospect";
 import { devRoutes } from "./dev";
+import { outboxRoutes } from "./outbox";
 
 /** Every router of the reference api, mounted under /api in this order: one entry per area, none nested. */
 export const routers: ((deps: ApiDeps) => Router)[] = [
@@ -29,4 +30,5 @@ export const routers: ((deps: ApiDeps) => Router)[] = [
   prospectRoutes,
   accountsRoutes,
   devRoutes,
+  outboxRoutes,
 ];

@@ -1,5 +1,8 @@
+import { randomUUID } from "node:crypto";
 import * as clock from "../lib/clock";
 import type { ApiDeps } from "../lib/http";
+import { messageId, messageIdDomain } from "../mail/policy";
+import { mailWritten } from "../mail/wake";
 
 export type Mail = {
   to: string;
@@ -16,11 +19,20 @@ export type Mail = {
   code?: string;
 };
 
-/** The mail simulator: every email lands in the outbox table (readable at GET /dev/outbox with demo data). */
-export function sendMail(deps: ApiDeps, mail: Mail) {
-  deps.db
+/**
+ * Every email is written to the outbox table first, and only from there delivered: with a mail server
+ * (`SMTP_URL`) the row is `queued` and the delivery loop (api/mail/delivery.ts) sends it; without one the row
+ * is the delivery (`outbox`), readable on the demo's outbox page (GET /dev/outbox). Safe inside a transaction:
+ * the email is then written, and sent, only if the transaction commits. Answers the row's id.
+ */
+export function sendMail(deps: ApiDeps, mail: Mail): number {
+  const now = clock.nowIso();
+  const smtp = deps.config.smtp;
+  const id = messageId(randomUUID(), messageIdDomain(smtp?.from, deps.config.webBaseUrl));
+  const row = deps.db
     .prepare(
-      "INSERT INTO outbox (to_email, subject, text, html, headers_json, kind, links_json, code, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      `INSERT INTO outbox (to_email, subject, text, html, headers_json, kind, links_json, code, sent_at,
+        status, next_attempt_at, message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       mail.to.toLowerCase(),
@@ -31,7 +43,18 @@ export function sendMail(deps: ApiDeps, mail: Mail) {
       mail.kind ?? "sign_in",
       JSON.stringify(mail.links ?? []),
       mail.code ?? null,
-      clock.now().toISOString(),
+      now,
+      smtp ? "queued" : "outbox",
+      smtp ? now : null,
+      id,
     );
-  deps.log("mail sent", { to: mail.to, subject: mail.subject });
+  const outboxId = Number(row.lastInsertRowid);
+  // The outbox id, not the address: the row says who it is for, the log need not.
+  deps.log(smtp ? "mail queued" : "mail written to the outbox", {
+    outbox_id: outboxId,
+    kind: mail.kind ?? "sign_in",
+    subject: mail.subject,
+  });
+  if (smtp) mailWritten(deps.db);
+  return outboxId;
 }

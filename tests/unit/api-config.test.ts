@@ -13,7 +13,32 @@ describe("the reference api's configuration", () => {
       clockStart: undefined,
       testHooks: false,
       extraLocations: 0,
+      smtp: undefined,
     });
+  });
+
+  it("reads the mail server, and refuses one without a From or with another scheme, never echoing the URL", () => {
+    expect(
+      apiConfigFromEnv({
+        SMTP_URL: "smtp://user:p%40ss@mail.example.com:587",
+        MAIL_FROM: "EnergyOps <alerts@example.com>",
+        MAIL_REPLY_TO: "support@example.com",
+      }).smtp,
+    ).toEqual({
+      url: "smtp://user:p%40ss@mail.example.com:587",
+      from: "EnergyOps <alerts@example.com>",
+      replyTo: "support@example.com",
+    });
+    expect(() => apiConfigFromEnv({ SMTP_URL: "smtps://u:secret@mail.example.com" })).toThrow(
+      /MAIL_FROM: required when SMTP_URL is set/,
+    );
+    expect(() =>
+      apiConfigFromEnv({ SMTP_URL: "http://u:secret@mail.example.com", MAIL_FROM: "a@b.co" }),
+    ).toThrow(/SMTP_URL/);
+    expect(() =>
+      apiConfigFromEnv({ SMTP_URL: "http://u:secret@mail.example.com", MAIL_FROM: "a@b.co" }),
+    ).not.toThrow(/secret/);
+    expect(() => apiConfigFromEnv({ MAIL_FROM: "not an address" })).toThrow(/MAIL_FROM/);
   });
 
   it("reads each variable", () => {
