@@ -18,10 +18,12 @@ export async function slow3g() {
   const only = process.env.BENCH_SLOW3G_ONLY ? new RegExp(process.env.BENCH_SLOW3G_ONLY) : null;
   const pages = BENCH_PAGES.filter((p) => !only || only.test(p.name));
   const s = await startServer(0);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
-  });
+  const launch = () =>
+    chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+    });
+  let browser = await launch();
   const rows: (string | number)[][] = [
     [
       "page",
@@ -36,6 +38,7 @@ export async function slow3g() {
     for (const p of pages) {
       const runs: Run[] = [];
       for (let run = 0; run < RUNS; run++) {
+        if (!browser.isConnected()) browser = await launch();
         const ctx = await browser.newContext();
         if (p.auth) await signIn(ctx, s.url);
         const page = await ctx.newPage();
@@ -52,7 +55,16 @@ export async function slow3g() {
             }
           }).observe(document.documentElement, { attributes: true });
         });
-        await page.goto(`${s.url}${p.path}`, { waitUntil: "load", timeout: 120_000 });
+        // A run whose browser went away (a busy machine) is measured again.
+        const loaded = await page
+          .goto(`${s.url}${p.path}`, { waitUntil: "load", timeout: 120_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (!loaded) {
+          await ctx.close().catch(() => undefined);
+          run--;
+          continue;
+        }
         // Hydration follows the load event by a few tasks: wait for it (at most 20 s) unless the page ships none.
         const hydrates = await page.evaluate(() => Boolean(document.querySelector("script[type=module]")));
         if (hydrates)
@@ -91,6 +103,8 @@ export async function slow3g() {
         hydrated.length === runs.length ? median(hydrated).toFixed(0) : "—",
         median(runs.map((r) => r.blocking)),
       ]);
+      // Each page as it is measured: a long run that stops early still shows what it measured.
+      console.error(rows[rows.length - 1].join(" | "));
     }
   } finally {
     await browser.close();

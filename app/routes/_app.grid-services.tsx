@@ -19,6 +19,7 @@ import { settle } from "~/server/api-error";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { withQuery } from "~/features/shell/app-shell";
 import { formatCalendarDate } from "~/lib/dates";
+import { SubmitButton } from "~/ui/pending";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -75,9 +76,7 @@ export default function GridServices() {
           {isDefaultSort
             ? null
             : state.sort.map((s) => <input key={s.field} type="hidden" name="sort" value={sortToParam(s)} />)}
-          <button type="submit" className="btn">
-            SUBMIT
-          </button>
+          <SubmitButton className="btn">SUBMIT</SubmitButton>
         </div>
       </Form>
       {loading ? (

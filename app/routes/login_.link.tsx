@@ -8,6 +8,7 @@ import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage, NO_SCRIPTS, StaticCountdown } from "~/ui/page-shell";
 import { Alert } from "~/ui/states";
+import { SubmitButton } from "~/ui/pending";
 
 const REDIRECT_SECONDS = 5;
 
@@ -78,9 +79,9 @@ export default function TokenLogin() {
             <p>Continue to log in to your account.</p>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="next" value={next} />
-            <button type="submit" className="btn btn-block" autoFocus>
+            <SubmitButton className="btn btn-block" autoFocus>
               Continue
-            </button>
+            </SubmitButton>
           </Form>
         )}
       </div>

@@ -15,6 +15,7 @@ import { isApiError } from "~/server/api-error";
 import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
+import { SubmitButton } from "~/ui/pending";
 
 /**
  * Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). After a failed
@@ -140,9 +141,7 @@ export default function ResetPassword() {
               required
               errors={errors.confirmPassword ?? undefined}
             />
-            <button type="submit" className="btn btn-block">
-              Set password
-            </button>
+            <SubmitButton className="btn btn-block">Set password</SubmitButton>
           </Form>
         )}
       </div>

@@ -5,6 +5,7 @@ import { ConedAccountFields } from "~/features/accounts/components/coned-account
 import { FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/page-shell";
+import { SubmitButton } from "~/ui/pending";
 
 type ConedErrors = { accounts?: string; confirmed?: string; newAccount?: string };
 
@@ -52,8 +53,7 @@ export function ConedStep({
       <Alert tone="info">{CONNECT_MESSAGES.conedEmailNotice}</Alert>
       <FieldErrors errors={formError ? [formError] : null} alert />
       <div className="row">
-        <button
-          type="submit"
+        <SubmitButton
           name="intent"
           value="coned-submit"
           formMethod="post"
@@ -61,7 +61,7 @@ export function ConedStep({
           disabled={hydrated && !canSubmit}
         >
           Submit
-        </button>
+        </SubmitButton>
         <Link to={`${action}?restart`}>Start over</Link>
       </div>
     </Form>

@@ -7,6 +7,7 @@ import { UtilityPicker } from "~/features/accounts/components/utility-picker";
 import { Field, FieldErrors } from "~/ui/field";
 import { useHydrated } from "~/ui/page-shell";
 import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema, SEARCH_INTENT } from "../prospect";
+import { SubmitButton } from "~/ui/pending";
 
 /** The first step: who to send the results to and which utility serves them (with the honeypot field). */
 export function StartStep({
@@ -106,15 +107,14 @@ export function StartStep({
         </div>
         <FieldErrors id={form.errorId} errors={form.errors} alert />
         <div className="row">
-          <button
-            type="submit"
+          <SubmitButton
             name="intent"
             value="start"
             className="btn"
             disabled={hydrated && (!valid || !form.dirty || navigation.state === "submitting")}
           >
             Continue
-          </button>
+          </SubmitButton>
         </div>
       </Form>
     </div>
