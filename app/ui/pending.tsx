@@ -57,7 +57,10 @@ export function isSameSubmission(navigating: Entries | undefined, mine: Entries 
 
 function submittingWith(navigation: Navigation, button: HTMLButtonElement | null) {
   if (navigation.state === "idle" || !navigation.formData || !button?.form) return false;
-  return isSameSubmission(navigation.formData.entries(), new FormData(button.form, button).entries());
+  // The submitter's own entry is added by hand: a button disabled while busy would be left out of FormData.
+  const mine = new FormData(button.form);
+  if (button.name) mine.append(button.name, button.value);
+  return isSameSubmission(navigation.formData.entries(), mine.entries());
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
