@@ -1,9 +1,10 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { useContext, useEffect, type ReactNode } from "react";
 import { supportEmail } from "./server/config.server";
 import { setReportingUser } from "./server/sentry.server";
 import { commitSession, getSession } from "./server/session.server";
+import { inlineStyles, stylesCookie, stylesVersion } from "./server/stylesheets.server";
 import styles from "./styles/app.css";
 import { PublicPage } from "~/ui/brand";
 import { StaffErrorContext, useNonce } from "~/ui/nonce";
@@ -13,11 +14,11 @@ import { reportClientError } from "~/ui/client-errors";
 import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
 import { Toasts } from "~/ui/toasts";
 import { PAGE_SCRIPT, usePageScripts } from "~/ui/static-page";
+import { BodyStyles, HeadStyles } from "~/ui/critical-css";
+import { NavigationPending, PENDING_SCRIPT } from "~/ui/pending";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+// The icon is written in <head> by Layout: on a first visit the links move to the end of <body> (critical-css.tsx).
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export const meta: MetaFunction = () => [{ title: "EnergyOps" }];
 
@@ -26,13 +27,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const toast = session.get("toast") ?? null;
   const user = session.get("user");
   setReportingUser(user);
+  const version = stylesVersion(styles);
   const body = {
     toast,
     supportEmail: supportEmail(),
     isStaff: Boolean(user?.isStaff),
+    inlineStyles: inlineStyles(request, version),
   };
+  const headers = new Headers();
   // Reading a flash consumes it: write the session back only when there was one.
-  return toast ? data(body, { headers: { "Set-Cookie": await commitSession(session) } }) : body;
+  if (toast) headers.append("Set-Cookie", await commitSession(session));
+  if (body.inlineStyles) headers.append("Set-Cookie", stylesCookie(version));
+  return [...headers.keys()].length ? data(body, { headers }) : body;
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -40,19 +46,24 @@ export function Layout({ children }: { children: ReactNode }) {
   // The email deep-link pages never hydrate (handle NO_SCRIPTS, app/ui/static-page.tsx): no React, no
   // modulepreloads, only their small inline script.
   const scripts = usePageScripts();
+  const inline = useRouteLoaderData<typeof loader>("root")?.inlineStyles ?? false;
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Before any stylesheet link: an inline script after one would wait for it. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: PENDING_SCRIPT }} />
         <Meta />
-        <Links />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <HeadStyles inline={inline} nonce={nonce} />
       </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
         {children}
+        <BodyStyles inline={inline} />
         {scripts ? (
           <>
             <ScrollRestoration nonce={nonce} />
@@ -78,6 +89,7 @@ export default function App() {
       <LinkNavigationProvider>
         <Outlet />
       </LinkNavigationProvider>
+      <NavigationPending />
       <Toasts toasts={loaderData?.toast ? [loaderData.toast] : []} />
     </>
   );

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: round trips per page, throughput, JavaScript weight, slow-network LCP/CLS, CPU per page.
  * Prints tables a person can compare run to run. Nothing here asserts: benchmarks report.
- * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many|overload]   (default: all; run `npm run build` first)
+ * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many|overload|slow3g]   (default: all; run `npm run build` first)
  * BENCH_TREE=<dir>: measure the product built in another checkout (its dist/ and public/build) with this bench.
  */
 import fs from "node:fs";
@@ -260,3 +260,4 @@ if (which === "all" || which === "throughput") await throughput();
 if (which === "all" || which === "cpu") await cpu();
 if (which === "all" || which === "many") await (await import("./many")).many();
 if (which === "all" || which === "overload") await (await import("./overload")).overload();
+if (which === "all" || which === "slow3g") await (await import("./slow3g")).slow3g();

@@ -91,7 +91,7 @@ export async function startServer(
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 1200; i++) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {

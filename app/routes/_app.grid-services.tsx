@@ -22,6 +22,7 @@ import { settle } from "~/server/api-error";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { withQuery } from "~/lib/query";
 import { formatCalendarDate } from "~/lib/dates";
+import { SubmitButton } from "~/ui/pending";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -78,9 +79,7 @@ export default function GridServices() {
           {isDefaultSort
             ? null
             : state.sort.map((s) => <input key={s.field} type="hidden" name="sort" value={sortToParam(s)} />)}
-          <button type="submit" className="btn">
-            SUBMIT
-          </button>
+          <SubmitButton className="btn">SUBMIT</SubmitButton>
         </div>
       </Form>
       {loading ? (

@@ -21,6 +21,7 @@ import { settle } from "~/server/api-error";
 import { safeRedirect } from "~/server/safe-redirect";
 import { ErrorState } from "~/ui/states";
 import { withQuery } from "~/lib/query";
+import { SubmitButton } from "~/ui/pending";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -70,9 +71,7 @@ export default function Impersonate() {
           <label htmlFor="client-search">Search clients</label>
           <div className="row">
             <input id="client-search" className="input" type="search" name="q" defaultValue={q} key={q} />
-            <button type="submit" className="btn btn-secondary">
-              Search
-            </button>
+            <SubmitButton className="btn btn-secondary">Search</SubmitButton>
           </div>
         </Form>
         {clients === null ? (

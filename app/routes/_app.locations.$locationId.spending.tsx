@@ -37,6 +37,7 @@ import { settle } from "~/server/api-error";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import plotStyles from "~/ui/plot.css";
+import { SubmitButton } from "~/ui/pending";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },
@@ -135,9 +136,7 @@ export default function Spending() {
             </select>
             {/* Also with JavaScript (a change submits by itself): the same width before and after hydration,
                 so the form does not jump beside the heading (CLS 0.325 on slow 4G). */}
-            <button type="submit" className="btn btn-secondary btn-small">
-              Show bills
-            </button>
+            <SubmitButton className="btn btn-secondary btn-small">Show bills</SubmitButton>
           </Form>
         ) : null}
       </div>

@@ -24,6 +24,7 @@ import {
 import { isApiError, settle } from "~/server/api-error";
 import { Pill } from "~/ui/pill";
 import { EmptyState, ErrorState } from "~/ui/states";
+import { SubmitButton } from "~/ui/pending";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -93,8 +94,7 @@ export default function Onboarding() {
                   <Pill tone={STATUS_TONES[s.status]}>{STATUS_LABELS[s.status]}</Pill>
                   <Form method="post">
                     <input type="hidden" name="stepId" value={s.id} />
-                    <button
-                      type="submit"
+                    <SubmitButton
                       name="intent"
                       value="start"
                       className={s.status === "complete" ? "btn btn-secondary" : "btn"}
@@ -102,7 +102,7 @@ export default function Onboarding() {
                       disabled={navigation.state === "submitting"}
                     >
                       {startButtonLabel(s.status)}
-                    </button>
+                    </SubmitButton>
                   </Form>
                 </div>
               </li>

@@ -25,6 +25,7 @@ import { APP_LINKS, appLink, isCurrentPath } from "~/ui/app-link";
 import { Brand } from "~/ui/brand";
 import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";
+import { SubmitButton } from "~/ui/pending";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -135,9 +136,7 @@ export default function AppShell() {
             </li>
             <li>
               <Form method="post" action="/logout">
-                <button type="submit" className="nav-button">
-                  Sign Out
-                </button>
+                <SubmitButton className="nav-button">Sign Out</SubmitButton>
               </Form>
             </li>
           </ul>
@@ -152,17 +151,16 @@ export default function AppShell() {
             </span>
             <Form method="post" action="/impersonate" className="impersonation-actions">
               <input type="hidden" name="redirectTo" value={here} />
-              <button
-                type="submit"
+              <SubmitButton
                 name="intent"
                 value={demoModeActive ? "demo-off" : "demo-on"}
                 className="btn btn-small btn-secondary"
               >
                 {demoModeActive ? "Turn off demo mode" : "Turn on demo mode"}
-              </button>
-              <button type="submit" name="intent" value="stop" className="btn btn-small">
+              </SubmitButton>
+              <SubmitButton name="intent" value="stop" className="btn btn-small">
                 Stop
-              </button>
+              </SubmitButton>
             </Form>
           </div>
         ) : null}

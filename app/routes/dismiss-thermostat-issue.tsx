@@ -14,6 +14,7 @@ import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
+import { SubmitButton } from "~/ui/pending";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
 export const handle = NO_SCRIPTS;
@@ -94,9 +95,7 @@ export default function DismissThermostatIssue() {
         <Form method="post" action={dismissalHref(params)} className="stack">
           <input type="hidden" name="thermostatId" value={params.thermostatId} />
           <input type="hidden" name="issueSlug" value={params.issueSlug} />
-          <button type="submit" className="btn">
-            {DISMISSAL_TEXT.button}
-          </button>
+          <SubmitButton className="btn">{DISMISSAL_TEXT.button}</SubmitButton>
         </Form>
         <Link to="/" className="btn btn-secondary">
           {MESSAGES.returnToDashboard}

@@ -12,6 +12,7 @@ import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
+import { SubmitButton } from "~/ui/pending";
 
 const REDIRECT_SECONDS = 5;
 
@@ -82,9 +83,9 @@ export default function TokenLogin() {
             <p>Continue to log in to your account.</p>
             <input type="hidden" name="token" value={token} />
             <input type="hidden" name="next" value={next} />
-            <button type="submit" className="btn btn-block" autoFocus>
+            <SubmitButton className="btn btn-block" autoFocus>
               Continue
-            </button>
+            </SubmitButton>
           </Form>
         )}
       </div>

@@ -11,6 +11,7 @@ import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
+import { SubmitButton } from "~/ui/pending";
 
 /**
  * Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. After a failed
@@ -136,9 +137,7 @@ export default function ResetPassword() {
               required
               errors={errors.confirmPassword ?? undefined}
             />
-            <button type="submit" className="btn btn-block">
-              Set password
-            </button>
+            <SubmitButton className="btn btn-block">Set password</SubmitButton>
           </Form>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { Glyph } from "~/ui/glyph";
 import { APP_LINKS, appLink } from "~/ui/app-link";
+import { SubmitButton } from "~/ui/pending";
 
 type Option = { id: number; label: string };
 
@@ -45,9 +46,7 @@ export function LocationSelect({
                 maxLength={100}
                 placeholder={`Search ${locationCount} locations`}
               />
-              <button type="submit" className="btn btn-secondary btn-small">
-                Search
-              </button>
+              <SubmitButton className="btn btn-secondary btn-small">Search</SubmitButton>
             </Form>
           </li>
         ) : null}

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { CONNECT_MESSAGES } from "../accounts";
 import { FieldErrors } from "~/ui/field";
+import { SubmitButton } from "~/ui/pending";
 
 /**
  * The ConEd account numbers entered so far, each with a Remove button (`op=remove-<index>`), carried as hidden
@@ -27,15 +28,14 @@ export function ConedAccountList({
             <li key={a} className="row">
               <input type="hidden" name="account" value={a} />
               <span className="spacer">{a}</span>{" "}
-              <button
-                type="submit"
+              <SubmitButton
                 name="op"
                 value={`remove-${i}`}
                 className="btn btn-ghost btn-small"
                 aria-label={`Remove account ${a}`}
               >
                 Remove
-              </button>
+              </SubmitButton>
             </li>
           ))}
         </ul>
@@ -85,9 +85,9 @@ export function ConedAccountFields(props: {
             aria-describedby={errors.newAccount ? "coned-new-account-error" : undefined}
             autoComplete="off"
           />{" "}
-          <button type="submit" name="op" value="add" className="btn btn-secondary">
+          <SubmitButton name="op" value="add" className="btn btn-secondary">
             Add account
-          </button>
+          </SubmitButton>
         </div>
         <FieldErrors id="coned-new-account-error" errors={errors.newAccount ? [errors.newAccount] : null} />
       </div>

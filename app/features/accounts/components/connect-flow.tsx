@@ -17,6 +17,7 @@ import {
 import { AccountStatusBadge } from "./account-status-badge";
 import { UtilityPicker } from "./utility-picker";
 import { FieldErrors } from "~/ui/field";
+import { SubmitButton } from "~/ui/pending";
 
 export type ConnectFlowData =
   | { kind: "error" }
@@ -178,9 +179,9 @@ function SelectStep({ data }: { data: FlowData }) {
         <EmbedField data={data} />
         <input type="hidden" name="step" value="review_accounts" />
         {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
-        <button type="submit" className="btn" disabled={hydrated && !selected}>
+        <SubmitButton className="btn" disabled={hydrated && !selected}>
           Continue
-        </button>
+        </SubmitButton>
       </F>
     </>
   );
@@ -245,9 +246,7 @@ function ReviewStep({ data }: { data: FlowData }) {
         </div>
       ) : null}
       <div className="row">
-        <button type="submit" className="btn">
-          Continue
-        </button>
+        <SubmitButton className="btn">Continue</SubmitButton>
       </div>
     </F>
   );
@@ -280,9 +279,9 @@ function ConedAccountsStep({ data }: { data: FlowData }) {
         level={2}
       />
       <div className="row">
-        <button type="submit" name="op" value="continue" className="btn" disabled={hydrated && !canContinue}>
+        <SubmitButton name="op" value="continue" className="btn" disabled={hydrated && !canContinue}>
           Continue
-        </button>
+        </SubmitButton>
       </div>
     </F>
   );
@@ -338,15 +337,14 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
         >
           Edit accounts
         </FlowLink>{" "}
-        <button
-          type="submit"
+        <SubmitButton
           name="intent"
           value="coned-submit"
           className="btn"
           disabled={navigation.state === "submitting"}
         >
           Connect
-        </button>
+        </SubmitButton>
       </div>
     </F>
   );

@@ -2,6 +2,7 @@ import { Form, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { withQuery } from "~/lib/query";
 import { useHydrated } from "~/ui/use-hydrated";
+import { SubmitButton } from "~/ui/pending";
 
 /**
  * "Connect Utility Accounts": a POST (a button in a form) to the connect page's action, which records the
@@ -22,9 +23,7 @@ export function ConnectLink({ children, className }: { children: ReactNode; clas
           value={location.pathname + withQuery(location.search, { connect: "1" })}
         />
       ) : null}
-      <button type="submit" className={className}>
-        {children}
-      </button>
+      <SubmitButton className={className}>{children}</SubmitButton>
     </Form>
   );
 }

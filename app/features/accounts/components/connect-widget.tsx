@@ -12,6 +12,7 @@ import {
   type ConnectWidgetUtility,
   type ProviderWidgetGlobal,
 } from "../utility-connect";
+import { SubmitButton } from "~/ui/pending";
 
 type Props = {
   config: ConnectWidgetConfig;
@@ -112,15 +113,14 @@ export function BuiltinConnectForm({
       )}
       <FieldErrors id={form.errorId} errors={form.errors} alert />
       <div className="row">
-        <button
-          type="submit"
+        <SubmitButton
           name="intent"
           value={CONNECT_INTENTS.builtin}
           className="btn"
           disabled={hydrated && (!valid || !form.dirty || busy)}
         >
           {submitLabel}
-        </button>
+        </SubmitButton>
       </div>
     </FormComponent>
   );

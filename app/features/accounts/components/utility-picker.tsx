@@ -2,6 +2,7 @@ import { useState, type ChangeEvent } from "react";
 import { SelectField } from "~/ui/field";
 import { useHydrated } from "~/ui/use-hydrated";
 import { CONNECT_MESSAGES, filterUtilities, type UtilityOption } from "../accounts";
+import { SubmitButton } from "~/ui/pending";
 
 type Props = {
   utilities: UtilityOption[];
@@ -82,8 +83,7 @@ export function UtilityPicker({
             autoComplete="off"
           />
           {hydrated ? null : inForm ? (
-            <button
-              type="submit"
+            <SubmitButton
               form={formId}
               name="intent"
               value={searchIntent}
@@ -91,11 +91,9 @@ export function UtilityPicker({
               className="btn btn-secondary"
             >
               Search
-            </button>
+            </SubmitButton>
           ) : (
-            <button type="submit" className="btn btn-secondary">
-              Search
-            </button>
+            <SubmitButton className="btn btn-secondary">Search</SubmitButton>
           )}
         </div>
         <p

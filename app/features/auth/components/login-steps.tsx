@@ -7,6 +7,7 @@ import { useFocusInvalid } from "~/ui/use-focus-invalid";
 import { useHydrated } from "~/ui/use-hydrated";
 import type { LoginActionData, LoginOption } from "../auth";
 import { AUTH_MESSAGES, looksLikeEmail } from "../messages";
+import { SubmitButton } from "~/ui/pending";
 
 /** Field errors of a Conform reply (`submission.reply()`), by field name; "" holds the form's own errors. */
 function replyErrors(result: SubmissionResult<string[]> | undefined) {
@@ -48,9 +49,9 @@ export function EmailStep({
         errors={errors}
         autoFocus
       />
-      <button type="submit" className="btn btn-block" disabled={hydrated && !valid}>
+      <SubmitButton className="btn btn-block" disabled={hydrated && !valid}>
         Continue
-      </button>
+      </SubmitButton>
     </Form>
   );
 }
@@ -104,9 +105,9 @@ export function OptionsStep({
             required
             errors={pwErrors("password") ?? pwErrors("")}
           />
-          <button type="submit" name="intent" value="password" className="btn btn-block" disabled={busy}>
+          <SubmitButton name="intent" value="password" className="btn btn-block" disabled={busy}>
             Log in
-          </button>
+          </SubmitButton>
         </Form>
       ) : null}
 
@@ -127,9 +128,9 @@ export function OptionsStep({
             required
             errors={codeErrors("code")}
           />
-          <button type="submit" name="intent" value="code" className="btn btn-block" disabled={busy}>
+          <SubmitButton name="intent" value="code" className="btn btn-block" disabled={busy}>
             Log in with code
-          </button>
+          </SubmitButton>
         </Form>
       ) : null}
 
@@ -137,31 +138,24 @@ export function OptionsStep({
         <input type="hidden" name="email" value={email} />
         <input type="hidden" name="next" value={next} />
         {options.includes("login_link") ? (
-          <button
-            type="submit"
-            name="intent"
-            value="link"
-            className="btn btn-secondary btn-block"
-            disabled={busy}
-          >
+          <SubmitButton name="intent" value="link" className="btn btn-secondary btn-block" disabled={busy}>
             Email me a login link
-          </button>
+          </SubmitButton>
         ) : null}{" "}
         {options.includes("login_code") ? (
-          <button
-            type="submit"
+          <SubmitButton
             name="intent"
             value="request-code"
             className="btn btn-secondary btn-block"
             disabled={busy}
           >
             {codeRequested ? "Send a new code" : "Email me a 6-digit code"}
-          </button>
+          </SubmitButton>
         ) : null}
         <div className="row">
-          <button type="submit" name="intent" value="reset" className="link-button" disabled={busy}>
+          <SubmitButton name="intent" value="reset" className="link-button" disabled={busy}>
             {hasPassword ? "Reset password" : "Set password"}
-          </button>{" "}
+          </SubmitButton>{" "}
           <span className="spacer" />
           <Link to={anotherUser}>Log in as another user</Link>
         </div>

@@ -11,6 +11,7 @@ import {
 } from "../bills";
 import { FieldErrors } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
+import { SubmitButton } from "~/ui/pending";
 
 type Flag = {
   id: number;
@@ -64,24 +65,24 @@ export function FlagBanner({
               <input type="hidden" name="statementId" value={billId} />
               <input type="hidden" name="flagId" value={f.id} />
               <SubmissionIdInput value={submissionId} />
-              <button
-                type="submit"
+              <SubmitButton
                 name="intent"
                 value="confirm"
                 className="btn btn-secondary btn-small"
                 disabled={busyFlag === String(f.id)}
+                pendingLabel="Sending your answer…"
               >
                 Yes, this is expected
-              </button>{" "}
-              <button
-                type="submit"
+              </SubmitButton>{" "}
+              <SubmitButton
                 name="intent"
                 value="investigate"
                 className="btn btn-small"
                 disabled={busyFlag === String(f.id)}
+                pendingLabel="Sending your answer…"
               >
                 No, please investigate
-              </button>
+              </SubmitButton>
             </Form>
           ) : null}
           {error && error.flagId === f.id ? <FieldErrors errors={[error.message]} alert /> : null}

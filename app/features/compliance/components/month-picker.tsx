@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { MONTH_SHORT } from "~/lib/dates";
 import { isFutureMonth, monthLabel, pickerYears } from "../compliance";
+import { SubmitButton } from "~/ui/pending";
 
 /**
  * Time Frame month picker: a GET form (month grid Jan..Dec, a year selector 12 years back, Cancel, Apply).
@@ -75,9 +76,7 @@ export function MonthPicker({
           >
             Cancel
           </Link>
-          <button type="submit" className="btn btn-small">
-            Apply
-          </button>
+          <SubmitButton className="btn btn-small">Apply</SubmitButton>
         </div>
       </Form>
     </details>

@@ -18,6 +18,7 @@ import {
   type DaySortKey,
   type WorstDay,
 } from "../compliance";
+import { SubmitButton } from "~/ui/pending";
 
 export function ComplianceCards({
   compliance,
@@ -202,9 +203,7 @@ export function ThermostatTable({
             maxLength={100}
           />
         )}
-        <button type="submit" className="btn btn-secondary btn-small">
-          Filter
-        </button>
+        <SubmitButton className="btn btn-secondary btn-small">Filter</SubmitButton>
       </Form>
       {rows.length === 0 ? (
         <p className="muted">No thermostats found.</p>

@@ -14,6 +14,7 @@ import {
   stepSegments,
   type HistoryChart,
 } from "../history-chart";
+import { SubmitButton } from "~/ui/pending";
 
 /** The plot's own coordinates; the SVG stretches them to the width of the page (PlotFrame). */
 const W = 1000;
@@ -158,9 +159,7 @@ export function ThermostatChart({
             markers
           </label>
           {hydrated ? null : (
-            <button type="submit" className="btn btn-secondary btn-small">
-              Update chart
-            </button>
+            <SubmitButton className="btn btn-secondary btn-small">Update chart</SubmitButton>
           )}
         </div>
       </Form>

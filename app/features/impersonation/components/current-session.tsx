@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { SubmitButton } from "~/ui/pending";
 
 /** The impersonate page's "Current session": who is impersonated, demo mode, and the buttons to change both. */
 export function CurrentSession({ name, demo }: { name: string; demo: boolean }) {
@@ -10,17 +11,12 @@ export function CurrentSession({ name, demo }: { name: string; demo: boolean }) 
       </p>
       <Form method="post" className="row">
         <input type="hidden" name="redirectTo" value="/impersonate" />
-        <button
-          type="submit"
-          name="intent"
-          value={demo ? "demo-off" : "demo-on"}
-          className="btn btn-secondary"
-        >
+        <SubmitButton name="intent" value={demo ? "demo-off" : "demo-on"} className="btn btn-secondary">
           {demo ? "Turn off demo mode" : "Turn on demo mode"}
-        </button>
-        <button type="submit" name="intent" value="stop" className="btn">
+        </SubmitButton>
+        <SubmitButton name="intent" value="stop" className="btn">
           Stop impersonating
-        </button>
+        </SubmitButton>
       </Form>
     </section>
   );

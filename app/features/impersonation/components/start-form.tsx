@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
+import { SubmitButton } from "~/ui/pending";
 
 const CLIENT_TYPE_LABEL: Record<string, string> = {
   SMB: "Small Comm",
@@ -97,15 +98,14 @@ export function StartForm({
         <FieldErrors id="reason-error" errors={errors.reason ? [errors.reason] : null} />
       </div>
       <div>
-        <button
-          type="submit"
+        <SubmitButton
           name="intent"
           value="start"
           className="btn"
           disabled={navigation.state === "submitting"}
         >
           Start impersonating
-        </button>
+        </SubmitButton>
       </div>
     </Form>
   );

@@ -7,6 +7,7 @@ import { APP_LINKS, appLink } from "~/ui/app-link";
 import { Pager } from "~/ui/pager";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import type { DashboardRow, TableState } from "../dashboard.server";
+import { SubmitButton } from "~/ui/pending";
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "location", label: "Location" },
@@ -58,9 +59,7 @@ export function LocationsTable({
         />
         {state.sort !== "location" ? <input type="hidden" name="sort" value={state.sort} /> : null}
         {state.dir !== "asc" ? <input type="hidden" name="dir" value={state.dir} /> : null}
-        <button type="submit" className="btn btn-secondary">
-          Search
-        </button>
+        <SubmitButton className="btn btn-secondary">Search</SubmitButton>
       </Form>
       <div className="table-wrap table-cards">
         <table className="table locations-table" {...APP_LINKS}>

@@ -1,4 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
+import { SubmitButton } from "~/ui/pending";
 
 /** The device vendor's service alert, with a Dismiss button that posts to the dashboard's action. */
 export function VendorAlert({ message }: { message: string }) {
@@ -8,9 +9,9 @@ export function VendorAlert({ message }: { message: string }) {
       <p>{message}</p>
       <Form method="post" preventScrollReset>
         <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
-        <button type="submit" name="intent" value="dismiss-vendor-alert" className="btn btn-ghost btn-small">
+        <SubmitButton name="intent" value="dismiss-vendor-alert" className="btn btn-ghost btn-small">
           Dismiss
-        </button>
+        </SubmitButton>
       </Form>
     </div>
   );

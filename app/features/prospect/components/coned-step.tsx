@@ -4,6 +4,7 @@ import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import { FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
+import { SubmitButton } from "~/ui/pending";
 
 type ConedErrors = { accounts?: string; confirmed?: string; newAccount?: string };
 
@@ -63,8 +64,7 @@ export function ConedStep({
       <Alert tone="info">{CONNECT_MESSAGES.conedEmailNotice}</Alert>
       <FieldErrors errors={formError ? [formError] : null} alert />
       <div className="row">
-        <button
-          type="submit"
+        <SubmitButton
           name="intent"
           value="coned-submit"
           formMethod="post"
@@ -72,7 +72,7 @@ export function ConedStep({
           disabled={hydrated && !canSubmit}
         >
           Submit
-        </button>
+        </SubmitButton>
         <Link to={`${action}?restart`}>Start over</Link>
       </div>
     </Form>

@@ -5,6 +5,7 @@ import { useState, type ReactNode } from "react";
 import { Field, FieldErrors } from "~/ui/field";
 import { useHydrated } from "~/ui/use-hydrated";
 import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema } from "../prospect";
+import { SubmitButton } from "~/ui/pending";
 
 /** The first step: who to send the results to and which utility serves them (with the honeypot field). */
 export function StartStep({
@@ -110,15 +111,14 @@ export function StartStep({
         </div>
         <FieldErrors id={form.errorId} errors={form.errors} alert />
         <div className="row">
-          <button
-            type="submit"
+          <SubmitButton
             name="intent"
             value="start"
             className="btn"
             disabled={hydrated && (!valid || !form.dirty || navigation.state === "submitting")}
           >
             Continue
-          </button>
+          </SubmitButton>
         </div>
       </Form>
     </div>

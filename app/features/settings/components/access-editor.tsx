@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Alert } from "~/ui/states";
 import { SubmissionIdInput } from "~/ui/submission-id";
 import { accessChanges, type AccessActionData, type TeamMemberView } from "../settings";
+import { SubmitButton } from "~/ui/pending";
 
 /** The action's answer when it is the access editor's (a refused form answers a Conform reply instead). */
 const isAccessReply = (v: unknown): v is AccessActionData =>
@@ -97,24 +98,22 @@ function AccessForm({
           </>
         ) : (
           <>
-            <button
-              type="submit"
+            <SubmitButton
               name="intent"
               value="access-select-all"
               className="btn btn-secondary btn-small"
               formNoValidate
             >
               Select all
-            </button>
-            <button
-              type="submit"
+            </SubmitButton>
+            <SubmitButton
               name="intent"
               value="access-revoke-all"
               className="btn btn-secondary btn-small"
               formNoValidate
             >
               Revoke all
-            </button>
+            </SubmitButton>
           </>
         )}
         <span className="muted" aria-live="polite">
@@ -149,15 +148,14 @@ function AccessForm({
         </ul>
       </fieldset>
       <div className="row">
-        <button
-          type="submit"
+        <SubmitButton
           name="intent"
           value="access-save"
           className="btn"
           disabled={hydrated && (busy || changed === 0)}
         >
           Save
-        </button>
+        </SubmitButton>
       </div>
     </Form>
   );

@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { ErrorState } from "~/ui/states";
 import type { PreferenceToggleView } from "../settings";
+import { SubmitButton } from "~/ui/pending";
 
 /** The preferences tab: the four email switches, or the error state when they could not be read. */
 export function Preferences({ toggles }: { toggles: PreferenceToggleView[] | null }) {
@@ -28,8 +29,7 @@ function PreferenceToggle({ type, label, enabled }: PreferenceToggleView) {
     <fetcher.Form method="post" action="/settings">
       <input type="hidden" name="intent" value="preference" />
       <input type="hidden" name="type" value={type} />
-      <button
-        type="submit"
+      <SubmitButton
         role="switch"
         aria-checked={optimistic}
         name="enabled"
@@ -44,7 +44,7 @@ function PreferenceToggle({ type, label, enabled }: PreferenceToggleView) {
           </span>
           <span className="switch-track" aria-hidden="true" />
         </span>
-      </button>
+      </SubmitButton>
     </fetcher.Form>
   );
 }

@@ -6,6 +6,7 @@ import { UrlDialog } from "~/ui/url-dialog";
 import { useHydrated } from "~/ui/use-hydrated";
 import type { TeamSort, TeamView } from "../settings";
 import { AccessEditor } from "./access-editor";
+import { SubmitButton } from "~/ui/pending";
 
 /** The team tab: search, the sortable list, and the access editor of the member in `?edit=`. */
 export function Team({ team }: { team: TeamView }) {
@@ -48,9 +49,7 @@ export function Team({ team }: { team: TeamView }) {
           <label htmlFor="team-q">Search by name or email</label>
           <input id="team-q" name="q" type="search" className="input" defaultValue={team.q} />
         </div>
-        <button type="submit" className="btn btn-secondary">
-          Search
-        </button>
+        <SubmitButton className="btn btn-secondary">Search</SubmitButton>
       </Form>
       {team.error ? (
         <ErrorState title="An error has occurred, please try again." />

@@ -13,6 +13,7 @@ import { Alert } from "~/ui/states";
 import { SubmissionIdInput } from "~/ui/submission-id";
 import { useHydrated } from "~/ui/use-hydrated";
 import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
+import { SubmitButton } from "~/ui/pending";
 
 /** The device's settings, or while a change is pending the values it asked for (the form resets when it finishes). */
 function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
@@ -116,7 +117,7 @@ function ClosedSettingsForm({
           inputMode="numeric"
         />
       </div>
-      <FormButtons disabled={fetcher.state !== "idle"} />
+      <FormButtons disabled={false} pending={fetcher.state !== "idle"} />
     </fetcher.Form>
   );
 }
@@ -138,12 +139,19 @@ function ModeOptions({ state }: { state: ThermostatInfo["state"] }) {
   );
 }
 
-function FormButtons({ disabled }: { disabled: boolean }) {
+function FormButtons({ disabled, pending }: { disabled: boolean; pending: boolean }) {
   return (
     <div className="row">
-      <button type="submit" name="intent" value="save" className="btn btn-small" disabled={disabled}>
+      <SubmitButton
+        name="intent"
+        value="save"
+        className="btn btn-small"
+        disabled={disabled}
+        pending={pending}
+        pendingLabel="Saving…"
+      >
         Save
-      </button>{" "}
+      </SubmitButton>{" "}
       <button type="reset" className="btn btn-secondary btn-small">
         Cancel
       </button>
@@ -240,7 +248,7 @@ function LiveSettingsForm({
           errors={fields.heatSetpointF.errors}
         />
       </div>
-      <FormButtons disabled={busy || (hydrated && !valid)} />
+      <FormButtons disabled={!busy && hydrated && !valid} pending={busy} />
     </fetcher.Form>
   );
 }

@@ -21,6 +21,7 @@ import {
 } from "../thermostats";
 import { Alert } from "~/ui/states";
 import { SettingsForm, type SettingsReply } from "./settings-form";
+import { SubmitButton } from "~/ui/pending";
 
 const degrees = (v: number | null) => (v === null ? "—" : `${v}°F`);
 
@@ -147,26 +148,30 @@ export function ThermostatCard({
               <input type="hidden" name="issueId" value={issue?.id} />
               <input type="hidden" name="tab" value={tab} />
               {canResolve ? (
-                <button
-                  type="submit"
+                <SubmitButton
                   name="intent"
                   value="resolve"
+                  pending={
+                    issueFetcher.state !== "idle" && issueFetcher.formData?.get("intent") === "resolve"
+                  }
                   className="btn btn-small"
                   disabled={issueFetcher.state !== "idle"}
                 >
                   Resolve Issue
-                </button>
+                </SubmitButton>
               ) : null}{" "}
               {canDismiss ? (
-                <button
-                  type="submit"
+                <SubmitButton
                   name="intent"
                   value="dismiss"
+                  pending={
+                    issueFetcher.state !== "idle" && issueFetcher.formData?.get("intent") === "dismiss"
+                  }
                   className="btn btn-secondary btn-small"
                   disabled={issueFetcher.state !== "idle"}
                 >
                   DISMISS
-                </button>
+                </SubmitButton>
               ) : null}
             </issueFetcher.Form>
           ) : null}

@@ -14,6 +14,7 @@ import {
   type Period,
   type Today,
 } from "../usage";
+import { SubmitButton } from "~/ui/pending";
 
 type Href = (params: Record<string, string | null | undefined>) => string;
 
@@ -90,9 +91,7 @@ export function DatePickerDialog({
             <Link to={closeHref} replace preventScrollReset className="btn btn-secondary">
               Cancel
             </Link>
-            <button type="submit" className="btn">
-              Apply
-            </button>
+            <SubmitButton className="btn">Apply</SubmitButton>
           </div>
         </Form>
       </LinkTabs>
@@ -348,9 +347,7 @@ export function BillPickerDialog({
             <Link to={closeHref} replace preventScrollReset className="btn btn-secondary">
               Cancel
             </Link>
-            <button type="submit" className="btn">
-              Apply
-            </button>
+            <SubmitButton className="btn">Apply</SubmitButton>
           </div>
         </Form>
       )}

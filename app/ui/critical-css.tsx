@@ -1,0 +1,80 @@
+import { Links, UNSAFE_RemixContext, useMatches } from "@remix-run/react";
+import { useContext, useState } from "react";
+
+/**
+ * First paint with the document: on a first visit the page carries its stylesheets inline (`<style>` under the
+ * page's nonce, one per stylesheet of the matched routes, in `<links>` order) and the `<link>`s move to the end
+ * of `<body>`. A stylesheet link there is not render-blocking (it holds back only what follows it: the scripts,
+ * which wait for stylesheets anyway), so the browser paints as soon as the HTML is in, and the files land in
+ * the cache for later visits. The root loader sets a cookie with that page; from then on the page has its
+ * `<Links>` in `<head>` as usual, served from the cache (no request, no bytes). No JavaScript and no inline
+ * event handler is involved (the CSP forbids them; the page must work with JavaScript off).
+ *
+ * The mode of a document is fixed for its life: the client reads it from the server's render (the root loader's
+ * answer then) and keeps it, so a later revalidation that sees the cookie does not move the links.
+ */
+
+/** On the server: a built stylesheet's text by its href (installed by app/server/stylesheets.server.ts). */
+export const stylesheetSource: { read?: (href: string) => string | undefined } = {};
+
+/** In the browser: the inline styles the document arrived with, by href. */
+const documentStyles = new Map<string, string>();
+
+function styleText(href: string) {
+  if (typeof document === "undefined") return stylesheetSource.read?.(href);
+  if (!documentStyles.has(href)) {
+    const el = [...document.querySelectorAll("style[data-href]")].find(
+      (s) => s.getAttribute("data-href") === href,
+    );
+    if (el) documentStyles.set(href, el.textContent ?? "");
+  }
+  return documentStyles.get(href);
+}
+
+/** The stylesheet hrefs of the matched routes, in the order `<Links>` renders them. */
+function useStylesheetHrefs() {
+  const routeModules = useContext(UNSAFE_RemixContext)?.routeModules ?? {};
+  const hrefs: string[] = [];
+  for (const match of useMatches()) {
+    for (const link of routeModules[match.id]?.links?.() ?? []) {
+      if ("rel" in link && link.rel === "stylesheet" && typeof link.href === "string" && !link.media)
+        if (!hrefs.includes(link.href)) hrefs.push(link.href);
+    }
+  }
+  return hrefs;
+}
+
+/** Whether this document carries its styles inline: the server's answer, kept by the browser for the document's life. */
+function useInlineMode(inline: boolean) {
+  const hrefs = useStylesheetHrefs();
+  const [mode] = useState(() =>
+    typeof document === "undefined"
+      ? // All or nothing: a page with one sheet missing inline would paint without it.
+        inline && hrefs.every((href) => styleText(href) !== undefined)
+      : document.querySelector("style[data-href]") !== null,
+  );
+  return mode;
+}
+
+/** In `<head>`: the inline styles on a first visit, otherwise Remix's `<Links>`. */
+export function HeadStyles({ inline, nonce }: { inline: boolean; nonce: string }) {
+  const mode = useInlineMode(inline);
+  const hrefs = useStylesheetHrefs();
+  if (!mode) return <Links />;
+  // A sheet without text (a route reached later by client navigation) comes from its link in <body>.
+  return (
+    <>
+      {hrefs.map((href) => {
+        const text = styleText(href);
+        return text === undefined ? null : (
+          <style key={href} nonce={nonce} data-href={href} dangerouslySetInnerHTML={{ __html: text }} />
+        );
+      })}
+    </>
+  );
+}
+
+/** At the end of `<body>`, before the scripts: the links of a first visit (they fill the cache, blocking nothing). */
+export function BodyStyles({ inline }: { inline: boolean }) {
+  return useInlineMode(inline) ? <Links /> : null;
+}

@@ -1,0 +1,112 @@
+/**
+ * Slow 3G (Chromium's preset: 2 s round trip, 400 kbit/s each way), cold cache (a new browser context per run),
+ * median of 5, per page: when the HTML had arrived (the document's responseEnd), first paint, hydration (the
+ * root sets `data-hydrated` on <html>; "—" on the email pages, which never hydrate) and the number of
+ * render-blocking requests (resources whose `renderBlockingStatus` is `blocking`).
+ * `BENCH_SLOW3G_ONLY=<regexp>` picks pages by name.
+ */
+import { chromium } from "@playwright/test";
+import { BENCH_PAGES } from "./pages";
+import { median, signIn, startServer, table } from "./server";
+
+const RUNS = 5;
+const SLOW_3G = { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 };
+
+type Run = { html: number; paint: number; hydrated: number | null; blocking: number };
+const MAX_ATTEMPTS = 10;
+
+export async function slow3g() {
+  const only = process.env.BENCH_SLOW3G_ONLY ? new RegExp(process.env.BENCH_SLOW3G_ONLY) : null;
+  const pages = BENCH_PAGES.filter((p) => !only || only.test(p.name));
+  const s = await startServer(0);
+  const launch = () =>
+    chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+    });
+  let browser = await launch();
+  const rows: (string | number)[][] = [
+    [
+      "page",
+      "HTML arrived ms",
+      "first paint ms",
+      "paint − HTML ms",
+      "hydrated ms",
+      "render-blocking requests",
+    ],
+  ];
+  try {
+    for (const p of pages) {
+      const runs: Run[] = [];
+      let failures = 0;
+      for (let run = 0; run < RUNS; run++) {
+        if (!browser.isConnected()) browser = await launch();
+        const ctx = await browser.newContext();
+        if (p.auth) await signIn(ctx, s.url);
+        const page = await ctx.newPage();
+        const cdp = await ctx.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.emulateNetworkConditions", SLOW_3G);
+        // A run whose browser went away (a busy machine) is measured again.
+        const loaded = await page
+          .goto(`${s.url}${p.path}`, { waitUntil: "load", timeout: 120_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (!loaded) {
+          await ctx.close().catch(() => undefined);
+          if (++failures > MAX_ATTEMPTS) throw new Error(`${p.name}: the page did not load`);
+          run--;
+          continue;
+        }
+        // Hydration comes after the load event, once the scripts have run: poll for it (at most 40 s) unless the
+        // page ships no module script (the email pages).
+        const hydrates = await page.evaluate(() => Boolean(document.querySelector("script[type=module]")));
+        const hydrated = hydrates
+          ? await page
+              .waitForFunction(
+                () => (document.documentElement.dataset.hydrated ? performance.now() : 0),
+                null,
+                {
+                  polling: 50,
+                  timeout: 40_000,
+                },
+              )
+              .then((h) => h.jsonValue())
+              .catch(() => null)
+          : null;
+        runs.push({
+          hydrated,
+          ...(await page.evaluate(() => {
+            const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+            const paint = performance.getEntriesByName("first-paint")[0]?.startTime ?? NaN;
+            const resources = performance.getEntriesByType("resource") as (PerformanceResourceTiming & {
+              renderBlockingStatus?: string;
+            })[];
+            return {
+              html: nav.responseEnd,
+              paint,
+              blocking: resources.filter((r) => r.renderBlockingStatus === "blocking").length,
+            };
+          })),
+        });
+        await ctx.close();
+      }
+      const hydrated = runs.map((r) => r.hydrated).filter((h): h is number => h !== null);
+      rows.push([
+        p.name,
+        median(runs.map((r) => r.html)).toFixed(0),
+        median(runs.map((r) => r.paint)).toFixed(0),
+        median(runs.map((r) => r.paint - r.html)).toFixed(0),
+        hydrated.length === runs.length ? median(hydrated).toFixed(0) : "—",
+        median(runs.map((r) => r.blocking)),
+      ]);
+      // Each page as it is measured: a long run that stops early still shows what it measured.
+      console.error(rows[rows.length - 1].join(" | "));
+    }
+  } finally {
+    await browser.close();
+    await s.stop();
+  }
+  console.log(`\n## Slow 3G (2 s RTT, 400 kbit/s), cold cache, median of ${RUNS}\n`);
+  console.log(table(rows));
+}
