@@ -15,7 +15,7 @@ import {
   GeneralErrorBoundary,
   reportClientError,
   useEscapeClosesMenus,
-  Toasts,
+  ToastRegion,
   PAGE_SCRIPT,
   usePageScripts,
 } from "~/ui/page-shell";
@@ -81,10 +81,11 @@ export default function App() {
   useEscapeClosesMenus();
   return (
     <>
-      <LinkNavigationProvider>
-        <Outlet />
-      </LinkNavigationProvider>
-      <Toasts toasts={loaderData?.toast ? [loaderData.toast] : []} />
+      <ToastRegion flash={loaderData?.toast ?? null}>
+        <LinkNavigationProvider>
+          <Outlet />
+        </LinkNavigationProvider>
+      </ToastRegion>
     </>
   );
 }

@@ -14,6 +14,7 @@ import {
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/page-shell";
+import { usePageToast } from "~/ui/toasts";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);
@@ -47,6 +48,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 export default function Login() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  usePageToast(actionData && "toast" in actionData ? actionData.toast : null, actionData);
   return (
     <PublicPage>
       <div className="card">

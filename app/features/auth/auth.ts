@@ -74,6 +74,8 @@ export type LoginActionData = {
   message?: string;
   formError?: string;
   codeRequested?: boolean;
+  /** A failure the spec shows as a toast, on the login page that answers the request. */
+  toast?: { kind: "error"; message: string };
   lastResult?: SubmissionResult<string[]>;
 };
 

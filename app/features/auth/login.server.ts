@@ -4,7 +4,7 @@ import { isApiError } from "~/server/api-error";
 import { completeLogin } from "~/server/login.server";
 import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
-import { getSessionUser, toastHeaders } from "~/server/session.server";
+import { getSessionUser } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
 import type { LoginAction, LoginActionData, LoginIntent, LoginOption } from "./auth";
 import {
@@ -170,9 +170,10 @@ export async function sendLoginCode(request: Request, email: string) {
     if (!isApiError(error)) throw error;
     const message =
       error.kind === "http" || error.kind === "validation" ? error.message : AUTH_MESSAGES.codeRequestFailed;
+    // The login page answering this request says it (a flash would show on whatever page came next).
     return data<LoginActionData>(
-      { intent: "request-code" },
-      { status: 502, headers: await toastHeaders(request, { kind: "error", message }) },
+      { intent: "request-code", toast: { kind: "error", message } },
+      { status: 502 },
     );
   }
 }

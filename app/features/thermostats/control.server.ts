@@ -142,7 +142,6 @@ export async function saveSettings(
         thermostatId,
         lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
       },
-      toast: { kind: "error", message: MESSAGES.updateFailed },
     };
   }
   // An unlinked device: refused before anything is sent, whatever the form says (even a forged one).
@@ -152,7 +151,6 @@ export async function saveSettings(
       kind: "reply",
       status: 400,
       body: { intent: "save", thermostatId, lastResult: submission.reply({ formErrors: [refusal] }) },
-      toast: { kind: "error", message: refusal },
     };
   }
   if (submission.status !== "success") {
@@ -193,7 +191,6 @@ export async function saveSettings(
         thermostatId,
         lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
       },
-      toast: { kind: "error", message },
     };
   }
 }

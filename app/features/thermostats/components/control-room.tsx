@@ -3,7 +3,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { Toasts } from "~/ui/page-shell";
+import { usePageToast } from "~/ui/toasts";
 import {
   anchoredCard,
   hasDeviceIssue,
@@ -94,6 +94,8 @@ export function ControlRoom({
         ? { kind: "success" as const, message: MESSAGES.completed(watched.thermostatName) }
         : { kind: "error" as const, message: MESSAGES.failed(watched.thermostatName) }
       : null;
+  // The finished command's outcome joins the page's one toast region (bottom, with the receipt's toast).
+  usePageToast(outcome, watched ? `thermostat-action-${watched.id}-${watched.status}` : null);
   const base = `/locations/${page.locationId}/control`;
 
   return (
@@ -155,11 +157,6 @@ export function ControlRoom({
           )}
         </LinkTabs>
       )}
-      {outcome ? (
-        <div className="thermo-outcome">
-          <Toasts toasts={[outcome]} />
-        </div>
-      ) : null}
     </div>
   );
 }
