@@ -20,6 +20,7 @@ import {
   FLAG_ANSWERS,
   FLAG_UPDATE_FAILED,
   feedbackHeading,
+  flagAnchor,
   flagAnswerSchema,
 } from "~/features/bills/bills";
 import {
@@ -99,7 +100,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       }
       return {
         kind: "redirect",
-        to: `${url.pathname}${url.search}`,
+        to: `${url.pathname}${url.search}#${flagAnchor(flagId)}`,
         toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) },
       };
     },

@@ -14,6 +14,7 @@ import {
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/page-shell";
+import { Alert } from "~/ui/states";
 import { usePageToast } from "~/ui/toasts";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
@@ -53,6 +54,11 @@ export default function Login() {
     <PublicPage>
       <div className="card">
         <h1>Log in</h1>
+        {d.plainHttp ? (
+          <Alert tone="warning" title="Sign-in over plain HTTP">
+            {d.plainHttp}
+          </Alert>
+        ) : null}
         {d.step === "email" ? (
           <EmailStep email={d.email} emailError={d.emailError} next={d.next} />
         ) : (

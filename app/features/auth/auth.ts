@@ -93,3 +93,16 @@ export const LOGIN_OPTIONS_RETRIES = 3;
 
 export { LOGIN_INTENTS, type LoginIntent } from "./messages";
 import type { LoginIntent } from "./messages";
+
+/**
+ * Why sign-in cannot work on this address, or null. The session cookie is Secure (and `__Host-`) in
+ * production, so a browser keeps it only over HTTPS; over plain HTTP a sign-in "succeeds" and lands back on
+ * the login page. Graphical browsers treat localhost as secure, text browsers (lynx, w3m) do not.
+ */
+export function plainHttpNotice(url: URL, secureCookie: boolean): string | null {
+  if (!secureCookie || url.protocol !== "http:") return null;
+  const https = `https://${url.host}/login`;
+  if (/^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/.test(url.hostname))
+    return `This page was opened over plain HTTP. Most browsers still sign in on ${url.host}, but text browsers such as lynx and w3m do not keep the secure sign-in cookie: use ${https}, or another browser.`;
+  return `Sign-in needs a secure connection. This page was opened over plain HTTP, so your browser will not keep the sign-in and you would come back to this page. Open ${https} instead, or ask whoever runs this site for its HTTPS address.`;
+}
