@@ -11,6 +11,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
+import { validationReply } from "~/features/auth/auth";
 import { isApiError } from "~/server/api-error";
 import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 import { Field } from "~/ui/field";
@@ -68,11 +69,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return { lastResult: null, done: true };
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const fieldErrors = error.kind === "validation" ? error.fieldErrors : {};
-    if (Object.keys(fieldErrors).length > 0) {
+    if (error.kind === "validation" && Object.keys(error.fieldErrors).length > 0) {
+      const { fieldErrors, formErrors } = validationReply(error, ["password", "confirmPassword"]);
       return data(
         {
-          lastResult: submission.reply({ fieldErrors, hideFields: ["password", "confirmPassword"] }),
+          lastResult: submission.reply({
+            fieldErrors,
+            formErrors,
+            hideFields: ["password", "confirmPassword"],
+          }),
           done: false,
         },
         { status: 400 },

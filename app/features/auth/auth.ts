@@ -106,3 +106,18 @@ export function plainHttpNotice(url: URL, secureCookie: boolean): string | null 
     return `This page was opened over plain HTTP. Most browsers still sign in on ${url.host}, but text browsers such as lynx and w3m do not keep the secure sign-in cookie: use ${https}, or another browser.`;
   return `Sign-in needs a secure connection. This page was opened over plain HTTP, so your browser will not keep the sign-in and you would come back to this page. Open ${https} instead, or ask whoever runs this site for its HTTPS address.`;
 }
+
+/**
+ * An upstream validation error on a form: errors about the form's own fields go next to them; any about a
+ * field the form does not show (a token, say) would show nowhere, so the server's text is the form's error.
+ */
+export function validationReply(
+  error: { message: string; fieldErrors: Record<string, string[]> },
+  shownFields: readonly string[],
+) {
+  const fieldErrors = Object.fromEntries(
+    Object.entries(error.fieldErrors).filter(([field]) => shownFields.includes(field)),
+  );
+  const hidden = Object.keys(error.fieldErrors).some((field) => !shownFields.includes(field));
+  return { fieldErrors, formErrors: hidden ? [error.message] : [] };
+}
