@@ -22,6 +22,7 @@ import {
   pickIssue,
   receiptFollowUp,
   settingsRefusal,
+  settingsWarning,
   settingsSchema,
   timesFormatter,
   updateErrorMessage,
@@ -476,6 +477,15 @@ describe("messages and formatting", () => {
     expect(parsePoll("3")).toBe(3);
     expect(parsePoll("99")).toBe(20);
     expect(parsePoll("-1")).toBe(0);
+  });
+});
+
+describe("an unreachable thermostat's Change settings warns first", () => {
+  it("warns for a linked device that is not responding, and only then", () => {
+    expect(settingsWarning(item({ reachable: false }))).toBe(MESSAGES.unreachableChange);
+    expect(settingsWarning(item())).toBeNull();
+    // Unlinked: no form at all (the refusal), so no warning either.
+    expect(settingsWarning(item({ status: -2, reachable: false }))).toBeNull();
   });
 });
 

@@ -13,6 +13,7 @@ import {
   RECEIPT_STATUS,
   receiptFollowUp,
   settingsRefusal,
+  settingsWarning,
   STATUS_EXPLANATIONS,
   STATUS_LABELS,
   timesFormatter,
@@ -57,6 +58,7 @@ export function ThermostatCard({
   const action = item.thermostatAction;
   const offline = status === "unlinked" || status === "unreachable";
   const refusal = settingsRefusal(item);
+  const warning = settingsWarning(item);
   const formatTime = timesFormatter(times);
   const followUp = receiptFollowUp(item, now, formatTime);
   const headingId = `thermostat-${thermostat.id}-name`;
@@ -205,6 +207,11 @@ export function ThermostatCard({
           {/* The click (or Enter/Space) that opens the disclosure makes the form live before it shows: the
               swap happens while the form is hidden, so nothing typed into it is lost. */}
           <summary onClick={() => setSettingsOpened(true)}>Change settings</summary>
+          {warning ? (
+            <div data-testid="settings-warning">
+              <Alert tone="warning">{warning}</Alert>
+            </div>
+          ) : null}
           <SettingsForm
             key={formKey}
             item={item}
