@@ -40,7 +40,12 @@ async function post(path: string, body: URLSearchParams, withCookie?: string) {
 
 /** The text of every toast of a page. */
 const toasts = (html: string) =>
-  [...html.matchAll(/data-testid="toast"[^>]*>([\s\S]*?)<\/div>/g)].map((m) => m[1].replace(/<[^>]+>/g, ""));
+  [...html.matchAll(/data-testid="toast"[^>]*>([\s\S]*?)<\/div>/g)].map((m) =>
+    m[1]
+      .replace(/<[^>]+>/g, "")
+      .replace(/&#x27;/g, "'")
+      .replace(/&amp;/g, "&"),
+  );
 
 describe("a failed login-code request", () => {
   const path = `/login?email=${encodeURIComponent(DANA)}`;
@@ -110,5 +115,24 @@ describe("a failed thermostat Save", () => {
     const next = await getPage(stack.url, "/grid-services", answer.cookie);
     expect(next.body).not.toContain("Forbidden");
     expect(toasts(next.body)).toEqual([]);
+  });
+});
+
+describe("a location link the user can no longer open", () => {
+  it("lands on Locations saying why", async () => {
+    // The location is still listed, but its thermostats answer 404 (access revoked since the email was sent).
+    stack.proxy.fail(/^\/building\/101\/thermostats$/, "404", "GET");
+    const res = await fetch(`${stack.url}/locations/101/control`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/locations");
+    const next = res.headers
+      .getSetCookie()
+      .find((c) => c.includes("session="))
+      ?.split(";")[0];
+    const page = await getPage(stack.url, "/locations", next ?? cookie);
+    expect(toasts(page.body)).toEqual(["That location isn't available to your account"]);
   });
 });
