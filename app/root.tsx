@@ -12,7 +12,7 @@ import { LinkNavigationProvider } from "~/ui/app-link";
 import { ErrorEventContext, ErrorReference, GeneralErrorBoundary } from "~/ui/error-boundary";
 import { reportClientError } from "~/ui/client-errors";
 import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
-import { Toasts } from "~/ui/toasts";
+import { ToastRegion } from "~/ui/toasts";
 import { PAGE_SCRIPT, usePageScripts } from "~/ui/static-page";
 import { BodyStyles, HeadStyles } from "~/ui/critical-css";
 import { NavigationPending, PENDING_SCRIPT } from "~/ui/pending";
@@ -86,11 +86,12 @@ export default function App() {
   useEscapeClosesMenus();
   return (
     <>
-      <LinkNavigationProvider>
-        <Outlet />
-      </LinkNavigationProvider>
+      <ToastRegion flash={loaderData?.toast ?? null}>
+        <LinkNavigationProvider>
+          <Outlet />
+        </LinkNavigationProvider>
+      </ToastRegion>
       <NavigationPending />
-      <Toasts toasts={loaderData?.toast ? [loaderData.toast] : []} />
     </>
   );
 }

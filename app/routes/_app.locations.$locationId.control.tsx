@@ -34,7 +34,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const locationId = locationIdOf(params);
   const api = await getApi(request, context);
   const url = new URL(request.url);
-  const { view, list } = await controlRoomView(api, user, locationId, url, supportEmail());
+  const { view, list } = await controlRoomView(api, user, locationId, url, supportEmail(), request);
   return withPrimaryStatus(view, list);
 }
 

@@ -16,7 +16,13 @@ import {
   useSubmit,
 } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
-import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, flagAnswerSchema } from "~/features/bills/bills";
+import {
+  chartBills,
+  FLAG_ANSWERS,
+  FLAG_UPDATE_FAILED,
+  flagAnchor,
+  flagAnswerSchema,
+} from "~/features/bills/bills";
 import {
   answer,
   detached,
@@ -91,7 +97,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       }
       return {
         kind: "redirect",
-        to: `${url.pathname}${url.search}`,
+        to: `${url.pathname}${url.search}#${flagAnchor(flagId)}`,
         toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) },
       };
     },

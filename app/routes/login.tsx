@@ -14,6 +14,8 @@ import {
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";
+import { Alert } from "~/ui/states";
+import { usePageToast } from "~/ui/toasts";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);
@@ -47,10 +49,16 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 export default function Login() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  usePageToast(actionData && "toast" in actionData ? actionData.toast : null, actionData);
   return (
     <PublicPage>
       <div className="card">
         <h1>Log in</h1>
+        {d.plainHttp ? (
+          <Alert tone="warning" title="Sign-in over plain HTTP">
+            {d.plainHttp}
+          </Alert>
+        ) : null}
         {d.step === "email" ? (
           <EmailStep email={d.email} emailError={d.emailError} next={d.next} />
         ) : (

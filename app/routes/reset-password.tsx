@@ -6,6 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
+import { validationReply } from "~/features/auth/auth";
 import { isApiError } from "~/server/api-error";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
@@ -65,11 +66,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return { lastResult: null, done: true };
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const fieldErrors = error.kind === "validation" ? error.fieldErrors : {};
-    if (Object.keys(fieldErrors).length > 0) {
+    if (error.kind === "validation" && Object.keys(error.fieldErrors).length > 0) {
+      const { fieldErrors, formErrors } = validationReply(error, ["password", "confirmPassword"]);
       return data(
         {
-          lastResult: submission.reply({ fieldErrors, hideFields: ["password", "confirmPassword"] }),
+          lastResult: submission.reply({
+            fieldErrors,
+            formErrors,
+            hideFields: ["password", "confirmPassword"],
+          }),
           done: false,
         },
         { status: 400 },

@@ -257,21 +257,24 @@ export async function once<T>(
   }
 }
 
-/** What an idempotent action answers, as plain data so a repeat can be answered the same way. */
+/**
+ * What an idempotent action answers, as plain data so a repeat can be answered the same way. Only a redirect
+ * carries a flash toast (read by the page it leads to); a reply is its own page and says what happened in
+ * its body: a flash set on it would only show on whatever page the user opens next.
+ */
 export type ActionOutcome<R> =
-  { kind: "redirect"; to: string; toast?: Toast } | { kind: "reply"; status: number; body: R; toast?: Toast };
+  { kind: "redirect"; to: string; toast?: Toast } | { kind: "reply"; status: number; body: R };
 
 /** The outcome as the response: the same redirect and flash toast, or the same reply and status. */
 export async function answer<R>(request: Request, outcome: ActionOutcome<R>) {
+  if (outcome.kind === "reply") return data(outcome.body, { status: outcome.status });
   const headers = new Headers();
   if (outcome.toast) {
     const session = await getSession(request);
     session.flash("toast", outcome.toast);
     headers.append("Set-Cookie", await commitSession(session));
   }
-  return outcome.kind === "redirect"
-    ? redirect(outcome.to, { headers })
-    : data(outcome.body, { status: outcome.status, headers });
+  return redirect(outcome.to, { headers });
 }
 
 /** Whose submission it is: the signed-in user, and the client they act for (staff impersonating). */

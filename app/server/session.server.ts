@@ -94,6 +94,9 @@ type Storage = {
 };
 let storage: Storage | undefined;
 
+/** Production's session cookie is Secure (`__Host-`): browsers keep it only over HTTPS (and, most, on localhost). */
+export const secureSessionCookie = () => getConfig().NODE_ENV === "production";
+
 /**
  * Cookie sessions whose payload is encrypted and authenticated (AES-256-GCM, key from SESSION_SECRET by HKDF;
  * SESSION_SECRET_PREVIOUS still opens cookies during a rotation). ADR 0008.
@@ -101,7 +104,7 @@ let storage: Storage | undefined;
 export function sessionStorage(): Storage {
   if (!storage) {
     const cfg = getConfig();
-    const production = cfg.NODE_ENV === "production";
+    const production = secureSessionCookie();
     const name = production ? "__Host-session" : "session";
     const keys = deriveSessionKeys([
       cfg.SESSION_SECRET,

@@ -27,6 +27,19 @@ test.describe("sign in", () => {
     await expect(page.getByRole("heading", { name: "Locations", exact: true, level: 1 })).toBeVisible();
   });
 
+  test("over plain HTTP the login page says where sign-in may fail, and why", async ({ page }, info) => {
+    // The test servers answer on http://127.0.0.1 with production's Secure cookie: the local variant.
+    await page.goto("/login");
+    await ready(page, info);
+    const notice = page.locator(".alert-warning").filter({ hasText: "Sign-in over plain HTTP" });
+    await expect(notice).toContainText(
+      "text browsers such as lynx and w3m do not keep the secure sign-in cookie",
+    );
+    await expect(notice).toContainText(`https://${new URL(page.url()).host}/login`);
+    await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}`);
+    await expect(notice).toBeVisible();
+  });
+
   test("wrong password says so and keeps the email", async ({ page }, info) => {
     await page.goto(`/login?email=${encodeURIComponent(USERS.dana)}`);
     await ready(page, info);

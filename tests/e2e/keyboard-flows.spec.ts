@@ -120,8 +120,14 @@ test.describe("main flows by keyboard alone", () => {
     await tabTo(page, flag.getByRole("button", { name: answer }));
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("toast")).toContainText(toast);
-    await expect(page).toHaveURL(new RegExp(`/locations/${location}/spending\\?accountId=${accountId}$`));
+    await expect(page).toHaveURL(
+      new RegExp(`/locations/${location}/spending\\?accountId=${accountId}#flag-\\d+$`),
+    );
     const answered = page.locator(".flag").filter({ has: page.getByRole("heading", { name: after }) });
+    // The pressed button is gone: focus (JavaScript) or the fragment (without) lands on the flag's new state.
+    if (isJs(info)) await expect(answered).toBeFocused();
+    else await expect(answered).toBeInViewport();
+    expect(page.url()).toContain(`#${await answered.getAttribute("id")}`);
     await expect(answered.locator(".pill")).toHaveText(pill);
     await expect(answered.getByRole("button")).toHaveCount(0);
     await expect(

@@ -209,6 +209,23 @@ test.describe("thermostat control room", () => {
     await expect(page.getByTestId("thermostat-1004").getByTestId("receipt")).toHaveCount(0);
   });
 
+  test("an unreachable thermostat says so before a change is made", async ({ page }, info) => {
+    await open(page, info, "/locations/103/control");
+    const card = page.getByRole("article", { name: "Espresso Bar" });
+    await expect(card.getByTestId("card-status")).toHaveText("unreachable");
+    const settings = await openSettings(card);
+    await expect(settings.getByTestId("settings-warning")).toContainText(
+      "This thermostat is not responding right now.",
+    );
+    await expect(settings.getByRole("button", { name: "Save" })).toBeVisible();
+    // A reachable device's form carries no such warning.
+    const other = page
+      .getByRole("article")
+      .filter({ hasNot: page.getByText("unreachable") })
+      .first();
+    await expect((await openSettings(other)).getByTestId("settings-warning")).toHaveCount(0);
+  });
+
   test("a change to an unreachable thermostat fails with the vendor's reason", async ({ page }, info) => {
     test.setTimeout(75_000);
     const [building, id] = isJs(info) ? [102, 1005] : [103, 1007];

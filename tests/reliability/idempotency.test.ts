@@ -185,7 +185,8 @@ describe("a bill-flag answer posted three times", () => {
     expect(callsTo("PATCH", flagCall) - before).toBe(1);
     for (const a of answers) {
       expect(a.status).toBe(302);
-      expect(a.location).toBe(path);
+      // The redirect names the answered flag: focus (or the scroll) lands on its new state.
+      expect(a.location).toBe(`${path}#flag-${flagIds[nth]}`);
       expect(a.toast).toBe(answers[0].toast);
       expect(a.toast).toMatch(/\S/);
     }

@@ -22,6 +22,7 @@ import {
   pickIssue,
   receiptFollowUp,
   settingsRefusal,
+  settingsWarning,
   settingsSchema,
   timesFormatter,
   updateErrorMessage,
@@ -479,6 +480,15 @@ describe("messages and formatting", () => {
   });
 });
 
+describe("an unreachable thermostat's Change settings warns first", () => {
+  it("warns for a linked device that is not responding, and only then", () => {
+    expect(settingsWarning(item({ reachable: false }))).toBe(MESSAGES.unreachableChange);
+    expect(settingsWarning(item())).toBeNull();
+    // Unlinked: no form at all (the refusal), so no warning either.
+    expect(settingsWarning(item({ status: -2, reachable: false }))).toBeNull();
+  });
+});
+
 describe("an unlinked thermostat cannot be changed (rule unlinked-no-change)", () => {
   it("refuses settings only for status -2", () => {
     expect(settingsRefusal(item({ status: -2 }))).toBe(MESSAGES.unlinkedRefused);
@@ -505,7 +515,8 @@ describe("an unlinked thermostat cannot be changed (rule unlinked-no-change)", (
     expect(outcome.kind).toBe("reply");
     if (outcome.kind !== "reply") return;
     expect(outcome.status).toBe(400);
-    expect(outcome.toast).toEqual({ kind: "error", message: MESSAGES.unlinkedRefused });
+    // The refusal is said on the card of the answering page, never as a flash for the next page.
+    expect(outcome).not.toHaveProperty("toast");
     expect(outcome.body.lastResult.error?.[""]).toEqual([MESSAGES.unlinkedRefused]);
   });
 });

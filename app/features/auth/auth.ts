@@ -72,6 +72,8 @@ export type LoginActionData = {
   message?: string;
   formError?: string;
   codeRequested?: boolean;
+  /** A failure the spec shows as a toast, on the login page that answers the request. */
+  toast?: { kind: "error"; message: string };
   lastResult?: SubmissionResult<string[]>;
 };
 
@@ -88,3 +90,31 @@ export type LoginOptionsOutcome =
 export const LOGIN_OPTIONS_RETRIES = 3;
 
 import type { LoginIntent } from "./messages";
+
+/**
+ * Why sign-in cannot work on this address, or null. The session cookie is Secure (and `__Host-`) in
+ * production, so a browser keeps it only over HTTPS; over plain HTTP a sign-in "succeeds" and lands back on
+ * the login page. Graphical browsers treat localhost as secure, text browsers (lynx, w3m) do not.
+ */
+export function plainHttpNotice(url: URL, secureCookie: boolean): string | null {
+  if (!secureCookie || url.protocol !== "http:") return null;
+  const https = `https://${url.host}/login`;
+  if (/^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/.test(url.hostname))
+    return `This page was opened over plain HTTP. Most browsers still sign in on ${url.host}, but text browsers such as lynx and w3m do not keep the secure sign-in cookie: use ${https}, or another browser.`;
+  return `Sign-in needs a secure connection. This page was opened over plain HTTP, so your browser will not keep the sign-in and you would come back to this page. Open ${https} instead, or ask whoever runs this site for its HTTPS address.`;
+}
+
+/**
+ * An upstream validation error on a form: errors about the form's own fields go next to them; any about a
+ * field the form does not show (a token, say) would show nowhere, so the server's text is the form's error.
+ */
+export function validationReply(
+  error: { message: string; fieldErrors: Record<string, string[]> },
+  shownFields: readonly string[],
+) {
+  const fieldErrors = Object.fromEntries(
+    Object.entries(error.fieldErrors).filter(([field]) => shownFields.includes(field)),
+  );
+  const hidden = Object.keys(error.fieldErrors).some((field) => !shownFields.includes(field));
+  return { fieldErrors, formErrors: hidden ? [error.message] : [] };
+}

@@ -5,9 +5,10 @@ import { isApiError } from "~/server/api-error";
 import { completeLogin } from "~/server/login.server";
 import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
-import { getSessionUser, toastHeaders } from "~/server/session.server";
+import { getSessionUser, secureSessionCookie } from "~/server/session.server";
 import { getPublicApi } from "~/server/upstream.server";
 import type { LoginAction, LoginActionData, LoginOption } from "./auth";
+import { plainHttpNotice } from "./auth";
 import {
   getLoginOptions,
   parseEmail,
@@ -21,12 +22,13 @@ import { loginCodeStrategy, passwordStrategy } from "./strategies.server";
 type LoginContext = Pick<AppLoadContext, "clientIp" | "signInLimited" | "signInActionRan">;
 type LoginSubmission = Submission<unknown, string[], LoginAction>;
 
-const emailStep = (next: string, email: string, emailError: string | null) => ({
+const emailStep = (url: URL, next: string, email: string, emailError: string | null) => ({
   step: "email" as const,
   next,
   email,
   emailError,
   options: [] as LoginOption[],
+  plainHttp: plainHttpNotice(url, secureSessionCookie()),
 });
 
 /**
@@ -39,9 +41,9 @@ export async function loginPage(request: Request, context: LoginContext) {
   const user = await getSessionUser(request);
   const rawEmail = url.searchParams.get("email");
   if (user && rawEmail === null) throw redirect(next);
-  if (rawEmail === null) return emailStep(next, "", null);
+  if (rawEmail === null) return emailStep(url, next, "", null);
   const parsed = parseEmail(rawEmail);
-  if (!parsed.success) return emailStep(next, rawEmail.slice(0, 254), AUTH_MESSAGES.invalidEmail);
+  if (!parsed.success) return emailStep(url, next, rawEmail.slice(0, 254), AUTH_MESSAGES.invalidEmail);
   const email = parsed.data.email;
   // The lookup tells which sign-in methods an address has: limited per client address, before the upstream.
   // Not counted again when this loader re-renders the page after a sign-in POST (no JavaScript): those are
@@ -50,7 +52,7 @@ export async function loginPage(request: Request, context: LoginContext) {
     ? null
     : await loginOptionsLimiter().hit(context.clientIp ?? "unknown");
   if (lookup?.limited) {
-    return data(emailStep(next, email, retryAfterText(lookup.retryAfterSeconds)), {
+    return data(emailStep(url, next, email, retryAfterText(lookup.retryAfterSeconds)), {
       status: 429,
       headers: { "Retry-After": String(lookup.retryAfterSeconds) },
     });
@@ -60,13 +62,20 @@ export async function loginPage(request: Request, context: LoginContext) {
     case "mycor":
       throw redirect("/mycor");
     case "resi":
-      return emailStep(next, email, AUTH_MESSAGES.resi);
+      return emailStep(url, next, email, AUTH_MESSAGES.resi);
     case "unknown":
-      return emailStep(next, email, AUTH_MESSAGES.unknownEmail);
+      return emailStep(url, next, email, AUTH_MESSAGES.unknownEmail);
     case "failed": // the upstream is down or answered nonsense: 502 (ADR 0009)
-      return data(emailStep(next, email, AUTH_MESSAGES.somethingWrong), { status: 502 });
+      return data(emailStep(url, next, email, AUTH_MESSAGES.somethingWrong), { status: 502 });
     case "options":
-      return { step: "options" as const, next, email, emailError: null, options: outcome.options };
+      return {
+        step: "options" as const,
+        next,
+        email,
+        emailError: null,
+        options: outcome.options,
+        plainHttp: plainHttpNotice(url, secureSessionCookie()),
+      };
   }
 }
 
@@ -171,9 +180,10 @@ export async function sendLoginCode(request: Request, email: string) {
     if (!isApiError(error)) throw error;
     const message =
       error.kind === "http" || error.kind === "validation" ? error.message : AUTH_MESSAGES.codeRequestFailed;
+    // The login page answering this request says it (a flash would show on whatever page came next).
     return data<LoginActionData>(
-      { intent: "request-code" },
-      { status: 502, headers: await toastHeaders(request, { kind: "error", message }) },
+      { intent: "request-code", toast: { kind: "error", message } },
+      { status: 502 },
     );
   }
 }

@@ -61,11 +61,14 @@ export async function listBills(
   return res.items;
 }
 
+/** The flag as answered, or an empty 204 (null): both are a success (api contract). */
+const flagAnswerAnswer = billFlagSchema.nullable();
+
 /** PATCH bill-statement/{statementId}/bill-flag/{flagId} with the status the customer's answer means. */
 export function answerFlag(api: ApiClient, statementId: number, flagId: number, answer: FlagAnswer) {
   return api.patch(`/bill-statement/${statementId}/bill-flag/${flagId}`, {
     body: { status: FLAG_ANSWERS[answer] },
-    schema: billFlagSchema,
+    schema: flagAnswerAnswer,
   });
 }
 

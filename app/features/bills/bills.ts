@@ -194,3 +194,9 @@ export function formatRange(start: string, end: string) {
     ? `${MONTH_SHORT[m1 - 1]} ${d1} – ${MONTH_SHORT[m2 - 1]} ${d2}, ${y2}`
     : `${formatCalendarDate(start)} – ${formatCalendarDate(end)}`;
 }
+
+/** A flag's element id: an answer redirects to it, so the answered flag is scrolled to and, with JavaScript, focused. */
+export const flagAnchor = (flagId: number) => `flag-${flagId}`;
+const FLAG_ANCHOR = /^#flag-\d{1,12}$/;
+/** The flag a location's fragment names (`#flag-<id>`), or null. */
+export const anchoredFlag = (hash: string) => (FLAG_ANCHOR.test(hash) ? hash.slice(1) : null);

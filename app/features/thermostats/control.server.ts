@@ -6,7 +6,8 @@ import type { ApiClient } from "~/server/api-client.server";
 import { isApiError, settle } from "~/server/api-error";
 import { formId, parseForm } from "~/server/forms.server";
 import type { ActionOutcome } from "~/server/idempotency.server";
-import type { SessionUser, Toast } from "~/server/session.server";
+import { redirectWithToast, type SessionUser, type Toast } from "~/server/session.server";
+import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import {
   cardAnchor,
   changedSettings,
@@ -47,6 +48,7 @@ export async function controlRoomView(
   locationId: number,
   url: URL,
   supportEmail: string,
+  request: Request,
 ) {
   const tab = parseTab(url.searchParams.get("tab"));
   const watch = parseWatch(url.searchParams.get("watch"));
@@ -54,8 +56,10 @@ export async function controlRoomView(
     settle(listThermostats(api, locationId)),
     watch ? settle(getThermostatAction(api, watch.thermostatId, watch.actionId)) : null,
   ]);
-  // Another client's building, or one this user may not see: treat as not found.
-  if (!list.ok && list.error.status === 404) throw redirect("/locations");
+  // Another client's building, or one this user may no longer see (access revoked since an email linked
+  // here): back to the list, saying why, as the location layout does for an id it does not know.
+  if (!list.ok && list.error.status === 404)
+    throw await redirectWithToast(request, "/locations", { kind: "info", message: LOCATION_UNAVAILABLE });
   return {
     list,
     view: {
@@ -142,7 +146,6 @@ export async function saveSettings(
         thermostatId,
         lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
       },
-      toast: { kind: "error", message: MESSAGES.updateFailed },
     };
   }
   // An unlinked device: refused before anything is sent, whatever the form says (even a forged one).
@@ -152,7 +155,6 @@ export async function saveSettings(
       kind: "reply",
       status: 400,
       body: { intent: "save", thermostatId, lastResult: submission.reply({ formErrors: [refusal] }) },
-      toast: { kind: "error", message: refusal },
     };
   }
   if (submission.status !== "success") {
@@ -193,7 +195,6 @@ export async function saveSettings(
         thermostatId,
         lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
       },
-      toast: { kind: "error", message },
     };
   }
 }

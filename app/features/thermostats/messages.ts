@@ -10,6 +10,9 @@ export const MESSAGES = {
   /** Save refused for an unlinked device (status -2): the card already says we cannot read or change it. */
   unlinkedRefused:
     "This thermostat is no longer linked to its vendor account, so its settings cannot be changed. Reconnect it in the vendor's app first.",
+  /** Change settings on a device that is not responding: said before Save, not 20 seconds after it. */
+  unreachableChange:
+    "This thermostat is not responding right now. A change you save is sent, but it fails if the thermostat does not answer in time; this card then says so.",
   completed: (name: string) => `Action completed for Thermostat: ${name}`,
   failed: (name: string) => `Failed action for Thermostat: ${name}`,
   dismissed: "Device issue dismissed.",

@@ -89,14 +89,19 @@ export function updateThermostatSettings(api: ApiClient, thermostatId: number, c
   return api.post(`/thermostats/${thermostatId}/settings`, { body: changed, schema: actionSchema });
 }
 
+/** Resolve and dismiss answer the issue, or an empty 204 (null): both are a success (api contract). */
+const issueAnswerSchema = issueSchema.nullable();
+
 export function resolveIssue(api: ApiClient, thermostatId: number, issueId: number) {
-  return api.post(`/thermostats/${thermostatId}/audit-issues/${issueId}/resolve`, { schema: issueSchema });
+  return api.post(`/thermostats/${thermostatId}/audit-issues/${issueId}/resolve`, {
+    schema: issueAnswerSchema,
+  });
 }
 
 export function dismissIssue(api: ApiClient, thermostatId: number, issueId: number) {
   return api.patch(`/thermostats/${thermostatId}/audit-issues/${issueId}/dismiss`, {
     body: { isDismissed: true },
-    schema: issueSchema,
+    schema: issueAnswerSchema,
   });
 }
 

@@ -205,6 +205,15 @@ export function settingsRefusal(item: Pick<ThermostatInfo, "thermostat">): strin
   return item.thermostat.status === UNLINKED_STATUS ? MESSAGES.unlinkedRefused : null;
 }
 
+/**
+ * The warning Change settings opens with, or null: a device that is not responding (unreachable, but still
+ * linked) accepts a change that may fail later, so the card says so before Save.
+ */
+export function settingsWarning(item: Pick<ThermostatInfo, "thermostat" | "isReachable">): string | null {
+  if (settingsRefusal(item)) return null;
+  return item.isReachable ? null : MESSAGES.unreachableChange;
+}
+
 /** Resolve Issue and DISMISS for the picked issue (rule resolve-dismiss-offer, docs/rules.md): never for Airzone; DISMISS hidden once dismissed or auto-resolving. */
 export function issueActions(item: ThermostatInfo): {
   issue: ThermostatIssue | null;

@@ -1,7 +1,10 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
 import { Pill } from "~/ui/pill";
 import {
+  anchoredFlag,
   canAnswer,
+  flagAnchor,
   flagCopy,
   flagHeading,
   groupHeading,
@@ -38,6 +41,13 @@ export function FlagBanner({
   submissionId: string;
 }) {
   const navigation = useNavigation();
+  const location = useLocation();
+  // An answer removes the buttons the user pressed: focus goes to the flag's new state (the redirect names
+  // it in its fragment) rather than dropping to <body>. Without JavaScript the fragment scrolls to it.
+  useEffect(() => {
+    const id = anchoredFlag(location.hash);
+    if (id && flags.some((f) => flagAnchor(f.id) === id)) document.getElementById(id)?.focus();
+  }, [location.key, location.hash, flags]);
   const busyFlag = navigation.state !== "idle" ? navigation.formData?.get("flagId") : null;
   const group = flags.length > 1 ? groupPillStatus(flags) : null;
   const HeadingTag = flags.length > 1 ? "h4" : "h3";
@@ -54,7 +64,14 @@ export function FlagBanner({
         </div>
       ) : null}
       {flags.map((f) => (
-        <div className="flag" key={f.id} data-testid={`flag-${f.id}`} data-status={f.status}>
+        <div
+          className="flag"
+          key={f.id}
+          id={flagAnchor(f.id)}
+          tabIndex={-1}
+          data-testid={`flag-${f.id}`}
+          data-status={f.status}
+        >
           <div className="flag-head">
             <HeadingTag>{flagHeading(f)}</HeadingTag>
             <Pill tone={pillTone(f.status)}>{pillLabel(f.status)}</Pill>

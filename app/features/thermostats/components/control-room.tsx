@@ -3,7 +3,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { Toasts } from "~/ui/toasts";
+import { usePageToast } from "~/ui/toasts";
 import {
   anchoredCard,
   hasDeviceIssue,
@@ -96,6 +96,8 @@ export function ControlRoom({
         ? { kind: "success" as const, message: MESSAGES.completed(watched.thermostatName) }
         : { kind: "error" as const, message: MESSAGES.failed(watched.thermostatName) }
       : null;
+  // The finished command's outcome joins the page's one toast region (bottom, with the receipt's toast).
+  usePageToast(outcome, watched ? `thermostat-action-${watched.id}-${watched.status}` : null);
   const base = `/locations/${page.locationId}/control`;
 
   return (
@@ -157,11 +159,6 @@ export function ControlRoom({
           )}
         </LinkTabs>
       )}
-      {outcome ? (
-        <div className="thermo-outcome">
-          <Toasts toasts={[outcome]} />
-        </div>
-      ) : null}
     </div>
   );
 }

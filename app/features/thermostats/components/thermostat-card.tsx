@@ -14,6 +14,7 @@ import {
   RECEIPT_STATUS,
   receiptFollowUp,
   settingsRefusal,
+  settingsWarning,
   STATUS_EXPLANATIONS,
   timesFormatter,
   vendorLabel,
@@ -58,6 +59,7 @@ export function ThermostatCard({
   const action = item.thermostatAction;
   const offline = status === "unlinked" || status === "unreachable";
   const refusal = settingsRefusal(item);
+  const warning = settingsWarning(item);
   const formatTime = timesFormatter(times);
   const followUp = receiptFollowUp(item, now, formatTime);
   const headingId = `thermostat-${thermostat.id}-name`;
@@ -210,6 +212,11 @@ export function ThermostatCard({
           {/* The click (or Enter/Space) that opens the disclosure makes the form live before it shows: the
               swap happens while the form is hidden, so nothing typed into it is lost. */}
           <summary onClick={() => setSettingsOpened(true)}>Change settings</summary>
+          {warning ? (
+            <div data-testid="settings-warning">
+              <Alert tone="warning">{warning}</Alert>
+            </div>
+          ) : null}
           <SettingsForm
             key={formKey}
             item={item}
