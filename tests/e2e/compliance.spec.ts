@@ -147,12 +147,12 @@ test.describe("schedule compliance report", () => {
     await ready(page, info);
     const chart = page.getByTestId("thermostat-chart");
     await expect(chart).toBeVisible();
-    await expect(chart.getByText("°Fahrenheit")).toBeVisible();
+    await expect(chart.getByTestId("chart-y-axis").getByText("°Fahrenheit")).toBeAttached();
     const svg = chart.locator('svg[role="img"]');
-    // The plot fits the page's width (a stretched viewBox): no 6000 px sideways scroll.
-    await expect(svg).toHaveAttribute("preserveAspectRatio", "none");
-    const [svgBox, chartBox] = [await svg.boundingBox(), await chart.boundingBox()];
-    expect(svgBox!.x + svgBox!.width).toBeLessThanOrEqual(chartBox!.x + chartBox!.width);
+    // The spec's frame: 649 px high, a 6000 px plot scrolling inside the chart, never the page.
+    await expect(svg).toHaveAttribute("width", "6000");
+    await expect(svg).toHaveAttribute("height", "649");
+    expect((await chart.getByTestId("chart-y-axis").boundingBox())!.height).toBe(649);
     for (const s of ["schedule", "cool", "heat", "indoor"])
       await expect(chart.getByTestId(`series-${s}`)).toHaveCount(1);
     await expect(page.getByRole("link", { name: "How to read this chart" })).toHaveAttribute(
