@@ -123,6 +123,46 @@ test.describe("schedule compliance report", () => {
     }
   });
 
+  test("Compliance by Thermostat: addresses in number order, sortable by compliance, holds and resets", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report?period=month&start=" + prev.toISOString().slice(0, 10));
+    await ready(page, info);
+    const table = page.getByTestId("thermostat-table");
+    const column = async (n: number) =>
+      (await table.locator(`tbody tr td:nth-child(${n})`).allTextContents()).map((t) => t.trim());
+    const numberOf = (address: string) => parseInt(address, 10);
+    const addresses = (await column(1)).map(numberOf);
+    expect(addresses.length).toBeGreaterThan(3);
+    expect(addresses).toEqual([...addresses].sort((a, b) => a - b));
+    await expect(table.getByRole("columnheader", { name: /^Location/ })).toHaveAttribute(
+      "aria-sort",
+      "ascending",
+    );
+    // Worst first on request.
+    await table.getByRole("link", { name: /^Compliance/ }).click();
+    await expect(page).toHaveURL(/sort=compliance%3Aasc/);
+    await expect(table.getByRole("columnheader", { name: /^Compliance/ })).toHaveAttribute(
+      "aria-sort",
+      "ascending",
+    );
+    const pct = (await column(3)).filter((t) => t !== "N/A").map((t) => parseFloat(t));
+    expect(pct.length).toBeGreaterThan(3);
+    expect(pct).toEqual([...pct].sort((a, b) => a - b));
+    await table.getByRole("link", { name: /^Holds/ }).click();
+    await expect(page).toHaveURL(/sort=holds%3Adesc/);
+    const holds = (await column(4)).map(Number);
+    expect(holds).toEqual([...holds].sort((a, b) => b - a));
+    await table.getByRole("link", { name: /^Auto Resets/ }).click();
+    await expect(page).toHaveURL(/sort=resets%3Adesc/);
+    const resets = (await column(5)).map(Number);
+    expect(resets).toEqual([...resets].sort((a, b) => b - a));
+    await table.getByRole("link", { name: /^Auto Resets/ }).click();
+    await expect(page).toHaveURL(/sort=resets%3Aasc/);
+    await expectNoSeriousA11yViolations(page);
+  });
+
   test("VIEW is disabled without reachable time, and such a thermostat's history is an empty warning", async ({
     page,
   }, info) => {
