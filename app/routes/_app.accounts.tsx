@@ -1,15 +1,10 @@
+import { requireClientUser } from "~/server/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { ConnectLink, AccountStatusBadge, accountsStylesheet as styles } from "~/features/shell/app-shell";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
-import {
-  credentialsRequiringAction,
-  getApi,
-  listAccounts,
-  requireSmb,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+import { credentialsRequiringAction, getApi, listAccounts, withPrimaryStatus } from "~/route-kit.server";
 import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
 import { settle } from "~/server/api-error";
 import { Pager, pageParam, withPage } from "~/ui/pager";
@@ -18,7 +13,7 @@ import { EmptyState, ErrorState } from "~/ui/states";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const api = await getApi(request, context);
   const [accounts, credentials] = await Promise.all([
     settle(listAccounts(api)),

@@ -1,3 +1,4 @@
+import { requireClientUser } from "~/server/guards.server";
 import {
   commitSession,
   connectUtility,
@@ -11,7 +12,6 @@ import {
   parseForm,
   redirect,
   redirectWithToast,
-  requireSmb,
   submitConedAccounts,
   supportEmail,
   toastHeaders,
@@ -44,13 +44,13 @@ import { safeRedirect } from "~/server/safe-redirect";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const flow = await loadConnectFlow(request, await getApi(request, context), user);
   return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const form = await request.formData();
   // One schema: an unknown intent or a step without its utility fails here (a 400 and the reply).
   const parsed = parseForm(form, { schema: connectActionSchema });

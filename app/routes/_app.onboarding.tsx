@@ -1,3 +1,4 @@
+import { requireClientUser } from "~/server/guards.server";
 import {
   data,
   getApi,
@@ -5,7 +6,6 @@ import {
   parseForm,
   redirect,
   redirectWithToast,
-  requireSmb,
   withPrimaryStatus,
 } from "~/route-kit.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -33,7 +33,7 @@ import { EmptyState, ErrorState } from "~/ui/states";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const steps = await settle(getOnboardingSteps(await getApi(request, context), user.clientId));
   return withPrimaryStatus(
     {
@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   // One schema: an unknown intent or a malformed step id fails here (a 400 and the reply).
   const submission = parseForm(await request.formData(), { schema: onboardingActionSchema });
   if (submission.status !== "success") return invalidSubmission(submission);

@@ -1,3 +1,4 @@
+import { requireClientUser } from "~/server/guards.server";
 import {
   answer,
   canManageTeam,
@@ -10,7 +11,6 @@ import {
   parseForm,
   redirectWithToast,
   rememberRedirects,
-  requireSmb,
   requireTeamManager,
   submissionKey,
   withPrimaryStatus,
@@ -30,7 +30,7 @@ import { ErrorState } from "~/ui/states";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const params = new URL(request.url).searchParams;
   const canManage = canManageTeam(user);
   if (params.get("tab") === "team" && !canManage) throw data({ message: "Forbidden" }, { status: 403 });
@@ -48,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const form = await request.formData();
   const submission = parseForm(form, { schema: settingsActionSchema });
   // The access editor is the team managers' (a 403 for anyone else, whatever the form holds).
