@@ -1,3 +1,4 @@
+import { requireClientUser } from "~/server/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
@@ -7,7 +8,6 @@ import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
 import { credentialsRequiringAction, listAccounts } from "~/features/accounts/accounts.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
-import { requireSmb } from "~/server/guards.server";
 import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
 import { settle } from "~/server/api-error";
 import { Pager, pageParam, withPage } from "~/ui/pager";
@@ -16,7 +16,7 @@ import { EmptyState, ErrorState } from "~/ui/states";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const api = await getApi(request, context);
   const [accounts, credentials] = await Promise.all([
     settle(listAccounts(api)),

@@ -9,7 +9,7 @@ import {
 import { data, redirect } from "@remix-run/node";
 import { getApi } from "~/server/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { requireSmb } from "~/server/guards.server";
+import { requireClientUser } from "~/server/guards.server";
 import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -36,13 +36,13 @@ import { safeRedirect } from "~/server/safe-redirect";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const flow = await loadConnectFlow(request, await getApi(request, context), user);
   return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const form = await request.formData();
   // One schema: an unknown intent or a step without its utility fails here (a 400 and the reply).
   const parsed = parseForm(form, { schema: connectActionSchema });

@@ -91,6 +91,17 @@ export default function GridServices() {
       ) : (
         <>
           <DispatchTable rows={rows} state={state} />
+          <p className="row">
+            <a
+              className="btn btn-secondary btn-small"
+              download
+              href={`/grid-services/csv${gridSearch({ ...state, page: 1, open: [] })}`}
+              data-testid="grid-csv"
+            >
+              Download CSV
+            </a>
+            <span className="muted">{`All ${total} events of the search, for spreadsheets.`}</span>
+          </p>
           <nav className="pager" aria-label="Pagination">
             {state.page > 1 ? (
               <Link

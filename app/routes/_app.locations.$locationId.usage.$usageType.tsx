@@ -19,6 +19,7 @@ import {
   rangeLabel,
   todayParts,
   usageHref,
+  usageSummary,
   usageTitle,
   type UsageType,
 } from "~/features/usage/usage";
@@ -63,6 +64,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       view: result.view,
       granularity: result.granularity,
       usage: result.usage,
+      summary: result.usage.ok ? usageSummary(result.usage.points, usageType) : null,
       picker: picker === "date" || picker === "bill" ? picker : null,
       tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
       cal: url.searchParams.get("cal"),
@@ -132,6 +134,16 @@ export default function UsagePage() {
           {chart ? (
             <>
               {empty ? <p className="muted">No usage data is available for this period.</p> : null}
+              {d.summary && !empty ? (
+                <dl className="usage-summary" data-testid="usage-summary">
+                  {d.summary.map((st) => (
+                    <div key={st.label}>
+                      <dt>{st.label}</dt>
+                      <dd>{st.value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : null}
               <ChartFigure
                 title={`${title} · ${rangeLabel(view)}`}
                 headingId="usage-heading"

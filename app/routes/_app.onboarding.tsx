@@ -2,7 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
 import { redirectWithToast } from "~/server/session.server";
-import { requireSmb } from "~/server/guards.server";
+import { requireClientUser } from "~/server/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import {
@@ -29,7 +29,7 @@ import { SubmitButton } from "~/ui/pending";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const steps = await settle(getOnboardingSteps(await getApi(request, context), user.clientId));
   return withPrimaryStatus(
     {
@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   // One schema: an unknown intent or a malformed step id fails here (a 400 and the reply).
   const submission = parseForm(await request.formData(), { schema: onboardingActionSchema });
   if (submission.status !== "success") return invalidSubmission(submission);

@@ -1,3 +1,4 @@
+import { requireClientUser } from "~/server/guards.server";
 import {
   answer,
   detached,
@@ -6,7 +7,7 @@ import {
   rememberRedirects,
   submissionKey,
 } from "~/server/idempotency.server";
-import { canManageTeam, requireSmb, requireTeamManager } from "~/server/guards.server";
+import { canManageTeam, requireTeamManager } from "~/server/guards.server";
 import { data } from "@remix-run/node";
 import { getApi, withPrimaryStatus } from "~/server/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
@@ -26,7 +27,7 @@ import { ErrorState } from "~/ui/states";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const params = new URL(request.url).searchParams;
   const canManage = canManageTeam(user);
   if (params.get("tab") === "team" && !canManage) throw data({ message: "Forbidden" }, { status: 403 });
@@ -44,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireSmb(request);
+  const user = await requireClientUser(request);
   const form = await request.formData();
   const submission = parseForm(form, { schema: settingsActionSchema });
   // The access editor is the team managers' (a 403 for anyone else, whatever the form holds).

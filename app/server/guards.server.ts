@@ -17,6 +17,17 @@ export async function requireSmb(request: Request) {
   return user as SessionUser & { client: NonNullable<SessionUser["client"]>; clientId: number };
 }
 
+/**
+ * A signed-in user of any client (SMB, residential, large commercial; staff while impersonating one): the
+ * spec gives Manage account, accounts, onboarding and the connect flow "login required" only, so they are
+ * not limited to SMB clients like the main screens. No client at all goes to the index, which sends them on.
+ */
+export async function requireClientUser(request: Request) {
+  const user = await requireUser(request);
+  if (!user.client || !user.clientId) throw redirect("/");
+  return user as SessionUser & { client: NonNullable<SessionUser["client"]>; clientId: number };
+}
+
 export async function requireStaff(request: Request) {
   const user = await requireUser(request);
   if (!user.isStaff || !user.canImpersonate) throw data({ message: "Forbidden" }, { status: 403 });

@@ -33,7 +33,6 @@ const CHARTS: Chart[] = [
   },
   // The newest 13 bills.
   { name: "spending", path: "/locations/101/spending", rightAxis: true, buckets: 13 },
-  { name: "one thermostat", path: "/override-report/1003?period=month&start=2026-10-01", rightAxis: false },
 ];
 
 /** The element's box lies inside the viewport horizontally (and is not empty). */
@@ -152,6 +151,62 @@ for (const c of CHARTS) {
     }
   });
 }
+
+/**
+ * The Thermostat Settings chart is the spec's: 649 px high, its plot 6000 px wide and scrolling sideways
+ * inside the chart (never the page), the y axis in view however far it is scrolled, a visible cue that it
+ * scrolls, and a focusable, named scroll region so the keyboard scrolls it. JavaScript on and off.
+ */
+test("one thermostat: the plot scrolls inside the chart at 390 and 640 CSS px, the y axis stays", async ({
+  page,
+}, info) => {
+  await loginAs(page, USERS.dana);
+  for (const size of [...SIZES, { width: 1280, height: 900 }]) {
+    await page.setViewportSize(size);
+    await page.goto("/override-report/1003?period=month&start=2026-10-01");
+    await ready(page, info);
+    const at = `at ${size.width} px`;
+    const chart = page.getByTestId("thermostat-chart");
+    const axis = chart.getByTestId("chart-y-axis");
+    const scroller = chart.getByRole("region", { name: /Thermostat Settings plot/ });
+    await scroller.scrollIntoViewIfNeeded();
+    await expect(chart.getByText("Scroll for more →")).toBeVisible();
+    await expect(axis.getByText("°Fahrenheit")).toBeAttached();
+    expect((await axis.boundingBox())!.height, `${at}: the chart is 649 px high`).toBe(649);
+    const dims = await scroller.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+    expect(dims.sw, `${at}: the plot is 6000 px wide`).toBe(6000);
+    expect(dims.cw, `${at}: and scrolls`).toBeLessThan(6000);
+    await expectInsideViewport(page, scroller, `${at}: the scroll region`);
+    expect(await scroller.getAttribute("tabindex")).toBe("0");
+    // The keyboard scrolls the plot; the axis does not move.
+    const axisBefore = (await axis.boundingBox())!;
+    await scroller.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+    await expect
+      .poll(() => scroller.evaluate((el) => el.scrollLeft), `${at}: the arrow keys scroll`)
+      .toBeGreaterThanOrEqual(100);
+    const axisAfter = (await axis.boundingBox())!;
+    expect(axisAfter.x, `${at}: the y axis stays`).toBe(axisBefore.x);
+    await expectInsideViewport(page, axis, `${at}: the y axis`);
+    for (const label of await axis.locator("text").all())
+      expect(await renderedFontPx(label), `${at}: y label size`).toBeGreaterThanOrEqual(11);
+    // A day is wide enough for its label: the labels never run into each other.
+    const xs = await chart
+      .getByTestId("chart-x-labels")
+      .locator("text")
+      .evaluateAll((ts) =>
+        ts.map((t) => {
+          const b = (t as SVGTextElement).getBBox();
+          return { x: b.x, width: b.width };
+        }),
+      );
+    expect(xs.length, `${at}: a label a day`).toBe(31);
+    for (let i = 1; i < xs.length; i++) expect(xs[i].x).toBeGreaterThan(xs[i - 1].x + xs[i - 1].width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${at}: page width`).toBe(
+      size.width,
+    );
+  }
+});
 
 test("the one-thermostat compliance page is at most 200 KB of HTML", async ({ page }) => {
   await loginAs(page, USERS.dana);

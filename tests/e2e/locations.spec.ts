@@ -13,6 +13,21 @@ const CSV_HEADER =
   "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Demand (kW),Total Charges ($),Electric Charges ($),Supplier";
 
 test.describe("locations dashboard", () => {
+  test("Last Bill shows the bill's total under its date", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const cells = page.locator("td.last-bill");
+    await expect(cells.first()).toBeVisible();
+    const amounts = page.getByTestId("last-bill-amount");
+    expect(await amounts.count()).toBeGreaterThan(3);
+    for (const a of await amounts.allTextContents()) expect(a).toMatch(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
+    // Each amount sits with its bill's date.
+    await expect(cells.filter({ has: amounts }).first()).toHaveText(
+      /^[A-Z][a-z]{2} \d{1,2}, \d{4}.*\$[\d,]+\.\d{2}$/,
+    );
+  });
+
   test("shows the alert, the cards and every location with its thermostat chip", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/locations");

@@ -62,6 +62,24 @@ function pdfText(pdf: Buffer) {
     .join("\n");
 }
 
+test("staff impersonating a residential or large-commercial client reach the login-required pages", async ({
+  page,
+}, info) => {
+  test.slow();
+  for (const client of ["Greenway Homes", "Metro Towers"]) {
+    await loginAs(page, USERS.morgan);
+    await impersonate(page, client, "Checking the account pages");
+    await expect(page.getByTestId("impersonation-banner")).toBeVisible();
+    for (const path of ["/settings", "/accounts", "/onboarding", "/authorize-arcadia"]) {
+      const res = await page.goto(path);
+      await ready(page, info);
+      expect(res?.status(), `${client}: ${path}`).toBeLessThan(400);
+      await expect(page, `${client}: ${path} is not sent to the home page`).toHaveURL(new RegExp(`${path}$`));
+    }
+    await page.context().clearCookies();
+  }
+});
+
 test.describe("staff: impersonation and demo mode", () => {
   test("a regular user is refused the staff pages and actions", async ({ page }) => {
     await loginAs(page, USERS.dana);

@@ -20,6 +20,27 @@ async function open(page: Page, info: TestInfo, path: string, who: string = USER
 const svgTicks = (page: Page) => page.locator(".energy-plot .plot-axis-x > span");
 
 test.describe("usage explorer", () => {
+  test("the period at a glance above the chart: peak kW or total kWh, average temperatures", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations/104/usage/demand?period=month&start=2026-10-01");
+    await ready(page, info);
+    const summary = page.getByTestId("usage-summary");
+    await expect(summary).toBeVisible();
+    await expect(summary.locator("dt")).toHaveText([
+      "Peak demand",
+      "Average indoor temperature",
+      "Average outdoor temperature",
+    ]);
+    await expect(summary.locator("dd").first()).toHaveText(/^[\d,]+\.\d kW$/);
+    await expect(summary.locator("dd").nth(2)).toHaveText(/^-?\d+\.\d°F$/);
+    await page.goto("/locations/104/usage/consumption?period=month&start=2026-10-01");
+    await ready(page, info);
+    await expect(summary.locator("dt").first()).toHaveText("Total consumption");
+    await expect(summary.locator("dd").first()).toHaveText(/^[\d,]+ kWh$/);
+  });
+
   test("defaults to this month, with the chart, legend, data table and axe", async ({ page, a11y }, info) => {
     await open(page, info, "/locations/101/usage/demand");
     await expectJsState(page, info);

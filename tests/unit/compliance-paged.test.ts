@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { thermostatTablePage } from "~/features/compliance/compliance";
+import {
+  compareNatural,
+  DEFAULT_THERMOSTAT_SORT,
+  nextThermostatSort,
+  parseThermostatSort,
+  sortThermostats,
+  thermostatTablePage,
+  type ThermostatSort,
+} from "~/features/compliance/compliance";
 
 const thermostats = Array.from({ length: 460 }, (_, i) => ({
   thermostatId: i + 1,
@@ -37,5 +45,90 @@ describe("thermostatTablePage (rule compliance-thermostats-paged)", () => {
       pages: 1,
       matched: 0,
     });
+  });
+});
+
+describe("Compliance by Thermostat sort", () => {
+  const rows = [
+    {
+      thermostatId: 1,
+      addressLine1: "1100 Elm St",
+      deviceName: "Lobby",
+      scheduleCompliancePercentage: 90,
+      permanentHoldCount: 0,
+      autoResetCount: 4,
+    },
+    {
+      thermostatId: 2,
+      addressLine1: "301 Elm St",
+      deviceName: "Office",
+      scheduleCompliancePercentage: 40,
+      permanentHoldCount: 3,
+      autoResetCount: 1,
+    },
+    {
+      thermostatId: 3,
+      addressLine1: "7 Elm St",
+      deviceName: "Back Room",
+      scheduleCompliancePercentage: null,
+      permanentHoldCount: null,
+      autoResetCount: 0,
+    },
+    {
+      thermostatId: 4,
+      addressLine1: "88 Elm St",
+      deviceName: "Front",
+      scheduleCompliancePercentage: 65,
+      permanentHoldCount: 1,
+      autoResetCount: 9,
+    },
+    {
+      thermostatId: 5,
+      addressLine1: "7 Elm St",
+      deviceName: "Attic",
+      scheduleCompliancePercentage: 40,
+      permanentHoldCount: 3,
+      autoResetCount: 2,
+    },
+  ];
+  const ids = (sort: ThermostatSort) => sortThermostats(rows, sort).map((r) => r.thermostatId);
+
+  it("orders addresses by their numbers as numbers (7, 88, 301, 1100), then device name", () => {
+    expect(ids(DEFAULT_THERMOSTAT_SORT)).toEqual([5, 3, 4, 2, 1]);
+    expect(ids({ key: "location", dir: "desc" })).toEqual([1, 2, 4, 3, 5]);
+    expect(compareNatural("Suite 9", "suite 10")).toBeLessThan(0);
+  });
+
+  it("sorts by compliance, holds and resets, worst first on the first click; N/A last either way", () => {
+    const worst = nextThermostatSort(DEFAULT_THERMOSTAT_SORT, "compliance");
+    expect(worst).toEqual({ key: "compliance", dir: "asc" });
+    expect(ids(worst)).toEqual([5, 2, 4, 1, 3]);
+    expect(ids(nextThermostatSort(worst, "compliance"))).toEqual([1, 4, 5, 2, 3]);
+    expect(nextThermostatSort(worst, "holds")).toEqual({ key: "holds", dir: "desc" });
+    expect(ids({ key: "holds", dir: "desc" })).toEqual([5, 2, 4, 3, 1]);
+    expect(ids({ key: "resets", dir: "desc" })).toEqual([4, 1, 5, 2, 3]);
+  });
+
+  it("reads the sort from the URL, anything else is the address order", () => {
+    expect(parseThermostatSort("holds:desc")).toEqual({ key: "holds", dir: "desc" });
+    expect(parseThermostatSort("resets:up")).toEqual(DEFAULT_THERMOSTAT_SORT);
+    expect(parseThermostatSort("__proto__:asc")).toEqual(DEFAULT_THERMOSTAT_SORT);
+    expect(parseThermostatSort(null)).toEqual(DEFAULT_THERMOSTAT_SORT);
+  });
+
+  it("sorts over every thermostat before paging", () => {
+    const many = Array.from({ length: 100 }, (_, i) => ({
+      thermostatId: i + 1,
+      buildingId: 1,
+      addressLine1: `${100 - i} Oak Ave`,
+      scheduleCompliancePercentage: i,
+    }));
+    const page = thermostatTablePage(many, { location: null, query: "" }, 1, {
+      key: "compliance",
+      dir: "asc",
+    });
+    expect(page.rows[0].thermostatId).toBe(1);
+    const byPlace = thermostatTablePage(many, { location: null, query: "" }, 1);
+    expect(byPlace.rows[0].addressLine1).toBe("1 Oak Ave");
   });
 });

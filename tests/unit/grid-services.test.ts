@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_SORT,
   defaultDateRange,
+  dispatchCsvRows,
   dispatchStatusLabel,
   dispatchStatusTone,
   IN_PROGRESS_LABEL,
@@ -12,7 +13,9 @@ import {
   parseGridState,
   toggleOpen,
   toggleSort,
+  type DispatchRow,
 } from "~/features/grid-services/grid-services";
+import { toCsv } from "../../shared/csv";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { eventTimeParts, formatEventTime } from "~/features/grid-services/event-times";
@@ -269,5 +272,46 @@ describe("displayed dispatch status (rule dispatch-display-status)", () => {
     expect(dispatchStatusLabel("SUCCESS", true)).toBe("Participated");
     expect(dispatchStatusLabel("NO DEVICES", true)).toBe("No available thermostats");
     expect(dispatchStatusLabel("CANCELLED_BY_UTILITY", true)).toBe("No status available");
+  });
+});
+
+describe("Grid Services CSV", () => {
+  const row = (over: Partial<DispatchRow>): DispatchRow => ({
+    id: 1,
+    address: "1912 Pike Pl",
+    internalTest: false,
+    overridden: false,
+    eventType: "Demand response",
+    status: "Success",
+    tone: "success",
+    precool: { iso: "2026-11-03T21:30:00.000Z", day: "Nov 3, 2026", time: "1:30 PM PST" },
+    start: { iso: "2026-11-03T22:00:00.000Z", day: "Nov 3, 2026", time: "2:00 PM PST" },
+    end: null,
+    ...over,
+  });
+  it("has the table's columns and each time with its zone", () => {
+    const rows = dispatchCsvRows([row({}), row({ id: 2, address: "=HYPERLINK(1)", overridden: true })]);
+    expect(rows[0]).toEqual([
+      "Location",
+      "Event type",
+      "Status",
+      "Precool start",
+      "Start",
+      "End",
+      "Overridden thermostats",
+      "Internal test",
+    ]);
+    expect(rows[1]).toEqual([
+      "1912 Pike Pl",
+      "Demand response",
+      "Success",
+      "Nov 3, 2026, 1:30 PM PST",
+      "Nov 3, 2026, 2:00 PM PST",
+      "",
+      "No",
+      "No",
+    ]);
+    // The one CSV writer neutralises a formula-like address.
+    expect(toCsv(rows).split("\r\n")[2]).toMatch(/^'=HYPERLINK\(1\),/);
   });
 });

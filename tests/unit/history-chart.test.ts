@@ -2,13 +2,17 @@ import { describe, expect, it } from "vitest";
 import type { HistoryPoint } from "~/features/compliance/compliance";
 import {
   areaPath,
+  CHART_FRAME,
+  chartScales,
   decodeHistory,
   dotsPath,
   formatRange,
   historyChart,
   linePath,
   nearestIndex,
+  PLOT_HEIGHT,
   stepSegments,
+  yAxisTicks,
 } from "~/features/compliance/history-chart";
 
 const TZ = "America/Los_Angeles";
@@ -125,5 +129,27 @@ describe("thermostat chart, compact form", () => {
     expect(nearestIndex([0, 30, 60], 16)).toBe(1);
     expect(nearestIndex([0, 30, 60], 500)).toBe(2);
     expect(nearestIndex([], 5)).toBe(-1);
+  });
+});
+
+describe("Thermostat Settings chart frame (spec: 649 px high, plot scrolls over 6000 px)", () => {
+  it("is 649 px high with a 6000 px plot", () => {
+    expect(CHART_FRAME.height).toBe(649);
+    expect(CHART_FRAME.plotWidth).toBe(6000);
+    expect(PLOT_HEIGHT).toBe(649 - CHART_FRAME.top - CHART_FRAME.bottom);
+  });
+  it("maps the period across the whole 6000 px and the °F domain onto the plot's height", () => {
+    const month = (END - START) / 60_000;
+    const { x, y } = chartScales(month, [60, 80]);
+    expect(x(0)).toBe(0);
+    expect(x(month)).toBe(6000);
+    // A month is about 190 px a day, never squeezed into the page's column.
+    expect(x(24 * 60)).toBeGreaterThan(190);
+    expect(y(80)).toBe(CHART_FRAME.top);
+    expect(y(60)).toBe(CHART_FRAME.top + PLOT_HEIGHT);
+  });
+  it("labels the y axis every 5 °F, or 10 °F over a wide range", () => {
+    expect(yAxisTicks([60, 80])).toEqual([60, 65, 70, 75, 80]);
+    expect(yAxisTicks([40, 100])).toEqual([40, 50, 60, 70, 80, 90, 100]);
   });
 });

@@ -3,6 +3,7 @@ import { accountStatusView as connectionStatus } from "~/features/accounts/accou
 import {
   codeNumber,
   isBillOld,
+  lastBillView,
   onboardingIncomplete,
   parseTableState,
   shellNav,
@@ -58,6 +59,20 @@ const b = (id: number, name: string, code: string, line1: string): Building => (
   code,
   nickname: null,
   address: { addressLine1: line1, addressLine2: null, city: "Seattle", state: "WA", zipcode: "98101" },
+});
+
+describe("the Last Bill cell", () => {
+  const today = new Date("2026-11-21T12:00:00Z");
+  it("shows the bill's date and its total, and flags an old one", () => {
+    expect(lastBillView("2026-11-03", 123456, today)).toEqual({ date: "Nov 3, 2026", amount: "$1,234.56" });
+    expect(lastBillView("2026-09-01", 9900, today)).toEqual({
+      date: "Sep 1, 2026",
+      amount: "$99.00",
+      old: true,
+    });
+    expect(lastBillView("2026-11-03", null, today)).toEqual({ date: "Nov 3, 2026" });
+    expect(lastBillView(null, 100, today)).toBeNull();
+  });
 });
 
 describe("sorting locations", () => {

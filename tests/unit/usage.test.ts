@@ -13,6 +13,7 @@ import {
   pickerBills,
   resolveView,
   temperatureAxisDomain,
+  usageSummary,
   yearGrid,
 } from "~/features/usage/usage";
 
@@ -162,5 +163,29 @@ describe("series", () => {
     expect(pts[0]).toEqual({ startTs: e[0].startTs, energy: 3, indoor: 70, outdoor: null });
     expect(pts[1].energy).toBeNull();
     expect(gapRanges(pts)).toEqual([[1, 2]]);
+  });
+});
+
+describe("the usage summary above the chart", () => {
+  const pts = [
+    { startTs: "2026-10-01T00:00:00-07:00", energy: 10, indoor: 70, outdoor: 50 },
+    { startTs: "2026-10-02T00:00:00-07:00", energy: 48.24, indoor: 72, outdoor: null },
+    { startTs: "2026-10-03T00:00:00-07:00", energy: null, indoor: null, outdoor: 61 },
+    { startTs: "2026-10-04T00:00:00-07:00", energy: 1200, indoor: 71, outdoor: 58 },
+  ];
+  it("gives the peak kW for demand and the total kWh for consumption, with average temperatures", () => {
+    expect(usageSummary(pts, "demand")).toEqual([
+      { label: "Peak demand", value: "1,200.0 kW" },
+      { label: "Average indoor temperature", value: "71.0°F" },
+      { label: "Average outdoor temperature", value: "56.3°F" },
+    ]);
+    expect(usageSummary(pts, "consumption")[0]).toEqual({ label: "Total consumption", value: "1,258 kWh" });
+  });
+  it("says No data rather than 0 when a series is empty", () => {
+    expect(usageSummary([{ startTs: "x", energy: null, indoor: null, outdoor: null }], "demand")).toEqual([
+      { label: "Peak demand", value: "No data" },
+      { label: "Average indoor temperature", value: "No data" },
+      { label: "Average outdoor temperature", value: "No data" },
+    ]);
   });
 });

@@ -352,10 +352,11 @@ export const LOCATION_FILTER_LIST_MAX = 15;
  * whose every word must appear in the address) runs over every thermostat, then 75 rows a page in the
  * report's order (`page` clamped to 1..pages; no rows is one empty page).
  */
-export function thermostatTablePage<T extends { buildingId: number; addressLine1: string }>(
+export function thermostatTablePage<T extends ThermostatSortable & { buildingId: number }>(
   thermostats: T[],
   filter: { location: number | null; query: string },
   page: number,
+  sort: ThermostatSort = DEFAULT_THERMOSTAT_SORT,
   size = THERMOSTATS_PAGE_SIZE,
 ) {
   const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
@@ -364,5 +365,79 @@ export function thermostatTablePage<T extends { buildingId: number; addressLine1
       (!filter.location || t.buildingId === filter.location) &&
       words.every((w) => t.addressLine1.toLowerCase().includes(w)),
   );
-  return pageOf(matched, page, size);
+  return pageOf(sortThermostats(matched, sort), page, size);
+}
+
+/**
+ * Compliance by Thermostat's sort: by address (numbers in it read as
+ * numbers: 7 before 88 before 301 before 1100), compliance, holds or auto resets, in the URL as `sort=key:dir`.
+ */
+export type ThermostatSortKey = "location" | "compliance" | "holds" | "resets";
+export type ThermostatSort = { key: ThermostatSortKey; dir: "asc" | "desc" };
+export const DEFAULT_THERMOSTAT_SORT: ThermostatSort = { key: "location", dir: "asc" };
+const THERMOSTAT_SORT_KEYS: ThermostatSortKey[] = ["location", "compliance", "holds", "resets"];
+
+export function parseThermostatSort(value: string | null): ThermostatSort {
+  const [key, dir] = (value ?? "").split(":");
+  const known = THERMOSTAT_SORT_KEYS.find((k) => k === key);
+  if (known && (dir === "asc" || dir === "desc")) return { key: known, dir };
+  return DEFAULT_THERMOSTAT_SORT;
+}
+
+/**
+ * Clicking a column: the same column flips; another starts with the worst first (lowest compliance, most
+ * holds, most resets), the address column from A and 1.
+ */
+export function nextThermostatSort(current: ThermostatSort, key: ThermostatSortKey): ThermostatSort {
+  if (current.key === key) return { key, dir: current.dir === "asc" ? "desc" : "asc" };
+  return { key, dir: key === "location" || key === "compliance" ? "asc" : "desc" };
+}
+
+/** Text compared with the numbers in it as numbers ("7 Elm" < "88 Elm" < "1100 Elm"), letters ignoring case. */
+export function compareNatural(a: string, b: string): number {
+  const chunks = (s: string) => s.toLowerCase().match(/\d+|\D+/g) ?? [];
+  const [ca, cb] = [chunks(a), chunks(b)];
+  for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
+    const [x, y] = [ca[i], cb[i]];
+    const bothDigits = /^\d/.test(x) && /^\d/.test(y);
+    const d = bothDigits ? Number(x) - Number(y) || x.length - y.length : x < y ? -1 : x > y ? 1 : 0;
+    if (d) return d;
+  }
+  return ca.length - cb.length;
+}
+
+export type ThermostatSortable = {
+  thermostatId: number;
+  addressLine1: string;
+  deviceName?: string;
+  scheduleCompliancePercentage?: number | null;
+  permanentHoldCount?: number | null;
+  autoResetCount?: number | null;
+};
+
+/**
+ * Rows in the chosen order; ties by address, then device name, then id. A thermostat without a compliance
+ * figure (N/A) goes last in either direction: it is neither the best nor the worst.
+ */
+export function sortThermostats<T extends ThermostatSortable>(rows: T[], sort: ThermostatSort): T[] {
+  const sign = sort.dir === "asc" ? 1 : -1;
+  const byPlace = (a: T, b: T) =>
+    compareNatural(a.addressLine1, b.addressLine1) ||
+    compareNatural(a.deviceName ?? "", b.deviceName ?? "") ||
+    a.thermostatId - b.thermostatId;
+  const num = (t: T): number | null => {
+    const v =
+      sort.key === "compliance"
+        ? t.scheduleCompliancePercentage
+        : sort.key === "holds"
+          ? (t.permanentHoldCount ?? 0)
+          : (t.autoResetCount ?? 0);
+    return typeof v === "number" && !Number.isNaN(v) ? v : null;
+  };
+  return [...rows].sort((a, b) => {
+    if (sort.key === "location") return sign * byPlace(a, b);
+    const [x, y] = [num(a), num(b)];
+    if (x === null || y === null) return (x === null ? 1 : 0) - (y === null ? 1 : 0) || byPlace(a, b);
+    return sign * (x - y) || byPlace(a, b);
+  });
 }

@@ -235,3 +235,38 @@ export function nearestIndex(t: number[], minute: number) {
   }
   return lo > 0 && Math.abs(t[lo - 1] - minute) < Math.abs(t[lo] - minute) ? lo - 1 : lo;
 }
+
+/**
+ * The Thermostat Settings chart's frame, as the spec gives it: 649 px high, its plot area 6,000 px wide and
+ * scrolling sideways while the y axis (°Fahrenheit) stays in view. A month is then ~190 px a day on any
+ * screen, instead of the 7 px a day a phone had when the month was squeezed into the column.
+ */
+export const CHART_FRAME = {
+  height: 649,
+  plotWidth: 6000,
+  /** Room above the plot (the top label) and below it (the day labels). */
+  top: 12,
+  bottom: 40,
+  /** The fixed y-axis column: title and tick labels. */
+  axisWidth: 64,
+} as const;
+
+/** Height of the plot itself inside the frame. */
+export const PLOT_HEIGHT = CHART_FRAME.height - CHART_FRAME.top - CHART_FRAME.bottom;
+
+/** y-axis ticks every 5 °F, or every 10 °F over a wide range, from the low to the high end of the domain. */
+export function yAxisTicks([lo, hi]: [number, number]): number[] {
+  const step = (hi - lo) / 5 > 8 ? 10 : 5;
+  const ticks: number[] = [];
+  for (let v = lo; v <= hi; v += step) ticks.push(v);
+  return ticks;
+}
+
+/** Scales from minutes after the start and from °F to the plot's pixels (x across 6,000 px). */
+export function chartScales(totalMin: number, [lo, hi]: [number, number]) {
+  const span = Math.max(1, totalMin);
+  return {
+    x: (minute: number) => (minute / span) * CHART_FRAME.plotWidth,
+    y: (v: number) => CHART_FRAME.top + PLOT_HEIGHT - ((v - lo) / (hi - lo || 1)) * PLOT_HEIGHT,
+  };
+}

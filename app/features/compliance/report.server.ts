@@ -8,6 +8,7 @@ import {
   parseDaySort,
   parsePeriod,
   sortLocationsByCompliance,
+  parseThermostatSort,
   thermostatTablePage,
   worstLocations,
 } from "./compliance";
@@ -73,6 +74,7 @@ export async function overrideReportView(
   const location = parseId(url.searchParams.get("location"));
   const query = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const dialog = url.searchParams.get("dialog") === "locations";
+  const thermostatSort = parseThermostatSort(url.searchParams.get("sort"));
   const buildings = report.ok ? report.data.buildings : [];
   // Only what the page shows goes to the page (HTML and hydration data): with 300 locations the whole report
   // is ~450 thermostats and 300 locations (rule compliance-thermostats-paged).
@@ -92,6 +94,7 @@ export async function overrideReportView(
             report.data.thermostats,
             { location, query: buildings.length > LOCATION_FILTER_LIST_MAX ? query : "" },
             pageParam(url.searchParams),
+            thermostatSort,
           ),
         }
       : null;
@@ -115,6 +118,7 @@ export async function overrideReportView(
       query,
       dialog,
       daySort: parseDaySort(url.searchParams.get("daySort")),
+      thermostatSort,
       chart,
       helpUrl,
     },

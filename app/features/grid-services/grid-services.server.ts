@@ -6,6 +6,8 @@ import {
   dispatchStatusLabel,
   dispatchStatusTone,
   eventTypeLabel,
+  CSV_MAX_PAGES,
+  CSV_PAGE_SIZE,
   GRID_PAGE_SIZE,
   isDispatchRunning,
   sortToParam,
@@ -82,12 +84,13 @@ export async function listDispatches(
   clientId: number,
   state: GridState,
   range: { startDate: string; endDate: string },
+  pageSize = GRID_PAGE_SIZE,
 ) {
   return api
     .get(`/insights/${clientId}/dispatches`, {
       query: {
         page: state.page,
-        size: GRID_PAGE_SIZE,
+        size: pageSize,
         sortBy: state.sort.map(sortToParam),
         locationSearch: state.q,
         startDate: range.startDate,
@@ -102,4 +105,24 @@ export async function listDispatches(
         rows: page.items.map((d) => dispatchRow(d, at, state.open.includes(d.id))),
       };
     });
+}
+
+/**
+ * Every event of the page's search and sort for the CSV: the upstream's pages of 100 one after another, up to
+ * 5,000 events (a client's year is a few hundred). A failure of any page fails the whole download: a CSV
+ * that silently lacks events would be worse than an error.
+ */
+export async function listAllDispatches(
+  api: ApiClient,
+  clientId: number,
+  state: Omit<GridState, "page" | "open">,
+  range: { startDate: string; endDate: string },
+) {
+  const rows: DispatchRow[] = [];
+  for (let page = 1; page <= CSV_MAX_PAGES; page++) {
+    const got = await listDispatches(api, clientId, { ...state, page, open: [] }, range, CSV_PAGE_SIZE);
+    rows.push(...got.rows);
+    if (got.rows.length < CSV_PAGE_SIZE || rows.length >= got.total) break;
+  }
+  return rows;
 }

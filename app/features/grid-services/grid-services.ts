@@ -202,3 +202,39 @@ export type DispatchRow = {
 
 /** An event time in full, as an expanded row's details write it: "Nov 3, 2026, 2:00 PM PST", or "—". */
 export const fullEventTime = (t: EventTimeView | null) => (t ? `${t.day}, ${t.time}` : "—");
+
+/** The Grid Services CSV's header row: what the table shows, each time with its zone, and the thermostats. */
+export const DISPATCH_CSV_HEADER = [
+  "Location",
+  "Event type",
+  "Status",
+  "Precool start",
+  "Start",
+  "End",
+  "Overridden thermostats",
+  "Internal test",
+] as const;
+
+/**
+ * The Grid Services table as CSV rows, header first: every event of the search and sort (not one page), in
+ * the table's words, with times in the building's zone as the page writes them ("Nov 3, 2026, 2:00 PM PST").
+ */
+export function dispatchCsvRows(rows: DispatchRow[]): string[][] {
+  return [
+    [...DISPATCH_CSV_HEADER],
+    ...rows.map((r) => [
+      r.address,
+      r.eventType,
+      r.status,
+      r.precool ? fullEventTime(r.precool) : "",
+      r.start ? fullEventTime(r.start) : "",
+      r.end ? fullEventTime(r.end) : "",
+      r.overridden ? "Yes" : "No",
+      r.internalTest ? "Yes" : "No",
+    ]),
+  ];
+}
+
+/** Events a CSV asks the upstream for at a time (its largest page), and at most how many such pages. */
+export const CSV_PAGE_SIZE = 100;
+export const CSV_MAX_PAGES = 50;

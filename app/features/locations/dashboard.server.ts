@@ -2,7 +2,8 @@ import { accountStatusView as connectionStatus } from "~/features/accounts/accou
 import {
   formatAddress,
   hasThermostatIssues,
-  isBillOld,
+  lastBillView,
+  type LastBillView,
   locationLabel,
   thermostatChip,
   locationsPageOf,
@@ -11,7 +12,6 @@ import {
   type parseTableState,
 } from "./locations";
 import type { Building, EnergyAdvisorBuilding } from "./locations.server";
-import { formatCalendarDate } from "~/lib/dates";
 
 /** The locations dashboard's view model: what the page shows, computed from the upstream answers. */
 
@@ -63,6 +63,7 @@ export function dashboardView({
       summary,
       chip: thermostatChip(summary),
       lastBillDate: a?.lastBillDate ?? null,
+      lastBillTotalCents: a?.lastBillTotalCents ?? null,
       highDemand: Boolean(a?.peakDemandRatio?.hasHighDemandRatio),
       accounts: a?.accounts ?? [],
     };
@@ -93,7 +94,7 @@ export function dashboardView({
         nickname?: string;
         address: string;
         chip: { label: string; tone: Chip["tone"] };
-        lastBill: { date: string; old?: true } | null;
+        lastBill: LastBillView | null;
         accounts?: {
           id: number;
           number: string;
@@ -106,12 +107,7 @@ export function dashboardView({
         address: formatAddress(r.building.address),
         // The chip as shown (its rank only orders the table, done here).
         chip: { label: r.chip.label, tone: r.chip.tone },
-        lastBill: r.lastBillDate
-          ? {
-              date: formatCalendarDate(r.lastBillDate),
-              ...(isBillOld(r.lastBillDate, today) ? { old: true as const } : {}),
-            }
-          : null,
+        lastBill: lastBillView(r.lastBillDate, r.lastBillTotalCents, today),
       };
       if (nickname) row.nickname = nickname;
       if (state.expanded === r.building.id)

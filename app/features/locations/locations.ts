@@ -1,6 +1,8 @@
 import { pageOf } from "~/lib/paging";
 import type { Building } from "./locations.server";
 import { parseId } from "~/lib/ids";
+import { formatCalendarDate } from "~/lib/dates";
+import { formatMoney } from "~/features/bills/bills";
 
 /** "1912 Pike Pl, Seattle, WA 98101" */
 export function formatAddress(a: Building["address"]) {
@@ -129,6 +131,21 @@ export function daysSince(date: string, today: Date) {
 /** A bill is old when it is more than 45 days old (rule old-bill-45-days, docs/rules.md). */
 export const isBillOld = (date: string | null | undefined, today: Date) =>
   Boolean(date) && daysSince(date!, today) > OLD_BILL_DAYS;
+
+/** The Last Bill cell: the bill's date, its total when the data has one, and whether it is old. */
+export type LastBillView = { date: string; amount?: string; old?: true };
+
+export function lastBillView(
+  date: string | null | undefined,
+  totalCents: number | null | undefined,
+  today: Date,
+): LastBillView | null {
+  if (!date) return null;
+  const view: LastBillView = { date: formatCalendarDate(date) };
+  if (typeof totalCents === "number" && Number.isFinite(totalCents)) view.amount = formatMoney(totalCents);
+  if (isBillOld(date, today)) view.old = true;
+  return view;
+}
 
 /* ---------- the table: search and sort (state in the URL) ---------- */
 

@@ -1,4 +1,5 @@
 import { withQuery } from "~/lib/query";
+import { formatDecimal } from "~/lib/decimal";
 import { compareIso, formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
 /** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
@@ -273,4 +274,41 @@ export function rangeLabel(view: Extract<View, { kind: "ok" }>) {
   if (view.period === "month") return `${MONTH_LONG[m - 1]} ${y}`;
   if (view.period === "year") return String(y);
   return `Bill period ${formatCalendarDate(view.startDate)} – ${formatCalendarDate(view.endDate)}`;
+}
+
+/** One figure above the usage chart: "Peak demand" "48.2 kW". */
+export type UsageStat = { label: string; value: string };
+
+/**
+ * The period at a glance, above the chart: the peak kW (demand) or the total kWh (consumption), and the
+ * average indoor and outdoor temperatures. Buckets without a value are left out; a figure with no value at
+ * all reads "No data" rather than a misleading 0.
+ */
+export function usageSummary(points: UsagePoint[], usageType: UsageType): UsageStat[] {
+  const nums = (f: (p: UsagePoint) => number | null) =>
+    points.map(f).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+  const energy = nums((p) => p.energy);
+  const avg = (vs: number[]) =>
+    vs.length ? `${formatDecimal(vs.reduce((a, b) => a + b, 0) / vs.length, 1, 1)}°F` : "No data";
+  const main: UsageStat =
+    usageType === "demand"
+      ? {
+          label: "Peak demand",
+          value: energy.length ? `${formatDecimal(Math.max(...energy), 1, 1)} kW` : "No data",
+        }
+      : {
+          label: "Total consumption",
+          value: energy.length
+            ? `${formatDecimal(
+                energy.reduce((a, b) => a + b, 0),
+                0,
+                0,
+              )} kWh`
+            : "No data",
+        };
+  return [
+    main,
+    { label: "Average indoor temperature", value: avg(nums((p) => p.indoor)) },
+    { label: "Average outdoor temperature", value: avg(nums((p) => p.outdoor)) },
+  ];
 }

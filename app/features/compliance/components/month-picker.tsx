@@ -1,13 +1,17 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { MONTH_SHORT } from "~/lib/dates";
+import { useHydrated } from "~/ui/use-hydrated";
 import { isFutureMonth, monthLabel, pickerYears } from "../compliance";
 import { SubmitButton } from "~/ui/pending";
 
 /**
  * Time Frame month picker: a GET form (month grid Jan..Dec, a year selector 12 years back, Cancel, Apply).
  * Apply sends pickerYear and pickerMonth; the loader turns them into period=month&start=YYYY-MM-01.
- * Without JavaScript the future months of the shown year are disabled and the server refuses the rest.
+ * With JavaScript the months after this one are disabled while this year is chosen. Without it the year
+ * select cannot re-render the grid, so no month is disabled in the HTML (December of last year is then one
+ * step: pick the year, pick Dec, Apply); CSS greys out and blocks this year's future months while this year
+ * is selected, and the server refuses a future month whatever is sent.
  */
 export function MonthPicker({
   start,
@@ -22,6 +26,8 @@ export function MonthPicker({
   const [y, m] = start.split("-").map(Number);
   const [year, setYear] = useState(y);
   const location = useLocation();
+  const hydrated = useHydrated();
+  const thisYear = today.getUTCFullYear();
   return (
     <details className="month-picker" key={location.key}>
       <summary className="btn btn-secondary" data-testid="time-frame">
@@ -42,7 +48,7 @@ export function MonthPicker({
             onChange={(e) => setYear(Number(e.target.value))}
           >
             {pickerYears(today).map((yy) => (
-              <option key={yy} value={yy}>
+              <option key={yy} value={yy} data-this-year={yy === thisYear ? "" : undefined}>
                 {yy}
               </option>
             ))}
@@ -52,9 +58,13 @@ export function MonthPicker({
           <legend>Month</legend>
           {MONTH_SHORT.map((name, i) => {
             const month = i + 1;
-            const disabled = isFutureMonth(year, month, today);
+            const disabled = hydrated && isFutureMonth(year, month, today);
+            const futureThisYear = isFutureMonth(thisYear, month, today);
             return (
-              <label key={name} className={`month-cell${disabled ? " is-disabled" : ""}`}>
+              <label
+                key={name}
+                className={`month-cell${disabled ? " is-disabled" : ""}${futureThisYear ? " is-future-this-year" : ""}`}
+              >
                 <input
                   type="radio"
                   name="pickerMonth"

@@ -125,6 +125,10 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
                 location={d.location}
                 query={d.query}
                 keep={keepParams(search, ["location", "q", "page", "dialog"])}
+                sort={d.thermostatSort}
+                sortHref={(s) =>
+                  `/override-report${withParams(search, { sort: `${s.key}:${s.dir}`, page: null })}`
+                }
                 viewHref={(id) => `/override-report/${id}${search}`}
                 pageHref={(p) => `/override-report${withParams(search, { page: p > 1 ? String(p) : null })}`}
               />

@@ -11,11 +11,14 @@ import {
   formatDay,
   formatPercent,
   nextDaySort,
+  nextThermostatSort,
   rankedCompliance,
   sortDays,
   type BuildingCompliance,
   type DaySort,
   type DaySortKey,
+  type ThermostatSort,
+  type ThermostatSortKey,
   type WorstDay,
 } from "../compliance";
 import { SubmitButton } from "~/ui/pending";
@@ -153,6 +156,8 @@ export function ThermostatTable({
   location,
   query,
   keep,
+  sort,
+  sortHref,
   viewHref,
   pageHref,
 }: {
@@ -164,11 +169,22 @@ export function ThermostatTable({
   location: number | null;
   query: string;
   keep: [string, string][];
+  sort: ThermostatSort;
+  sortHref: (s: ThermostatSort) => string;
   viewHref: (id: number) => string;
   pageHref: (page: number) => string;
 }) {
   const submit = useSubmit();
   const rows = table.rows;
+  const sortHeader = (key: ThermostatSortKey, label: string, className?: string) => (
+    <SortableHeader
+      label={label}
+      sort={ariaSortOf(sort.key === key, sort.dir)}
+      href={sortHref(nextThermostatSort(sort, key))}
+      className={className}
+      replace
+    />
+  );
   return (
     <section className="card stack" aria-labelledby="by-thermostat">
       <h2 id="by-thermostat">Compliance by Thermostat</h2>
@@ -212,17 +228,11 @@ export function ThermostatTable({
           <table className="table thermostat-table" data-testid="thermostat-table">
             <thead>
               <tr>
-                <th scope="col">Location</th>
+                {sortHeader("location", "Location")}
                 <th scope="col">Thermostat</th>
-                <th scope="col" className="num">
-                  Compliance
-                </th>
-                <th scope="col" className="num">
-                  Holds
-                </th>
-                <th scope="col" className="num">
-                  Auto Resets
-                </th>
+                {sortHeader("compliance", "Compliance", "num")}
+                {sortHeader("holds", "Holds", "num")}
+                {sortHeader("resets", "Auto Resets", "num")}
                 <th scope="col">
                   <span className="visually-hidden">Detail</span>
                 </th>

@@ -127,17 +127,22 @@ export function LocationsTable({
                     <Pill tone={r.chip.tone}>{r.chip.label}</Pill>
                   </td>
                   <td className="last-bill" data-label="Last Bill">
-                    {r.lastBill?.old ? (
+                    {r.lastBill ? (
                       <span>
                         {r.lastBill.date}
-                        <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
-                          <span className="warn-icon" aria-hidden="true">
-                            !
+                        {r.lastBill.old ? (
+                          <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
+                            <span className="warn-icon" aria-hidden="true">
+                              !
+                            </span>
+                          </Tooltip>
+                        ) : null}
+                        {r.lastBill.amount ? (
+                          <span className="last-bill-amount" data-testid="last-bill-amount">
+                            {r.lastBill.amount}
                           </span>
-                        </Tooltip>
+                        ) : null}
                       </span>
-                    ) : r.lastBill ? (
-                      r.lastBill.date
                     ) : (
                       <span className="muted">No bills</span>
                     )}

@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { defaultDateRange, dispatchCsvRows, parseGridState } from "~/features/grid-services/grid-services";
+import { listAllDispatches } from "~/features/grid-services/grid-services.server";
+import { settle } from "~/server/api-error";
+import { now } from "~/server/clock.server";
+import { csvDownload } from "~/server/csv";
+import { requireUser } from "~/server/guards.server";
+import { getApi } from "~/server/upstream.server";
+
+/**
+ * CSV of the Grid Services table (/grid-services/csv with the page's search and sort): every event of the
+ * page's date range, not only the page on screen, like every other table's "Download CSV".
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!user.clientId) throw redirect("/");
+  const url = new URL(request.url);
+  const { q, sort } = parseGridState(url.searchParams);
+  const range = defaultDateRange(now());
+  const rows = await settle(
+    listAllDispatches(await getApi(request, context), user.clientId, { q, sort }, range),
+  );
+  if (!rows.ok)
+    return new Response("Unable to load the grid services events. Please try again.", {
+      status: 502,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  return csvDownload(dispatchCsvRows(rows.data), `grid-services-${range.startDate}-${range.endDate}.csv`);
+}
