@@ -14,13 +14,11 @@
  */
 export { data, redirect } from "@remix-run/node";
 
-export * from "~/server/auth.server";
 export * from "~/server/clock.server";
 export * from "~/server/config.server";
 export * from "~/server/forms.server";
 export * from "~/server/guards.server";
 export * from "~/server/idempotency.server";
-export * from "~/server/login.server";
 export * from "~/server/rate-limit.server";
 export * from "~/server/session.server";
 export * from "~/server/upstream.server";
@@ -35,10 +33,18 @@ export {
   submitConedAccounts,
 } from "~/features/accounts/accounts.server";
 export {
+  loginPage,
   logoutUpstream,
   parseLoginAction,
   parseResetPassword,
+  rejectedLoginForm,
   resetPassword,
+  sendLoginCode,
+  sendLoginLink,
+  sendPasswordReset,
+  signIn,
+  signInWithLink,
+  tooManyAttempts,
   validateResetToken,
 } from "~/features/auth/auth.server";
 export { answerFlag, loadLocationBills, locationIdParam, todayUtc } from "~/features/bills/bills.server";

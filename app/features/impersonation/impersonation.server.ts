@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { anonymiseUser } from "~/features/demo-mode/demo-mode";
 import type { ApiClient } from "~/server/api-client.server";
-import { apiUserSchema, toSessionUser, type ApiUser } from "~/server/auth.server";
+import { apiUserSchema, toSessionUser, type ApiUser } from "~/features/auth/auth.server";
 import { isApiError, settle } from "~/server/api-error";
 import { loginRedirectUrl } from "~/server/safe-redirect";
 import {
