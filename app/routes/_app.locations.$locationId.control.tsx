@@ -1,17 +1,13 @@
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import {
-  answer,
   detached,
   getApi,
+  idempotentAction,
   invalidSubmission,
-  once,
-  ownerOf,
   parseForm,
   redirect,
   redirectWithToast,
-  rememberRedirects,
   requireSmb,
-  submissionKey,
   supportEmail,
   withPrimaryStatus,
 } from "~/route-kit.server";
@@ -47,19 +43,21 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseForm(form, { schema: controlActionSchema });
   if (submission.status !== "success") return invalidSubmission(submission, { thermostatId: null });
   const value = submission.value;
-  // Not cancelled with the browser's request: a claimed submission finishes for its repeats (ADR 0010).
-  const api = await getApi(detached(request), context);
 
   if (value.intent !== "save") {
+    // Not cancelled with the browser's request either: an answer sent upstream finishes (ADR 0010).
+    const api = await getApi(detached(request), context);
     const { to, toast } = await answerIssue(api, locationId, value);
     return toast ? redirectWithToast(request, to, toast) : redirect(to);
   }
 
   // Save: once per submission id (a double click or a browser resubmit sends one vendor command, ADR 0010).
   const submissionId = submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined);
-  const key = submissionId ? submissionKey(ownerOf(user), "thermostat-settings", submissionId, form) : null;
-  const outcome = await once(key, () => saveSettings(api, locationId, value, form), rememberRedirects);
-  return answer(request, outcome);
+  return idempotentAction(
+    { request, context },
+    { user, scope: "thermostat-settings", form, submissionId },
+    (api) => saveSettings(api, locationId, value, form),
+  );
 }
 
 export default function ThermostatsPage() {

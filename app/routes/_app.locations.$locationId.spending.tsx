@@ -23,19 +23,14 @@ import {
   flagAnswerSchema,
 } from "~/features/bills/bills";
 import {
-  answer,
   answerFlag,
-  detached,
   getApi,
+  idempotentAction,
   invalidSubmission,
   loadLocationBills,
   locationIdParam,
-  once,
-  ownerOf,
   parseForm,
-  rememberRedirects,
   requireSmb,
-  submissionKey,
   withPrimaryStatus,
 } from "~/route-kit.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
@@ -86,12 +81,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return invalidSubmission(submission, { flagId: null, message: FLAG_UPDATE_FAILED });
   const { intent, statementId, flagId, submissionId } = submission.value;
   // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
-  const key = submissionId ? submissionKey(ownerOf(user), "bill-flag", submissionId, form) : null;
-  const api = await getApi(detached(request), context);
   const url = new URL(request.url);
-  const outcome = await once(
-    key,
-    async (): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
+  return idempotentAction(
+    { request, context },
+    { user, scope: "bill-flag", form, submissionId },
+    async (api): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
       const result = await settle(answerFlag(api, statementId, flagId, intent));
       if (!result.ok) {
         const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
@@ -103,9 +97,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) },
       };
     },
-    rememberRedirects,
   );
-  return answer(request, outcome);
 }
 
 export default function Spending() {

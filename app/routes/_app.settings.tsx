@@ -1,18 +1,13 @@
 import {
-  answer,
   canManageTeam,
   data,
-  detached,
   getApi,
+  idempotentAction,
   invalidSubmission,
-  once,
-  ownerOf,
   parseForm,
   redirectWithToast,
-  rememberRedirects,
   requireSmb,
   requireTeamManager,
-  submissionKey,
   withPrimaryStatus,
 } from "~/route-kit.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -70,13 +65,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   // A save runs once per submission id: a double click or a browser resubmit saves once (ADR 0010).
-  const key =
-    value.intent === "access-save" && value.submissionId
-      ? submissionKey(ownerOf(user), "team-access", value.submissionId, form)
-      : null;
-  const api = await getApi(detached(request), context);
-  const outcome = await once(key, () => accessAction(api, user.clientId, value), rememberRedirects);
-  return answer(request, outcome);
+  const submissionId = value.intent === "access-save" ? value.submissionId : null;
+  return idempotentAction({ request, context }, { user, scope: "team-access", form, submissionId }, (api) =>
+    accessAction(api, user.clientId, value),
+  );
 }
 
 export default function Settings() {
