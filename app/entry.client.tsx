@@ -1,7 +1,9 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { installClientErrorReporting, ErrorEventContext, StaffErrorContext } from "~/ui/page-shell";
+import { installClientErrorReporting } from "~/ui/client-errors";
+import { ErrorEventContext } from "~/ui/error-boundary";
+import { StaffErrorContext } from "~/ui/nonce";
 
 installClientErrorReporting();
 

@@ -5,20 +5,14 @@ import { supportEmail } from "./server/config.server";
 import { setReportingUser } from "./server/sentry.server";
 import { commitSession, getSession } from "./server/session.server";
 import styles from "./styles/app.css";
-import {
-  PublicPage,
-  StaffErrorContext,
-  useNonce,
-  LinkNavigationProvider,
-  ErrorEventContext,
-  ErrorReference,
-  GeneralErrorBoundary,
-  reportClientError,
-  useEscapeClosesMenus,
-  Toasts,
-  PAGE_SCRIPT,
-  usePageScripts,
-} from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
+import { StaffErrorContext, useNonce } from "~/ui/nonce";
+import { LinkNavigationProvider } from "~/ui/app-link";
+import { ErrorEventContext, ErrorReference, GeneralErrorBoundary } from "~/ui/error-boundary";
+import { reportClientError } from "~/ui/client-errors";
+import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
+import { Toasts } from "~/ui/toasts";
+import { PAGE_SCRIPT, usePageScripts } from "~/ui/static-page";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },

@@ -3,10 +3,12 @@
  * run. The web and the reference api run as separate processes; each figure is utime+stime from /proc/<pid>/stat
  * over N pages (BENCH_PAGES_N, default 500) at 8 connections, after a short warm-up.
  *   - bare: express + React `renderToString` of the privacy page's HTML (floor-static.ts);
+ *   - bare Remix: a Remix v2 app rendering the same elements through Remix's defaults (floor-remix.ts);
  *   - static floor: the product's own privacy page (no session, no upstream call);
  *   - data floor of a page: a bare Node server (floor-data.ts) making that page's upstream GETs, recorded from
  *     the product by a pass-through proxy, with the same api session, and answering their JSON.
- * A page's ratio is its web CPU ÷ (static floor + its data floor); the static floor's is ÷ bare.
+ * A page's ratio is its web CPU ÷ (static floor + its data floor); the static floor's is ÷ bare Remix (the
+ * framework the product is built on is part of its floor) and ÷ bare.
  * The bench asks for each page again and again with unchanged data, so the memo of parsed answers (ADR 0018)
  * serves every view after the first; each page is also measured on a second server with the memo off
  * (UPSTREAM_MEMO_BYTES=0), the cost of a first view or of changed data.
@@ -23,6 +25,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { BENCH_PAGES } from "./pages";
+import { startRemixFloor } from "./floor-remix";
 import { cpuMs, firstJsonLine, median, startServer, stopChild, table } from "./server";
 
 const N = Number(process.env.BENCH_PAGES_N ?? 500);
@@ -144,10 +147,12 @@ export async function cpu() {
     fs.writeFileSync(path.join(tmp, "calls.json"), JSON.stringify(floorCalls));
     const bare = node("bench/floor-static.ts", { FLOOR_HTML: path.join(tmp, "privacy.html") });
     const data = node("bench/floor-data.ts", { FLOOR_CALLS: path.join(tmp, "calls.json") });
-    children.push(bare, data);
-    const [{ port: barePort }, { port: dataPort }] = await Promise.all([
+    const remix = startRemixFloor(path.join(tmp, "privacy.html"));
+    children.push(bare, data, remix);
+    const [{ port: barePort }, { port: dataPort }, { port: remixPort }] = await Promise.all([
       firstJsonLine<{ port: number }>(bare),
       firstJsonLine<{ port: number }>(data),
+      firstJsonLine<{ port: number }>(remix),
     ]);
 
     const staticUrl = `${web.url}${privacy.path}`;
@@ -166,6 +171,7 @@ export async function cpu() {
     // ms what it answers in 0.16 from its 2,000th on (2026-11-25), and the static floor's ratio read 2.1× bare
     // instead of 5×. It gets 5,000, and is measured again beside every page (below).
     await warm(`http://127.0.0.1:${barePort}/`, {}, Number(process.env.BENCH_CPU_BARE_WARMUP ?? 5000));
+    await warm(`http://127.0.0.1:${remixPort}/`, {}, Number(process.env.BENCH_CPU_BARE_WARMUP ?? 5000));
     await warm(staticUrl);
     for (const [i, p] of signedIn.entries()) {
       await warm(`http://127.0.0.1:${dataPort}/${i + 1}`);
@@ -174,13 +180,14 @@ export async function cpu() {
     }
     const staticBytes = Buffer.byteLength(html.get(privacy.name)!);
     /** Every round's bare floor and static floor, measured back to back: the static floor's row is their median. */
-    const staticVsBare: { bare: number; web: number }[] = [];
+    const staticVsBare: { bare: number; remix: number; web: number }[] = [];
     const staticR = await rounds(async () => {
       const bareM = await measure(`http://127.0.0.1:${barePort}/`, {}, [bare.pid!]);
+      const remixM = await measure(`http://127.0.0.1:${remixPort}/`, {}, [remix.pid!]);
       const staticM = await measure(staticUrl, {}, [web.pid, api.pid!], staticBytes);
-      bad(privacy.name, bareM, staticM);
-      staticVsBare.push({ bare: bareM.perPage[0], web: staticM.perPage[0] });
-      return { bareRps: bareM.rps, api: staticM.perPage[1], rps: staticM.rps };
+      bad(privacy.name, bareM, remixM, staticM);
+      staticVsBare.push({ bare: bareM.perPage[0], remix: remixM.perPage[0], web: staticM.perPage[0] });
+      return { bareRps: bareM.rps, remixRps: remixM.rps, api: staticM.perPage[1], rps: staticM.rps };
     });
     const kib = (s: string) => (Buffer.byteLength(s) / 1024).toFixed(1);
     const gzKib = (s: string) => (zlib.gzipSync(s).length / 1024).toFixed(1);
@@ -202,8 +209,9 @@ export async function cpu() {
       // The page and its two floors back to back, so that all three see the machine at the same speed.
       const r = await rounds(async () => {
         const bareM = await measure(`http://127.0.0.1:${barePort}/`, {}, [bare.pid!]);
+        const remixM = await measure(`http://127.0.0.1:${remixPort}/`, {}, [remix.pid!]);
         const staticM = await measure(staticUrl, {}, [web.pid, api.pid!], staticBytes);
-        staticVsBare.push({ bare: bareM.perPage[0], web: staticM.perPage[0] });
+        staticVsBare.push({ bare: bareM.perPage[0], remix: remixM.perPage[0], web: staticM.perPage[0] });
         const floor = await measure(`http://127.0.0.1:${dataPort}/${i + 1}`, {}, [data.pid!, api.pid!]);
         const page = await measure(
           `${web.url}${p.path}`,
@@ -217,7 +225,7 @@ export async function cpu() {
           [cold.pid, api.pid!],
           Buffer.byteLength(html.get(p.name)!) * 0.9,
         );
-        bad(p.name, bareM, staticM, floor, page, first);
+        bad(p.name, bareM, remixM, staticM, floor, page, first);
         return {
           web: page.perPage[0],
           cold: first.perPage[0],
@@ -248,7 +256,7 @@ export async function cpu() {
       `\n## Server CPU per page (web and api as separate processes; ${N} pages a measurement, ${CONNECTIONS} connections; median of ${ROUNDS} rounds)\n`,
     );
     console.log(
-      "ratio: web CPU ÷ (static floor + that page's data floor), each round's floors measured just before its page; the static floor's: ÷ bare.\n",
+      "ratio: web CPU ÷ (static floor + that page's data floor), each round's floors measured just before its page; the static floor's: ÷ the bare Remix app (goal ≤ 1.5×) and ÷ bare express.\n",
     );
     // The two floors' rows: the median of every round in which both were measured (the first rounds and one
     // beside each page), so that they see the machine at every speed it had during the run.
@@ -269,9 +277,22 @@ export async function cpu() {
         0,
       ],
       [
+        "bare Remix v2 app (privacy elements, no middleware)",
+        mid((x) => x.remix).toFixed(2),
+        `${mid((x) => x.remix / x.bare).toFixed(2)}× bare`,
+        "—",
+        "—",
+        "—",
+        "—",
+        staticR.remixRps.toFixed(0),
+        "—",
+        "—",
+        0,
+      ],
+      [
         "privacy policy (static floor)",
         mid((x) => x.web).toFixed(2),
-        `${mid((x) => x.web / x.bare).toFixed(2)}× bare (${staticVsBare.length} rounds)`,
+        `${mid((x) => x.web / x.remix).toFixed(2)}× bare Remix, ${mid((x) => x.web / x.bare).toFixed(2)}× bare (${staticVsBare.length} rounds)`,
         "—",
         "—",
         "—",

@@ -2,7 +2,7 @@
  * `npm run bench -- many`: what a client's size costs the locations dashboard. The demo client (14
  * locations) against the same client with 286 more buildings (API_EXTRA_LOCATIONS=286, api/config.ts): HTML
  * bytes of the dashboard's pages and the web process's CPU per page (from /proc, the api in a process of its
- * own), plus the shell on a location's page. Goals (issue 17): ≤ 100 KiB of HTML and ≤ 2× the web CPU of
+ * own), plus the shell on a location's page. Goals: ≤ 100 KiB of HTML and ≤ 2× the web CPU of
  * the 14-location dashboard. Nothing here asserts (tests/ops/many-locations.test.ts does): it reports.
  *
  * Each page is asked for again and again with the same data, so the memo of parsed answers (ADR 0018) serves

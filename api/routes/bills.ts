@@ -8,8 +8,8 @@ import { type BuildingRow, requireBuilding } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
-// Demo mode's one anonymisation rule (docs/rules.md, demo-mode-anonymisation), shared with the web.
-import { demoAccountNumber, demoAddressLine, demoUtilityName } from "../../app/features/demo-mode/demo-mode";
+// Demo mode's stand-ins (docs/rules.md, demo-mode-anonymisation), the same the web shows (ADR 0020).
+import { demoAccountNumber, demoAddressLine, demoUtilityName } from "../../shared/demo-stand-ins";
 
 type BillRow = {
   id: number;

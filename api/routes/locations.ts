@@ -7,24 +7,16 @@ import { type ApiDeps, forbidden, notFound, pageQuery, paged, parse, route } fro
 import { placeholders } from "../db";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import { rotateSession, userJson } from "./auth";
-// The product's one CSV writer (quoting and spreadsheet formula neutralisation), shared with the web downloads.
-import { demoAccountNumber, demoUtilityName } from "../../app/features/demo-mode/demo-mode";
-import { toCsv, type CsvCell } from "../../app/server/csv";
+// Demo mode's stand-ins and the product's one CSV writer (quoting, spreadsheet formula neutralisation): the
+// same the web uses, so a download shows what the pages show (shared/, ADR 0020).
+import { demoAccountNumber, demoAddressLine, demoName, demoUtilityName } from "../../shared/demo-stand-ins";
+import { toCsv, type CsvCell } from "../../shared/csv";
 
-/* ---------- demo mode in the CSV export (the same rule as app/features/demo-mode/demo-mode.ts) ---------- */
-
-const DEMO_ADDRESSES = [
-  { line1: "11 Wall St", zipcode: "10005" },
-  { line1: "200 Park Ave S", zipcode: "10003" },
-  { line1: "30 Rockefeller Plaza", zipcode: "10112" },
-  { line1: "1 Centre St", zipcode: "10007" },
-  { line1: "405 Lexington Ave", zipcode: "10174" },
-];
+/* ---------- demo mode in the CSV export (rule demo-mode-anonymisation) ---------- */
 
 function demoBuilding(b: { id: number; name: string; address: string }, demo: boolean) {
   if (!demo) return b;
-  const a = DEMO_ADDRESSES[b.id % DEMO_ADDRESSES.length];
-  return { id: b.id, name: `Demo Location ${b.id}`, address: `${a.line1}, New York, NY ${a.zipcode}` };
+  return { id: b.id, name: demoName(b.id), address: demoAddressLine(b.id) };
 }
 
 export const CSV_HEADER = [

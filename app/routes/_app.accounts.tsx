@@ -1,15 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ConnectLink, AccountStatusBadge, accountsStylesheet as styles } from "~/features/shell/app-shell";
+import { ConnectLink } from "~/features/accounts/components/connect-link";
+import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
+import styles from "~/features/accounts/accounts.css";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
-import {
-  credentialsRequiringAction,
-  getApi,
-  listAccounts,
-  requireSmb,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+import { credentialsRequiringAction, listAccounts } from "~/features/accounts/accounts.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { requireSmb } from "~/server/guards.server";
 import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
 import { settle } from "~/server/api-error";
 import { Pager, pageParam, withPage } from "~/ui/pager";

@@ -1,21 +1,16 @@
+import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
 import {
-  commitSession,
   connectUtility,
-  data,
-  getApi,
-  getSession,
-  invalidSubmission,
   listUtilities,
   markConnectFlowOpened,
   markConnectSubmitted,
-  parseForm,
-  redirect,
-  redirectWithToast,
-  requireSmb,
   submitConedAccounts,
-  supportEmail,
-  toastHeaders,
-} from "~/route-kit.server";
+} from "~/features/accounts/accounts.server";
+import { data, redirect } from "@remix-run/node";
+import { getApi } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { requireSmb } from "~/server/guards.server";
+import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import {
@@ -25,11 +20,8 @@ import {
   credentialsSchema,
   readAccountList,
 } from "~/features/accounts/accounts";
-import {
-  ConnectFlow,
-  type ConnectActionData,
-  accountsStylesheet as styles,
-} from "~/features/shell/app-shell";
+import { ConnectFlow, type ConnectActionData } from "~/features/accounts/components/connect-flow";
+import styles from "~/features/accounts/accounts.css";
 import {
   loadConnectFlow,
   RECEIPT_KEY,

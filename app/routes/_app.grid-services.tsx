@@ -1,4 +1,7 @@
-import { getApi, now, redirect, requireUser, withPrimaryStatus } from "~/route-kit.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { now } from "~/server/clock.server";
+import { redirect } from "@remix-run/node";
+import { requireUser } from "~/server/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { DispatchTable, DispatchTableSkeleton } from "~/features/grid-services/components/dispatch-table";
@@ -17,7 +20,7 @@ import {
 import { listDispatches } from "~/features/grid-services/grid-services.server";
 import { settle } from "~/server/api-error";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { withQuery } from "~/features/shell/app-shell";
+import { withQuery } from "~/lib/query";
 import { formatCalendarDate } from "~/lib/dates";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -1,12 +1,7 @@
-import {
-  data,
-  getApi,
-  invalidSubmission,
-  parseForm,
-  redirect,
-  requireStaff,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+import { data, redirect } from "@remix-run/node";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { requireStaff } from "~/server/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { setDemoMode } from "~/features/demo-mode/demo-mode.server";
@@ -25,7 +20,7 @@ import styles from "~/features/impersonation/impersonation.css";
 import { settle } from "~/server/api-error";
 import { safeRedirect } from "~/server/safe-redirect";
 import { ErrorState } from "~/ui/states";
-import { withQuery } from "~/features/shell/app-shell";
+import { withQuery } from "~/lib/query";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

@@ -1,19 +1,15 @@
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import {
-  detached,
-  getApi,
-  idempotentAction,
-  invalidSubmission,
-  parseForm,
-  redirect,
-  redirectWithToast,
-  requireSmb,
-  supportEmail,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+import { detached, idempotentAction } from "~/server/idempotency.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { redirect } from "@remix-run/node";
+import { redirectWithToast } from "~/server/session.server";
+import { requireSmb } from "~/server/guards.server";
+import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ControlRoom, usePolledData } from "~/features/thermostats/components/control-room";
+import { LocationSuffix } from "~/features/locations/components/location-heading";
 import {
   answerIssue,
   controlActionSchema,
@@ -63,7 +59,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function ThermostatsPage() {
   const page = usePolledData(useLoaderData<typeof loader>());
   const actionData = useActionData<typeof action>();
-  return <ControlRoom page={page} reply={actionData?.thermostatId ? actionData : undefined} />;
+  return (
+    <ControlRoom
+      page={page}
+      reply={actionData?.thermostatId ? actionData : undefined}
+      locationSuffix={<LocationSuffix />}
+    />
+  );
 }
 
 export const meta: MetaFunction = ({ matches }) => [

@@ -1,6 +1,7 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { feedbackHeading } from "~/features/bills/feedback";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import { ConnectLink } from "~/features/shell/app-shell";
+import { ConnectLink } from "~/features/accounts/components/connect-link";
 import {
   type ActionFunctionArgs,
   type LinksFunction,
@@ -15,24 +16,12 @@ import {
   useSubmit,
 } from "@remix-run/react";
 import styles from "~/features/bills/bills.css";
-import {
-  chartBills,
-  FLAG_ANSWERS,
-  FLAG_UPDATE_FAILED,
-  feedbackHeading,
-  flagAnswerSchema,
-} from "~/features/bills/bills";
-import {
-  answerFlag,
-  getApi,
-  idempotentAction,
-  invalidSubmission,
-  loadLocationBills,
-  locationIdParam,
-  parseForm,
-  requireSmb,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+import { chartBills, FLAG_ANSWERS, FLAG_UPDATE_FAILED, flagAnswerSchema } from "~/features/bills/bills";
+import { idempotentAction } from "~/server/idempotency.server";
+import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { requireSmb } from "~/server/guards.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
 import { billChart } from "~/features/usage/chart-data";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
@@ -40,7 +29,7 @@ import usageStyles from "~/features/usage/usage.css";
 import { settle } from "~/server/api-error";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
-import plotStyles from "~/features/usage/components/plot.css";
+import plotStyles from "~/ui/plot.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },

@@ -1,7 +1,11 @@
-import { data, failureStatus, findLocation, getApi, redirectWithToast, requireSmb } from "~/route-kit.server";
+import { data } from "@remix-run/node";
+import { failureStatus, getApi } from "~/server/upstream.server";
+import { findLocation } from "~/features/locations/locations.server";
+import { redirectWithToast } from "~/server/session.server";
+import { requireSmb } from "~/server/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { locationLabel } from "~/features/shell/app-shell";
+import { locationLabel } from "~/features/locations/locations";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import { isApiError } from "~/server/api-error";
 

@@ -1,6 +1,10 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import { data, getApi, loadUsage, locationIdParam, redirect, requireSmb, todayUtc } from "~/route-kit.server";
+import { data, redirect } from "@remix-run/node";
+import { getApi } from "~/server/upstream.server";
+import { loadUsage } from "~/features/usage/usage.server";
+import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
+import { requireSmb } from "~/server/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { billWindow } from "~/features/bills/bills";
@@ -21,7 +25,7 @@ import {
 import styles from "~/features/usage/usage.css";
 import { LinkTabs } from "~/ui/link-tabs";
 import { ErrorState } from "~/ui/states";
-import plotStyles from "~/features/usage/components/plot.css";
+import plotStyles from "~/ui/plot.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },

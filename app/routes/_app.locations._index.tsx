@@ -1,19 +1,15 @@
+import { commitSession, getSession } from "~/server/session.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getConfig, supportEmail } from "~/server/config.server";
 import {
-  commitSession,
-  getApi,
-  getConfig,
   getEnergyAdvisorBuildings,
-  getSession,
   getVendorAlert,
-  invalidSubmission,
   listAllBuildings,
-  now,
-  parseForm,
-  redirect,
-  requireSmb,
-  supportEmail,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+} from "~/features/locations/locations.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { now } from "~/server/clock.server";
+import { redirect } from "@remix-run/node";
+import { requireSmb } from "~/server/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -21,7 +17,7 @@ import { LocationsTable } from "~/features/locations/components/locations-table"
 import { SummaryCard } from "~/features/locations/components/summary-card";
 import { VendorAlert } from "~/features/locations/components/vendor-alert";
 import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboard.server";
-import { parseTableState } from "~/features/shell/app-shell";
+import { parseTableState } from "~/features/locations/locations";
 import styles from "~/features/locations/locations.css";
 import { settle } from "~/server/api-error";
 import { safeRedirect } from "~/server/safe-redirect";

@@ -1,13 +1,8 @@
-import {
-  data,
-  getApi,
-  invalidSubmission,
-  parseForm,
-  redirect,
-  redirectWithToast,
-  requireSmb,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+import { data, redirect } from "@remix-run/node";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/session.server";
+import { requireSmb } from "~/server/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import {
@@ -27,7 +22,7 @@ import {
   setOnboardingStepStatus,
 } from "~/features/onboarding/onboarding.server";
 import { isApiError, settle } from "~/server/api-error";
-import { Pill } from "~/features/shell/app-shell";
+import { Pill } from "~/ui/pill";
 import { EmptyState, ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -1,11 +1,15 @@
-import { getApi, getConfig, now, redirect, requireSmb, withPrimaryStatus } from "~/route-kit.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getConfig } from "~/server/config.server";
+import { now } from "~/server/clock.server";
+import { redirect } from "@remix-run/node";
+import { requireSmb } from "~/server/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OverrideReportPage, ReportError } from "~/features/compliance/components/report-page";
 import styles from "~/features/compliance/compliance.css";
 import { monthPickerRedirect, overrideReportView } from "~/features/compliance/report.server";
-import { GeneralErrorBoundary } from "~/ui/page-shell";
-import plotStyles from "~/features/usage/components/plot.css";
+import { GeneralErrorBoundary } from "~/ui/error-boundary";
+import plotStyles from "~/ui/plot.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },

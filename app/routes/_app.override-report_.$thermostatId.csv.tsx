@@ -1,4 +1,7 @@
-import { data, getApi, now, requireSmb } from "~/route-kit.server";
+import { data } from "@remix-run/node";
+import { getApi } from "~/server/upstream.server";
+import { now } from "~/server/clock.server";
+import { requireSmb } from "~/server/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { historyCsvRows, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
 import { getThermostatHistory } from "~/features/compliance/compliance.server";

@@ -1,15 +1,9 @@
-import {
-  canManageTeam,
-  data,
-  getApi,
-  idempotentAction,
-  invalidSubmission,
-  parseForm,
-  redirectWithToast,
-  requireSmb,
-  requireTeamManager,
-  withPrimaryStatus,
-} from "~/route-kit.server";
+import { canManageTeam, requireSmb, requireTeamManager } from "~/server/guards.server";
+import { idempotentAction } from "~/server/idempotency.server";
+import { data } from "@remix-run/node";
+import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/session.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Preferences } from "~/features/settings/components/preferences";
@@ -19,7 +13,7 @@ import styles from "~/features/settings/settings.css";
 import { accessAction, loadPreferences, loadTeam, setPreference } from "~/features/settings/settings.server";
 import { settle } from "~/server/api-error";
 import { LinkTabs } from "~/ui/link-tabs";
-import { GeneralErrorBoundary } from "~/ui/page-shell";
+import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import { ErrorState } from "~/ui/states";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -1,27 +1,28 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Outlet, useLoaderData, useLocation } from "@remix-run/react";
-import { anonymiseUser } from "~/features/demo-mode/demo-mode";
+import { anonymiseUser } from "~/server/demo-mode";
 import {
   locationLabel,
   onboardingIncomplete,
   selectorLocations,
   shellNav,
   sortLocations,
-  connectCloseHref,
-  accountsStylesheet as accountsStyles,
-} from "~/features/shell/app-shell";
+} from "~/features/locations/locations";
+import { connectCloseHref } from "~/features/accounts/components/connect-link";
+import accountsStyles from "~/features/accounts/accounts.css";
+import { getApi } from "~/server/upstream.server";
+import { getConfig } from "~/server/config.server";
 import {
-  getApi,
-  getConfig,
   getOnboardingSteps,
   getUsageAvailable,
   listAllBuildings,
-  requireUser,
-} from "~/route-kit.server";
+} from "~/features/locations/locations.server";
+import { requireUser } from "~/server/guards.server";
 import styles from "~/features/shell/shell.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
 import { settle } from "~/server/api-error";
-import { APP_LINKS, appLink, Brand, isCurrentPath } from "~/ui/page-shell";
+import { APP_LINKS, appLink, isCurrentPath } from "~/ui/app-link";
+import { Brand } from "~/ui/brand";
 import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";
 

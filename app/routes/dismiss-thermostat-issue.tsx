@@ -1,4 +1,6 @@
-import { data, failureStatus, getApi, requireUser, withPrimaryStatus } from "~/route-kit.server";
+import { data } from "@remix-run/node";
+import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { requireUser } from "~/server/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
@@ -10,7 +12,8 @@ import {
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
 import { settle } from "~/server/api-error";
-import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
+import { NO_SCRIPTS } from "~/ui/static-page";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
 export const handle = NO_SCRIPTS;

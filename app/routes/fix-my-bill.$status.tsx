@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { feedbackHeading } from "~/features/bills/feedback";
-import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
+import { NO_SCRIPTS } from "~/ui/static-page";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's (issue 17). */
 export const handle = NO_SCRIPTS;

@@ -1,9 +1,13 @@
-import { data, invalidSubmission, parseForm, redirect, withPrimaryStatus } from "~/route-kit.server";
+import { data, redirect } from "@remix-run/node";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { withPrimaryStatus } from "~/server/upstream.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import accountStyles from "~/features/accounts/accounts.css";
 import { ConnectWidget } from "~/features/accounts/components/connect-widget";
+import { ConedAccountFields } from "~/features/accounts/components/coned-account-list";
+import { UtilityPicker } from "~/features/accounts/components/utility-picker";
 import { ConedStep } from "~/features/prospect/components/coned-step";
 import { StartStep } from "~/features/prospect/components/start-step";
 import {
@@ -25,7 +29,7 @@ import {
   type ProspectActionData,
 } from "~/features/prospect/prospect.server";
 import { forwardRetryAfter } from "~/server/headers";
-import { PublicPage } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
 import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
@@ -87,8 +91,16 @@ export default function FreeBillHealthCheck() {
         ) : d.step === "form" ? (
           <StartStep
             action={PATH}
-            utilities={d.utilities}
             q={actionData?.intent === SEARCH_INTENT ? (actionData.q ?? "") : d.q}
+            renderPicker={(slot) => (
+              <UtilityPicker
+                {...slot}
+                utilities={d.utilities}
+                searchAction={PATH}
+                name="arcadiaProvider"
+                searchIntent={SEARCH_INTENT}
+              />
+            )}
             lastResult={
               actionData?.intent === "start" || actionData?.intent === SEARCH_INTENT
                 ? actionData.lastResult
@@ -106,6 +118,7 @@ export default function FreeBillHealthCheck() {
             newAccountError={d.newAccountError}
             fromAction={actionData?.intent === "coned-submit" ? actionData.coned : undefined}
             formError={actionData?.formError}
+            renderAccountFields={(slot) => <ConedAccountFields {...slot} level={3} />}
           />
         ) : d.step === "connect" && d.utility ? (
           <div className="card stack">

@@ -9,11 +9,11 @@ import {
   sendPasswordReset,
   signIn,
   tooManyAttempts,
-} from "~/route-kit.server";
+} from "~/features/auth/auth.server";
 import { EmailStep, OptionsStep } from "~/features/auth/components/login-steps";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
-import { PublicPage } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);

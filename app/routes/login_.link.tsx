@@ -1,10 +1,12 @@
-import { data, signInWithLink } from "~/route-kit.server";
+import { data } from "@remix-run/node";
+import { signInWithLink } from "~/features/auth/auth.server";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
-import { PublicPage, NO_SCRIPTS, StaticCountdown } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
+import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
 
 const REDIRECT_SECONDS = 5;

@@ -1,4 +1,7 @@
-import { destroySession, getApi, getSession, logoutUpstream, redirect } from "~/route-kit.server";
+import { destroySession, getSession } from "~/server/session.server";
+import { getApi } from "~/server/upstream.server";
+import { logoutUpstream } from "~/features/auth/auth.server";
+import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs } from "@remix-run/node";
 
 export function loader() {

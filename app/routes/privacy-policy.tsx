@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { PublicPage } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 
 export default function PrivacyPolicy() {

@@ -1,18 +1,14 @@
-import {
-  data,
-  getPublicApi,
-  parseResetPassword,
-  redirect,
-  resetPassword,
-  retryAfterText,
-  validateResetToken,
-} from "~/route-kit.server";
+import { data, redirect } from "@remix-run/node";
+import { getPublicApi } from "~/server/upstream.server";
+import { parseResetPassword, resetPassword, validateResetToken } from "~/features/auth/auth.server";
+import { retryAfterText } from "~/server/rate-limit.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { isApiError } from "~/server/api-error";
-import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
+import { PublicPage } from "~/ui/brand";
+import { NO_SCRIPTS } from "~/ui/static-page";
 import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 

@@ -1,4 +1,5 @@
-import { getConfig, redirect } from "~/route-kit.server";
+import { getConfig } from "~/server/config.server";
+import { redirect } from "@remix-run/node";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /**

@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import { anonymise } from "~/features/demo-mode/demo-mode";
+import { anonymise } from "./demo-mode";
 import { createAnswerMemo, type AnswerMemo } from "./answer-memo.server";
 import { createApiClient, type ApiClient } from "./api-client.server";
 import type { ApiError } from "./api-error";

@@ -1,7 +1,7 @@
 import { Link, useNavigate } from "@remix-run/react";
 import * as Tabs from "@radix-ui/react-tabs";
 import { Fragment, type ReactNode } from "react";
-import { useHydrated } from "./page-shell";
+import { useHydrated } from "./use-hydrated";
 
 export type LinkTab = { value: string; label: ReactNode; href: string; count?: number };
 

@@ -2,7 +2,7 @@ import { expect, expectJsState, isJs, loginAs, ready, test, USERS } from "./fixt
 import { expectNoAppScripts, openEmailPage } from "./email-pages";
 
 /**
- * The email deep-link pages without hydration (issue 17, app/ui/static-page.tsx): what their small inline
+ * The email deep-link pages without hydration (app/ui/static-page.tsx): what their small inline
  * script does with JavaScript on, and the way from them into the app, in both projects. Their own flows are in
  * auth.spec (token login, password reset), thermostats.spec (dismissal) and bills.spec (fix-my-bill).
  */

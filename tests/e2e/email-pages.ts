@@ -3,7 +3,7 @@ import { expect } from "./fixtures";
 
 /**
  * The email deep-link pages (token login, password reset, thermostat dismissal, fix-my-bill) never hydrate
- * (issue 17, app/ui/static-page.tsx): in both projects they load no script file, preload no module and have
+ * (app/ui/static-page.tsx): in both projects they load no script file, preload no module and have
  * no Remix context; their only script is inline.
  */
 export async function expectNoAppScripts(page: Page) {

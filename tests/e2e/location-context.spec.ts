@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 
-// Issue 15, trust: a location's pages say which location they are about, in the heading and the <title>.
+// Trust: a location's pages say which location they are about, in the heading and the <title>.
 test.describe("location pages name their location", () => {
   const pages = [
     { path: "control", page: "Thermostats" },
@@ -18,7 +18,7 @@ test.describe("location pages name their location", () => {
   }
 });
 
-// Issue 15, trust: a redirect says why on arrival, once (a flash read and cleared; no GET changes server state).
+// Trust: a redirect says why on arrival, once (a flash read and cleared; no GET changes server state).
 test.describe("redirects say why", () => {
   test("a location the user cannot see: back to Locations with a toast", async ({ asDana: page }) => {
     // 201 is another client's location; 999999 does not exist.

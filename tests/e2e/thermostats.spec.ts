@@ -326,7 +326,7 @@ test.describe("empty state", () => {
 
 test.describe("the dismissal email link", () => {
   const LINK = "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold";
-  /** The link's page never hydrates (issue 17): nothing to wait for, and no app JavaScript in either project. */
+  /** The link's page never hydrates: nothing to wait for, and no app JavaScript in either project. */
   const openLink = (page: Page, path: string) => openEmailPage(page, path);
 
   /** The link's page names the thermostat and the issue and changes nothing until its one button is pressed. */

@@ -3,7 +3,7 @@ import type { RunningApi } from "../../api/server";
 import { call, loginCookie, startTestApi } from "./api-harness";
 
 /**
- * Issue 13: the reference api parsed the Cookie header by hand and decoded `api_session` with
+ * The reference api parsed the Cookie header by hand and decoded `api_session` with
  * `decodeURIComponent`, so a malformed value answered 500. Now it is parsed with the `cookie` package and a
  * malformed or unknown session is simply not a session: 401 on every authenticated endpoint.
  */

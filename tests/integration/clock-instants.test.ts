@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { CardStatus } from "../../app/features/thermostats/status-labels";
 import { startApi, type RunningApi } from "../../api/server";
-import { cardStatus, type CardStatus } from "../../app/features/thermostats/thermostats";
+import { cardStatus } from "../../app/features/thermostats/thermostats";
 import { listThermostats } from "../../app/features/thermostats/thermostats.server";
 import { createApiClient } from "../../app/server/api-client.server";
 
 /**
- * The demo is the same at any hour (issue 12): the api seeded with its clock at four instants of one day,
+ * The demo is the same at any hour: the api seeded with its clock at four instants of one day,
  * read through the web's own upstream call and card-status rule, gives every control-room card the same
  * status, and grid-services events have statuses coherent with the clock.
  */

@@ -3,9 +3,9 @@ import type { RunningApi } from "../../api/server";
 import { call, loginCookie, startTestApi } from "./api-harness";
 
 /**
- * Issue 13: the bill-statements export (the locations page's CSV, served through the web's /api passthrough)
+ * The bill-statements export (the locations page's CSV, served through the web's /api passthrough)
  * wrote text cells as they were, so a location or supplier name starting with `=`, `+`, `-` or `@` became a
- * spreadsheet formula. It now uses the product's one CSV writer (app/server/csv.ts).
+ * spreadsheet formula. It now uses the product's one CSV writer (shared/csv.ts).
  */
 let api: RunningApi;
 beforeAll(async () => {

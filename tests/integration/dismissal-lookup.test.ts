@@ -1,5 +1,5 @@
 /**
- * The dismissal link page names its thermostat in one upstream round trip (issue 17): GET /thermostats/{id},
+ * The dismissal link page names its thermostat in one upstream round trip: GET /thermostats/{id},
  * our extension of the contract. Against the real api behind a recording proxy, the page's loader makes exactly
  * that one call; an upstream without the route (404 "Not Found") gets the contract's listing instead, with the
  * same answer.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningApi } from "../../api/server";
 import { call, loginCookie, startTestApi } from "./api-harness";
 
-/** Issue 13: the upstream session token changes at impersonation start and stop; the old one is refused. */
+/** The upstream session token changes at impersonation start and stop; the old one is refused. */
 let api: RunningApi;
 beforeAll(async () => {
   api = await startTestApi();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningApi } from "../../api/server";
 import { call, startTestApi } from "./api-harness";
 
-/** Issue 13, "Enumeration by timing": a wrong password costs the api the same work for every address. */
+/** "Enumeration by timing": a wrong password costs the api the same work for every address. */
 let api: RunningApi;
 beforeAll(async () => {
   api = await startTestApi();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
- * What the grid services page costs the browser (issue 17), read from the build this suite runs against
+ * What the grid services page costs the browser, read from the build this suite runs against
  * (`npm run build` first) and from the running server:
  * - its JavaScript leaves out date-fns and @date-fns/tz: the server writes the event times;
  * - its loader data carries the rows as the table writes them, and a row's thermostats only when the row is

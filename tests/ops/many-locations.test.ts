@@ -3,7 +3,7 @@ import { startManyStack } from "../../bench/many";
 
 /**
  * A 300-location client (API_EXTRA_LOCATIONS=286, the api in its own process, the built web server in front):
- * the locations dashboard pages its table on the server (issue 17). Run `npm run build` first.
+ * the locations dashboard pages its table on the server. Run `npm run build` first.
  */
 let s: Awaited<ReturnType<typeof startManyStack>>;
 beforeAll(async () => {

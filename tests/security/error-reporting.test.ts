@@ -7,7 +7,7 @@ import { startStack, webLogin, type Stack } from "../support/stack";
 import { startSentryReceiver, type SentryEvent } from "../support/sentry-receiver";
 
 /**
- * Error reporting (issue 16) against the built server and a local receiver of the Sentry envelope protocol:
+ * Error reporting against the built server and a local receiver of the Sentry envelope protocol:
  * what is reported (a server error, an upstream failure on the bills page, a browser error), what is not
  * (a 403 'Forbidden', an 'Object Not Found Matching Id', a route 404, an aborted request), and that no cookie,
  * token, password or email ever leaves in an envelope.

@@ -3,7 +3,7 @@ import { getPage, startStack, webLogin, type Stack } from "../support/stack";
 import { GET_ROUTES } from "../support/routes";
 
 /**
- * Issue 13, "Redirects, caching and GET safety", against the built production server:
+ * "Redirects, caching and GET safety": against the built production server:
  * - open redirects through the login `next` and the staff demo-mode `redirectTo`, with the payloads that the
  *   old check let through after normalisation (`/.//x`, `/%2e//x`, `/a/..//x`, `/..//x`) and their cousins;
  * - the dismissal email link: its GET changes nothing, only its (same-site) POST dismisses.
@@ -138,7 +138,7 @@ describe("the dismissal email link", () => {
     for (const route of GET_ROUTES) await getPage(stack.url, route.path, route.public ? undefined : cookie);
     const mutating = stack.proxy.calls.filter((c) => c.method !== "GET" && c.method !== "HEAD");
     expect(mutating).toEqual([]);
-    // The page did look the thermostat up (one GET, issue 17), and nothing else changed it.
+    // The page did look the thermostat up (one GET), and nothing else changed it.
     expect(stack.proxy.calls.some((c) => c.method === "GET" && c.path === "/thermostats/1024")).toBe(true);
     expect(issue(1024, "permanent_hold")).toEqual(before);
   });

@@ -4,7 +4,7 @@ import { deriveSessionKeys, openSessionData } from "~/server/session.server";
 import { getPage, startStack, webLogin, type Stack } from "../support/stack";
 
 /**
- * Issue 13, "Sign-in abuse": failed attempts limited per account + address and per account (so a stranger
+ * "Sign-in abuse": failed attempts limited per account + address and per account (so a stranger
  * cannot lock the owner out), the login-options lookup limited per address, sessions rotated at impersonation
  * start and stop, the session cookie unreadable.
  */

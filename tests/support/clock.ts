@@ -2,7 +2,7 @@
  * The instant every test server's clock starts at (`CLOCK_START`, api/lib/clock.ts and
  * app/server/clock.server.ts): the e2e servers, the reliability and the security suites. The suites then
  * see the same demo whatever the hour they run at. `TEST_CLOCK_START` runs them at another instant (the
- * closing note of issue 12 lists the instants they were run at).
+ * commit that set them lists the instants they were run at).
  *
  * 19:30 UTC by default: the evening hours, when the seed used to put grid events under way, stay covered.
  */

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 /**
  * An upstream answer's zod schema is built once, at module level: the api client shares a validated answer
  * between one request's loaders by schema object (a schema built per call never matches), and building a zod
- * schema costs its construction on every call (0.7 % of the settings page in the profile, issue 17).
+ * schema costs its construction on every call (0.7 % of the settings page in the profile).
  */
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

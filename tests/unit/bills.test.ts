@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod";
+import { feedbackHeading } from "~/features/bills/feedback";
 import { describe, expect, it } from "vitest";
 import {
   billUsageHref,
   billWindow,
   canAnswer,
   chartBills,
-  feedbackHeading,
   FLAG_UPDATE_FAILED,
   flagAnswerSchema,
   flagHeading,

@@ -25,7 +25,7 @@ import {
   tickIntervalMs,
   worstLocations,
 } from "~/features/compliance/compliance";
-import { toCsv } from "~/server/csv";
+import { toCsv } from "../../shared/csv";
 
 const today = new Date(Date.UTC(2026, 10, 21));
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { csvDownload, toCsv, type CsvCell } from "~/server/csv";
+import { csvDownload } from "~/server/csv";
+import { toCsv, type CsvCell } from "../../shared/csv";
 import { historyCsvRows } from "~/features/compliance/compliance";
 import { usageCsvRows } from "~/features/usage/chart-data";
 
-/** Issue 13: one CSV writer for every export, quoting per RFC 4180 and neutralising formula injection. */
+/** One CSV writer for every export, quoting per RFC 4180 and neutralising formula injection. */
 const one = (cell: CsvCell) => toCsv([[cell]]).slice(0, -2);
 
 describe("toCsv", () => {

@@ -7,13 +7,8 @@ import {
   UTILITY_FOR_BUILDING,
   UTILITY_ROWS,
 } from "../../api/db/seed/core";
-import {
-  anonymise,
-  demoAccountNumber,
-  demoName,
-  demoUsername,
-  demoUtilityName,
-} from "~/features/demo-mode/demo-mode";
+import { anonymise } from "~/server/demo-mode";
+import { demoAccountNumber, demoName, demoUsername, demoUtilityName } from "../../shared/demo-stand-ins";
 
 /**
  * Demo mode hides every real identity of the seed wherever an upstream answer nests it: building names,

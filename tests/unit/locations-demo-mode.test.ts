@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { anonymise, anonymiseUser, DEMO_ADDRESSES, demoAddress } from "~/features/demo-mode/demo-mode";
+import { anonymise, anonymiseUser } from "~/server/demo-mode";
+import { DEMO_ADDRESSES, demoAddress } from "../../shared/demo-stand-ins";
 
 const REAL = /Harbor|Pike|Seattle|Flagship|HCC-|Mission|98101/;
 

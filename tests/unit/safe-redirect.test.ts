@@ -32,7 +32,7 @@ describe("safeRedirect", () => {
     expect(safeRedirect(input as string)).toBe("/");
   });
 
-  // Issue 13: the old check looked at the raw string but answered the normalised path, so dot segments
+  // The old check looked at the raw string but answered the normalised path, so dot segments
   // (plain or percent-encoded) that collapse into `//host` passed. Each of these must end on the fallback.
   it.each([
     "/.//evil.example",

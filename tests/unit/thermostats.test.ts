@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { MESSAGES } from "~/features/thermostats/messages";
 import { saveSettings } from "~/features/thermostats/control.server";
 import type { ApiClient } from "~/server/api-client.server";
 import {
@@ -11,7 +12,6 @@ import {
   hasDeviceIssue,
   issueActions,
   issueLabel,
-  MESSAGES,
   modelOf,
   modeDisplayName,
   parsePoll,

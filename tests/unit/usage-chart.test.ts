@@ -6,7 +6,7 @@ import {
   usageCsvRows,
   usageTicks,
 } from "~/features/usage/chart-data";
-import { toCsv } from "~/server/csv";
+import { toCsv } from "../../shared/csv";
 import type { UsagePoint } from "~/features/usage/usage";
 
 const hours = (n: number, perHour: number): UsagePoint[] =>

@@ -1,5 +1,5 @@
 /**
- * Utility connections, onboarding, settings and the prospect flow (issue 7): onboarding steps and the task
+ * Utility connections, onboarding, settings and the prospect flow: onboarding steps and the task
  * codes sent for them, communication preferences, ConEd account-number submissions, the utility-data
  * provider's pending connections (moved on by api/simulators/utility-provider.ts) and prospects.
  */

@@ -2,7 +2,7 @@ import { prng } from "../../lib/prng";
 import { addDays, type SeedContext } from "./context";
 import { CLIENT, USER } from "./ids";
 
-/** Extra Harbor team members with partial location access (issue 7); they sign in with login links or codes. */
+/** Extra Harbor team members with partial location access; they sign in with login links or codes. */
 export const TEAM_USERS = {
   priya: {
     id: 70,

@@ -26,11 +26,10 @@ import {
   resetPasswordSchema,
   type LoginAction,
   type LoginActionData,
-  type LoginIntent,
   type LoginOption,
   type LoginOptionsOutcome,
 } from "./auth";
-import { AUTH_MESSAGES, LOGIN_INTENTS } from "./messages";
+import { AUTH_MESSAGES, LOGIN_INTENTS, type LoginIntent } from "./messages";
 
 /*
  * Signing in, server side: the user as the api answers it and as the session keeps it, the sign-in strategies,

@@ -3,8 +3,6 @@ import { z } from "zod";
 
 import { AUTH_MESSAGES } from "./messages";
 
-export { AUTH_MESSAGES };
-
 export const emailSchema = z.object({
   email: z
     .string({ required_error: AUTH_MESSAGES.invalidEmail, invalid_type_error: AUTH_MESSAGES.invalidEmail })
@@ -89,5 +87,4 @@ export type LoginOptionsOutcome =
 /** The login-options lookup is retried up to 3 times, except when the answer is mycor or resi. */
 export const LOGIN_OPTIONS_RETRIES = 3;
 
-export { LOGIN_INTENTS, type LoginIntent } from "./messages";
 import type { LoginIntent } from "./messages";

@@ -112,8 +112,6 @@ export const flagAnswerSchema = z.object({
 
 export const FLAG_UPDATE_FAILED = "Unable to process update";
 
-export { feedbackHeading } from "./feedback";
-
 /** Money in cents as dollars with 2 decimals: 123456 → "$1,234.56". */
 export function formatMoney(cents: number | null | undefined) {
   if (cents === null || cents === undefined || !Number.isFinite(cents)) return "—";

@@ -9,7 +9,7 @@ import {
   zonedParts,
   zonedTime,
 } from "~/lib/zoned";
-import type { CsvCell } from "~/server/csv";
+import type { CsvCell } from "../../../shared/csv";
 
 /** Schedule compliance / override report rules (docs/rules.md, Schedule compliance). */
 

@@ -1,7 +1,7 @@
 import type { Submission } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { anonymiseUser } from "~/features/demo-mode/demo-mode";
+import { anonymiseUser } from "~/server/demo-mode";
 import type { ApiClient } from "~/server/api-client.server";
 import { apiUserSchema, toSessionUser, type ApiUser } from "~/features/auth/auth.server";
 import { isApiError, settle } from "~/server/api-error";

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { Glyph } from "~/ui/glyph";
-import { APP_LINKS, appLink } from "~/ui/page-shell";
+import { APP_LINKS, appLink } from "~/ui/app-link";
 
 type Option = { id: number; label: string };
 

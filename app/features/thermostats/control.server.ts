@@ -1,4 +1,5 @@
 import { redirect } from "@remix-run/node";
+import { MESSAGES } from "./messages";
 import { z } from "zod";
 import type { SettingsReply } from "~/features/thermostats/components/settings-form";
 import type { ApiClient } from "~/server/api-client.server";
@@ -10,7 +11,6 @@ import {
   cardAnchor,
   changedSettings,
   limitsOf,
-  MESSAGES,
   parsePoll,
   parseTab,
   parseWatch,

@@ -62,8 +62,6 @@ import { MESSAGES } from "./messages";
 import type { CardStatus } from "./status-labels";
 import { submissionIdField } from "~/ui/submission-id";
 
-export { MESSAGES };
-
 // ---------------------------------------------------------------- modes
 
 export const MODE_NAMES: Record<string, string> = {
@@ -136,8 +134,6 @@ export function pickIssue(issues: ThermostatIssue[]): ThermostatIssue | null {
 }
 
 // ---------------------------------------------------------------- card status
-
-export { CARD_STATUSES, STATUS_LABELS, type CardStatus } from "./status-labels";
 
 export const STATUS_EXPLANATIONS: Record<CardStatus, string> = {
   unlinked:

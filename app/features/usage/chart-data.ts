@@ -1,6 +1,6 @@
 import { billUsageHref } from "~/features/bills/bills";
 import { formatCalendarDate } from "~/lib/dates";
-import type { CsvCell } from "~/server/csv";
+import type { CsvCell } from "../../../shared/csv";
 import type { ChartPoint, ChartSeries, EnergyChartProps } from "./components/energy-chart";
 import {
   DAY_HOUR_TICKS,

@@ -6,7 +6,7 @@ import {
   type ConnectActionData,
   type ConnectFlowData,
   type ConnectFlowNav,
-} from "~/features/shell/app-shell";
+} from "~/features/accounts/components/connect-flow";
 
 const embedUrl = (href: string) => `${href}${href.includes("?") ? "&" : "?"}embed=1`;
 

@@ -5,7 +5,7 @@ import { createContext, useContext, useState, type ComponentType, type ReactNode
 import { ConnectWidget } from "~/features/accounts/components/connect-widget";
 import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
 import { Alert, ErrorState } from "~/ui/states";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import {
   CONNECT_MESSAGES,
   connectSequence,
@@ -17,13 +17,6 @@ import {
 import { AccountStatusBadge } from "./account-status-badge";
 import { UtilityPicker } from "./utility-picker";
 import { FieldErrors } from "~/ui/field";
-
-/**
- * The stylesheet of the connect flow and the accounts pages, for the routes' `links`. Taken from here by the
- * signed-in routes (through `~/features/shell/app-shell`), it travels in the browser chunk that carries the flow
- * instead of a ~60-byte chunk of its own (issue 17).
- */
-export { default as accountsStylesheet } from "../accounts.css";
 
 export type ConnectFlowData =
   | { kind: "error" }

@@ -1,7 +1,7 @@
 import { Form, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { withQuery } from "~/lib/query";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 
 /**
  * "Connect Utility Accounts": a POST (a button in a form) to the connect page's action, which records the

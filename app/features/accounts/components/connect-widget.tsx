@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 
 import { CONNECT_MESSAGES, credentialsSchema } from "../accounts";
 import { Field, FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import {
   CONNECT_INTENTS,
   type ConnectWidgetConfig,

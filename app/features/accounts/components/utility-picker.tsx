@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from "react";
 import { SelectField } from "~/ui/field";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import { CONNECT_MESSAGES, filterUtilities, type UtilityOption } from "../accounts";
 
 type Props = {

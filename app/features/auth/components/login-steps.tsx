@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import type { LoginActionData, LoginOption } from "../auth";
 import { AUTH_MESSAGES, looksLikeEmail } from "../messages";
 

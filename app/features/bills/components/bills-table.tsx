@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from "~/ui/page-shell";
+import { PRODUCT_NAME } from "~/ui/brand";
 import { billDownloadHref, formatMoney, formatNumber, formatRate, formatRange, visibleFlags } from "../bills";
 import { FlagBanner } from "./flag-banner";
 import { formatCalendarDate } from "~/lib/dates";

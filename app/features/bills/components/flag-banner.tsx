@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { Pill } from "~/features/shell/app-shell";
+import { Pill } from "~/ui/pill";
 import {
   canAnswer,
   flagCopy,

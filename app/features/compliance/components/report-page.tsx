@@ -12,7 +12,7 @@ import {
   WorstDaysTable,
 } from "./report-parts";
 import { ThermostatChart } from "./thermostat-chart";
-import { withQuery } from "~/features/shell/app-shell";
+import { withQuery } from "~/lib/query";
 
 export const REPORT_ERROR = "Unable to load the schedule compliance report. Please try again.";
 

@@ -1,6 +1,6 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
-import { Tooltip } from "~/features/shell/app-shell";
+import { Tooltip } from "~/ui/tooltip";
 import { Pager } from "~/ui/pager";
 import { UrlDialog } from "~/ui/url-dialog";
 import {

@@ -1,8 +1,8 @@
 import { Form, useSubmit } from "@remix-run/react";
 import { useTooltip } from "@visx/tooltip";
 import { useMemo, type MouseEvent } from "react";
-import { PlotFrame, PlotTooltip, type AxisTick } from "~/features/usage/components/plot-frame";
-import { useHydrated } from "~/ui/page-shell";
+import { PlotFrame, PlotTooltip, type AxisTick } from "~/ui/plot-frame";
+import { useHydrated } from "~/ui/use-hydrated";
 import { formatF, formatFullTime, MODE_LABELS, SERIES, type ChartOptions } from "../compliance";
 import {
   areaPath,

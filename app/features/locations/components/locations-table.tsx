@@ -1,13 +1,9 @@
 import { Form, useLocation } from "@remix-run/react";
-import {
-  withQuery,
-  type QueryChanges,
-  Pill,
-  Tooltip,
-  OLD_BILL_MESSAGE,
-  type SortKey,
-} from "~/features/shell/app-shell";
-import { APP_LINKS, appLink } from "~/ui/page-shell";
+import { withQuery, type QueryChanges } from "~/lib/query";
+import { Pill } from "~/ui/pill";
+import { Tooltip } from "~/ui/tooltip";
+import { OLD_BILL_MESSAGE, type SortKey } from "~/features/locations/locations";
+import { APP_LINKS, appLink } from "~/ui/app-link";
 import { Pager } from "~/ui/pager";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import type { DashboardRow, TableState } from "../dashboard.server";

@@ -1,4 +1,4 @@
-import { APP_LINKS, appLink } from "~/ui/page-shell";
+import { APP_LINKS, appLink } from "~/ui/app-link";
 
 /** How many locations a summary card lists before the rest go behind "Show all N". */
 export const SUMMARY_PREVIEW_COUNT = 5;

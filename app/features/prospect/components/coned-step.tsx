@@ -1,10 +1,9 @@
 import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
-import { ConedAccountFields } from "~/features/accounts/components/coned-account-list";
 import { FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 
 type ConedErrors = { accounts?: string; confirmed?: string; newAccount?: string };
 
@@ -21,6 +20,7 @@ export function ConedStep({
   newAccountError,
   fromAction,
   formError,
+  renderAccountFields,
 }: {
   action: string;
   utilityName?: string;
@@ -30,6 +30,18 @@ export function ConedStep({
   newAccountError: string | null;
   fromAction?: { accounts: string[]; confirmed: boolean; errors: ConedErrors; newAccount: string };
   formError?: string;
+  /**
+   * The account-number fields, drawn by the route with the accounts area's component (a feature does not
+   * import another feature's components); this step owns their state.
+   */
+  renderAccountFields: (slot: {
+    accounts: string[];
+    errors: ConedErrors;
+    pending: string;
+    onPendingChange: (value: string) => void;
+    confirmed: boolean;
+    onConfirmedChange: (value: boolean) => void;
+  }) => ReactNode;
 }) {
   const hydrated = useHydrated();
   const accounts = fromAction?.accounts ?? urlAccounts;
@@ -40,15 +52,14 @@ export function ConedStep({
   return (
     <Form method="get" action={action} className="card stack" data-testid="coned-accounts">
       <h2>Enter your {utilityName} account numbers</h2>
-      <ConedAccountFields
-        accounts={accounts}
-        errors={errors}
-        pending={pending}
-        onPendingChange={setPending}
-        confirmed={confirmed}
-        onConfirmedChange={setConfirmed}
-        level={3}
-      />
+      {renderAccountFields({
+        accounts,
+        errors,
+        pending,
+        onPendingChange: setPending,
+        confirmed,
+        onConfirmedChange: setConfirmed,
+      })}
       <Alert tone="info">{CONNECT_MESSAGES.conedEmailNotice}</Alert>
       <FieldErrors errors={formError ? [formError] : null} alert />
       <div className="row">

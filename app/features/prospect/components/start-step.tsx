@@ -1,23 +1,31 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { useState } from "react";
-import type { UtilityOption } from "~/features/accounts/accounts";
-import { UtilityPicker } from "~/features/accounts/components/utility-picker";
+import { useState, type ReactNode } from "react";
 import { Field, FieldErrors } from "~/ui/field";
-import { useHydrated } from "~/ui/page-shell";
-import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema, SEARCH_INTENT } from "../prospect";
+import { useHydrated } from "~/ui/use-hydrated";
+import { HONEYPOT_FIELD, PROSPECT_MESSAGES, prospectSchema } from "../prospect";
 
 /** The first step: who to send the results to and which utility serves them (with the honeypot field). */
 export function StartStep({
   action,
-  utilities,
   q,
+  renderPicker,
   lastResult,
 }: {
   action: string;
-  utilities: UtilityOption[];
   q: string;
+  /**
+   * The utility picker, drawn by the route with the accounts area's component (a feature does not import
+   * another feature's components); this step gives it its form, the selection and the field's errors.
+   */
+  renderPicker: (slot: {
+    formId: string;
+    query: string;
+    selected: string;
+    onSelect: (providerId: string) => void;
+    errors: string[] | undefined;
+  }) => ReactNode;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const hydrated = useHydrated();
@@ -44,17 +52,13 @@ export function StartStep({
         Tell us where to send your results and which utility serves you. We check your bills for errors, rate
         changes and savings.
       </p>
-      <UtilityPicker
-        utilities={utilities}
-        query={q}
-        selected={provider}
-        formId={form.id}
-        searchAction={action}
-        name="arcadiaProvider"
-        errors={fields.arcadiaProvider.errors}
-        onSelect={setProvider}
-        searchIntent={SEARCH_INTENT}
-      />
+      {renderPicker({
+        formId: form.id,
+        query: q,
+        selected: provider,
+        onSelect: setProvider,
+        errors: fields.arcadiaProvider.errors,
+      })}
       <Form method="post" action={action} {...getFormProps(form)} noValidate={hydrated} className="stack">
         {/* The query this page was searched with: Enter in another field then continues (effectiveIntent). */}
         <input type="hidden" name="searched" value={q} />

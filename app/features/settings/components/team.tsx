@@ -1,9 +1,9 @@
 import { Form, Link } from "@remix-run/react";
-import { withQuery, type QueryChanges } from "~/features/shell/app-shell";
+import { withQuery, type QueryChanges } from "~/lib/query";
 import { SortableHeader, ariaSortOf } from "~/ui/sortable-header";
 import { ErrorState } from "~/ui/states";
 import { UrlDialog } from "~/ui/url-dialog";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import type { TeamSort, TeamView } from "../settings";
 import { AccessEditor } from "./access-editor";
 

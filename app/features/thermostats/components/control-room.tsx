@@ -1,14 +1,13 @@
-import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { MESSAGES } from "../messages";
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { LinkTabs } from "~/ui/link-tabs";
 import { EmptyState, ErrorState } from "~/ui/states";
-import { Toasts } from "~/ui/page-shell";
+import { Toasts } from "~/ui/toasts";
 import {
   anchoredCard,
   hasDeviceIssue,
   MAX_POLLS,
-  MESSAGES,
   POLL_INTERVAL_MS,
   type Tab,
   type ThermostatAction,
@@ -16,7 +15,7 @@ import {
 } from "../thermostats";
 import type { SettingsReply } from "./settings-form";
 import { ThermostatCard } from "./thermostat-card";
-import { withQuery } from "~/features/shell/app-shell";
+import { withQuery } from "~/lib/query";
 
 /** What the control room renders: the route loader's data (`controlRoomView` in control.server.ts). */
 export type ControlRoomData = {
@@ -73,8 +72,11 @@ const refreshUrl = (search: string, poll: number) => withQuery(search, { poll: p
 export function ControlRoom({
   page,
   reply,
+  locationSuffix,
 }: {
   page: ControlRoomData & { pending: boolean };
+  /** What follows the title in the h1 (the location's name): the route passes the locations area's suffix. */
+  locationSuffix?: ReactNode;
   /** The action's answer to a card's Save, placed on that card. */
   reply: SettingsReply | undefined;
 }) {
@@ -100,7 +102,7 @@ export function ControlRoom({
     <div className="stack thermo-page">
       <h1>
         {MESSAGES.title}
-        <LocationSuffix />
+        {locationSuffix}
       </h1>
       {page.pending && page.poll < MAX_POLLS ? (
         <noscript>

@@ -11,7 +11,7 @@ import { useEffect, useRef, type FormEvent } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { SubmissionIdInput } from "~/ui/submission-id";
-import { useHydrated } from "~/ui/page-shell";
+import { useHydrated } from "~/ui/use-hydrated";
 import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
 
 /** The device's settings, or while a change is pending the values it asked for (the form resets when it finishes). */

@@ -1,4 +1,5 @@
 import { useFetcher } from "@remix-run/react";
+import { STATUS_LABELS } from "../status-labels";
 import { useEffect, useRef, useState } from "react";
 import {
   borderColour,
@@ -14,7 +15,6 @@ import {
   receiptFollowUp,
   settingsRefusal,
   STATUS_EXPLANATIONS,
-  STATUS_LABELS,
   timesFormatter,
   vendorLabel,
   type ThermostatInfo,

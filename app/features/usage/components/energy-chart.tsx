@@ -2,8 +2,8 @@ import { ticks } from "d3-array";
 import { useTooltip } from "@visx/tooltip";
 import { useId, type FocusEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
 import { formatDecimal } from "~/lib/decimal";
-import { useHydrated } from "~/ui/page-shell";
-import { narrowEvery, PlotFrame, PlotTooltip, type AxisTick } from "./plot-frame";
+import { useHydrated } from "~/ui/use-hydrated";
+import { narrowEvery, PlotFrame, PlotTooltip, type AxisTick } from "~/ui/plot-frame";
 
 /**
  * The shared chart of the bills and usage pages: energy as bars on the left axis, one or more lines on the

@@ -1,0 +1,65 @@
+/**
+ * Demo mode's stand-ins (rule demo-mode-anonymisation, docs/rules.md): the names, codes, addresses, people,
+ * utilities, account numbers and usernames that replace real ones while an impersonating staff member has demo
+ * mode on. Shared by the web, which rewrites every upstream answer with them (`app/server/demo-mode.ts`), and by
+ * the reference api, which writes them into the files it streams straight to the browser (the CSV export and
+ * the bill PDF): the same utility or account must show the same stand-in on a page and in a download
+ * (ADR 0020). Pure: imports nothing of `app/` or `api/`.
+ */
+
+export const DEMO_CLIENT_NAME = "Demo Client";
+
+export const DEMO_ADDRESSES = [
+  { addressLine1: "11 Wall St", addressLine2: null, city: "New York", state: "NY", zipcode: "10005" },
+  { addressLine1: "200 Park Ave S", addressLine2: null, city: "New York", state: "NY", zipcode: "10003" },
+  {
+    addressLine1: "30 Rockefeller Plaza",
+    addressLine2: null,
+    city: "New York",
+    state: "NY",
+    zipcode: "10112",
+  },
+  { addressLine1: "1 Centre St", addressLine2: null, city: "New York", state: "NY", zipcode: "10007" },
+  { addressLine1: "405 Lexington Ave", addressLine2: null, city: "New York", state: "NY", zipcode: "10174" },
+] as const;
+
+export const demoName = (buildingId: number) => `Demo Location ${buildingId}`;
+/** A person of the client (a team member): no real name or email in demo mode, the same one every time. */
+export const demoPerson = (userId: number) => ({
+  firstName: "Demo",
+  lastName: `User ${userId}`,
+  email: `demo-user-${userId}@example.com`,
+});
+export const demoCode = (buildingId: number) => `DEMO-${buildingId}`;
+export const demoAddress = (buildingId: number) =>
+  DEMO_ADDRESSES[Math.abs(Math.trunc(buildingId)) % DEMO_ADDRESSES.length];
+export const demoAddressLine = (buildingId: number) => {
+  const a = demoAddress(buildingId);
+  return `${a.addressLine1}, ${a.city}, ${a.state} ${a.zipcode}`;
+};
+
+/**
+ * A short, stable number for a value (FNV-1a, 32 bits). Utility names, account numbers and usernames often come
+ * without their id (a bill names its account by number, a credential its utility by name), so their demo
+ * stand-ins are chosen by the real value: the same utility or account shows the same stand-in on every page.
+ */
+function stableHash(value: string) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) {
+    h ^= value.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A utility's demo name: "Demo Utility" and a letter pair (AA to ZZ) chosen by the real name. */
+export const demoUtilityName = (realName: string) => {
+  const n = stableHash(realName.trim().toLowerCase()) % 676;
+  return `Demo Utility ${String.fromCharCode(65 + Math.floor(n / 26), 65 + (n % 26))}`;
+};
+/** An account number's demo stand-in, 8 digits chosen by the real number (spaces and dashes ignored). */
+export const demoAccountNumber = (real: string) =>
+  `DEMO-${String(stableHash(real.replace(/[\s-]/g, "")) % 100_000_000).padStart(8, "0")}`;
+/** A stored utility credential's username in demo mode, chosen by the real one. */
+export const demoUsername = (real: string) =>
+  `demo-login-${String(stableHash(real) % 10_000).padStart(4, "0")}`;

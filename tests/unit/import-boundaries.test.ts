@@ -1,0 +1,148 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The import layering that eslint.config.js enforces (docs/architecture.md, ADR 0020), checked against the real
+ * config: each snippet is linted as if it were a file in the named folder, and each forbidden import must be
+ * reported by `no-restricted-imports`, each allowed one not. Files need not exist: the path picks the rules.
+ */
+const eslint = new ESLint({ cwd: path.resolve(__dirname, "../..") });
+
+/** The `no-restricted-imports` messages for `code` linted as `filePath`. */
+async function restricted(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
+}
+const importOf = (spec: string) => `import { x } from "${spec}";\nexport const y = x;\n`;
+
+/** [file, import specifier, what the message must tell to do]. */
+const FORBIDDEN: [string, string, RegExp][] = [
+  // a feature takes no component or stylesheet of another feature, by alias or by a relative path
+  [
+    "app/features/prospect/components/start-step.tsx",
+    "~/features/accounts/components/utility-picker",
+    /app\/ui|route pass/,
+  ],
+  [
+    "app/features/prospect/prospect.ts",
+    "~/features/accounts/accounts.css",
+    /never its components or stylesheet/,
+  ],
+  ["app/features/thermostats/components/card.tsx", "../../locations/components/location-heading", /~\//],
+  ["app/features/thermostats/thermostats.ts", "../locations/locations", /~\//],
+  // nothing imports a route
+  ["app/features/bills/bills.ts", "~/routes/_app", /feature/],
+  ["app/routes/login.tsx", "./_index", /another route module/],
+  ["app/routes/login.tsx", "~/routes/_app", /feature/],
+  // ui, lib and server sit below the features
+  ["app/server/upstream.server.ts", "~/features/demo-mode/demo-mode.server", /move the shared piece down/],
+  ["app/server/upstream.server.ts", "../features/demo-mode/demo-mode.server", /~\//],
+  ["app/server/auth/session.server.ts", "../../features/auth/auth.server", /~\//],
+  ["app/ui/pill.tsx", "~/features/locations/locations", /prop/],
+  ["app/ui/pill.tsx", "~/server/session.server", /loader/],
+  ["app/lib/dates.ts", "~/ui/pill", /nothing of app/],
+  ["app/lib/dates.ts", "~/server/csv", /nothing of app/],
+  ["app/lib/dates.ts", "../server/csv", /nothing of app/],
+  // app/ and api/ never import each other; shared/ imports neither
+  ["app/routes/login.tsx", "../../api/embedded", /api-client|shared/],
+  ["app/root.tsx", "../api/embedded", /shared\//],
+  ["app/server/config.server.ts", "../../api/lib/ids", /shared\//],
+  ["api/routes/bills.ts", "../../app/features/demo-mode/demo-mode", /shared\//],
+  ["api/routes/locations.ts", "~/server/csv", /shared\//],
+  ["api/db/seed/core.ts", "../../../app/lib/ids", /shared\//],
+  ["shared/csv.ts", "../app/lib/ids", /imports nothing/],
+  ["shared/csv.ts", "../api/lib/ids", /imports nothing/],
+  ["shared/csv.ts", "~/lib/ids", /imports nothing/],
+];
+
+const ALLOWED: [string, string][] = [
+  // another feature's top-level modules: its rules and strings, its server steps
+  ["app/features/prospect/prospect.server.ts", "~/features/accounts/accounts.server"],
+  ["app/features/prospect/prospect.ts", "~/features/accounts/utility-connect"],
+  ["app/features/prospect/components/coned-step.tsx", "~/features/accounts/accounts"],
+  // a feature's own files
+  ["app/features/prospect/components/start-step.tsx", "../prospect"],
+  ["app/features/prospect/components/start-step.tsx", "./coned-step"],
+  ["app/features/prospect/components/start-step.tsx", "~/features/prospect/components/coned-step"],
+  ["app/features/accounts/components/connect-flow.tsx", "../accounts.css"],
+  ["app/features/accounts/components/connect-flow.tsx", "~/ui/states"],
+  // routes take from every layer below
+  ["app/routes/free-bill-health-check.tsx", "~/features/accounts/components/utility-picker"],
+  ["app/routes/free-bill-health-check.tsx", "~/features/accounts/accounts.css"],
+  ["app/routes/login.tsx", "~/server/guards.server"],
+  ["app/routes/login.tsx", "@remix-run/node"],
+  ["app/root.tsx", "./server/session.server"],
+  // the bottom layer: ui, lib and server
+  ["app/server/upstream.server.ts", "./demo-mode"],
+  ["app/server/idempotency.server.ts", "~/ui/submission-id"],
+  ["app/server/upstream.server.ts", "~/lib/ids"],
+  ["app/server/csv.ts", "../../shared/csv"],
+  ["app/server/auth/session.server.ts", "../cookies.server"],
+  ["app/features/usage/chart-data.ts", "../../../shared/csv"],
+  ["app/ui/link-tabs.tsx", "./use-hydrated"],
+  ["app/ui/pill.tsx", "~/lib/decimal"],
+  ["app/lib/zoned.ts", "./dates"],
+  ["app/lib/zoned.ts", "~/lib/dates"],
+  // api/ and shared/
+  ["api/routes/locations.ts", "../../shared/csv"],
+  ["api/routes/locations.ts", "../app"],
+  ["api/routes/locations.ts", "../lib/http"],
+  ["shared/csv.ts", "csv-stringify/sync"],
+  ["shared/csv.ts", "./demo-stand-ins"],
+  // the embedded launcher, outside app/
+  ["server.ts", "./api/embedded"],
+];
+
+describe("import boundaries (eslint.config.js)", () => {
+  for (const [file, spec, advice] of FORBIDDEN) {
+    it(`reports ${file} importing "${spec}"`, async () => {
+      const messages = await restricted(file, importOf(spec));
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatch(advice);
+    });
+  }
+  for (const [file, spec] of ALLOWED) {
+    it(`allows ${file} importing "${spec}"`, async () => {
+      expect(await restricted(file, importOf(spec))).toEqual([]);
+    });
+  }
+
+  it("checks type-only imports and re-exports too", async () => {
+    const from = "~/features/locations/locations";
+    expect(
+      await restricted("app/ui/pill.tsx", `import type { X } from "${from}";\nexport type Y = X;\n`),
+    ).toHaveLength(1);
+    expect(await restricted("app/ui/pill.tsx", `export { x } from "${from}";\n`)).toHaveLength(1);
+  });
+
+  it("refuses re-exports: no barrels in app/, api/ or shared/", async () => {
+    const reexports = async (filePath: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath });
+      return result.messages.filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.message);
+    };
+    for (const file of [
+      "app/ui/page-shell.ts",
+      "app/route-kit.server.ts",
+      "api/lib/index.ts",
+      "shared/index.ts",
+    ]) {
+      expect(await reexports(file, `export * from "./a";\n`)).toEqual([expect.stringMatching(/defines it/)]);
+      expect(await reexports(file, `export { x } from "./a";\n`)).toHaveLength(1);
+      expect(await reexports(file, `export type { X } from "./a";\n`)).toHaveLength(1);
+    }
+    // what a file defines, and imports, stay allowed; tests may re-export (fixtures)
+    expect(await reexports("app/ui/pill.tsx", `import { a } from "./a";\nexport const b = a;\n`)).toEqual([]);
+    expect(await reexports("tests/support/x.ts", `export * from "./a";\n`)).toEqual([]);
+  });
+
+  it("applies to every feature folder on disk, new ones included", async () => {
+    // the rule is generated per folder of app/features: any of them refuses another's component
+    for (const [file, spec] of [
+      ["app/features/usage/components/chart.tsx", "~/features/compliance/components/report-parts"],
+      ["app/features/compliance/components/chart.tsx", "~/features/usage/components/energy-chart"],
+      ["app/features/grid-services/grid-services.ts", "~/features/thermostats/components/control-room"],
+    ])
+      expect(await restricted(file, importOf(spec))).toHaveLength(1);
+  });
+});
