@@ -6,10 +6,10 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
 import { credentialsRequiringAction, listAccounts } from "~/features/accounts/accounts.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
-import { requireSmb } from "~/server/guards.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { Pager, pageParam, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 

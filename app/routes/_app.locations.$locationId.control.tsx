@@ -1,10 +1,10 @@
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { detached, idempotentAction } from "~/server/idempotency.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
 import { redirect } from "@remix-run/node";
-import { redirectWithToast } from "~/server/session.server";
-import { requireSmb } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { SUBMISSION_ID_FIELD } from "~/ui/submission-id";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import type { ApiClient } from "./api-client.server";
-import { commitSession, getSession, type SessionUser, type Toast } from "./session.server";
-import { reportFallback, sharedRedis, type SharedRedis } from "./redis.server";
-import { getApi } from "./upstream.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { commitSession, getSession, type SessionUser, type Toast } from "~/server/upstream/session.server";
+import { reportFallback, sharedRedis, type SharedRedis } from "~/server/ops/redis.server";
+import { getApi } from "~/server/upstream/upstream.server";
 
 /**
  * Idempotent form submissions (ADR 0010): a form rendered by the server carries a random submission id; the

@@ -8,7 +8,7 @@ import {
   SubmissionInProgressError,
   type ActionOutcome,
 } from "~/server/idempotency.server";
-import { ApiError } from "~/server/api-error";
+import { ApiError } from "~/server/upstream/api-error";
 import { changedSettings } from "~/features/thermostats/thermostats";
 import { submissionIdField } from "~/ui/submission-id";
 

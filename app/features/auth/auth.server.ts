@@ -2,11 +2,11 @@ import type { Submission } from "@conform-to/react";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { Strategy } from "remix-auth/strategy";
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
-import { ApiError, isApiError } from "~/server/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { ApiError, isApiError } from "~/server/upstream/api-error";
 import { isStaffEmail } from "~/server/config.server";
 import { parseForm } from "~/server/forms.server";
-import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/rate-limit.server";
+import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/ops/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
 import {
   commitSession,
@@ -14,8 +14,8 @@ import {
   newSession,
   toastHeaders,
   type SessionUser,
-} from "~/server/session.server";
-import { getPublicApi } from "~/server/upstream.server";
+} from "~/server/upstream/session.server";
+import { getPublicApi } from "~/server/upstream/upstream.server";
 import {
   codeSignInSchema,
   emailSchema,
