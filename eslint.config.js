@@ -62,7 +62,7 @@ const UP_TO_SHARED = "(?!(\\.\\./)*(shared|api)/)";
 const R = {
   noApi: restrict(
     "^(\\.\\./)+api/",
-    "app/ never imports api/: the web talks to the api over HTTP (app/server/api-client.server.ts); code both need goes in shared/.",
+    "app/ never imports api/: the web talks to the api over HTTP (app/server/upstream/api-client.server.ts); code both need goes in shared/.",
   ),
   noClimbTwo: restrict(
     `^\\.\\./\\.\\./${UP_TO_SHARED}`,

@@ -7,30 +7,30 @@ import compression from "compression";
 import express from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
-import { bodyLimit } from "./app/server/body-limit.server";
-import { canonicalPaths } from "./app/server/canonical-path.server";
-import { privateByDefault } from "./app/server/cache-control.server";
+import { bodyLimit } from "./app/server/http/body-limit.server";
+import { canonicalPaths } from "./app/server/http/canonical-path.server";
+import { privateByDefault } from "./app/server/http/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
-import { errorFields, getLogger } from "./app/server/logger.server";
-import { contentSecurityPolicy, NONCE } from "./app/server/csp.server";
-import { isCrossSiteRequest } from "./app/server/csrf";
-import { hostHeaders } from "./app/server/host-header.server";
-import { apiPassthrough } from "./app/server/passthrough.server";
-import { createLoadShedder } from "./app/server/load-shed.server";
-import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/metrics.server";
-import { makeRateLimitStore } from "./app/server/rate-limit.server";
-import { createReadiness, drainGuard } from "./app/server/readiness.server";
-import { sharedRedis } from "./app/server/redis.server";
-import { createRequestHandler } from "./app/server/remix-handler.server";
-import { requestId } from "./app/server/request-id.server";
-import { guardSlowClients, serverOptions } from "./app/server/slow-clients.server";
-import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/sentry-browser.server";
+import { errorFields, getLogger } from "./app/server/ops/logger.server";
+import { contentSecurityPolicy, NONCE } from "./app/server/http/csp.server";
+import { isCrossSiteRequest } from "./app/server/http/csrf";
+import { hostHeaders } from "./app/server/http/host-header.server";
+import { apiPassthrough } from "./app/server/upstream/passthrough.server";
+import { createLoadShedder } from "./app/server/http/load-shed.server";
+import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/ops/metrics.server";
+import { makeRateLimitStore } from "./app/server/ops/rate-limit.server";
+import { createReadiness, drainGuard } from "./app/server/ops/readiness.server";
+import { sharedRedis } from "./app/server/ops/redis.server";
+import { createRequestHandler } from "./app/server/http/remix-handler.server";
+import { requestId } from "./app/server/http/request-id.server";
+import { guardSlowClients, serverOptions } from "./app/server/http/slow-clients.server";
+import { CLIENT_ERRORS_PATH, clientErrorEndpoint } from "./app/server/ops/sentry-browser.server";
 import {
   errorReportingExpressHandler,
   errorReportingScope,
   flushErrorReports,
   initErrorReporting,
-} from "./app/server/sentry.server";
+} from "./app/server/ops/sentry.server";
 
 let config: ReturnType<typeof getConfig>;
 try {

@@ -2,12 +2,12 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { RemixServer } from "@remix-run/react";
 import { isRouteErrorResponse } from "@remix-run/router";
 import { renderToString } from "react-dom/server";
-import { getSessionUser } from "./server/session.server";
+import { getSessionUser } from "./server/upstream/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
-import { errorFields, getLogger } from "~/server/logger.server";
-import { captureServerError } from "~/server/sentry.server";
-import { documentResponse } from "~/server/document-body.server";
-import { handoffScripts, takeHydrationData } from "~/server/hydration-data.server";
+import { errorFields, getLogger } from "~/server/ops/logger.server";
+import { captureServerError } from "~/server/ops/sentry.server";
+import { documentResponse } from "~/server/http/document-body.server";
+import { handoffScripts, takeHydrationData } from "~/server/http/hydration-data.server";
 import { ErrorEventContext } from "~/ui/error-boundary";
 
 const ABORT_DELAY = 10_000;

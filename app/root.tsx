@@ -2,8 +2,8 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { useContext, useEffect, type ReactNode } from "react";
 import { supportEmail } from "./server/config.server";
-import { setReportingUser } from "./server/sentry.server";
-import { commitSession, getSession } from "./server/session.server";
+import { setReportingUser } from "./server/ops/sentry.server";
+import { commitSession, getSession } from "./server/upstream/session.server";
 import { inlineStyles, stylesCookie, stylesVersion } from "./server/stylesheets.server";
 import styles from "./styles/app.css";
 import { PublicPage } from "~/ui/brand";

@@ -5,7 +5,7 @@
  * to fetch that page's data. FLOOR_CALLS (a JSON file): `[[{ url, cookie }…] …]` one list per page.
  *
  * It makes them with undici's `request` on a keep-alive Agent, the HTTP client the product uses
- * (app/server/upstream-transport.server.ts): the cheapest client we know, so that the floor stays a floor. Until
+ * (app/server/upstream/upstream-transport.server.ts): the cheapest client we know, so that the floor stays a floor. Until
  * 2026-11-25 both used the global `fetch`, which costs about 4× as much CPU per call.
  */
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Writes public/sample-bill.pdf, the bill PDF shown in demo mode (app/server/passthrough.server.ts, demoFile):
+// Writes public/sample-bill.pdf, the bill PDF shown in demo mode (app/server/upstream/passthrough.server.ts, demoFile):
 // the api's own bill layout with demo values only, so no real client, person or address is in it.
 // Run: npx tsx scripts/sample-bill.ts
 import { writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { redirectWithToast } from "~/server/session.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
 import { PAGE_NOT_FOUND } from "~/features/shell/notices";
 
 /** Any unknown path goes to the index, which says so on arrival (rule redirect-says-why). */

@@ -1,4 +1,4 @@
-import { requireClientUser } from "~/server/guards.server";
+import { requireClientUser } from "~/server/upstream/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
@@ -7,9 +7,9 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
 import { credentialsRequiringAction, listAccounts } from "~/features/accounts/accounts.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { Pager, pageParam, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 

@@ -1,4 +1,4 @@
-import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/session.server";
+import { commitSession, getSession, redirectWithToast, toastHeaders } from "~/server/upstream/session.server";
 import {
   connectUtility,
   listUtilities,
@@ -7,9 +7,9 @@ import {
   submitConedAccounts,
 } from "~/features/accounts/accounts.server";
 import { data, redirect } from "@remix-run/node";
-import { getApi } from "~/server/upstream.server";
+import { getApi } from "~/server/upstream/upstream.server";
+import { requireClientUser } from "~/server/upstream/guards.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { requireClientUser } from "~/server/guards.server";
 import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -30,7 +30,7 @@ import {
 } from "~/features/accounts/connect-flow.server";
 import { connectActionSchema } from "~/features/accounts/connect-action.server";
 import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
-import { isApiError } from "~/server/api-error";
+import { isApiError } from "~/server/upstream/api-error";
 import { safeRedirect } from "~/server/safe-redirect";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -1,7 +1,7 @@
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { now } from "~/server/clock.server";
 import { redirect } from "@remix-run/node";
-import { requireUser } from "~/server/guards.server";
+import { requireUser } from "~/server/upstream/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { DispatchTable, DispatchTableSkeleton } from "~/features/grid-services/components/dispatch-table";
@@ -18,7 +18,7 @@ import {
   DEFAULT_SORT,
 } from "~/features/grid-services/grid-services";
 import { listDispatches } from "~/features/grid-services/grid-services.server";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { withQuery } from "~/lib/query";
 import { formatCalendarDate } from "~/lib/dates";

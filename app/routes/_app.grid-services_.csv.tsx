@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { defaultDateRange, dispatchCsvRows, parseGridState } from "~/features/grid-services/grid-services";
 import { listAllDispatches } from "~/features/grid-services/grid-services.server";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { now } from "~/server/clock.server";
 import { csvDownload } from "~/server/csv";
-import { requireUser } from "~/server/guards.server";
-import { getApi } from "~/server/upstream.server";
+import { requireUser } from "~/server/upstream/guards.server";
+import { getApi } from "~/server/upstream/upstream.server";
 
 /**
  * CSV of the Grid Services table (/grid-services/csv with the page's search and sort): every event of the

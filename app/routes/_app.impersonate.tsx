@@ -1,7 +1,7 @@
 import { data, redirect } from "@remix-run/node";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { requireStaff } from "~/server/guards.server";
+import { requireStaff } from "~/server/upstream/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { setDemoMode } from "~/features/demo-mode/demo-mode.server";
@@ -17,7 +17,7 @@ import {
   stopImpersonation,
 } from "~/features/impersonation/impersonation.server";
 import styles from "~/features/impersonation/impersonation.css";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { safeRedirect } from "~/server/safe-redirect";
 import { ErrorState } from "~/ui/states";
 import { withQuery } from "~/lib/query";

@@ -1,6 +1,6 @@
 import { locationIdParam } from "~/features/bills/bills.server";
 import { redirect } from "@remix-run/node";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /** /locations/{locationId} → its spending page (loaders run in parallel: the layout's check of the id does not cover this one). */

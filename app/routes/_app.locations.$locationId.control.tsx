@@ -1,17 +1,10 @@
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import {
-  answer,
-  detached,
-  once,
-  ownerOf,
-  rememberRedirects,
-  submissionKey,
-} from "~/server/idempotency.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { detached, idempotentAction } from "~/server/idempotency.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
 import { redirect } from "@remix-run/node";
-import { redirectWithToast } from "~/server/session.server";
-import { requireSmb } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import { supportEmail } from "~/server/config.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -46,19 +39,21 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseForm(form, { schema: controlActionSchema });
   if (submission.status !== "success") return invalidSubmission(submission, { thermostatId: null });
   const value = submission.value;
-  // Not cancelled with the browser's request: a claimed submission finishes for its repeats (ADR 0010).
-  const api = await getApi(detached(request), context);
 
   if (value.intent !== "save") {
+    // Not cancelled with the browser's request either: an answer sent upstream finishes (ADR 0010).
+    const api = await getApi(detached(request), context);
     const { to, toast } = await answerIssue(api, locationId, value);
     return toast ? redirectWithToast(request, to, toast) : redirect(to);
   }
 
   // Save: once per submission id (a double click or a browser resubmit sends one vendor command, ADR 0010).
   const submissionId = submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined);
-  const key = submissionId ? submissionKey(ownerOf(user), "thermostat-settings", submissionId, form) : null;
-  const outcome = await once(key, () => saveSettings(api, locationId, value, form), rememberRedirects);
-  return answer(request, outcome);
+  return idempotentAction(
+    { request, context },
+    { user, scope: "thermostat-settings", form, submissionId },
+    (api) => saveSettings(api, locationId, value, form),
+  );
 }
 
 export default function ThermostatsPage() {

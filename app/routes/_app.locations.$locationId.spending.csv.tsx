@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { chartBills } from "~/features/bills/bills";
-import { getApi } from "~/server/upstream.server";
+import { getApi } from "~/server/upstream/upstream.server";
 import { loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import { billChartCsvRows } from "~/features/usage/chart-data";
 import { csvDownload } from "~/server/csv";
 

@@ -23,23 +23,16 @@ import {
   flagAnchor,
   flagAnswerSchema,
 } from "~/features/bills/bills";
-import {
-  answer,
-  detached,
-  once,
-  ownerOf,
-  rememberRedirects,
-  submissionKey,
-} from "~/server/idempotency.server";
+import { idempotentAction } from "~/server/idempotency.server";
 import { answerFlag, loadLocationBills, locationIdParam } from "~/features/bills/bills.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import { BillsTable } from "~/features/bills/components/bills-table";
 import { billChart } from "~/features/usage/chart-data";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
 import usageStyles from "~/features/usage/usage.css";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
 import plotStyles from "~/ui/plot.css";
@@ -84,12 +77,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return invalidSubmission(submission, { flagId: null, message: FLAG_UPDATE_FAILED });
   const { intent, statementId, flagId, submissionId } = submission.value;
   // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
-  const key = submissionId ? submissionKey(ownerOf(user), "bill-flag", submissionId, form) : null;
-  const api = await getApi(detached(request), context);
   const url = new URL(request.url);
-  const outcome = await once(
-    key,
-    async (): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
+  return idempotentAction(
+    { request, context },
+    { user, scope: "bill-flag", form, submissionId },
+    async (api): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
       const result = await settle(answerFlag(api, statementId, flagId, intent));
       if (!result.ok) {
         const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
@@ -101,9 +93,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) },
       };
     },
-    rememberRedirects,
   );
-  return answer(request, outcome);
 }
 
 export default function Spending() {

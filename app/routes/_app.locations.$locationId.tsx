@@ -1,13 +1,13 @@
 import { data } from "@remix-run/node";
-import { failureStatus, getApi } from "~/server/upstream.server";
+import { failureStatus, getApi } from "~/server/upstream/upstream.server";
 import { findLocation } from "~/features/locations/locations.server";
-import { redirectWithToast } from "~/server/session.server";
-import { requireSmb } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { locationLabel } from "~/features/locations/locations";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
-import { isApiError } from "~/server/api-error";
+import { isApiError } from "~/server/upstream/api-error";
 
 /**
  * A location's pages (SMB only). An unknown or foreign location id goes back to /locations, with a toast that

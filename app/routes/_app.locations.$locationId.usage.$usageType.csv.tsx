@@ -1,8 +1,8 @@
-import { getApi } from "~/server/upstream.server";
+import { getApi } from "~/server/upstream/upstream.server";
 import { loadUsage } from "~/features/usage/usage.server";
 import { locationIdParam } from "~/features/bills/bills.server";
 import { redirect } from "@remix-run/node";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { usageCsvRows } from "~/features/usage/chart-data";
 import { isUsageType } from "~/features/usage/usage";

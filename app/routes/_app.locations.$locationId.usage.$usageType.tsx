@@ -1,10 +1,10 @@
 import { LocationSuffix } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { data, redirect } from "@remix-run/node";
-import { getApi } from "~/server/upstream.server";
+import { getApi } from "~/server/upstream/upstream.server";
 import { loadUsage } from "~/features/usage/usage.server";
 import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { billWindow } from "~/features/bills/bills";

@@ -1,6 +1,6 @@
 import { locationIdParam } from "~/features/bills/bills.server";
 import { redirect } from "@remix-run/node";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /** /locations/{locationId}/usage → its demand page. */

@@ -1,5 +1,5 @@
-import { commitSession, getSession } from "~/server/session.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { commitSession, getSession } from "~/server/upstream/session.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { getConfig, supportEmail } from "~/server/config.server";
 import {
   getEnergyAdvisorBuildings,
@@ -9,7 +9,7 @@ import {
 import { invalidSubmission, parseForm } from "~/server/forms.server";
 import { now } from "~/server/clock.server";
 import { redirect } from "@remix-run/node";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -19,7 +19,7 @@ import { VendorAlert } from "~/features/locations/components/vendor-alert";
 import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboard.server";
 import { parseTableState } from "~/features/locations/locations";
 import styles from "~/features/locations/locations.css";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { safeRedirect } from "~/server/safe-redirect";
 import { EmptyState, ErrorState } from "~/ui/states";
 

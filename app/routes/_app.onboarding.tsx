@@ -1,8 +1,8 @@
 import { data, redirect } from "@remix-run/node";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/session.server";
-import { requireClientUser } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
+import { requireClientUser } from "~/server/upstream/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import {
@@ -21,7 +21,7 @@ import {
   onboardingActionSchema,
   setOnboardingStepStatus,
 } from "~/features/onboarding/onboarding.server";
-import { isApiError, settle } from "~/server/api-error";
+import { isApiError, settle } from "~/server/upstream/api-error";
 import { Pill } from "~/ui/pill";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";

@@ -1,8 +1,8 @@
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { getConfig } from "~/server/config.server";
 import { now } from "~/server/clock.server";
 import { redirect } from "@remix-run/node";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OverrideReportPage, ReportError } from "~/features/compliance/components/report-page";

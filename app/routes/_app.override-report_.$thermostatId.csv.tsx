@@ -1,11 +1,11 @@
 import { data } from "@remix-run/node";
-import { getApi } from "~/server/upstream.server";
+import { getApi } from "~/server/upstream/upstream.server";
 import { now } from "~/server/clock.server";
-import { requireSmb } from "~/server/guards.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { historyCsvRows, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
 import { getThermostatHistory } from "~/features/compliance/compliance.server";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { csvDownload } from "~/server/csv";
 import { idParam } from "~/lib/ids";
 

@@ -1,17 +1,9 @@
-import { requireClientUser } from "~/server/guards.server";
-import {
-  answer,
-  detached,
-  once,
-  ownerOf,
-  rememberRedirects,
-  submissionKey,
-} from "~/server/idempotency.server";
-import { canManageTeam, requireTeamManager } from "~/server/guards.server";
+import { canManageTeam, requireClientUser, requireTeamManager } from "~/server/upstream/guards.server";
+import { idempotentAction } from "~/server/idempotency.server";
 import { data } from "@remix-run/node";
-import { getApi, withPrimaryStatus } from "~/server/upstream.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/session.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Preferences } from "~/features/settings/components/preferences";
@@ -19,7 +11,7 @@ import { Team } from "~/features/settings/components/team";
 import { isAccessIntent, settingsActionSchema, settingsTab } from "~/features/settings/settings";
 import styles from "~/features/settings/settings.css";
 import { accessAction, loadPreferences, loadTeam, setPreference } from "~/features/settings/settings.server";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { LinkTabs } from "~/ui/link-tabs";
 import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import { ErrorState } from "~/ui/states";
@@ -67,13 +59,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   // A save runs once per submission id: a double click or a browser resubmit saves once (ADR 0010).
-  const key =
-    value.intent === "access-save" && value.submissionId
-      ? submissionKey(ownerOf(user), "team-access", value.submissionId, form)
-      : null;
-  const api = await getApi(detached(request), context);
-  const outcome = await once(key, () => accessAction(api, user.clientId, value), rememberRedirects);
-  return answer(request, outcome);
+  const submissionId = value.intent === "access-save" ? value.submissionId : null;
+  return idempotentAction({ request, context }, { user, scope: "team-access", form, submissionId }, (api) =>
+    accessAction(api, user.clientId, value),
+  );
 }
 
 export default function Settings() {

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Outlet, useLoaderData, useLocation } from "@remix-run/react";
-import { anonymiseUser } from "~/server/demo-mode";
+import { anonymiseUser } from "~/server/upstream/demo-mode";
 import {
   locationLabel,
   onboardingIncomplete,
@@ -10,17 +10,17 @@ import {
 } from "~/features/locations/locations";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
-import { getApi } from "~/server/upstream.server";
+import { getApi } from "~/server/upstream/upstream.server";
 import { getConfig } from "~/server/config.server";
 import {
   getOnboardingSteps,
   getUsageAvailable,
   listAllBuildings,
 } from "~/features/locations/locations.server";
-import { requireUser } from "~/server/guards.server";
+import { requireUser } from "~/server/upstream/guards.server";
 import styles from "~/features/shell/shell.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { APP_LINKS, appLink, isCurrentPath } from "~/ui/app-link";
 import { Brand } from "~/ui/brand";
 import { LocationSelect } from "~/features/shell/location-select";

@@ -1,9 +1,9 @@
-import { destroySession, getSession } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { destroySession, getSession } from "~/server/upstream/session.server";
+import { getApi } from "~/server/upstream/upstream.server";
 import { getConfig } from "~/server/config.server";
 import { logoutUpstream } from "~/features/auth/auth.server";
 import { redirect } from "@remix-run/node";
-import { requireUser } from "~/server/guards.server";
+import { requireUser } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 
 /** The root redirect by client type (rule root-redirect-by-client-type, docs/rules.md). */

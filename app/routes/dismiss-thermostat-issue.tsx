@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
-import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream.server";
-import { requireUser } from "~/server/guards.server";
+import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { requireUser } from "~/server/upstream/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
@@ -11,7 +11,7 @@ import {
 } from "~/features/thermostats/dismissal.server";
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
-import { settle } from "~/server/api-error";
+import { settle } from "~/server/upstream/api-error";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 import { SubmitButton } from "~/ui/pending";

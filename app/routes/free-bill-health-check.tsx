@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { withPrimaryStatus } from "~/server/upstream.server";
+import { withPrimaryStatus } from "~/server/upstream/upstream.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";

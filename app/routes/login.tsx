@@ -1,16 +1,16 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { parseLoginAction } from "~/features/auth/auth.server";
-import { EmailStep, OptionsStep } from "~/features/auth/components/login-steps";
 import {
   loginPage,
+  parseLoginAction,
   rejectedLoginForm,
   sendLoginCode,
   sendLoginLink,
   sendPasswordReset,
   signIn,
   tooManyAttempts,
-} from "~/features/auth/login.server";
+} from "~/features/auth/auth.server";
+import { EmailStep, OptionsStep } from "~/features/auth/components/login-steps";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";

@@ -1,12 +1,8 @@
-import { completeLogin } from "~/server/login.server";
 import { data } from "@remix-run/node";
-import { InvalidSignInForm } from "~/server/auth.server";
-import { retryAfterText } from "~/server/rate-limit.server";
+import { signInWithLink } from "~/features/auth/auth.server";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
-import { isApiError } from "~/server/api-error";
-import { authenticator } from "~/features/auth/strategies.server";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";
@@ -38,26 +34,8 @@ export const headers: HeadersFunction = (args) => {
   return h;
 };
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (context.signInLimited) {
-    const s = context.signInLimited.retryAfterSeconds;
-    return data(
-      { failed: true, limited: retryAfterText(s) },
-      { status: 429, headers: { "Retry-After": String(s), ...noStore } },
-    );
-  }
-  // The login-link strategy reads and parses the form (token, next) and makes the upstream call.
-  try {
-    const result = await authenticator.authenticate("login-link", request);
-    return await completeLogin(result, result.next ?? "/");
-  } catch (error) {
-    if (error instanceof InvalidSignInForm) {
-      return data({ failed: true, limited: null }, { status: 400, headers: noStore });
-    }
-    if (!isApiError(error)) throw error;
-    return data({ failed: true, limited: null }, { status: 401, headers: noStore });
-  }
-}
+/** The POST signs in with the token (`signInWithLink`); a failure renders the page's error again. */
+export const action = ({ request, context }: ActionFunctionArgs) => signInWithLink(request, context);
 
 export default function TokenLogin() {
   const { token, next, failed: noToken } = useLoaderData<typeof loader>();

@@ -1,5 +1,5 @@
-import { destroySession, getSession } from "~/server/session.server";
-import { getApi } from "~/server/upstream.server";
+import { destroySession, getSession } from "~/server/upstream/session.server";
+import { getApi } from "~/server/upstream/upstream.server";
 import { logoutUpstream } from "~/features/auth/auth.server";
 import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs } from "@remix-run/node";

@@ -1,13 +1,13 @@
 import { data, redirect } from "@remix-run/node";
-import { getPublicApi } from "~/server/upstream.server";
+import { getPublicApi } from "~/server/upstream/upstream.server";
 import { parseResetPassword, resetPassword, validateResetToken } from "~/features/auth/auth.server";
-import { retryAfterText } from "~/server/rate-limit.server";
+import { retryAfterText } from "~/server/ops/rate-limit.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { validationReply } from "~/features/auth/auth";
-import { isApiError } from "~/server/api-error";
+import { isApiError } from "~/server/upstream/api-error";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 import { Field } from "~/ui/field";

@@ -107,7 +107,7 @@ const schema = z.object({
   /** How often the per-request session counts are sent (ms). */
   SENTRY_SESSION_FLUSH_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
-   * Slow clients (app/server/slow-clients.server.ts): a request's headers must arrive within HEADERS_TIMEOUT_MS
+   * Slow clients (app/server/http/slow-clients.server.ts): a request's headers must arrive within HEADERS_TIMEOUT_MS
    * and the whole request within REQUEST_TIMEOUT_MS; a body gets BODY_TIMEOUT_MS plus a second per BODY_MIN_RATE
    * bytes received; an idle keep-alive connection closes after KEEP_ALIVE_TIMEOUT_MS (longer than a balancer's
    * idle timeout, 60 s on most); at most MAX_CONNECTIONS are open at once.

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { SUBMISSION_ID_FIELD } from "~/ui/submission-id";
-import { data, redirect } from "@remix-run/node";
-import { commitSession, getSession, type SessionUser, type Toast } from "./session.server";
-import { reportFallback, sharedRedis, type SharedRedis } from "./redis.server";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { commitSession, getSession, type SessionUser, type Toast } from "~/server/upstream/session.server";
+import { reportFallback, sharedRedis, type SharedRedis } from "~/server/ops/redis.server";
+import { getApi } from "~/server/upstream/upstream.server";
 
 /**
  * Idempotent form submissions (ADR 0010): a form rendered by the server carries a random submission id; the
@@ -215,6 +217,9 @@ export function submissionKey(
   return `${scope}:${hash}`;
 }
 
+/** The store (the process's by default) and how long a repeat waits for the first, polling every `pollMs`. */
+export type OnceOptions = { store?: IdempotencyStore; waitMs?: number; pollMs?: number };
+
 export class SubmissionInProgressError extends Error {
   readonly name = "SubmissionInProgressError";
 }
@@ -230,7 +235,7 @@ export async function once<T>(
   key: string | null,
   run: () => Promise<T>,
   remember: (outcome: T) => boolean,
-  opts: { store?: IdempotencyStore; waitMs?: number; pollMs?: number } = {},
+  opts: OnceOptions = {},
 ): Promise<T> {
   if (!key) return run();
   const s = opts.store ?? idempotencyStore();
@@ -290,3 +295,33 @@ export const rememberRedirects = (o: ActionOutcome<unknown>) => o.kind === "redi
  * drops the request for a repeat (a second click cancels the first), so the repeat finds its outcome.
  */
 export const detached = (request: Request) => new Request(request.url, { headers: request.headers });
+
+/** Whose form it is, which form, and the fields it posted (the submission id among them, when it has one). */
+export type IdempotentSubmission = {
+  user: Pick<SessionUser, "id" | "clientId" | "isImpersonating">;
+  scope: string;
+  form: FormData;
+  /** The parsed `submissionId` field; absent or malformed: the change simply runs (nothing to recognise). */
+  submissionId: string | null | undefined;
+};
+
+/**
+ * An action's change that runs once per submission (ADR 0010), for a form with a `submissionId` field: its key
+ * is the user, the form's scope, the id and the other fields (`submissionKey`); the change gets the user's api
+ * client `detached` from the browser's abort signal, so a claimed submission runs to its end for its repeats;
+ * a redirect (the change was accepted) is remembered and given to repeats, a reply (an error) or a thrown error
+ * frees the id for a retry; the outcome is answered as a response (`answer`: the same redirect and toast, or
+ * the same reply and status).
+ */
+export async function idempotentAction<R>(
+  { request, context }: { request: Request; context?: AppLoadContext },
+  submission: IdempotentSubmission,
+  change: (api: ApiClient) => Promise<ActionOutcome<R>>,
+  opts: OnceOptions = {},
+) {
+  const { user, scope, form, submissionId } = submission;
+  const key = submissionId ? submissionKey(ownerOf(user), scope, submissionId, form) : null;
+  const api = await getApi(detached(request), context);
+  const outcome = await once(key, () => change(api), rememberRedirects, opts);
+  return answer(request, outcome);
+}

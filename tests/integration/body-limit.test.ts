@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimit } from "~/server/body-limit.server";
+import { bodyLimit } from "~/server/http/body-limit.server";
 
 // The same limits as the pure checks of tests/unit/body-limit.test.ts, here through a real HTTP server.
 const limits = { maxBytes: 1024, maxFields: 5, maxFieldNameLength: 10, maxFieldIndex: 999, maxFieldDepth: 8 };

@@ -3,7 +3,7 @@ import type { CardStatus } from "../../app/features/thermostats/status-labels";
 import { startApi, type RunningApi } from "../../api/server";
 import { cardStatus } from "../../app/features/thermostats/thermostats";
 import { listThermostats } from "../../app/features/thermostats/thermostats.server";
-import { createApiClient } from "../../app/server/api-client.server";
+import { createApiClient } from "../../app/server/upstream/api-client.server";
 
 /**
  * The demo is the same at any hour: the api seeded with its clock at four instants of one day,

@@ -31,7 +31,7 @@ beforeAll(async () => {
     .find((c) => c.startsWith("api_session="))!
     .split(";")[0]
     .slice("api_session=".length);
-  const sessions = await import("~/server/session.server");
+  const sessions = await import("~/server/upstream/session.server");
   const session = await sessions.sessionStorage().getSession(null);
   session.set("user", DANA_SESSION_USER);
   session.set("apiSession", apiSession);

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLoadShedder } from "~/server/load-shed.server";
+import { createLoadShedder } from "~/server/http/load-shed.server";
 
 describe("createLoadShedder", () => {
   let server: http.Server;

@@ -8,7 +8,7 @@ import { todayUtc } from "../../api/db/seed";
 import { addDays, isoDate } from "../../api/db/seed/context";
 import { DEMO_PASSWORD, USER } from "../../api/db/seed/ids";
 import { startApi, type RunningApi } from "../../api/server";
-import type { SessionUser } from "~/server/session.server";
+import type { SessionUser } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
 
 let api: RunningApi;
@@ -20,7 +20,7 @@ type ShellLoader = typeof import("~/routes/_app").loader;
 let dashboard: Loader;
 let shell: ShellLoader;
 let impersonateAction: typeof import("~/routes/_app.impersonate").action;
-let sessions: typeof import("~/server/session.server");
+let sessions: typeof import("~/server/upstream/session.server");
 
 async function apiSessionFor(email: string) {
   const res = await fetch(`${api.url}/auth/login`, {
@@ -82,7 +82,7 @@ beforeAll(async () => {
     isoDate(addDays(today, -60)),
     20,
   );
-  sessions = await import("~/server/session.server");
+  sessions = await import("~/server/upstream/session.server");
   dashboard = (await import("~/routes/_app.locations._index")).loader;
   shell = (await import("~/routes/_app")).loader;
   impersonateAction = (await import("~/routes/_app.impersonate")).action;

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import express from "express";
-import { createReadiness, drainGuard } from "~/server/readiness.server";
+import { createReadiness, drainGuard } from "~/server/ops/readiness.server";
 
 /** A real upstream whose answer the tests choose: a status, or never answering. */
 let answer: number | "hang" = 401;

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The scanners of app/server/sentry-scrub.server.ts timed in a process of their own (their rules and the
+// The scanners of app/server/ops/sentry-scrub.server.ts timed in a process of their own (their rules and the
 // equivalence with the old patterns: tests/unit/sentry-scrub.test.ts).
 describe("scrubbing takes linear time", () => {
   // Strings that made the old patterns backtrack: each repeated to 10 KB and 100 KB.

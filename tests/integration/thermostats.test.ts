@@ -246,7 +246,7 @@ describe("the control room loader", () => {
   afterAll(() => new Promise<void>((r) => stub.close(() => r())));
 
   async function request(path: string, staff = false) {
-    const { sessionStorage } = await import("~/server/session.server");
+    const { sessionStorage } = await import("~/server/upstream/session.server");
     const session = await sessionStorage().getSession();
     session.set("apiSession", "token");
     session.set("user", {

@@ -2,9 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createAnswerMemo } from "~/server/answer-memo.server";
-import { createApiClient } from "~/server/api-client.server";
-import { upstreamFetch } from "~/server/upstream-transport.server";
+import { createAnswerMemo } from "~/server/upstream/answer-memo.server";
+import { createApiClient } from "~/server/upstream/api-client.server";
+import { upstreamFetch } from "~/server/upstream/upstream-transport.server";
 
 /** The api client's HTTP transport (undici's `request`, not the global fetch) against a real HTTP server. */
 let server: http.Server;

@@ -1,7 +1,7 @@
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisRateLimitStore } from "~/server/rate-limit.server";
-import { connectRedis, RedisUnavailableError, type SharedRedis } from "~/server/redis.server";
+import { RedisRateLimitStore } from "~/server/ops/rate-limit.server";
+import { connectRedis, RedisUnavailableError, type SharedRedis } from "~/server/ops/redis.server";
 import { controllableRedis, redisAvailable } from "../support/redis";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../api/lib/crypto";
-import { deriveSessionKeys, openSessionData } from "~/server/session.server";
+import { deriveSessionKeys, openSessionData } from "~/server/upstream/session.server";
 import { getPage, startStack, webLogin, type Stack } from "../support/stack";
 
 /**

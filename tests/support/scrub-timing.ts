@@ -1,4 +1,4 @@
-import { scrubString } from "../../app/server/sentry-scrub.server";
+import { scrubString } from "../../app/server/ops/sentry-scrub.server";
 
 /**
  * Run as its own process by tests/integration/sentry-scrub-timing.test.ts (a backtracking pattern blocks the

@@ -1,5 +1,5 @@
 import { CLIENT, USER } from "../../api/db/seed/ids";
-import type { SessionUser } from "../../app/server/session.server";
+import type { SessionUser } from "../../app/server/upstream/session.server";
 
 /** Dana of the demo data as the web session holds her (client admin of Harbor Coffee Co.). */
 export const DANA_SESSION_USER: SessionUser = {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { z as z4 } from "zod/v4";
-import { createAnswerMemo, deepFreeze, sameBytes } from "~/server/answer-memo.server";
-import { createApiClient } from "~/server/api-client.server";
+import { createAnswerMemo, deepFreeze, sameBytes } from "~/server/upstream/answer-memo.server";
+import { createApiClient } from "~/server/upstream/api-client.server";
 
 const b = (s: string) => Buffer.from(s);
 /** The same bytes as they might arrive: in pieces of `size`. */

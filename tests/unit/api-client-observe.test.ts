@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createApiClient, type UpstreamCallReport } from "~/server/api-client.server";
+import { createApiClient, type UpstreamCallReport } from "~/server/upstream/api-client.server";
 
 /** The api client's request id and call reports (metrics), against a fake fetch. */
 function client(

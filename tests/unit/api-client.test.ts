@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { getEventListeners } from "node:events";
-import { callSignal, createApiClient } from "~/server/api-client.server";
-import { ApiError, errorFromResponse, settle } from "~/server/api-error";
-import { toCamel } from "~/server/casing";
+import { callSignal, createApiClient } from "~/server/upstream/api-client.server";
+import { ApiError, errorFromResponse, settle } from "~/server/upstream/api-error";
+import { toCamel } from "~/server/upstream/casing";
 
 type Call = { url: string; init: RequestInit };
 

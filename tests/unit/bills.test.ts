@@ -17,7 +17,7 @@ import {
   visibleFlags,
 } from "~/features/bills/bills";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
-import { commitSession, newSession } from "~/server/session.server";
+import { commitSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
 
 describe("flag headings", () => {

@@ -4,7 +4,7 @@ import {
   checkUrlEncoded,
   fieldNameWithinBounds,
   multipartBoundary,
-} from "~/server/body-limit.server";
+} from "~/server/http/body-limit.server";
 
 const limits = { maxBytes: 1024, maxFields: 5, maxFieldNameLength: 10, maxFieldIndex: 999, maxFieldDepth: 8 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheControlFor } from "~/server/cache-control.server";
+import { cacheControlFor } from "~/server/http/cache-control.server";
 
 describe("cacheControlFor", () => {
   it("makes every answer private, no-store unless it declares public caching", () => {

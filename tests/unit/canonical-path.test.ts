@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalPath } from "~/server/canonical-path.server";
+import { canonicalPath } from "~/server/http/canonical-path.server";
 
 describe("canonicalPath", () => {
   it("leaves a canonical path as it is", () => {

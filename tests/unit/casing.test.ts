@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keysToCamel, keysToSnake, toCamel, toQueryString, toSnake } from "~/server/casing";
+import { keysToCamel, keysToSnake, toCamel, toQueryString, toSnake } from "~/server/upstream/casing";
 
 describe("casing", () => {
   it("converts names both ways", () => {

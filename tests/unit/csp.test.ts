@@ -1,6 +1,6 @@
 import helmet from "helmet";
 import { describe, expect, it } from "vitest";
-import { cspHeader, nextNonce, NONCE } from "~/server/csp.server";
+import { cspHeader, nextNonce, NONCE } from "~/server/http/csp.server";
 
 /** What helmet writes for the same directives, with the nonce it would get from res.locals. */
 function helmetHeader(directives: Record<string, string[]>, nonce: string) {

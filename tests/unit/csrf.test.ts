@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteRequest } from "~/server/csrf";
+import { isCrossSiteRequest } from "~/server/http/csrf";
 
 const h = (o: Record<string, string>) => new Headers(o);
 

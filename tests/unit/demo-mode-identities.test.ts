@@ -7,7 +7,7 @@ import {
   UTILITY_FOR_BUILDING,
   UTILITY_ROWS,
 } from "../../api/db/seed/core";
-import { anonymise } from "~/server/demo-mode";
+import { anonymise } from "~/server/upstream/demo-mode";
 import { demoAccountNumber, demoName, demoUsername, demoUtilityName } from "../../shared/demo-stand-ins";
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { answerFlag } from "~/features/bills/bills.server";
 import { answerIssue } from "~/features/thermostats/control.server";
 import { MESSAGES } from "~/features/thermostats/messages";
-import { createApiClient } from "~/server/api-client.server";
+import { createApiClient } from "~/server/upstream/api-client.server";
 
 /**
  * The api contract: a 204 gives null, a success. Dismiss, resolve and a bill-flag answer answered with an

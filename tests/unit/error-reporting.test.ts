@@ -1,10 +1,15 @@
 import { data } from "@remix-run/node";
 import * as Sentry from "@sentry/node";
 import { describe, expect, it } from "vitest";
-import { ApiError, errorFromResponse } from "~/server/api-error";
+import { ApiError, errorFromResponse } from "~/server/upstream/api-error";
 import { parseConfig } from "~/server/config.server";
-import { scrubEvent } from "~/server/sentry-scrub.server";
-import { expressErrorStatus, initErrorReporting, releaseName, shouldReport } from "~/server/sentry.server";
+import { scrubEvent } from "~/server/ops/sentry-scrub.server";
+import {
+  expressErrorStatus,
+  initErrorReporting,
+  releaseName,
+  shouldReport,
+} from "~/server/ops/sentry.server";
 import { installClientErrorReporting } from "~/ui/client-errors";
 
 describe("what is reported", () => {

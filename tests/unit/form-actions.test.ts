@@ -9,7 +9,7 @@ import { action as connectAction } from "~/routes/_app.authorize-arcadia";
 import { action as impersonateAction } from "~/routes/_app.impersonate";
 import { action as controlAction } from "~/routes/_app.locations.$locationId.control";
 import { action as onboardingAction } from "~/routes/_app.onboarding";
-import { commitSession, newSession, type SessionUser } from "~/server/session.server";
+import { commitSession, newSession, type SessionUser } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
 
 /**

@@ -5,7 +5,7 @@ import { loginActionSchema, resetPasswordSchema } from "~/features/auth/auth";
 import { settingsActionSchema } from "~/features/settings/settings";
 import { action as impersonateAction } from "~/routes/_app.impersonate";
 import { parseForm } from "~/server/forms.server";
-import { commitSession, newSession } from "~/server/session.server";
+import { commitSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAuthority, requestAuthority } from "~/server/host-header.server";
+import { parseAuthority, requestAuthority } from "~/server/http/host-header.server";
 
 describe("parseAuthority", () => {
   it("accepts a name, an IPv4 or IPv6 address, with a port up to 65535", () => {

@@ -4,7 +4,7 @@ import type { EntryContext } from "@remix-run/node";
 import { createElement, Suspense } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { escapeScriptJson, handoffScripts, takeHydrationData } from "~/server/hydration-data.server";
+import { escapeScriptJson, handoffScripts, takeHydrationData } from "~/server/http/hydration-data.server";
 
 /**
  * entry.server renders a page with renderToString once its hydration data has been read, and writes the scripts

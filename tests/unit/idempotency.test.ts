@@ -1,11 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
+  idempotentAction,
   MemoryIdempotencyStore,
   once,
   ownerOf,
   submissionKey,
   SubmissionInProgressError,
+  type ActionOutcome,
 } from "~/server/idempotency.server";
+import { ApiError } from "~/server/upstream/api-error";
 import { changedSettings } from "~/features/thermostats/thermostats";
 import { submissionIdField } from "~/ui/submission-id";
 
@@ -206,5 +209,99 @@ describe("once", () => {
     await expect(
       once("k", async () => ({ ok: true }), remember, { store, waitMs: 30, pollMs: 5 }),
     ).rejects.toBeInstanceOf(SubmissionInProgressError);
+  });
+});
+
+describe("idempotentAction", () => {
+  const dana = { id: 1, clientId: 7, isImpersonating: false };
+  const form = () => {
+    const f = new FormData();
+    f.set("submissionId", ID);
+    f.set("mode", "cool");
+    return f;
+  };
+  const post = () => new Request("http://web/x", { method: "POST" });
+  type Body = { message: string };
+  const accepted = async (): Promise<ActionOutcome<Body>> => ({
+    kind: "redirect",
+    to: "/done",
+    toast: { kind: "success", message: "Saved" },
+  });
+  const refused = async (): Promise<ActionOutcome<Body>> => ({
+    kind: "reply",
+    status: 422,
+    body: { message: "No" },
+  });
+
+  it("runs an accepted change once; a repeat gets the same redirect and toast", async () => {
+    const store = new MemoryIdempotencyStore();
+    const change = vi.fn(accepted);
+    const submission = { user: dana, scope: "s", form: form(), submissionId: ID };
+    const first = await idempotentAction({ request: post() }, submission, change, { store });
+    const repeat = await idempotentAction({ request: post() }, { ...submission, form: form() }, change, {
+      store,
+    });
+    expect(change).toHaveBeenCalledTimes(1);
+    for (const r of [first, repeat]) {
+      expect(r).toBeInstanceOf(Response);
+      const res = r as Response;
+      expect([res.status, res.headers.get("Location")]).toEqual([302, "/done"]);
+      expect(res.headers.get("Set-Cookie")).toMatch(/session=v1\./);
+    }
+  });
+
+  it("a refused change (a reply) or a thrown error leaves the id free: the retry runs", async () => {
+    const store = new MemoryIdempotencyStore();
+    const submission = { user: dana, scope: "s", form: form(), submissionId: ID };
+    const reply = await idempotentAction({ request: post() }, submission, refused, { store });
+    expect(reply).toMatchObject({ init: { status: 422 }, data: { message: "No" } });
+    const boom = vi.fn(async (): Promise<ActionOutcome<Body>> => {
+      throw new Error("boom");
+    });
+    await expect(idempotentAction({ request: post() }, submission, boom, { store })).rejects.toThrow("boom");
+    const change = vi.fn(accepted);
+    await idempotentAction({ request: post() }, submission, change, { store });
+    expect(change).toHaveBeenCalledTimes(1);
+  });
+
+  it("keys by user, form and id: another user's or another form's same id runs; no id runs every time", async () => {
+    const store = new MemoryIdempotencyStore();
+    const change = vi.fn(accepted);
+    const run = (s: Partial<Parameters<typeof idempotentAction>[1]>) =>
+      idempotentAction(
+        { request: post() },
+        { user: dana, scope: "s", form: form(), submissionId: ID, ...s },
+        change,
+        {
+          store,
+        },
+      );
+    await run({});
+    await run({ user: { ...dana, id: 2 } });
+    await run({ scope: "other" });
+    await run({ submissionId: undefined });
+    await run({ submissionId: undefined });
+    expect(change).toHaveBeenCalledTimes(5);
+  });
+
+  it("gives the change an api client that the browser's abort does not cancel", async () => {
+    const store = new MemoryIdempotencyStore();
+    const browser = new AbortController();
+    const request = new Request("http://web/x", { method: "POST", signal: browser.signal });
+    browser.abort();
+    let sent: unknown;
+    const answer = await idempotentAction(
+      { request },
+      { user: dana, scope: "s", form: form(), submissionId: ID },
+      async (api) => {
+        // The embedded api is not running here: a detached call fails on the network, never as "aborted".
+        sent = await api.get("/user").catch((e: unknown) => e);
+        return accepted();
+      },
+      { store },
+    );
+    expect((answer as Response).status).toBe(302);
+    expect(sent).toBeInstanceOf(ApiError);
+    expect((sent as ApiError).kind).not.toBe("aborted");
   });
 });

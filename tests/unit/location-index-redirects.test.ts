@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loader as locationIndex } from "~/routes/_app.locations.$locationId._index";
 import { loader as usageIndex } from "~/routes/_app.locations.$locationId.usage._index";
-import { commitSession, newSession } from "~/server/session.server";
+import { commitSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
 
 /**

@@ -3,7 +3,7 @@ import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboar
 import { parseTableState } from "~/features/locations/locations";
 import type { Building, EnergyAdvisorBuilding } from "~/features/locations/locations.server";
 import { action } from "~/routes/_app.locations._index";
-import { commitSession, getSession, newSession } from "~/server/session.server";
+import { commitSession, getSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
 
 /* ---------- the view model ---------- */

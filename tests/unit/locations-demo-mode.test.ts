@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { anonymise, anonymiseUser } from "~/server/demo-mode";
+import { anonymise, anonymiseUser } from "~/server/upstream/demo-mode";
 import { DEMO_ADDRESSES, demoAddress } from "../../shared/demo-stand-ins";
 
 const REAL = /Harbor|Pike|Seattle|Flagship|HCC-|Mission|98101/;

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
 import { getLoginOptions, parseLoginAction } from "~/features/auth/auth.server";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 import { action as loginAction } from "~/routes/login";
-import { ApiError } from "~/server/api-error";
+import { ApiError } from "~/server/upstream/api-error";
 
 function fakeApi(answers: (() => unknown)[]) {
   const get = vi.fn(async () => {

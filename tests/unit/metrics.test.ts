@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
-import { createMetrics, createRouteLabeler, endpointTemplate } from "~/server/metrics.server";
+import { createMetrics, createRouteLabeler, endpointTemplate } from "~/server/ops/metrics.server";
 
 describe("endpointTemplate", () => {
   it.each([

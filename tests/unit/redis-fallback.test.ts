@@ -6,7 +6,7 @@ import {
   once,
   type IdempotencyStore,
 } from "~/server/idempotency.server";
-import { FallbackRateLimitStore } from "~/server/rate-limit.server";
+import { FallbackRateLimitStore } from "~/server/ops/rate-limit.server";
 import {
   nextHealth,
   reconnectDelay,
@@ -14,7 +14,7 @@ import {
   stalledReason,
   UNREACHABLE,
   type RedisHealth,
-} from "~/server/redis.server";
+} from "~/server/ops/redis.server";
 
 /** A stand-in for Redis: a working store while `up`, RedisUnavailableError on every call while not. */
 function switchable<T extends object>(make: () => T) {

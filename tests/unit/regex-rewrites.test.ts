@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { codeNumber } from "~/features/locations/locations";
 import { formatDecimal } from "~/lib/decimal";
-import { toCamel } from "~/server/casing";
+import { toCamel } from "~/server/upstream/casing";
 
 /**
  * Patterns that eslint-plugin-regexp found super-linear (each retried from every index of a long run) were

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusedBeforeRemix } from "~/server/remix-handler.server";
+import { refusedBeforeRemix } from "~/server/http/remix-handler.server";
 
 const body = (text: string) => Buffer.from(text);
 

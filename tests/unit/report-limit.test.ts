@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createReportLimiter } from "~/server/report-limit";
+import { createReportLimiter } from "~/server/ops/report-limit";
 
 function limiter(perKind = 3, total = 5) {
   let t = 1_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptRequestId, requestId } from "~/server/request-id.server";
+import { acceptRequestId, requestId } from "~/server/http/request-id.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_PATH, MAX_TAG, MAX_TEXT, pathTag, scrubString, stripQuery } from "~/server/sentry-scrub.server";
+import {
+  MAX_PATH,
+  MAX_TAG,
+  MAX_TEXT,
+  pathTag,
+  scrubString,
+  stripQuery,
+} from "~/server/ops/sentry-scrub.server";
 
 /**
  * The patterns the scanner replaced, exactly as they were: the reference of what must still be removed. They

@@ -6,7 +6,7 @@ import {
   newSession,
   openSessionData,
   sealSessionData,
-} from "~/server/session.server";
+} from "~/server/upstream/session.server";
 
 const req = (cookie: string | null) =>
   new Request("http://app.test/", { headers: cookie ? { Cookie: cookie } : {} });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadTeam } from "~/features/settings/settings.server";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 
 /** A client of 300 locations and two members: the team tab's view carries every location only for `?edit=`. */
 const member = (id: number, first: string) => ({

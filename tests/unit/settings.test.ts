@@ -13,8 +13,8 @@ import {
   truncateName,
 } from "~/features/settings/settings";
 import { saveTeamAccess } from "~/features/settings/settings.server";
-import { ApiError } from "~/server/api-error";
-import type { ApiClient } from "~/server/api-client.server";
+import { ApiError } from "~/server/upstream/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 
 const b = (buildingId: number, buildingName: string, hasAccess: boolean) => ({
   userId: 1,

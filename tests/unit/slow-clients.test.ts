@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/server/config.server";
-import { bodyDeadline, serverOptions } from "~/server/slow-clients.server";
+import { bodyDeadline, serverOptions } from "~/server/http/slow-clients.server";
 
 describe("the body-rate rule", () => {
   const deadline = (received: number) => bodyDeadline(0, received, 10_000, 500);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "~/features/thermostats/messages";
 import { saveSettings } from "~/features/thermostats/control.server";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 import {
   borderColour,
   brandOf,

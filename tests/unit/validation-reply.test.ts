@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validationReply } from "~/features/auth/auth";
-import { errorFromResponse } from "~/server/api-error";
-import { toCamel } from "~/server/casing";
+import { errorFromResponse } from "~/server/upstream/api-error";
+import { toCamel } from "~/server/upstream/casing";
 
 /** Password reset: an upstream validation error about a field the form does not show still says something. */
 const upstream = (params: { location: string; message: string }[]) =>

@@ -1,7 +1,10 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  HOME_TIMEZONE,
   formatZonedClock,
   formatZonedDay,
   formatZonedDayHour,
@@ -70,5 +73,13 @@ describe("wall-clock time in a timezone without TZDate", () => {
     const ms = Date.UTC(2026, 9, 1, 4);
     expect(zonedParts(ms, "Mars/Olympus_Mons")).toEqual(zonedParts(ms, "America/New_York"));
     expect(zonedTime("Mars/Olympus_Mons", 2026, 10, 1)).toBe(ms);
+  });
+});
+
+describe("the home timezone", () => {
+  it("is one constant, HOME_TIMEZONE, the only place app/ spells out its zone", () => {
+    const files = readdirSync("app", { recursive: true, encoding: "utf8" }).filter((f) => /\.tsx?$/.test(f));
+    const spelled = files.filter((f) => readFileSync(join("app", f), "utf8").includes(`"${HOME_TIMEZONE}"`));
+    expect(spelled).toEqual([join("lib", "zoned.ts")]);
   });
 });

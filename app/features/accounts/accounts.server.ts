@@ -1,13 +1,13 @@
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 import { billMonitoringUpdate } from "~/features/onboarding/onboarding";
 import {
   getOnboardingSteps,
   sendOnboardingTaskStep,
   setOnboardingStepStatus,
 } from "~/features/onboarding/onboarding.server";
-import { settle } from "~/server/api-error";
-import type { SessionUser } from "~/server/session.server";
+import { settle } from "~/server/upstream/api-error";
+import type { SessionUser } from "~/server/upstream/session.server";
 import { shouldSendTaskStep } from "./accounts";
 
 const utilitySchema = z.object({

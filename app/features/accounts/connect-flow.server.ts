@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { listAllBuildings } from "~/features/locations/locations.server";
 import { locationLabel, sortLocations } from "~/features/locations/locations";
-import { settle } from "~/server/api-error";
-import { failureStatus } from "~/server/upstream.server";
-import type { ApiClient } from "~/server/api-client.server";
-import { commitSession, getSession, type SessionUser } from "~/server/session.server";
+import { settle } from "~/server/upstream/api-error";
+import { failureStatus } from "~/server/upstream/upstream.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { commitSession, getSession, type SessionUser } from "~/server/upstream/session.server";
 import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
 import {
   applyAccountListOp,

@@ -1,15 +1,178 @@
+import type { Submission } from "@conform-to/react";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { Strategy } from "remix-auth/strategy";
 import { z } from "zod";
-import { ApiError } from "~/server/api-error";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { ApiError, isApiError } from "~/server/upstream/api-error";
+import { isStaffEmail } from "~/server/config.server";
 import { parseForm } from "~/server/forms.server";
+import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/ops/rate-limit.server";
+import { safeRedirect } from "~/server/safe-redirect";
 import {
+  commitSession,
+  getSessionUser,
+  newSession,
+  secureSessionCookie,
+  type SessionUser,
+} from "~/server/upstream/session.server";
+import { getPublicApi } from "~/server/upstream/upstream.server";
+import {
+  codeSignInSchema,
   emailSchema,
+  linkSignInSchema,
   loginActionSchema,
   LOGIN_OPTIONS_RETRIES,
+  passwordSignInSchema,
   resetPasswordSchema,
+  type LoginAction,
+  type LoginActionData,
   type LoginOption,
   type LoginOptionsOutcome,
+  plainHttpNotice,
 } from "./auth";
+import { AUTH_MESSAGES, LOGIN_INTENTS, type LoginIntent } from "./messages";
+
+/*
+ * Signing in, server side: the user as the api answers it and as the session keeps it, the sign-in strategies,
+ * the other upstream calls of the sign-in pages, and the steps of the login and login-link pages.
+ *
+ * One way to use remix-auth: every sign-in action reads its form once, parses it with its one schema through
+ * `parseForm`, and hands the parsed value to the strategy's `signIn`. No route calls an Authenticator's
+ * `authenticate`: in remix-auth 4 it keeps no session and only picks a strategy by name and passes it a copy
+ * of the request, whose body must still be unread; the login page has to parse its union of intents (and
+ * check the attempt limits) before it knows which strategy signs in, so going through `authenticate` would
+ * mean cloning the body and parsing the form twice (ADR 0004).
+ */
+
+// ---- The signed-in user --------------------------------------------------------------------------------
+
+/** The user as the upstream's GET /user (and login endpoints) answer it, camelCased. */
+export const apiUserSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  firstName: z.string().nullish(),
+  lastName: z.string().nullish(),
+  clientId: z.number().nullable(),
+  client: z
+    .object({ id: z.number(), name: z.string(), clientType: z.enum(["SMB", "RESI", "LARGE_COMMERCIAL"]) })
+    .nullable(),
+  isImpersonating: z.boolean(),
+  canImpersonate: z.boolean(),
+  isClientAdmin: z.boolean(),
+  isDemoMode: z.boolean().optional(),
+  next: z.string().nullish(),
+});
+export type ApiUser = z.infer<typeof apiUserSchema>;
+
+export function toSessionUser(u: ApiUser): SessionUser {
+  return {
+    id: u.id,
+    email: u.email,
+    firstName: u.firstName ?? "",
+    lastName: u.lastName ?? "",
+    clientId: u.clientId,
+    client: u.client,
+    isStaff: isStaffEmail(u.email),
+    isClientAdmin: u.isClientAdmin,
+    isImpersonating: u.isImpersonating,
+    canImpersonate: u.canImpersonate,
+    isDemoMode: u.isDemoMode ?? false,
+  };
+}
+
+export type AuthResult = { user: SessionUser; apiSession: string; next?: string | null };
+
+/** Signs in upstream with one of the login endpoints; the api answers the user and sets its session cookie. */
+export async function upstreamLogin(
+  request: Request,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<AuthResult> {
+  const { data, apiSession } = await getPublicApi(request).withSessionCookie("POST", path, {
+    body,
+    schema: apiUserSchema,
+  });
+  if (!apiSession) throw new ApiError("Got empty body", "empty-body", 200);
+  return { user: toSessionUser(data), apiSession, next: data.next };
+}
+
+/** A new session for a fresh login (the old cookie's data is dropped), then the safe `next`. */
+export async function completeLogin(result: AuthResult, next: string | null | undefined) {
+  const session = await newSession();
+  session.set("user", result.user);
+  session.set("apiSession", result.apiSession);
+  return redirect(safeRedirect(next ?? result.next ?? "/"), {
+    headers: { "Set-Cookie": await commitSession(session) },
+  });
+}
+
+// ---- One remix-auth strategy per way to sign in ------------------------------------------------------------
+
+type SignInSubmission<S extends z.ZodTypeAny> = Submission<z.input<S>, string[], z.output<S>>;
+
+/** A sign-in form the strategy's schema refused; `submission.reply()` gives the form its errors back. */
+export class InvalidSignInForm<S extends z.ZodTypeAny = z.ZodTypeAny> extends Error {
+  constructor(readonly submission: Exclude<SignInSubmission<S>, { status: "success" }>) {
+    super("invalid sign-in form");
+  }
+}
+
+/**
+ * A remix-auth strategy for one way to sign in. It owns its form schema (`parse`, through `parseForm`) and its
+ * upstream call (the verify function, run by `signIn` with the parsed value). `authenticate` is remix-auth's
+ * entry point for a request whose form is still unread; our pages parse their forms themselves (see the top
+ * of this file), so it is kept only to honour remix-auth's contract.
+ */
+export class SignInStrategy<S extends z.ZodTypeAny> extends Strategy<
+  AuthResult,
+  { value: z.output<S>; request: Request }
+> {
+  constructor(
+    readonly name: string,
+    readonly schema: S,
+    verify: (params: { value: z.output<S>; request: Request }) => Promise<AuthResult>,
+  ) {
+    super(verify);
+  }
+
+  parse(form: FormData): SignInSubmission<S> {
+    return parseForm(form, { schema: this.schema }) as SignInSubmission<S>;
+  }
+
+  signIn(value: z.output<S>, request: Request): Promise<AuthResult> {
+    return this.verify({ value, request });
+  }
+
+  async authenticate(request: Request): Promise<AuthResult> {
+    const submission = this.parse(await request.formData());
+    if (submission.status !== "success") throw new InvalidSignInForm<S>(submission);
+    return this.signIn(submission.value, request);
+  }
+}
+
+/**
+ * One remix-auth strategy per way to sign in (docs/api-contract.md, "Sign-in"): each owns its form schema and
+ * its upstream call.
+ */
+export const passwordStrategy = new SignInStrategy("password", passwordSignInSchema, ({ value, request }) =>
+  upstreamLogin(request, "/auth/login", { email: value.email, password: value.password }),
+);
+
+export const loginCodeStrategy = new SignInStrategy("login-code", codeSignInSchema, ({ value, request }) =>
+  upstreamLogin(request, "/auth/login-code", { email: value.email, code: value.code }),
+);
+
+/** The emailed link: the form's `next` wins over the one the link was requested with. */
+export const loginLinkStrategy = new SignInStrategy(
+  "login-link",
+  linkSignInSchema,
+  async ({ value, request }): Promise<AuthResult> => {
+    const result = await upstreamLogin(request, "/auth/login-link", { token: value.token });
+    return { ...result, next: value.next ?? result.next };
+  },
+);
+
+// ---- The other upstream calls of the sign-in pages -----------------------------------------------------
 
 const optionsSchema = z.object({
   items: z.array(z.string()).default([]),
@@ -64,3 +227,213 @@ export const logoutUpstream = (api: ApiClient) => api.post("/auth/logout");
 export const parseEmail = (value: FormDataEntryValue | null) => emailSchema.safeParse({ email: value });
 export const parseLoginAction = (form: FormData) => parseForm(form, { schema: loginActionSchema });
 export const parseResetPassword = (form: FormData) => parseForm(form, { schema: resetPasswordSchema });
+
+// ---- The login page --------------------------------------------------------------------------------------
+
+type LoginContext = Pick<AppLoadContext, "clientIp" | "signInLimited" | "signInActionRan">;
+type LoginSubmission = Submission<unknown, string[], LoginAction>;
+
+const emailStep = (url: URL, next: string, email: string, emailError: string | null) => ({
+  step: "email" as const,
+  next,
+  email,
+  emailError,
+  options: [] as LoginOption[],
+  plainHttp: plainHttpNotice(url, secureSessionCookie()),
+});
+
+/**
+ * The login page: the email step, or the sign-in options of the address in `?email=` (rule login-options,
+ * docs/rules.md). A signed-in user without `?email=` goes straight to `next`; a mycor address to /mycor.
+ */
+export async function loginPage(request: Request, context: LoginContext) {
+  const url = new URL(request.url);
+  const next = safeRedirect(url.searchParams.get("next"));
+  const user = await getSessionUser(request);
+  const rawEmail = url.searchParams.get("email");
+  if (user && rawEmail === null) throw redirect(next);
+  if (rawEmail === null) return emailStep(url, next, "", null);
+  const parsed = parseEmail(rawEmail);
+  if (!parsed.success) return emailStep(url, next, rawEmail.slice(0, 254), AUTH_MESSAGES.invalidEmail);
+  const email = parsed.data.email;
+  // The lookup tells which sign-in methods an address has: limited per client address, before the upstream.
+  // Not counted again when this loader re-renders the page after a sign-in POST (no JavaScript): those are
+  // counted by the per-IP sign-in limit in server.ts.
+  const lookup = context.signInActionRan
+    ? null
+    : await loginOptionsLimiter().hit(context.clientIp ?? "unknown");
+  if (lookup?.limited) {
+    return data(emailStep(url, next, email, retryAfterText(lookup.retryAfterSeconds)), {
+      status: 429,
+      headers: { "Retry-After": String(lookup.retryAfterSeconds) },
+    });
+  }
+  const outcome = await getLoginOptions(getPublicApi(request), email);
+  switch (outcome.kind) {
+    case "mycor":
+      throw redirect("/mycor");
+    case "resi":
+      return emailStep(url, next, email, AUTH_MESSAGES.resi);
+    case "unknown":
+      return emailStep(url, next, email, AUTH_MESSAGES.unknownEmail);
+    case "failed": // the upstream is down or answered nonsense: 502 (ADR 0009)
+      return data(emailStep(url, next, email, AUTH_MESSAGES.somethingWrong), { status: 502 });
+    case "options":
+      return {
+        step: "options" as const,
+        next,
+        email,
+        emailError: null,
+        options: outcome.options,
+        plainHttp: plainHttpNotice(url, secureSessionCookie()),
+      };
+  }
+}
+
+/** 429 with Retry-After and the spec's "Too many attempts…" message. */
+export function tooManyAttempts(intent: LoginIntent, retryAfterSeconds: number, codeRequested = false) {
+  return data<LoginActionData>(
+    { intent, formError: retryAfterText(retryAfterSeconds), ...(codeRequested ? { codeRequested } : {}) },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
+}
+
+/**
+ * A form the schema rejected, checked in the order the page always has: an unknown intent (400), an invalid
+ * email address (the form's error, 400), the per-IP sign-in limit (429), then the intent's own fields (400).
+ */
+export function rejectedLoginForm(
+  submission: Exclude<LoginSubmission, { status: "success" }>,
+  context: LoginContext,
+) {
+  const intent = submission.payload.intent;
+  if (submission.error?.intent || !LOGIN_INTENTS.includes(intent as LoginIntent)) {
+    return data<LoginActionData>({ intent: null, lastResult: submission.reply() }, { status: 400 });
+  }
+  const known = intent as LoginIntent;
+  if (submission.error?.email) {
+    return data<LoginActionData>({ intent: known, formError: AUTH_MESSAGES.invalidEmail }, { status: 400 });
+  }
+  if (context.signInLimited) return tooManyAttempts(known, context.signInLimited.retryAfterSeconds);
+  if (known === "code") {
+    return data<LoginActionData>(
+      { intent: known, codeRequested: true, lastResult: submission.reply() },
+      { status: 400 },
+    );
+  }
+  return data<LoginActionData>(
+    { intent: known, lastResult: submission.reply({ hideFields: ["password"] }) },
+    { status: 400 },
+  );
+}
+
+/**
+ * Password or code sign-in through its remix-auth strategy, behind the per-account attempt limit. A wrong password
+ * says so; a failed code login is silent (rule code-login-silent-failure, docs/rules.md).
+ */
+export async function signIn(
+  request: Request,
+  context: LoginContext,
+  submission: LoginSubmission,
+  value: Extract<LoginAction, { intent: "password" | "code" }>,
+  next: string,
+) {
+  const { intent } = value;
+  const attempt = await beginSignInAttempt(value.email, context.clientIp ?? "unknown");
+  if (attempt.limited) return tooManyAttempts(intent, attempt.limited.retryAfterSeconds, intent === "code");
+  try {
+    // The page parsed its form once; the intent's strategy makes the upstream call with the parsed value.
+    const result =
+      value.intent === "password"
+        ? await passwordStrategy.signIn(value, request)
+        : await loginCodeStrategy.signIn(value, request);
+    await attempt.succeeded();
+    return await completeLogin(result, next);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.status !== 401) await attempt.abandoned();
+    // The upstream refused the credentials (a 4xx): 401. It failed (5xx, no answer, time-out): an outage,
+    // 502 (ADR 0009), so monitors see it; the form still shows the spec's one message for a failed login.
+    const status = error.status >= 400 && error.status < 500 ? 401 : 502;
+    if (intent === "code") {
+      return data<LoginActionData>(
+        { intent, codeRequested: true, lastResult: submission.reply() },
+        { status },
+      );
+    }
+    return data<LoginActionData>(
+      {
+        intent,
+        lastResult: submission.reply({ formErrors: [AUTH_MESSAGES.wrongPassword], hideFields: ["password"] }),
+      },
+      { status },
+    );
+  }
+}
+
+/** Emails a login link. The answer never says whether the account exists. */
+export async function sendLoginLink(request: Request, email: string, next: string) {
+  await requestLoginLink(getPublicApi(request), email, next).catch((e) => {
+    if (!isApiError(e)) throw e;
+  });
+  return { intent: "link", message: AUTH_MESSAGES.linkSent } satisfies LoginActionData;
+}
+
+export async function sendLoginCode(request: Request, email: string) {
+  try {
+    await requestLoginCode(getPublicApi(request), email);
+    return {
+      intent: "request-code",
+      codeRequested: true,
+      message: AUTH_MESSAGES.codeSent,
+    } satisfies LoginActionData;
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const message =
+      error.kind === "http" || error.kind === "validation" ? error.message : AUTH_MESSAGES.codeRequestFailed;
+    // The login page answering this request says it (a flash would show on whatever page came next).
+    return data<LoginActionData>({ intent: "request-code", toast: { kind: "error", message } }, { status: 502 });
+  }
+}
+
+export async function sendPasswordReset(request: Request, email: string) {
+  try {
+    await requestPasswordReset(getPublicApi(request), email);
+    return { intent: "reset", message: AUTH_MESSAGES.resetSent } satisfies LoginActionData;
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data<LoginActionData>(
+      { intent: "reset", formError: AUTH_MESSAGES.resetRequestFailed },
+      { status: 502 },
+    );
+  }
+}
+
+// ---- The login link page ---------------------------------------------------------------------------------
+
+const noStore = { "Cache-Control": "no-store" };
+
+/**
+ * The login link's Continue: the token form parsed once by its strategy's schema, then the upstream sign-in.
+ * Every failure (no token, a used or unknown token) shows the one "Invalid token" message.
+ */
+export async function signInWithLink(request: Request, context: Pick<AppLoadContext, "signInLimited">) {
+  if (context.signInLimited) {
+    const s = context.signInLimited.retryAfterSeconds;
+    return data(
+      { failed: true, limited: retryAfterText(s) },
+      { status: 429, headers: { "Retry-After": String(s), ...noStore } },
+    );
+  }
+  const submission = loginLinkStrategy.parse(await request.formData());
+  if (submission.status !== "success") {
+    return data({ failed: true, limited: null }, { status: 400, headers: noStore });
+  }
+  try {
+    const result = await loginLinkStrategy.signIn(submission.value, request);
+    return await completeLogin(result, result.next ?? "/");
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data({ failed: true, limited: null }, { status: 401, headers: noStore });
+  }
+}

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
-import { settle } from "~/server/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { settle } from "~/server/upstream/api-error";
 import { billWindow, FLAG_ANSWERS, type FlagAnswer } from "./bills";
 import { now } from "~/server/clock.server";
 import { idParam, parseId } from "~/lib/ids";

@@ -1,5 +1,5 @@
 import { z } from "zod/v4";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 
 const reportSchema = z.object({
   client: z.array(

@@ -1,6 +1,6 @@
 import { data, redirect } from "@remix-run/node";
-import type { ApiClient } from "~/server/api-client.server";
-import { settle } from "~/server/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { settle } from "~/server/upstream/api-error";
 import {
   isPickableMonth,
   LOCATION_FILTER_LIST_MAX,

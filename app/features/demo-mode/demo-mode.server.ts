@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 
-// The anonymisation itself is applied by the api client (app/server/upstream.server.ts#getApi).
+// The anonymisation itself is applied by the api client (app/server/upstream/upstream.server.ts#getApi).
 
 const demoSchema = z.object({ isDemoMode: z.boolean() });
 

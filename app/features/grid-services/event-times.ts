@@ -10,9 +10,6 @@
 
 import { HOME_TIMEZONE } from "~/lib/zoned";
 
-/** The timezone of a building that has none (the product's home timezone). */
-export const DEFAULT_EVENT_TIMEZONE = HOME_TIMEZONE;
-
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /**
@@ -34,8 +31,8 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
         timeZoneName: "short",
       });
     } catch (e) {
-      if (!(e instanceof RangeError) || timeZone === DEFAULT_EVENT_TIMEZONE) throw e;
-      f = formatOf(DEFAULT_EVENT_TIMEZONE);
+      if (!(e instanceof RangeError) || timeZone === HOME_TIMEZONE) throw e;
+      f = formatOf(HOME_TIMEZONE);
     }
     if (formats.size >= 500) formats.clear();
     formats.set(timeZone, f);
@@ -57,7 +54,7 @@ export function eventTimeParts(
   if (!iso) return null;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
-  const zone = timezone || DEFAULT_EVENT_TIMEZONE;
+  const zone = timezone || HOME_TIMEZONE;
   const key = `${zone} ${ms}`;
   let parts = written.get(key);
   if (!parts) {

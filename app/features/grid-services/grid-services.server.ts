@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 import { now } from "~/server/clock.server";
 import { eventTimeParts } from "./event-times";
 import {

@@ -1,10 +1,10 @@
 import type { Submission } from "@conform-to/react";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { anonymiseUser } from "~/server/demo-mode";
-import type { ApiClient } from "~/server/api-client.server";
-import { apiUserSchema, toSessionUser, type ApiUser } from "~/server/auth.server";
-import { isApiError, settle } from "~/server/api-error";
+import { anonymiseUser } from "~/server/upstream/demo-mode";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { apiUserSchema, toSessionUser, type ApiUser } from "~/features/auth/auth.server";
+import { isApiError, settle } from "~/server/upstream/api-error";
 import { loginRedirectUrl } from "~/server/safe-redirect";
 import {
   commitSession,
@@ -13,7 +13,7 @@ import {
   newSession,
   type SessionUser,
   type Toast,
-} from "~/server/session.server";
+} from "~/server/upstream/session.server";
 import { parseId } from "~/lib/ids";
 
 export const CLIENTS_PAGE_SIZE = 20;

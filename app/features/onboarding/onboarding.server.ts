@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 import { formId } from "~/server/forms.server";
 import { ONBOARDING_STEP_NAMES } from "./onboarding";
 

@@ -11,12 +11,12 @@ import {
 import { connectUtility, listUtilities, submitConedAccounts } from "~/features/accounts/accounts.server";
 import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
 import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
-import type { ApiClient } from "~/server/api-client.server";
-import { isApiError, settle } from "~/server/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { isApiError, settle } from "~/server/upstream/api-error";
 import { getConfig } from "~/server/config.server";
-import { createKeyedLimiter, retryAfterText, type LimitResult } from "~/server/rate-limit.server";
-import { commitSession, getSession } from "~/server/session.server";
-import { getPublicApi } from "~/server/upstream.server";
+import { createKeyedLimiter, retryAfterText, type LimitResult } from "~/server/ops/rate-limit.server";
+import { commitSession, getSession } from "~/server/upstream/session.server";
+import { getPublicApi } from "~/server/upstream/upstream.server";
 import {
   conedUtilityData,
   PROSPECT_MESSAGES,

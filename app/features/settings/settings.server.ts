@@ -1,7 +1,7 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
-import { isApiError, settle } from "~/server/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { isApiError, settle } from "~/server/upstream/api-error";
 import type { ActionOutcome } from "~/server/idempotency.server";
 import {
   accessChanges,

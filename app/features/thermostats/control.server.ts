@@ -2,11 +2,11 @@ import { redirect } from "@remix-run/node";
 import { MESSAGES } from "./messages";
 import { z } from "zod";
 import type { SettingsReply } from "~/features/thermostats/components/settings-form";
-import type { ApiClient } from "~/server/api-client.server";
-import { isApiError, settle } from "~/server/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { isApiError, settle } from "~/server/upstream/api-error";
 import { formId, parseForm } from "~/server/forms.server";
 import type { ActionOutcome } from "~/server/idempotency.server";
-import { redirectWithToast, type SessionUser, type Toast } from "~/server/session.server";
+import { redirectWithToast, type SessionUser, type Toast } from "~/server/upstream/session.server";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import {
   cardAnchor,

@@ -1,6 +1,6 @@
 import { listAllBuildings } from "~/features/locations/locations.server";
-import type { ApiClient } from "~/server/api-client.server";
-import { isApiError } from "~/server/api-error";
+import type { ApiClient } from "~/server/upstream/api-client.server";
+import { isApiError } from "~/server/upstream/api-error";
 import { isDismissedIssue, type ThermostatIssue } from "./thermostats";
 import { parseForm } from "~/server/forms.server";
 import { z } from "zod";

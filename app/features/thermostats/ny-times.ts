@@ -1,5 +1,5 @@
-import { formatZonedClock, formatZonedMediumDate, zonedParts } from "~/lib/zoned";
-import { NEW_YORK, type ThermostatInfo } from "./thermostats";
+import { formatZonedClock, formatZonedMediumDate, HOME_TIMEZONE, zonedParts } from "~/lib/zoned";
+import type { ThermostatInfo } from "./thermostats";
 
 // Apart from thermostats.ts so the browser's control room does not load the New York timezone into Intl:
 // the loader writes the times out (controlRoomView) and the cards read them (timesFormatter). One cached
@@ -11,7 +11,7 @@ export function formatNewYork(iso: string | null | undefined): string | null {
   if (!iso) return null;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
-  const p = zonedParts(ms, NEW_YORK);
+  const p = zonedParts(ms, HOME_TIMEZONE);
   return `${formatZonedMediumDate(p)}, ${formatZonedClock(p)} ET`;
 }
 

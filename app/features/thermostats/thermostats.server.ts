@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 import type { Settings, ThermostatInfo } from "./thermostats";
 
 /** Upstream calls of the thermostat control room (docs/api-contract.md, Thermostats), each answer checked with Zod. */

@@ -57,7 +57,6 @@ export type ThermostatInfo = {
 export const UNLINKED_STATUS = -2;
 export const POLL_INTERVAL_MS = 15_000;
 export const MAX_POLLS = 20;
-export const NEW_YORK = "America/New_York";
 
 import { MESSAGES } from "./messages";
 import type { CardStatus } from "./status-labels";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { ApiClient } from "~/server/api-client.server";
+import type { ApiClient } from "~/server/upstream/api-client.server";
 import { redirect } from "@remix-run/node";
-import { settle } from "~/server/api-error";
-import { primaryStatus } from "~/server/upstream.server";
+import { settle } from "~/server/upstream/api-error";
+import { primaryStatus } from "~/server/upstream/upstream.server";
 import { billWindow } from "~/features/bills/bills";
 import { isNotFound, listBills, todayUtc, type BillStatement } from "~/features/bills/bills.server";
 import {

@@ -8,7 +8,7 @@ import {
   demoPerson,
   demoUsername,
   demoUtilityName,
-} from "../../shared/demo-stand-ins";
+} from "../../../shared/demo-stand-ins";
 
 /**
  * Demo mode (rule demo-mode-anonymisation, docs/rules.md): while impersonating staff have demo mode on, the client name becomes

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { createSession, redirect, type Session } from "@remix-run/node";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
-import { getConfig } from "./config.server";
+import { getConfig } from "~/server/config.server";
 
 export type ClientType = "SMB" | "RESI" | "LARGE_COMMERCIAL";
 

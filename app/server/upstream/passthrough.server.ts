@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import type { RequestHandler } from "express";
 import { isApiError } from "./api-error";
-import { apiBaseUrl, getConfig } from "./config.server";
+import { apiBaseUrl, getConfig } from "~/server/config.server";
 import { createApiClient } from "./api-client.server";
-import { upstreamObservers } from "./metrics.server";
-import { REQUEST_ID_HEADER } from "./request-id.server";
-import { loginRedirectUrl } from "./safe-redirect";
+import { upstreamObservers } from "~/server/ops/metrics.server";
+import { REQUEST_ID_HEADER } from "~/server/http/request-id.server";
+import { loginRedirectUrl } from "~/server/safe-redirect";
 import { sessionStorage } from "./session.server";
 
 /** The only upstream paths the browser may open directly: file downloads. */

@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { UpstreamCallReport } from "./api-client.server";
-import { getConfig } from "./config.server";
+import type { UpstreamCallReport } from "~/server/upstream/api-client.server";
+import { getConfig } from "~/server/config.server";
 import type { DropReason } from "./report-limit";
 
 /**

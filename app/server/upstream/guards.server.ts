@@ -1,5 +1,5 @@
 import { data, redirect } from "@remix-run/node";
-import { loginRedirectUrl } from "./safe-redirect";
+import { loginRedirectUrl } from "~/server/safe-redirect";
 import { getSession, type SessionUser } from "./session.server";
 
 /** The signed-in user, or a redirect to `/login?next=<path and query>`. */

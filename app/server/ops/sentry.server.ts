@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type * as SentrySdk from "@sentry/node";
-import type { Config } from "./config.server";
+import type { Config } from "~/server/config.server";
 import { getLogger } from "./logger.server";
 import { getMetrics } from "./metrics.server";
 import { createReportLimiter } from "./report-limit";

@@ -6,7 +6,7 @@ import {
   type Options,
   type Store,
 } from "express-rate-limit";
-import { getConfig } from "./config.server";
+import { getConfig } from "~/server/config.server";
 import { getMetrics } from "./metrics.server";
 import { reportFallback, sharedRedis, type SharedRedis } from "./redis.server";
 

@@ -1,5 +1,5 @@
 import pino from "pino";
-import { getConfig } from "./config.server";
+import { getConfig } from "~/server/config.server";
 
 let instance: pino.Logger | undefined;
 

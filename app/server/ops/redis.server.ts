@@ -1,5 +1,5 @@
 import { createClient } from "redis";
-import { getConfig } from "./config.server";
+import { getConfig } from "~/server/config.server";
 import { errorFields, getLogger } from "./logger.server";
 import { getMetrics, type RedisFallbackStore } from "./metrics.server";
 

@@ -3,11 +3,11 @@ import { anonymise } from "./demo-mode";
 import { createAnswerMemo, type AnswerMemo } from "./answer-memo.server";
 import { createApiClient, type ApiClient } from "./api-client.server";
 import type { ApiError } from "./api-error";
-import { apiBaseUrl, getConfig } from "./config.server";
-import { upstreamObservers } from "./metrics.server";
-import { REQUEST_ID_HEADER } from "./request-id.server";
-import { loginRedirectUrl } from "./safe-redirect";
-import { reportUpstreamFailure, setReportingUser } from "./sentry.server";
+import { apiBaseUrl, getConfig } from "~/server/config.server";
+import { upstreamObservers } from "~/server/ops/metrics.server";
+import { REQUEST_ID_HEADER } from "~/server/http/request-id.server";
+import { loginRedirectUrl } from "~/server/safe-redirect";
+import { reportUpstreamFailure, setReportingUser } from "~/server/ops/sentry.server";
 import { destroySession, getSession } from "./session.server";
 
 let memo: AnswerMemo | null | undefined;
