@@ -1,13 +1,12 @@
 import { APP_LINKS, appLink } from "./app-link";
-import { Glyph, type GlyphName } from "./glyph";
 
 /** A column's sort state, as `aria-sort` says it. */
 export type AriaSort = "ascending" | "descending" | "none";
 
-const ARROW: Record<AriaSort, GlyphName> = {
-  ascending: "triangleUp",
-  descending: "triangleDown",
-  none: "upDownArrow",
+const ARROW: Record<AriaSort, string> = {
+  ascending: "▲",
+  descending: "▼",
+  none: "↕",
 };
 
 /**
@@ -32,7 +31,9 @@ export function SortableHeader({
     <th scope="col" aria-sort={sort} className={className} {...APP_LINKS}>
       <a className="sort-link" {...appLink(href, { preventScrollReset: true, replace })}>
         {label}
-        <Glyph name={ARROW[sort]} className="sort-mark" />
+        <span aria-hidden="true" className="sort-mark">
+          {ARROW[sort]}
+        </span>
         <span className="visually-hidden">{sort === "none" ? ", sort" : `, sorted ${sort}`}</span>
       </a>
     </th>

@@ -23,13 +23,13 @@ describe("SortableHeader", () => {
   it("says the sort in aria-sort, an arrow and words for screen readers", () => {
     const asc = html(<SortableHeader label="Name" sort="ascending" href="?a" />);
     expect(asc).toContain('aria-sort="ascending"');
-    expect(asc).toContain('<span aria-hidden="true" class="sort-mark">&#9650;</span>');
+    expect(asc).toContain('<span aria-hidden="true" class="sort-mark">▲</span>');
     expect(asc).toContain('<span class="visually-hidden">, sorted ascending</span>');
     const desc = html(<SortableHeader label="Name" sort="descending" href="?a" />);
-    expect(desc).toContain("&#9660;</span>");
+    expect(desc).toContain("▼</span>");
     expect(desc).toContain(", sorted descending</span>");
     const none = html(<SortableHeader label="Name" sort="none" href="?a" />);
-    expect(none).toContain("&#8597;</span>");
+    expect(none).toContain("↕</span>");
     expect(none).toContain('<span class="visually-hidden">, sort</span>');
   });
 

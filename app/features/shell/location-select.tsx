@@ -1,5 +1,4 @@
 import { Form } from "@remix-run/react";
-import { Glyph } from "~/ui/glyph";
 import { APP_LINKS, appLink } from "~/ui/page-shell";
 
 type Option = { id: number; label: string };
@@ -22,7 +21,7 @@ export function LocationSelect({
       <summary className="btn btn-secondary btn-block">
         <span className="visually-hidden">Location: </span>
         <span className="location-select-label">{current ? current.label : "All locations"}</span>
-        <Glyph name="smallTriangleDown" />
+        <span aria-hidden="true">▾</span>
       </summary>
       <ul className="location-menu" aria-label="Locations" {...APP_LINKS}>
         <li>

@@ -1,6 +1,5 @@
 import { Fragment } from "react";
 import { APP_LINKS, appLink } from "~/ui/app-link";
-import { Glyph } from "~/ui/glyph";
 import { Pill } from "~/ui/pill";
 import { SortableHeader } from "~/ui/sortable-header";
 import {
@@ -81,7 +80,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                       aria-expanded={open}
                       aria-controls={open ? detailsId : undefined}
                     >
-                      <Glyph name={open ? "smallTriangleDown" : "smallTriangleRight"} />
+                      <span aria-hidden="true">{open ? "▾" : "▸"}</span>
                       <span className="visually-hidden">
                         {`${open ? "Hide" : "Show"} thermostat details for the event at ${d.address}`}
                       </span>
