@@ -9,7 +9,6 @@ import {
   PublicPage,
   StaffErrorContext,
   useNonce,
-  LinkNavigationProvider,
   ErrorEventContext,
   ErrorReference,
   GeneralErrorBoundary,
@@ -81,9 +80,7 @@ export default function App() {
   useEscapeClosesMenus();
   return (
     <>
-      <LinkNavigationProvider>
-        <Outlet />
-      </LinkNavigationProvider>
+      <Outlet />
       <Toasts toasts={loaderData?.toast ? [loaderData.toast] : []} />
     </>
   );

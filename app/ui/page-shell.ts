@@ -14,7 +14,6 @@
  * Rule: outside the modules listed here, import them from `~/ui/page-shell` (`tests/ops/js-budget.test.ts` checks
  * the build). Add a module only if the root or the browser entry uses it.
  */
-export * from "./app-link";
 export * from "./brand";
 export * from "./client-errors";
 export * from "./error-boundary";

@@ -1,23 +1,24 @@
 import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router-dom";
 import { describe, expect, it } from "vitest";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 
 const html = (el: React.ReactElement) =>
   renderToStaticMarkup(
-    <table>
-      <thead>
-        <tr>{el}</tr>
-      </thead>
-    </table>,
+    <MemoryRouter initialEntries={["/locations"]}>
+      <table>
+        <thead>
+          <tr>{el}</tr>
+        </thead>
+      </table>
+    </MemoryRouter>,
   );
 
 describe("SortableHeader", () => {
   it("is a link to the next sort, so it works without JavaScript", () => {
     const out = html(<SortableHeader label="Location" sort="none" href="/locations?sort=x" />);
-    expect(out).toContain('<th scope="col" aria-sort="none" data-app-links="">');
+    expect(out).toContain('<th scope="col" aria-sort="none">');
     expect(out).toContain('<a class="sort-link" href="/locations?sort=x"');
-    expect(out).toContain('data-prevent-scroll-reset="true"');
-    expect(out).not.toContain("data-replace");
   });
 
   it("says the sort in aria-sort, an arrow and words for screen readers", () => {
@@ -33,10 +34,9 @@ describe("SortableHeader", () => {
     expect(none).toContain('<span class="visually-hidden">, sort</span>');
   });
 
-  it("passes a class to the cell and can replace the history entry", () => {
+  it("passes a class to the cell", () => {
     const out = html(<SortableHeader label="HOLDS" sort="none" href="?b" className="num" replace />);
-    expect(out).toContain('<th scope="col" aria-sort="none" class="num" data-app-links="">');
-    expect(out).toContain('data-replace="true"');
+    expect(out).toContain('<th scope="col" aria-sort="none" class="num">');
   });
 });
 

@@ -1,5 +1,4 @@
-import { Form } from "@remix-run/react";
-import { APP_LINKS, appLink } from "~/ui/page-shell";
+import { Form, Link } from "@remix-run/react";
 
 type Option = { id: number; label: string };
 
@@ -23,11 +22,11 @@ export function LocationSelect({
         <span className="location-select-label">{current ? current.label : "All locations"}</span>
         <span aria-hidden="true">▾</span>
       </summary>
-      <ul className="location-menu" aria-label="Locations" {...APP_LINKS}>
+      <ul className="location-menu" aria-label="Locations">
         <li>
-          <a {...appLink("/locations")} className="location-menu-all">
+          <Link to="/locations" className="location-menu-all">
             See all locations
-          </a>
+          </Link>
         </li>
         {locations.length < locationCount ? (
           <li>
@@ -52,12 +51,9 @@ export function LocationSelect({
         ) : null}
         {locations.map((l) => (
           <li key={l.id}>
-            <a
-              {...appLink(`/locations/${l.id}/control`)}
-              aria-current={current?.id === l.id ? "page" : undefined}
-            >
+            <Link to={`/locations/${l.id}/control`} aria-current={current?.id === l.id ? "page" : undefined}>
               {l.label}
-            </a>
+            </Link>
           </li>
         ))}
       </ul>
