@@ -42,7 +42,14 @@ try {
   type Measure = { cpu: number; p50: number; p90: number; p97_5: number };
   const run = async (s: (typeof servers)[number], p: string, amount: number): Promise<Measure> => {
     const before = cpuMs(s.pid);
-    const r = await autocannon({ url: `${s.url}${p}`, connections: 8, amount, headers: headersFor(s, p) });
+    const r = await autocannon({
+      url: `${s.url}${p}`,
+      connections: 8,
+      amount,
+      headers: headersFor(s, p),
+      // A shared machine under load can pass autocannon's 10 s default on a long page.
+      timeout: 60,
+    });
     if (r.non2xx || r.errors) throw new Error(`${p}: ${r.non2xx} answers not 2xx, ${r.errors} errors`);
     const { p50, p90, p97_5 } = r.latency;
     return { cpu: (cpuMs(s.pid) - before) / (r.requests.total || amount), p50, p90, p97_5 };

@@ -12,6 +12,8 @@ declare module "autocannon" {
   export default function autocannon(opts: {
     url: string;
     connections: number;
+    /** Seconds before a request counts as an error (default 10). */
+    timeout?: number;
     /** Seconds to run for (or until `amount` requests). */
     duration?: number;
     /** Requests to send in all. */
