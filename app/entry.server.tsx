@@ -20,7 +20,7 @@ export const streamTimeout = ABORT_DELAY;
 
 /**
  * Remix's own way (its default entry.server for Node): React's streaming renderer, with `<RemixServer>` writing
- * its hydration scripts, each carrying the page's CSP nonce. The shell goes out as soon as it is ready.
+ * its hydration scripts, each carrying the page's CSP nonce.
  */
 export default async function handleRequest(
   request: Request,
@@ -51,6 +51,11 @@ export default async function handleRequest(
         nonce,
         onShellReady() {
           shellRendered = true;
+        },
+        // Remix's template waits for everything for bots; no route defers data, so every page can: the hydration
+        // data then arrives inline, not as Suspense fallbacks swapped in by React's scripts, and a page without
+        // <Scripts> (the email deep links) stays free of JavaScript.
+        onAllReady() {
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(

