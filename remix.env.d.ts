@@ -22,8 +22,6 @@ declare module "@remix-run/node" {
     upstream?: Map<string, Promise<unknown>>;
     /** The signed-in user's id once a loader or action has read the session (getApi), for the request log. */
     userId?: number;
-    /** A document's HTML, for the express adapter (app/server/document-body.server.ts). */
-    documentBody?: { response: Response; html: string };
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -12,7 +13,6 @@ import { canonicalPaths } from "./app/server/http/canonical-path.server";
 import { privateByDefault } from "./app/server/http/cache-control.server";
 import { ConfigError, getConfig } from "./app/server/config.server";
 import { errorFields, getLogger } from "./app/server/ops/logger.server";
-import { contentSecurityPolicy, NONCE } from "./app/server/http/csp.server";
 import { isCrossSiteRequest } from "./app/server/http/csrf";
 import { hostHeaders } from "./app/server/http/host-header.server";
 import { apiPassthrough } from "./app/server/upstream/passthrough.server";
@@ -183,26 +183,35 @@ const providerScript =
   config.UTILITY_CONNECT_WIDGET === "provider" && config.PROVIDER_WIDGET_SCRIPT_URL
     ? new URL(config.PROVIDER_WIDGET_SCRIPT_URL).origin
     : null;
-// The page's CSP with a fresh script nonce per request (res.locals.cspNonce), spelt once (csp.server.ts).
-app.use(
-  contentSecurityPolicy({
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", NONCE, ...(providerScript ? [providerScript] : [])],
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", "data:"],
-    fontSrc: ["'self'"],
-    connectSrc: ["'self'", ...(production ? [] : ["ws:"]), ...(providerScript ? [providerScript] : [])],
-    frameSrc: providerScript ? [providerScript] : ["'none'"],
-    objectSrc: ["'none'"],
-    baseUri: ["'none'"],
-    frameAncestors: ["'none'"],
-    // A sign-in form's redirect chain may end on the residential site (root redirect by client type).
-    formAction: ["'self'", new URL(config.RESIDENTIAL_SITE_URL).origin],
-  }),
-);
+// A fresh script nonce per page (16 random bytes), read by helmet's CSP below and by entry.server.
+app.use((_req, res, next) => {
+  res.locals.nonce = randomBytes(16).toString("base64");
+  next();
+});
+// useDefaults off: the policy is exactly these directives (helmet's defaults would add others).
 app.use(
   helmet({
-    contentSecurityPolicy: false,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: [
+          "'self'",
+          (_req, res) => `'nonce-${(res as express.Response).locals.nonce as string}'`,
+          ...(providerScript ? [providerScript] : []),
+        ],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...(production ? [] : ["ws:"]), ...(providerScript ? [providerScript] : [])],
+        frameSrc: providerScript ? [providerScript] : ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        // A sign-in form's redirect chain may end on the residential site (root redirect by client type).
+        formAction: ["'self'", new URL(config.RESIDENTIAL_SITE_URL).origin],
+      },
+    },
     referrerPolicy: false,
     strictTransportSecurity: production ? { maxAge: 31536000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
@@ -343,7 +352,7 @@ app.all(
     getLoadContext: (_req, res) =>
       // Kept on res.locals: the request log reads what the loaders learnt (the user's id).
       (res.locals.loadContext = {
-        cspNonce: res.locals.cspNonce as string,
+        cspNonce: res.locals.nonce as string,
         signInLimited: res.locals.signInLimited as { retryAfterSeconds: number } | undefined,
         clientIp: _req.ip ?? _req.socket.remoteAddress ?? "unknown",
         upstream: new Map(),

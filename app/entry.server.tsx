@@ -1,19 +1,27 @@
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { PassThrough } from "node:stream";
+import {
+  createReadableStreamFromReadable,
+  type AppLoadContext,
+  type EntryContext,
+  type HandleErrorFunction,
+} from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isRouteErrorResponse } from "@remix-run/router";
-import { renderToString } from "react-dom/server";
+import { renderToPipeableStream } from "react-dom/server";
 import { getSessionUser } from "./server/upstream/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
 import { errorFields, getLogger } from "~/server/ops/logger.server";
 import { captureServerError } from "~/server/ops/sentry.server";
-import { documentResponse } from "~/server/http/document-body.server";
-import { handoffScripts, takeHydrationData } from "~/server/http/hydration-data.server";
 import { ErrorEventContext } from "~/ui/error-boundary";
 
 const ABORT_DELAY = 10_000;
 
 export const streamTimeout = ABORT_DELAY;
 
+/**
+ * Remix's own way (its default entry.server for Node): React's streaming renderer, with `<RemixServer>` writing
+ * its hydration scripts, each carrying the page's CSP nonce.
+ */
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -29,27 +37,52 @@ export default async function handleRequest(
   }
   const eventId = loadContext.errorEventId ?? null;
 
-  // The page is rendered in one synchronous pass, once its hydration data is all there: no route defers data
-  // (no <Await>, no Suspense of our own), so streaming would only send the same bytes later. React's streaming
-  // renderer costs 4-5x renderToString for the same tree (it encodes every piece into byte buffers), and the
-  // hydration data's StreamTransfer suspends once per chunk. The scripts it would write are written the same way
-  // by handoffScripts. A route that starts deferring data should bring back renderToPipeableStream.
-  const chunks = await takeHydrationData(remixContext);
-  const html = renderToString(
-    <NonceContext.Provider value={nonce}>
-      <StaffErrorContext.Provider value={staffStack}>
-        <ErrorEventContext.Provider value={eventId}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-        </ErrorEventContext.Provider>
-      </StaffErrorContext.Provider>
-    </NonceContext.Provider>,
-  );
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  const init = { headers: responseHeaders, status: responseStatusCode };
-  // Remix answers HEAD without a body.
-  if (request.method === "HEAD") return new Response(null, init);
-  const body = `<!DOCTYPE html>${html}${chunks ? handoffScripts(chunks, remixContext, nonce) : ""}`;
-  return documentResponse(loadContext, body, init);
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <StaffErrorContext.Provider value={staffStack}>
+          <ErrorEventContext.Provider value={eventId}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          </ErrorEventContext.Provider>
+        </StaffErrorContext.Provider>
+      </NonceContext.Provider>,
+      {
+        nonce,
+        onShellReady() {
+          shellRendered = true;
+        },
+        // Remix's template waits for everything for bots; no route defers data, so every page can: the hydration
+        // data then arrives inline, not as Suspense fallbacks swapped in by React's scripts, and a page without
+        // <Scripts> (the email deep links) stays free of JavaScript.
+        onAllReady() {
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          body.once("close", () => clearTimeout(deadline));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors in the shell reach handleError through Remix; one after it only here.
+          if (shellRendered) {
+            getLogger().error(errorFields(error), "render error after the shell");
+            captureServerError(error, "loader-action-render", request);
+          }
+        },
+      },
+    );
+    // A render still pending after Remix's own abort delay (deferred data never settling) is cut.
+    const deadline = setTimeout(abort, ABORT_DELAY + 1000);
+  });
 }
 
 /**

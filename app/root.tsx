@@ -8,7 +8,6 @@ import { inlineStyles, stylesCookie, stylesVersion } from "./server/stylesheets.
 import styles from "./styles/app.css";
 import { PublicPage } from "~/ui/brand";
 import { StaffErrorContext, useNonce } from "~/ui/nonce";
-import { LinkNavigationProvider } from "~/ui/app-link";
 import { ErrorEventContext, ErrorReference, GeneralErrorBoundary } from "~/ui/error-boundary";
 import { reportClientError } from "~/ui/client-errors";
 import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
@@ -87,9 +86,7 @@ export default function App() {
   return (
     <>
       <ToastRegion flash={loaderData?.toast ?? null}>
-        <LinkNavigationProvider>
-          <Outlet />
-        </LinkNavigationProvider>
+        <Outlet />
       </ToastRegion>
       <NavigationPending />
     </>

@@ -3,7 +3,8 @@ declare module "autocannon" {
     requests: { average: number; total?: number };
     /** Bytes received, headers included. */
     throughput: { total: number };
-    latency: { p50: number; p99: number };
+    /** Milliseconds; autocannon has no p95: p90 and p97_5 bracket it. */
+    latency: { p50: number; p90: number; p97_5: number; p99: number };
     errors: number;
     non2xx: number;
     statusCodeStats?: Record<string, { count: number }>;
@@ -11,6 +12,8 @@ declare module "autocannon" {
   export default function autocannon(opts: {
     url: string;
     connections: number;
+    /** Seconds before a request counts as an error (default 10). */
+    timeout?: number;
     /** Seconds to run for (or until `amount` requests). */
     duration?: number;
     /** Requests to send in all. */

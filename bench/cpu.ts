@@ -9,9 +9,6 @@
  *     the product by a pass-through proxy, with the same api session, and answering their JSON.
  * A page's ratio is its web CPU ÷ (static floor + its data floor); the static floor's is ÷ bare Remix (the
  * framework the product is built on is part of its floor) and ÷ bare.
- * The bench asks for each page again and again with unchanged data, so the memo of parsed answers (ADR 0018)
- * serves every view after the first; each page is also measured on a second server with the memo off
- * (UPSTREAM_MEMO_BYTES=0), the cost of a first view or of changed data.
  *
  * This machine's speed drifts (by a third within minutes, on a shared host), so a ratio compares measurements
  * taken together: for each page, its static floor, its data floor and the page are measured back to back, in
@@ -141,8 +138,6 @@ export async function cpu() {
     // 2. The processes measured: the product (alone, in front of the api), the two floors.
     const web = await startServer(0, { apiUrl });
     stops.push(web.stop);
-    const cold = await startServer(0, { apiUrl, env: { UPSTREAM_MEMO_BYTES: "0" } });
-    stops.push(cold.stop);
     fs.writeFileSync(path.join(tmp, "privacy.html"), html.get(privacy.name)!);
     fs.writeFileSync(path.join(tmp, "calls.json"), JSON.stringify(floorCalls));
     const bare = node("bench/floor-static.ts", { FLOOR_HTML: path.join(tmp, "privacy.html") });
@@ -176,7 +171,6 @@ export async function cpu() {
     for (const [i, p] of signedIn.entries()) {
       await warm(`http://127.0.0.1:${dataPort}/${i + 1}`);
       await warm(`${web.url}${p.path}`, { cookie });
-      await warm(`${cold.url}${p.path}`, { cookie });
     }
     const staticBytes = Buffer.byteLength(html.get(privacy.name)!);
     /** Every round's bare floor and static floor, measured back to back: the static floor's row is their median. */
@@ -195,7 +189,6 @@ export async function cpu() {
       "page",
       "web CPU ms/page",
       "ratio",
-      "memo off: ms/page, ratio",
       "static floor ms/page",
       "data floor ms/page",
       "api CPU ms/page",
@@ -219,17 +212,9 @@ export async function cpu() {
           [web.pid, api.pid!],
           Buffer.byteLength(html.get(p.name)!) * 0.9,
         );
-        const first = await measure(
-          `${cold.url}${p.path}`,
-          { cookie },
-          [cold.pid, api.pid!],
-          Buffer.byteLength(html.get(p.name)!) * 0.9,
-        );
-        bad(p.name, bareM, remixM, staticM, floor, page, first);
+        bad(p.name, bareM, remixM, staticM, floor, page);
         return {
           web: page.perPage[0],
-          cold: first.perPage[0],
-          coldRatio: first.perPage[0] / (staticM.perPage[0] + floor.perPage[0]),
           static: staticM.perPage[0],
           floor: floor.perPage[0],
           api: page.perPage[1],
@@ -242,7 +227,6 @@ export async function cpu() {
         p.name,
         r.web.toFixed(2),
         `${r.ratio.toFixed(2)}×`,
-        `${r.cold.toFixed(2)}, ${r.coldRatio.toFixed(2)}×`,
         r.static.toFixed(2),
         r.floor.toFixed(2),
         r.api.toFixed(2),

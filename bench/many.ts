@@ -5,9 +5,6 @@
  * own), plus the shell on a location's page. Goals: ≤ 100 KiB of HTML and ≤ 2× the web CPU of
  * the 14-location dashboard. Nothing here asserts (tests/ops/many-locations.test.ts does): it reports.
  *
- * Each page is asked for again and again with the same data, so the memo of parsed answers (ADR 0018) serves
- * every view after the first: that is a user going through the table's sorts and pages. Both sizes are also
- * measured with the memo off (UPSTREAM_MEMO_BYTES=0): every view then costs what a first view costs.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -40,11 +37,9 @@ export async function startManyStack(extra: number, env: Record<string, string> 
 export type ManyRow = {
   page: string;
   locations: number;
-  /** Whether the memo of parsed answers was on (ADR 0018). */
-  memo: boolean;
   htmlBytes: number;
   cpuMsPerPage: number;
-  /** Web CPU ÷ the 14-location dashboard's (memo on or off alike), measured in the same round (median). */
+  /** Web CPU ÷ the 14-location dashboard's, measured in the same round (median). */
   timesBase: number;
 };
 
@@ -70,19 +65,13 @@ export async function measureMany(opts: { requests?: number; warmup?: number } =
     { name: "compliance report", path: "/override-report?period=month&start=2026-10-01" },
     { name: "compliance report, page 4", path: "/override-report?period=month&start=2026-10-01&page=4" },
   ];
-  const stacks: { extra: number; memo: boolean; s: Awaited<ReturnType<typeof startManyStack>> }[] = [];
+  const stacks: { extra: number; s: Awaited<ReturnType<typeof startManyStack>> }[] = [];
   try {
-    for (const memo of [true, false])
-      for (const extra of [0, 286])
-        stacks.push({
-          extra,
-          memo,
-          s: await startManyStack(extra, memo ? {} : { UPSTREAM_MEMO_BYTES: "0" }),
-        });
+    for (const extra of [0, 286]) stacks.push({ extra, s: await startManyStack(extra) });
     const seen = new Map<string, { row: Omit<ManyRow, "cpuMsPerPage" | "timesBase">; cpu: number[] }>();
     for (let round = 0; round < rounds; round++)
       for (const p of pages)
-        for (const { extra, memo, s } of stacks) {
+        for (const { extra, s } of stacks) {
           if (extra === 0 && /page=[34]/.test(p.path)) continue;
           const get = async () => {
             const res = await fetch(`${s.url}${p.path}`, {
@@ -95,18 +84,18 @@ export async function measureMany(opts: { requests?: number; warmup?: number } =
           const before = cpuMs(s.webPid);
           let bytes = 0;
           for (let i = 0; i < requests; i++) bytes = await get();
-          const key = `${memo} ${extra} ${p.name}`;
+          const key = `${extra} ${p.name}`;
           const entry = seen.get(key) ?? {
-            row: { page: p.name, locations: 14 + extra, memo, htmlBytes: bytes },
+            row: { page: p.name, locations: 14 + extra, htmlBytes: bytes },
             cpu: [],
           };
           entry.cpu.push((cpuMs(s.webPid) - before) / requests);
           seen.set(key, entry);
         }
     return [...seen.values()]
-      .sort((a, b) => Number(b.row.memo) - Number(a.row.memo) || a.row.locations - b.row.locations)
+      .sort((a, b) => a.row.locations - b.row.locations)
       .map(({ row, cpu }) => {
-        const base = seen.get(`${row.memo} 0 dashboard`)!.cpu;
+        const base = seen.get("0 dashboard")!.cpu;
         return {
           ...row,
           cpuMsPerPage: median(cpu),
@@ -122,11 +111,10 @@ export async function measureMany(opts: { requests?: number; warmup?: number } =
 export async function many() {
   const rows = await measureMany();
   const table = [
-    ["page", "locations", "memo of answers", "HTML KiB", "web CPU ms/page", "× 14-location dashboard CPU"],
+    ["page", "locations", "HTML KiB", "web CPU ms/page", "× 14-location dashboard CPU"],
     ...rows.map((r) => [
       r.page,
       String(r.locations),
-      r.memo ? "on" : "off (first views)",
       (r.htmlBytes / 1024).toFixed(1),
       r.cpuMsPerPage.toFixed(2),
       r.timesBase.toFixed(2),

@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { anonymiseUser } from "~/server/upstream/demo-mode";
 import {
   locationLabel,
@@ -21,7 +21,6 @@ import { requireUser } from "~/server/upstream/guards.server";
 import styles from "~/features/shell/shell.css";
 import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
 import { settle } from "~/server/upstream/api-error";
-import { APP_LINKS, appLink, isCurrentPath } from "~/ui/app-link";
 import { Brand } from "~/ui/brand";
 import { LocationSelect } from "~/features/shell/location-select";
 import { parseId } from "~/lib/ids";
@@ -109,9 +108,9 @@ export default function AppShell() {
           <summary className="btn btn-secondary nav-toggle">Menu</summary>
           {/* Lists, not bare links: a text browser (lynx, w3m) shows one entry a line (docs/text-browsers.md). */}
           <nav aria-label="Sections">
-            <ul className="nav" {...APP_LINKS}>
+            <ul className="nav">
               {showOnboarding ? (
-                <li>{sectionLink("/onboarding", "Set up your account", location.pathname, "nav-setup")}</li>
+                <li>{sectionLink("/onboarding", "Set up your account", "nav-setup")}</li>
               ) : null}
               {nav.map((item) => (
                 <li key={item.to}>
@@ -120,15 +119,15 @@ export default function AppShell() {
                       {item.label}
                     </a>
                   ) : (
-                    sectionLink(item.to, item.label, location.pathname)
+                    sectionLink(item.to, item.label)
                   )}
                 </li>
               ))}
             </ul>
           </nav>
-          <ul className="nav nav-foot" {...APP_LINKS}>
-            <li>{sectionLink("/settings", "Manage account", location.pathname)}</li>
-            {user.isStaff ? <li>{sectionLink("/impersonate", "Impersonate", location.pathname)}</li> : null}
+          <ul className="nav nav-foot">
+            <li>{sectionLink("/settings", "Manage account")}</li>
+            {user.isStaff ? <li>{sectionLink("/impersonate", "Impersonate")}</li> : null}
             <li>
               <a href={helpUrl} rel="noreferrer" target="_blank">
                 Help
@@ -175,14 +174,11 @@ export default function AppShell() {
   );
 }
 
-/**
- * A section link of the shell: a plain `<a>` under `APP_LINKS` (app/ui/app-link.tsx), current as a `NavLink`
- * would mark it. Every signed-in page renders eight or so; a `NavLink` each ran several router hooks.
- */
-function sectionLink(to: string, label: string, pathname: string, className?: string) {
+/** A section link of the shell: `aria-current="page"` on the section the user is in (or below). */
+function sectionLink(to: string, label: string, className?: string) {
   return (
-    <a {...appLink(to)} className={className} aria-current={isCurrentPath(pathname, to) ? "page" : undefined}>
+    <NavLink to={to} className={className}>
       {label}
-    </a>
+    </NavLink>
   );
 }

@@ -16,11 +16,6 @@ const schema = z.object({
   /** The secret before a rotation: session cookies it sealed still open (new ones use SESSION_SECRET). */
   SESSION_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /**
-   * Parsed upstream answers kept for reuse when the next answer to the same question has the same bytes
-   * (answer-memo.server.ts), in bytes of answer body; 0: none kept.
-   */
-  UPSTREAM_MEMO_BYTES: z.coerce.number().int().min(0).max(500_000_000).default(4_000_000),
   RESIDENTIAL_SITE_URL: url.default("https://home.energyops.test/"),
   MIGRATED_APP_URL: url.default("https://mycor.energyops.test/"),
   VENDOR_AUTH_URL: url.default("https://vendor-auth.energyops.test/authorize"),

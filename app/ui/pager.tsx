@@ -1,4 +1,4 @@
-import { APP_LINKS, appLink } from "./app-link";
+import { Link } from "@remix-run/react";
 
 /**
  * Previous and Next as plain links (no script needed) and where the reader is ("Page 2 of 4"), for a list
@@ -22,11 +22,11 @@ export function Pager({
   testId: string;
 }) {
   return (
-    <nav className="pager" aria-label={label} data-testid={testId} {...APP_LINKS}>
+    <nav className="pager" aria-label={label} data-testid={testId}>
       {page > 1 ? (
-        <a {...appLink(href(page - 1))} rel="prev" className="btn btn-secondary btn-small">
+        <Link to={href(page - 1)} rel="prev" className="btn btn-secondary btn-small">
           Previous<span className="visually-hidden"> page</span>
-        </a>
+        </Link>
       ) : (
         <span className="btn btn-secondary btn-small" aria-disabled="true">
           Previous<span className="visually-hidden"> page</span>
@@ -35,9 +35,9 @@ export function Pager({
       {/* Spaces between the three: a text browser would run them together (docs/text-browsers.md). */}
       <span data-testid={`${testId}-status`}>{status}</span>{" "}
       {page < pages ? (
-        <a {...appLink(href(page + 1))} rel="next" className="btn btn-secondary btn-small">
+        <Link to={href(page + 1)} rel="next" className="btn btn-secondary btn-small">
           Next<span className="visually-hidden"> page</span>
-        </a>
+        </Link>
       ) : (
         <span className="btn btn-secondary btn-small" aria-disabled="true">
           Next<span className="visually-hidden"> page</span>

@@ -1,13 +1,12 @@
-import { APP_LINKS, appLink } from "./app-link";
-import { Glyph, type GlyphName } from "./glyph";
+import { Link } from "@remix-run/react";
 
 /** A column's sort state, as `aria-sort` says it. */
 export type AriaSort = "ascending" | "descending" | "none";
 
-const ARROW: Record<AriaSort, GlyphName> = {
-  ascending: "triangleUp",
-  descending: "triangleDown",
-  none: "upDownArrow",
+const ARROW: Record<AriaSort, string> = {
+  ascending: "▲",
+  descending: "▼",
+  none: "↕",
 };
 
 /**
@@ -29,12 +28,15 @@ export function SortableHeader({
   replace?: boolean;
 }) {
   return (
-    <th scope="col" aria-sort={sort} className={className} {...APP_LINKS}>
-      <a className="sort-link" {...appLink(href, { preventScrollReset: true, replace })}>
+    <th scope="col" aria-sort={sort} className={className}>
+      {/* The same page in another order: its route is known already, nothing to discover. */}
+      <Link className="sort-link" to={href} discover="none" preventScrollReset replace={replace}>
         {label}
-        <Glyph name={ARROW[sort]} className="sort-mark" />
+        <span aria-hidden="true" className="sort-mark">
+          {ARROW[sort]}
+        </span>
         <span className="visually-hidden">{sort === "none" ? ", sort" : `, sorted ${sort}`}</span>
-      </a>
+      </Link>
     </th>
   );
 }

@@ -1,5 +1,4 @@
 import { useId, type ReactNode } from "react";
-import { Glyph } from "./glyph";
 
 /**
  * A tooltip that works without JavaScript: shown on hover and on keyboard focus of its trigger,
@@ -21,7 +20,9 @@ export function Tooltip({
         {children}
       </button>
       {/* Without CSS (a text browser) the tip follows its trigger on the same line: set it apart. */}
-      <Glyph name="emDash" className="text-only" spaced />
+      <span aria-hidden="true" className="text-only">
+        {" — "}
+      </span>
       <span role="tooltip" id={id} className="tip-content">
         {content}
       </span>

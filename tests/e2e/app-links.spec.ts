@@ -2,9 +2,8 @@ import type { Page } from "@playwright/test";
 import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
 
 /**
- * Links in long lists are plain `<a href>`s (app/ui/app-link.tsx): without JavaScript they are ordinary links;
- * with it, one listener on the document navigates through Remix's router for links under an `APP_LINKS`
- * element, so the document is not loaded again. A marker on `window` survives a client navigation only.
+ * Links in tables, menus and pagers are Remix `<Link>`s: without JavaScript they are ordinary links; with it,
+ * they navigate through Remix's router, so the document is not loaded again. A marker on `window` survives a client navigation only.
  */
 const mark = (page: Page) =>
   page.evaluate(() => ((window as unknown as { appLinkMark?: number }).appLinkMark = 1));

@@ -144,15 +144,3 @@ describe("the compliance report of a 300-location client", () => {
     expect(new Set(locations.map((m) => m[1]))).toEqual(new Set([name]));
   });
 });
-
-describe("the long pages of a 300-location client are Latin-1 (app/ui/glyph.tsx)", () => {
-  // Our own symbols are character references: V8 keeps such a page at one byte per character, under the
-  // 128 KiB above which a string goes to its large-object space (mapped afresh for every page).
-  it.each(["/locations", "/accounts", "/override-report?period=month&start=2026-10-01"])(
-    "%s has no character above U+00FF",
-    async (path) => {
-      const html = await page(path);
-      expect([...new Set([...html].filter((c) => c.charCodeAt(0) > 0xff))]).toEqual([]);
-    },
-  );
-});

@@ -125,7 +125,7 @@ export function gridSearch(state: GridState) {
 }
 
 /**
- * The page's address for a state, for plain links (`appLink`, a bare `<a href>`): the path always written, as a
+ * The page's address for a state, for links (a `<Link to>` or a bare `<a href>`): the path always written, as a
  * bare query of the default view would be `href=""`, a link to the page the user is on (clicking "End" on an
  * ascending End column did nothing).
  */

@@ -1,6 +1,4 @@
-import { Form } from "@remix-run/react";
-import { Glyph } from "~/ui/glyph";
-import { APP_LINKS, appLink } from "~/ui/app-link";
+import { Form, Link } from "@remix-run/react";
 import { SubmitButton } from "~/ui/pending";
 
 type Option = { id: number; label: string };
@@ -23,13 +21,13 @@ export function LocationSelect({
       <summary className="btn btn-secondary btn-block">
         <span className="visually-hidden">Location: </span>
         <span className="location-select-label">{current ? current.label : "All locations"}</span>
-        <Glyph name="smallTriangleDown" />
+        <span aria-hidden="true">▾</span>
       </summary>
-      <ul className="location-menu" aria-label="Locations" {...APP_LINKS}>
+      <ul className="location-menu" aria-label="Locations">
         <li>
-          <a {...appLink("/locations")} className="location-menu-all">
+          <Link to="/locations" className="location-menu-all">
             See all locations
-          </a>
+          </Link>
         </li>
         {locations.length < locationCount ? (
           <li>
@@ -52,12 +50,9 @@ export function LocationSelect({
         ) : null}
         {locations.map((l) => (
           <li key={l.id}>
-            <a
-              {...appLink(`/locations/${l.id}/control`)}
-              aria-current={current?.id === l.id ? "page" : undefined}
-            >
+            <Link to={`/locations/${l.id}/control`} aria-current={current?.id === l.id ? "page" : undefined}>
               {l.label}
-            </a>
+            </Link>
           </li>
         ))}
       </ul>

@@ -6,7 +6,6 @@ import {
   type ServerBuild,
 } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { takeDocumentBody } from "./document-body.server";
 
 /**
  * The Remix request handler for express, like `@remix-run/express`'s, except that a request body comes from
@@ -39,7 +38,7 @@ export function createRequestHandler({
       const request = createRemixRequest(req, res);
       const context = await getLoadContext(req, res);
       const response = await handle(request, context);
-      await sendRemixResponse(res, response, takeDocumentBody(context, response));
+      await sendRemixResponse(res, response);
     } catch (error) {
       next(error);
     }
@@ -121,14 +120,11 @@ function createRemixHeaders(requestHeaders: IncomingHttpHeaders) {
   return headers;
 }
 
-async function sendRemixResponse(res: ExpressResponse, response: Response, html?: string) {
+async function sendRemixResponse(res: ExpressResponse, response: Response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [key, value] of response.headers.entries()) res.append(key, value);
   if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
-  if (html !== undefined) {
-    res.setHeader("Content-Length", Buffer.byteLength(html));
-    res.end(html);
-  } else if (response.body) await writeReadableStreamToWritable(response.body, res);
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
 }

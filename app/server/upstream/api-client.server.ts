@@ -1,4 +1,3 @@
-import { deepFreeze, type AnswerMemo } from "./answer-memo.server";
 import { ApiError, errorFromResponse, isApiError } from "./api-error";
 import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
 import { upstreamFetch, type UpstreamAnswer, type UpstreamFetch } from "./upstream-transport.server";
@@ -25,11 +24,6 @@ export type ApiClientOptions = {
   requestId?: string;
   /** Told of every call once it ends: its outcome and how long it took (the metrics). */
   onCall?: (call: UpstreamCallReport) => void;
-  /**
-   * Parsed GET answers kept across requests (answer-memo.server.ts): an answer whose text is the text last seen
-   * for the same question gets the same (frozen) value, and its validation, without parsing it again.
-   */
-  memo?: AnswerMemo;
 };
 
 /** One upstream call as reported to `onCall`: the answer's status, or how it failed without a usable one. */
@@ -44,8 +38,8 @@ export type UpstreamCallReport = {
 const INVALID_KINDS = new Set(["unparseable", "empty-body", "errmsg"]);
 
 /**
- * A number per schema (or transform) object, for the shared map's and the memo's keys: one built per call never
- * matches, so build them once, at module level.
+ * A number per schema object, for the shared map's keys: one built per call never matches, so build them once,
+ * at module level.
  */
 const objectIds = new WeakMap<object, number>();
 let lastObjectId = 0;
@@ -54,9 +48,6 @@ function objectId(o: object) {
   if (id === undefined) objectIds.set(o, (id = ++lastObjectId));
   return id;
 }
-
-/** What each schema made of a memoised (frozen) answer: the answer's next requests reuse it. */
-const validatedAnswers = new WeakMap<object, Map<object, unknown>>();
 
 /**
  * What checks an answer against the contract: a zod schema. Most are zod 3 (the forms' Conform adapter needs
@@ -198,15 +189,6 @@ export function createApiClient(opts: ApiClientOptions) {
     }
   }
 
-  /** The body's chunks as they arrived (one chunk of the text where the answer cannot give them). */
-  async function readChunks(res: UpstreamAnswer): Promise<Buffer[]> {
-    try {
-      return res.chunks ? await res.chunks() : [Buffer.from(await res.text())];
-    } catch {
-      throw new ApiError("Could not reach the server", "network", 502);
-    }
-  }
-
   /** One call: the converted (and transformed) answer, before any schema. */
   async function fetchData(
     method: string,
@@ -215,17 +197,17 @@ export function createApiClient(opts: ApiClientOptions) {
     body?: unknown,
   ): Promise<unknown> {
     return observed(method, path, async (got) => {
-      const { res, release, url } = await send(method, path, query, body);
+      const { res, release } = await send(method, path, query, body);
       try {
-        return await readData(got(res), method === "GET" && opts.memo ? url : undefined);
+        return await readData(got(res));
       } finally {
         release();
       }
     });
   }
 
-  /** The answer's data; `memoUrl`: a GET whose value may come from, and goes to, the memo. */
-  async function readData(res: UpstreamAnswer, memoUrl?: string): Promise<unknown> {
+  /** The answer's data. */
+  async function readData(res: UpstreamAnswer): Promise<unknown> {
     if (!res.ok) {
       const text = await readText(res);
       if (res.status === 401) {
@@ -237,20 +219,7 @@ export function createApiClient(opts: ApiClientOptions) {
     if (res.status === 204) return null;
     const noConvert = res.headers.get("x-no-convert") === "true";
     const isJson = (res.headers.get("content-type") ?? "").includes("json");
-    // Only a value made from exactly these bytes, for the same session, URL and conversion, is reused.
-    const memoKey =
-      memoUrl && opts.memo && (isJson || !noConvert)
-        ? `${opts.apiSession ?? ""} ${memoUrl} ${noConvert ? "raw" : "camel"} ${opts.transform ? objectId(opts.transform) : 0}`
-        : undefined;
-    const chunks = await readChunks(res);
-    if (memoKey) {
-      const hit = opts.memo!.get(memoKey, chunks);
-      if (hit !== undefined) return hit;
-    }
-    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-    // As fetch's text(): UTF-8, a byte order mark dropped.
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    const text = bytes.toString("utf8", bom ? 3 : 0);
+    const text = await readText(res);
     if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
     if (noConvert && !isJson) return text;
     let parsed: unknown;
@@ -264,7 +233,6 @@ export function createApiClient(opts: ApiClientOptions) {
     }
     let data = noConvert ? parsed : keysToCamel(parsed);
     if (opts.transform) data = opts.transform(data);
-    if (memoKey) opts.memo!.set(memoKey, bytes, data);
     return data;
   }
 
@@ -291,16 +259,8 @@ export function createApiClient(opts: ApiClientOptions) {
   }
 
   function validate<S extends Schema>(schema: S, data: unknown): Result<S> {
-    // A memoised answer (frozen) is validated once per schema; the value is frozen with it.
-    const memoised = opts.memo && typeof data === "object" && data !== null && Object.isFrozen(data);
-    const seen = memoised ? validatedAnswers.get(data) : undefined;
-    if (seen?.has(schema)) return seen.get(schema) as Result<S>;
     const result = schema.safeParse(data) as { success: true; data: Result<S> } | { success: false };
     if (!result.success) throw new ApiError("The server answered in an unexpected format", "contract", 502);
-    if (memoised) {
-      if (seen) seen.set(schema, deepFreeze(result.data));
-      else validatedAnswers.set(data, new Map([[schema, deepFreeze(result.data)]]));
-    }
     return result.data;
   }
 
@@ -324,13 +284,8 @@ export function createApiClient(opts: ApiClientOptions) {
       data = await fetchData(method, path, query, options.body);
     }
     if (schema) return validate(schema, data);
-    // Without a schema the answer may be shared with another loader, or be the memo's frozen value: hand out a
-    // copy then.
-    return (
-      (opts.shared || Object.isFrozen(data)) && data && typeof data === "object"
-        ? structuredClone(data)
-        : data
-    ) as Result<S>;
+    // Without a schema the answer may be shared with another loader: hand out a copy then.
+    return (opts.shared && data && typeof data === "object" ? structuredClone(data) : data) as Result<S>;
   }
 
   return {

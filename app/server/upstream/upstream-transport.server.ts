@@ -16,11 +16,6 @@ export type UpstreamAnswer = {
   readonly ok: boolean;
   readonly headers: { get(name: string): string | null; getSetCookie(): string[] };
   text(): Promise<string>;
-  /**
-   * The body as it arrived, chunk by chunk, neither joined nor decoded (the transport's answers have it; a fetch
-   * Response does not): the memo of answers compares it with what it holds (answer-memo.server.ts).
-   */
-  chunks?(): Promise<Buffer[]>;
 };
 
 export type UpstreamInit = {
@@ -72,18 +67,6 @@ class Answer implements UpstreamAnswer {
     if (this.read) return Promise.reject(new TypeError("Body is unusable: it has already been read"));
     this.read = true;
     return this.body.text();
-  }
-
-  chunks(): Promise<Buffer[]> {
-    if (this.read) return Promise.reject(new TypeError("Body is unusable: it has already been read"));
-    this.read = true;
-    const body = this.body;
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      body.on("data", (chunk: Buffer) => chunks.push(chunk));
-      body.once("end", () => resolve(chunks));
-      body.once("error", reject);
-    });
   }
 
   /** An answer whose body nobody read (a 204, a redirect) gives its connection back at once. */

@@ -1,6 +1,5 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { anonymise } from "./demo-mode";
-import { createAnswerMemo, type AnswerMemo } from "./answer-memo.server";
 import { createApiClient, type ApiClient } from "./api-client.server";
 import type { ApiError } from "./api-error";
 import { apiBaseUrl, getConfig } from "~/server/config.server";
@@ -9,16 +8,6 @@ import { REQUEST_ID_HEADER } from "~/server/http/request-id.server";
 import { loginRedirectUrl } from "~/server/safe-redirect";
 import { reportUpstreamFailure, setReportingUser } from "~/server/ops/sentry.server";
 import { destroySession, getSession } from "./session.server";
-
-let memo: AnswerMemo | null | undefined;
-/** The process's memo of parsed answers (UPSTREAM_MEMO_BYTES; none when 0). */
-function answerMemo() {
-  if (memo === undefined) {
-    const bytes = getConfig().UPSTREAM_MEMO_BYTES;
-    memo = bytes > 0 ? createAnswerMemo(bytes) : null;
-  }
-  return memo ?? undefined;
-}
 
 /**
  * The api client for the signed-in user of this request: the upstream session cookie, the request's abort
@@ -39,7 +28,6 @@ export async function getApi(request: Request, context?: AppLoadContext): Promis
     signal: request.signal,
     timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
     shared: context?.upstream,
-    memo: answerMemo(),
     transform: session.get("user")?.isDemoMode ? anonymise : undefined,
     onUnauthorized: async () => {
       const cookie = await destroySession(session);

@@ -1,6 +1,5 @@
 import { Fragment } from "react";
-import { APP_LINKS, appLink } from "~/ui/app-link";
-import { Glyph } from "~/ui/glyph";
+import { Link } from "@remix-run/react";
 import { Pill } from "~/ui/pill";
 import { SortableHeader } from "~/ui/sortable-header";
 import {
@@ -40,7 +39,7 @@ const num = (v: number | null | undefined, unit = "") =>
 export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: GridState }) {
   return (
     <div className="table-wrap table-cards-wide">
-      <table className="table grid-table" data-testid="dispatch-table" {...APP_LINKS}>
+      <table className="table grid-table" data-testid="dispatch-table">
         <thead>
           <tr>
             <th scope="col">
@@ -71,21 +70,20 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
               <Fragment key={d.id}>
                 <tr data-testid="dispatch-row" className={open ? "row-open" : undefined}>
                   <td className="col-expander">
-                    <a
-                      {...appLink(gridHref(toggleOpen(state, d.id)), {
-                        preventScrollReset: true,
-                        replace: true,
-                        discover: false,
-                      })}
+                    <Link
+                      to={gridHref(toggleOpen(state, d.id))}
+                      preventScrollReset
+                      replace
+                      discover="none"
                       className="expand-link"
                       aria-expanded={open}
                       aria-controls={open ? detailsId : undefined}
                     >
-                      <Glyph name={open ? "smallTriangleDown" : "smallTriangleRight"} />
+                      <span aria-hidden="true">{open ? "▾" : "▸"}</span>
                       <span className="visually-hidden">
                         {`${open ? "Hide" : "Show"} thermostat details for the event at ${d.address}`}
                       </span>
-                    </a>
+                    </Link>
                   </td>
                   <td className="col-name">
                     <span className="grid-address">{d.address}</span>{" "}

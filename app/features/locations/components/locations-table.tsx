@@ -1,9 +1,8 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { withQuery, type QueryChanges } from "~/lib/query";
 import { Pill } from "~/ui/pill";
 import { Tooltip } from "~/ui/tooltip";
 import { OLD_BILL_MESSAGE, type SortKey } from "~/features/locations/locations";
-import { APP_LINKS, appLink } from "~/ui/app-link";
 import { Pager } from "~/ui/pager";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import type { DashboardRow, TableState } from "../dashboard.server";
@@ -62,7 +61,7 @@ export function LocationsTable({
         <SubmitButton className="btn btn-secondary">Search</SubmitButton>
       </Form>
       <div className="table-wrap table-cards">
-        <table className="table locations-table" {...APP_LINKS}>
+        <table className="table locations-table">
           <thead>
             <tr>
               <th scope="col" className="col-expander">
@@ -101,25 +100,24 @@ export function LocationsTable({
             {rows.map((r, i) => {
               const open = r.accounts !== undefined;
               // The first row's links let Remix discover the three location routes; the rest need not repeat it.
-              const discover = i === 0;
+              const discover = i === 0 ? "render" : "none";
               return [
                 <tr key={r.id} data-testid={`location-row-${r.id}`} className={open ? "row-open" : undefined}>
                   {/* Cells 1 and 5 are styled by position (locations.css): 75 rows of classes are 4 KiB. */}
                   <td>
-                    <a
-                      {...appLink(href({ expanded: open ? null : String(r.id) }), {
-                        discover: false,
-                        preventScrollReset: true,
-                      })}
+                    <Link
+                      to={href({ expanded: open ? null : String(r.id) })}
+                      discover="none"
+                      preventScrollReset
                       className="expander"
                       aria-expanded={open}
                       aria-label={`${open ? "Hide" : "Show"} accounts of ${r.label}`}
                     />
                   </td>
                   <td className="col-name">
-                    <a {...appLink(`/locations/${r.id}/control`, { discover })} className="location-name">
+                    <Link to={`/locations/${r.id}/control`} discover={discover} className="location-name">
                       {r.label}
-                    </a>
+                    </Link>
                     {r.nickname ? <span className="muted">{` · ${r.nickname}`}</span> : null}
                     <div className="muted small">{r.address}</div>
                   </td>
@@ -172,15 +170,21 @@ export function LocationsTable({
 }
 
 /** The ⋯ menu of a row: the location's three pages. A function, not a component: one fewer per row. */
-function rowMenu(id: number, label: string, discover: boolean) {
+function rowMenu(id: number, label: string, discover: "render" | "none") {
   return (
     <details className="row-menu">
       <summary aria-label={`Actions for ${label}`} />
       {/* Three links in a div, not a list: 75 rows of <ul><li> are 2 KiB of HTML. */}
       <div className="row-menu-links">
-        <a {...appLink(`/locations/${id}/control`, { discover })}>Control Room</a>
-        <a {...appLink(`/locations/${id}/spending`, { discover })}>View spending</a>
-        <a {...appLink(`/locations/${id}/usage`, { discover })}>View usage</a>
+        <Link to={`/locations/${id}/control`} discover={discover}>
+          Control Room
+        </Link>
+        <Link to={`/locations/${id}/spending`} discover={discover}>
+          View spending
+        </Link>
+        <Link to={`/locations/${id}/usage`} discover={discover}>
+          View usage
+        </Link>
       </div>
     </details>
   );

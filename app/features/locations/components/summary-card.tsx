@@ -1,4 +1,4 @@
-import { APP_LINKS, appLink } from "~/ui/app-link";
+import { Link } from "@remix-run/react";
 
 /** How many locations a summary card lists before the rest go behind "Show all N". */
 export const SUMMARY_PREVIEW_COUNT = 5;
@@ -8,7 +8,7 @@ type Item = { id: number; label: string };
 function Links({ items, to }: { items: Item[]; to: (id: number) => string }) {
   return items.map((i) => (
     <li key={i.id}>
-      <a {...appLink(to(i.id))}>{i.label}</a>
+      <Link to={to(i.id)}>{i.label}</Link>
     </li>
   ));
 }
@@ -40,13 +40,13 @@ export function SummaryCard({
       <p className="summary-count">{count}</p>
       {items.length ? (
         <>
-          <ul className="summary-list" {...APP_LINKS}>
+          <ul className="summary-list">
             <Links items={items.slice(0, cut)} to={to} />
           </ul>
           {rest.length ? (
             <details className="summary-more">
               <summary>{count === items.length ? `Show all ${count}` : `Show ${rest.length} more`}</summary>
-              <ul className="summary-list" aria-label={`${title}: ${rest.length} more`} {...APP_LINKS}>
+              <ul className="summary-list" aria-label={`${title}: ${rest.length} more`}>
                 <Links items={rest} to={to} />
               </ul>
             </details>

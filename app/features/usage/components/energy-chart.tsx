@@ -1,5 +1,6 @@
 import { ticks } from "d3-array";
 import { useTooltip } from "@visx/tooltip";
+import { Link } from "@remix-run/react";
 import { useId, type FocusEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from "react";
 import { formatDecimal } from "~/lib/decimal";
 import { useHydrated } from "~/ui/use-hydrated";
@@ -229,9 +230,16 @@ export function EnergyChart(props: EnergyChartProps) {
             </rect>
           );
           return p.href ? (
-            <a key={p.key} href={p.href} aria-label={`${p.label}: ${p.hrefLabel ?? ""}`} data-i={i}>
+            // The table below the chart has the same links: they let Remix discover the route.
+            <Link
+              key={p.key}
+              to={p.href}
+              discover="none"
+              aria-label={`${p.label}: ${p.hrefLabel ?? ""}`}
+              data-i={i}
+            >
               {hit}
-            </a>
+            </Link>
           ) : (
             <g key={p.key}>{hit}</g>
           );
@@ -375,7 +383,7 @@ export function ChartFigure({
                       </td>
                     ))}
                     {points.some((q) => q.href) ? (
-                      <td data-label="Usage">{p.href ? <a href={p.href}>{p.hrefLabel}</a> : null}</td>
+                      <td data-label="Usage">{p.href ? <Link to={p.href}>{p.hrefLabel}</Link> : null}</td>
                     ) : null}
                   </tr>
                 ))}
