@@ -30,6 +30,11 @@ const schema = z.object({
    * large client. The demo's sign-ins and its other data do not change.
    */
   API_EXTRA_LOCATIONS: z.coerce.number().int().min(0).max(2000).default(0),
+  /**
+   * How often the notification scheduler runs the jobs (api/mail/scheduler.ts), in ms; 0 turns it off (the
+   * test servers, which run the jobs through POST /dev/notifications/run instead).
+   */
+  NOTIFICATION_INTERVAL_MS: ms(60_000),
   /** Where the api clock starts (api/lib/clock.ts): tests only. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
 });
@@ -55,5 +60,6 @@ export function apiConfigFromEnv(
     clockStart: e.CLOCK_START,
     testHooks: e.ENABLE_TEST_HOOKS === "true" || e.ENABLE_TEST_HOOKS === "1",
     extraLocations: e.API_EXTRA_LOCATIONS,
+    notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
   };
 }

@@ -8,6 +8,7 @@ import { seedIfEmpty } from "./db/seed";
 import type { ApiConfig, ApiDeps } from "./lib/http";
 import { setClockStart } from "./lib/clock";
 import { startSimulators } from "./simulators";
+import { startNotificationScheduler } from "./mail/scheduler";
 
 export type StartApiOptions = Partial<ApiConfig> & {
   port: number;
@@ -57,6 +58,7 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
       deps.log("seeded demo data");
   }
   const stopSimulators = startSimulators(deps);
+  const stopNotifications = startNotificationScheduler(deps, deps.config.notificationIntervalMs);
   const server = http.createServer(createApiApp(deps));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -73,6 +75,7 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
     close: () =>
       new Promise<void>((resolve) => {
         stopSimulators();
+        stopNotifications();
         server.closeAllConnections?.();
         server.close(() => {
           db.close();

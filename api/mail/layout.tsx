@@ -12,6 +12,7 @@ import {
   Text,
 } from "@react-email/components";
 import { render } from "@react-email/render";
+import { PRODUCT_NAME } from "../../app/features/locations/page-title";
 
 /**
  * Every email the api sends is one `EmailDoc`: a heading and blocks, written once and rendered twice, as HTML
@@ -19,7 +20,7 @@ import { render } from "@react-email/render";
  * blocks, so the text part carries every link of the HTML one, each with its words.
  */
 
-export const BRAND = "EnergyOps";
+export const BRAND = PRODUCT_NAME;
 
 /** A link with words that make sense on their own ("Review the bill", not "click here"). */
 export type EmailLink = { href: string; label: string };

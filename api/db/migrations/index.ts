@@ -7,6 +7,7 @@ import { m041_history_daily } from "./041_history_daily";
 import { m050_accounts } from "./050_accounts";
 import { m060_sign_in_mail } from "./060_sign_in_mail";
 import { m070_mail_parts } from "./070_mail_parts";
+import { m072_notifications } from "./072_notifications";
 
 export type Migration = { id: string; sql: string };
 
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   m050_accounts,
   m060_sign_in_mail,
   m070_mail_parts,
+  m072_notifications,
 ];
