@@ -13,6 +13,7 @@ import { onboardingRoutes } from "./onboarding";
 import { settingsRoutes } from "./settings";
 import { prospectRoutes } from "./prospect";
 import { devRoutes } from "./dev";
+import { emailAnswerRoutes } from "./email-answers";
 
 /** Every router of the reference api, mounted under /api in this order: one entry per area, none nested. */
 export const routers: ((deps: ApiDeps) => Router)[] = [
@@ -28,5 +29,6 @@ export const routers: ((deps: ApiDeps) => Router)[] = [
   settingsRoutes,
   prospectRoutes,
   accountsRoutes,
+  emailAnswerRoutes,
   devRoutes,
 ];

@@ -112,6 +112,85 @@ describe("notification jobs and the test hook", () => {
     }
   });
 
+  it("an answer link: GET changes nothing; POST records it once, spends the other answer, then says answered", async () => {
+    const a = mails(api, DANA, "bill_flag")[1];
+    const [confirm, investigate] = (JSON.parse(a.links_json) as string[]).map((l) =>
+      new URL(l).searchParams.get("token")!,
+    );
+    const before = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
+    expect(before.status).toBe(200);
+    expect(before.json).toMatchObject({
+      state: "open",
+      answer: "action_requested",
+      flag: { status: "unacknowledged" },
+    });
+    const flagId = (before.json.flag as { id: number }).id;
+    const again = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
+    expect(again.json.state).toBe("open");
+    const post = await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } });
+    expect(post.status).toBe(200);
+    expect(post.json).toMatchObject({
+      state: "recorded",
+      answer: "action_requested",
+      flag: { id: flagId, status: "action_requested" },
+    });
+    const status = api.db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flagId) as {
+      status: string;
+    };
+    expect(status.status).toBe("action_requested");
+    expect(
+      (await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } })).status,
+    ).toBe(409);
+    const other = await call(api, "POST", "/email-answers/bill-flag", { body: { token: confirm } });
+    expect(other.status).toBe(409);
+    expect(other.json.state).toBe("answered");
+    expect((await call(api, "GET", `/email-answers/bill-flag?token=${confirm}`)).json.state).toBe("answered");
+    expect((await call(api, "POST", "/email-answers/bill-flag", { body: { token: "nope" } })).status).toBe(
+      404,
+    );
+  });
+
+  it("an expired answer link says so and records nothing", async () => {
+    const a = mails(api, DANA, "bill_flag")[2];
+    const token = new URL((JSON.parse(a.links_json) as string[])[0]).searchParams.get("token")!;
+    api.db.prepare("UPDATE email_tokens SET expires_at = '2000-01-01T00:00:00.000Z'").run();
+    const r = await call(api, "POST", "/email-answers/bill-flag", { body: { token } });
+    expect(r.status).toBe(410);
+    expect(r.json.state).toBe("expired");
+    expect((await call(api, "GET", `/email-answers/bill-flag?token=${token}`)).json.state).toBe("expired");
+    api.db.prepare("UPDATE email_tokens SET expires_at = '2100-01-01T00:00:00.000Z'").run();
+  });
+
+  it("unsubscribe: GET asks, POST turns the preference off (twice is fine), and no further mail of that kind", async () => {
+    const a = mails(api, DANA, "bill_flag")[0];
+    const headers = JSON.parse(a.headers_json) as Record<string, string>;
+    const token = new URL(headers["List-Unsubscribe"].slice(1, -1)).searchParams.get("token")!;
+    const pref = () =>
+      (
+        api.db
+          .prepare(
+            "SELECT enabled FROM communication_preferences WHERE user_id = 1 AND communication_preference_type = 'bill_flag' AND delivery_method_preference = 'email'",
+          )
+          .get() as { enabled: number }
+      ).enabled;
+    expect((await call(api, "GET", `/email-answers/unsubscribe?token=${token}`)).json).toMatchObject({
+      state: "open",
+      kind: "bill_flag",
+    });
+    expect(pref()).toBe(1);
+    expect((await call(api, "POST", "/email-answers/unsubscribe", { body: { token } })).json.state).toBe(
+      "done",
+    );
+    expect((await call(api, "POST", "/email-answers/unsubscribe", { body: { token } })).status).toBe(200);
+    expect(pref()).toBe(0);
+    // A day later the limit has room again, but dana said no: nothing more of that kind.
+    api.db.prepare("UPDATE notifications_sent SET sent_at = '2000-01-01T00:00:00.000Z'").run();
+    const count = mails(api, DANA, "bill_flag").length;
+    await run(api, "bill_flag");
+    expect(mails(api, DANA, "bill_flag").length).toBe(count);
+    expect(mails(api, SAM, "bill_flag").length).toBeGreaterThan(0);
+  });
+
   it("the hook refuses an unknown kind", async () => {
     const r = await call(api, "POST", "/dev/notifications/run", { body: { kind: "spam" } });
     expect(r.status).toBe(422);
