@@ -191,6 +191,36 @@ describe("notification jobs and the test hook", () => {
     expect(mails(api, SAM, "bill_flag").length).toBeGreaterThan(0);
   });
 
+  it("two runs at once still write each alert once (the ledger's UNIQUE key decides)", async () => {
+    api.db.prepare("DELETE FROM notifications_sent WHERE kind = 'customer_comfort'").run();
+    api.db.prepare("DELETE FROM outbox WHERE kind = 'customer_comfort'").run();
+    const [c, d] = await Promise.all([run(api, "customer_comfort"), run(api, "customer_comfort")]);
+    const written = (
+      api.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'customer_comfort'").get() as {
+        n: number;
+      }
+    ).n;
+    expect(written).toBeGreaterThan(0);
+    expect(c + d).toBe(written);
+    expect(
+      api.db
+        .prepare(
+          "SELECT to_email, subject FROM outbox WHERE kind = 'customer_comfort' GROUP BY to_email, subject HAVING count(*) > 1",
+        )
+        .all(),
+    ).toEqual([]);
+  });
+
+  it("sign-in emails carry an HTML part in the same layout", async () => {
+    expect((await call(api, "POST", "/auth/login-code/request", { body: { email: SAM } })).status).toBe(204);
+    const m = api.db
+      .prepare("SELECT * FROM outbox WHERE to_email = ? AND kind = 'sign_in' ORDER BY id DESC")
+      .get(SAM) as OutboxRow;
+    expect(m.html).toMatch(/<html[^>]* lang="en"/);
+    expect(m.html).toContain("Your login code");
+    expect(m.text).toMatch(/Your login code is \d{6}\. It expires in 10 minutes\./);
+  });
+
   it("the hook refuses an unknown kind", async () => {
     const r = await call(api, "POST", "/dev/notifications/run", { body: { kind: "spam" } });
     expect(r.status).toBe(422);
