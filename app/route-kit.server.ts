@@ -41,6 +41,13 @@ export {
   resetPassword,
   validateResetToken,
 } from "~/features/auth/auth.server";
+export {
+  loadAnswerPage,
+  loadUnsubscribe,
+  parseTokenForm,
+  parseUnsubscribeForm,
+  submitAnswer,
+} from "~/features/email-answers/email-answers.server";
 export { answerFlag, loadLocationBills, locationIdParam, todayUtc } from "~/features/bills/bills.server";
 export {
   findLocation,

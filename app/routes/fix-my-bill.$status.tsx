@@ -1,4 +1,11 @@
-import { data, failureStatus, getPublicApi } from "~/route-kit.server";
+import {
+  data,
+  failureStatus,
+  getPublicApi,
+  loadAnswerPage,
+  parseTokenForm,
+  submitAnswer,
+} from "~/route-kit.server";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import {
@@ -6,7 +13,6 @@ import {
   BillAnswerRefused,
   BillFeedbackConfirmation,
 } from "~/features/email-answers/components/answer-pages";
-import { loadAnswerPage, parseTokenForm, submitAnswer } from "~/features/email-answers/email-answers.server";
 import { feedbackHeading } from "~/features/bills/feedback";
 import { tokenPageStatus } from "~/features/email-answers/email-answers";
 import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";

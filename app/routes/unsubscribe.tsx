@@ -1,8 +1,7 @@
-import { data, failureStatus, getPublicApi } from "~/route-kit.server";
+import { data, failureStatus, getPublicApi, loadUnsubscribe, parseUnsubscribeForm } from "~/route-kit.server";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { UnsubscribeCard } from "~/features/email-answers/components/answer-pages";
-import { loadUnsubscribe, parseUnsubscribeForm } from "~/features/email-answers/email-answers.server";
 import { tokenPageStatus } from "~/features/email-answers/email-answers";
 import { PublicPage, NO_SCRIPTS } from "~/ui/page-shell";
 

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { formatMoney } from "~/features/bills/bills";
+import { formatCalendarDate } from "~/lib/dates";
 import type { ApiClient } from "~/server/api-client.server";
 import { isApiError, type ApiError } from "~/server/api-error";
 import { parseForm } from "~/server/forms.server";
@@ -65,17 +67,12 @@ export type AnswerPage =
   | { kind: "question"; answer: Answer; target: AnswerTarget }
   | { kind: "refused"; state: TokenState | "failed"; error?: ApiError };
 
-export type AnswerTarget = {
-  locationName: string;
-  statementDate: string;
-  totalCharges: number;
-  flagHeading: string;
-};
+/** What the page names, written here on the server: the page ships no script, and its chunks stay few. */
+export type AnswerTarget = { locationName: string; billText: string; flagHeading: string };
 
 const target = (v: BillAnswerView): AnswerTarget => ({
   locationName: v.bill.location.name,
-  statementDate: v.bill.statementDate,
-  totalCharges: v.bill.totalCharges,
+  billText: `${formatCalendarDate(v.bill.statementDate)}, ${formatMoney(v.bill.totalCharges)}`,
   flagHeading: v.flag.heading,
 });
 

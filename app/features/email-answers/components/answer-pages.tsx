@@ -1,8 +1,17 @@
 import { Form, Link } from "@remix-run/react";
-import { formatCalendarDate } from "~/lib/dates";
 import { feedbackHeading } from "~/features/bills/feedback";
-import { formatMoney } from "~/features/bills/bills";
-import { Alert } from "~/ui/states";
+
+/**
+ * The app's alert markup (`~/ui/states`' Alert), written here: importing that module into these two script-free
+ * pages would change how the build splits it for every page that loads it.
+ */
+function Notice({ tone, children }: { tone: "error" | "info"; children: string }) {
+  return (
+    <div className={`alert alert-${tone}`} role={tone === "error" ? "alert" : "status"}>
+      {children}
+    </div>
+  );
+}
 import { ANSWER_TEXT, UNSUBSCRIBE_TEXT, type TokenState } from "../email-answers";
 import type { AnswerTarget } from "../email-answers.server";
 
@@ -42,9 +51,7 @@ export function BillAnswerQuestion({
         <dt>Location</dt>
         <dd>{target.locationName}</dd>
         <dt>Bill</dt>
-        <dd>
-          {formatCalendarDate(target.statementDate)}, {formatMoney(target.totalCharges)}
-        </dd>
+        <dd>{target.billText}</dd>
         <dt>Bill issue</dt>
         <dd>{target.flagHeading}</dd>
       </dl>
@@ -71,7 +78,7 @@ export function BillAnswerRefused({ state }: { state: TokenState | "failed" }) {
   return (
     <div className="card stack">
       <h1>{state === "answered" ? "Bill feedback received" : "This link cannot be used"}</h1>
-      <Alert tone={state === "answered" ? "info" : "error"}>{text}</Alert>
+      <Notice tone={state === "answered" ? "info" : "error"}>{text}</Notice>
       <Link to="/" className="btn">
         Visit Dashboard
       </Link>
@@ -115,13 +122,13 @@ export function UnsubscribeCard({
   return (
     <div className="card stack">
       <h1>{UNSUBSCRIBE_TEXT.heading}</h1>
-      <Alert tone="error">
+      <Notice tone="error">
         {state === "expired"
           ? UNSUBSCRIBE_TEXT.expired
           : state === "failed"
             ? UNSUBSCRIBE_TEXT.failed
             : UNSUBSCRIBE_TEXT.invalid}
-      </Alert>
+      </Notice>
       <Link to="/settings" className="btn">
         My Preferences
       </Link>
