@@ -45,6 +45,8 @@ const serverEnv = (p: { web: number; api: number }) => ({
   UPSTREAM_TIMEOUT_MS: "8000",
   // Test routes of the web (/test-hooks/error) and of the embedded api (POST /dev/reset, the freshData fixture).
   ENABLE_TEST_HOOKS: "true",
+  // No notification scheduler: the tests run the jobs through POST /dev/notifications/run, at known moments.
+  NOTIFICATION_INTERVAL_MS: "0",
   // Web and embedded api start their clock at one fixed instant: the suite does not depend on the hour.
   CLOCK_START: TEST_CLOCK_START,
 });

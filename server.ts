@@ -269,8 +269,12 @@ app.use(shedder);
 app.use(privateByDefault());
 
 // CSRF: every state-changing request from another site is refused (on top of SameSite=Lax cookies).
+// One exception: /unsubscribe, whose RFC 8058 one-click POST comes from a mail provider (or a webmail page)
+// without our origin. Its action reads no session or cookie: the token in the address is its only authority
+// (app/routes/unsubscribe.tsx), so a cross-site post there can do nothing its sender could not do directly.
 app.use((req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+  if (req.path === "/unsubscribe") return next();
   const headers = { get: (name: string) => req.get(name) ?? null };
   // The host the request was addressed to, as the host-header check read it (a trusted proxy's forwarded one).
   const host = new URL((req as typeof req & { requestOrigin: string }).requestOrigin).host;

@@ -39,6 +39,11 @@ const schema = z.object({
    * large client. The demo's sign-ins and its other data do not change.
    */
   API_EXTRA_LOCATIONS: z.coerce.number().int().min(0).max(2000).default(0),
+  /**
+   * How often the notification scheduler runs the jobs (api/mail/scheduler.ts), in ms; 0 turns it off (the
+   * test servers, which run the jobs through POST /dev/notifications/run instead).
+   */
+  NOTIFICATION_INTERVAL_MS: ms(60_000),
   /** Where the api clock starts (api/lib/clock.ts): tests only. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   /** The mail server (api/mail/delivery.ts); unset: emails stay in the outbox table. */
@@ -82,5 +87,6 @@ export function apiConfigFromEnv(
       e.SMTP_URL && e.MAIL_FROM
         ? { url: e.SMTP_URL, from: e.MAIL_FROM, replyTo: e.MAIL_REPLY_TO }
         : undefined,
+    notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
   };
 }

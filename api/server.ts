@@ -9,6 +9,7 @@ import type { ApiConfig, ApiDeps } from "./lib/http";
 import { setClockStart } from "./lib/clock";
 import { startDelivery, type Delivery, type DeliveryOptions } from "./mail/delivery";
 import { startSimulators } from "./simulators";
+import { startNotificationScheduler } from "./mail/scheduler";
 
 export type StartApiOptions = Partial<ApiConfig> & {
   port: number;
@@ -64,6 +65,7 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
       deps.log("seeded demo data");
   }
   const stopSimulators = startSimulators(deps);
+  const stopNotifications = startNotificationScheduler(deps, deps.config.notificationIntervalMs);
   const server = http.createServer(createApiApp(deps));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -82,6 +84,7 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
     close: () =>
       new Promise<void>((resolve) => {
         stopSimulators();
+        stopNotifications();
         // Sends under way may finish (bounded) before the database closes; a row still unfinished is left
         // claimed, and sent after its lease by the next process.
         void (delivery?.stop() ?? Promise.resolve()).then(() => {

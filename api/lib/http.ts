@@ -20,6 +20,8 @@ export type ApiConfig = {
   testHooks: boolean;
   /** API_EXTRA_LOCATIONS: more buildings for the demo client, seeded after the demo (api/db/seed/extra-locations.ts). */
   extraLocations: number;
+  /** NOTIFICATION_INTERVAL_MS: how often the notification scheduler runs (api/mail/scheduler.ts); 0: off. */
+  notificationIntervalMs: number;
   /**
    * SMTP_URL, MAIL_FROM, MAIL_REPLY_TO: the mail server every email is delivered through (api/mail/delivery.ts).
    * Unset, emails stay in the outbox table (the demo's outbox page).

@@ -15,6 +15,8 @@ import {
 } from "../lib/auth";
 import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
 import { sendMail } from "../simulators/mailer";
+import { renderEmail } from "../mail/layout";
+import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../mail/sign-in";
 import {
   EXPIRED_TOKEN_GRACE_MS,
   LIVE_CODES_KEPT,
@@ -209,7 +211,7 @@ export function authRoutes(deps: ApiDeps) {
 
   r.post(
     "/auth/login-code/request",
-    route((req, res) => {
+    route(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
       const user = findUser(deps, body.email);
       // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
@@ -228,12 +230,8 @@ export function authRoutes(deps: ApiDeps) {
           })()
         : null;
       if (user && code) {
-        sendMail(deps, {
-          to: user.email,
-          subject: "Your login code",
-          text: `Your login code is ${code}. It expires in ${CODE_MINUTES} minutes.`,
-          code,
-        });
+        const mail = await renderEmail(loginCodeEmail(deps.config.webBaseUrl, code, CODE_MINUTES));
+        sendMail(deps, { to: user.email, ...mail, code });
       }
       res.status(204).end();
     }),
@@ -278,7 +276,7 @@ export function authRoutes(deps: ApiDeps) {
 
   r.post(
     "/auth/login-link/request",
-    route((req, res) => {
+    route(async (req, res) => {
       const body = parse(z.object({ email, next: z.string().max(2000).optional() }), req.body);
       const user = findUser(deps, body.email);
       // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
@@ -293,12 +291,8 @@ export function authRoutes(deps: ApiDeps) {
         const url = new URL("/login/link", deps.config.webBaseUrl);
         url.searchParams.set("token", token);
         if (body.next) url.searchParams.set("next", body.next);
-        sendMail(deps, {
-          to: user.email,
-          subject: "Your login link",
-          text: `Use this link to log in. It expires in ${LINK_MINUTES} minutes and works once:\n${url.href}`,
-          links: [url.href],
-        });
+        const mail = await renderEmail(loginLinkEmail(deps.config.webBaseUrl, url.href, LINK_MINUTES));
+        sendMail(deps, { to: user.email, ...mail });
       }
       res.status(204).end();
     }),
@@ -317,7 +311,7 @@ export function authRoutes(deps: ApiDeps) {
 
   r.post(
     "/auth/password-reset/request",
-    route((req, res) => {
+    route(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
       const user = findUser(deps, body.email);
       // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
@@ -329,12 +323,10 @@ export function authRoutes(deps: ApiDeps) {
       if (user && token) {
         const url = new URL("/reset-password", deps.config.webBaseUrl);
         url.searchParams.set("token", token);
-        sendMail(deps, {
-          to: user.email,
-          subject: user.password_hash ? "Reset your password" : "Set your password",
-          text: `Use this link to set a new password. It expires in ${RESET_MINUTES} minutes:\n${url.href}`,
-          links: [url.href],
-        });
+        const mail = await renderEmail(
+          passwordResetEmail(deps.config.webBaseUrl, url.href, RESET_MINUTES, Boolean(user.password_hash)),
+        );
+        sendMail(deps, { to: user.email, ...mail });
       }
       res.status(204).end();
     }),

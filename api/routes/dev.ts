@@ -1,7 +1,10 @@
 import { Router } from "express";
 import * as clock from "../lib/clock";
 import { resetDemoData } from "../db/seed";
-import { type ApiDeps, route } from "../lib/http";
+import { type ApiDeps, parse, route } from "../lib/http";
+import { z } from "zod";
+import { NOTIFICATION_KINDS } from "../domain/notifications";
+import { runNotificationJob } from "../mail/jobs";
 
 /**
  * Test hooks, mounted only when the api runs with ENABLE_TEST_HOOKS and its demo data (the e2e servers,
@@ -25,6 +28,20 @@ export function devRoutes(deps: ApiDeps) {
       const ms = Math.round(performance.now() - started);
       deps.log("test hook: demo data reset", { ms, history });
       res.json({ now: clock.nowIso(), ms, history });
+    }),
+  );
+
+  /**
+   * Runs one notification job now, as of the api's clock, digests included outside their due day; answers
+   * how many emails it wrote. What was already sent is not sent again (the ledger's key).
+   */
+  r.post(
+    "/dev/notifications/run",
+    route(async (req, res) => {
+      const { kind } = parse(z.object({ kind: z.enum(NOTIFICATION_KINDS) }), req.body);
+      const sent = await runNotificationJob(deps, kind, true);
+      deps.log("test hook: notifications run", { kind, sent });
+      res.json({ sent });
     }),
   );
   return r;

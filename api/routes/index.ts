@@ -14,6 +14,7 @@ import { settingsRoutes } from "./settings";
 import { prospectRoutes } from "./prospect";
 import { devRoutes } from "./dev";
 import { outboxRoutes } from "./outbox";
+import { emailAnswerRoutes } from "./email-answers";
 
 /** Every router of the reference api, mounted under /api in this order: one entry per area, none nested. */
 export const routers: ((deps: ApiDeps) => Router)[] = [
@@ -29,6 +30,7 @@ export const routers: ((deps: ApiDeps) => Router)[] = [
   settingsRoutes,
   prospectRoutes,
   accountsRoutes,
+  emailAnswerRoutes,
   devRoutes,
   outboxRoutes,
 ];

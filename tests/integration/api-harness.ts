@@ -1,8 +1,18 @@
 import { startApi, type RunningApi } from "../../api/server";
 
 /** A real reference api on a random loopback port with a fresh in-memory, seeded database. */
-export async function startTestApi(opts: { thermostatActionDelayMs?: number } = {}): Promise<RunningApi> {
-  return startApi({ port: 0, dbFile: ":memory:", quiet: true, webBaseUrl: "http://web.test", ...opts });
+export async function startTestApi(
+  opts: { thermostatActionDelayMs?: number; clockStart?: string } = {},
+): Promise<RunningApi> {
+  // No notification scheduler: tests run the jobs through POST /dev/notifications/run, at known moments.
+  return startApi({
+    port: 0,
+    dbFile: ":memory:",
+    quiet: true,
+    webBaseUrl: "http://web.test",
+    notificationIntervalMs: 0,
+    ...opts,
+  });
 }
 
 export async function call(

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { CardStatus } from "../../app/features/thermostats/status-labels";
+import type { CardStatus } from "../../shared/status-labels";
 import { startApi, type RunningApi } from "../../api/server";
 import { cardStatus } from "../../app/features/thermostats/thermostats";
 import { listThermostats } from "../../app/features/thermostats/thermostats.server";

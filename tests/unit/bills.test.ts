@@ -8,7 +8,6 @@ import {
   chartBills,
   FLAG_UPDATE_FAILED,
   flagAnswerSchema,
-  flagHeading,
   formatMoney,
   formatRate,
   groupHeading,
@@ -16,6 +15,7 @@ import {
   pillTone,
   visibleFlags,
 } from "~/features/bills/bills";
+import { flagHeading } from "../../shared/bill-flags";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
 import { commitSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";

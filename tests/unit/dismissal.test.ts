@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { dismissalHref, issueLabel } from "~/features/thermostats/dismissal";
+import { dismissalHref } from "~/features/thermostats/dismissal";
+import { issueLabel } from "../../shared/status-labels";
 import { dismissalSchema } from "~/features/thermostats/dismissal.server";
 
 describe("the dismissal link's parameters", () => {

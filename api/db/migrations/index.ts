@@ -8,6 +8,7 @@ import { m050_accounts } from "./050_accounts";
 import { m060_sign_in_mail } from "./060_sign_in_mail";
 import { m070_mail_parts } from "./070_mail_parts";
 import { m071_mail_delivery } from "./071_mail_delivery";
+import { m072_notifications } from "./072_notifications";
 
 export type Migration = { id: string; sql: string };
 
@@ -23,4 +24,5 @@ export const migrations: Migration[] = [
   m060_sign_in_mail,
   m070_mail_parts,
   m071_mail_delivery,
+  m072_notifications,
 ];

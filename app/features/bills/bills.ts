@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FlagLike } from "../../../shared/bill-flags";
 import { submissionIdField } from "~/ui/submission-id";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatDecimal } from "~/lib/decimal";
@@ -21,29 +22,6 @@ export type BillFlagStatus = (typeof BILL_FLAG_STATUSES)[number];
 
 /** Only these flag types are shown to users. */
 export const SHOWN_FLAG_TYPES: readonly string[] = ["supplier_change", "rate_class_change"];
-
-export type FlagLike = {
-  id: number;
-  type: string;
-  status: string;
-  details?: { previousSupplier?: string | null } | null;
-};
-
-/** The heading of one flag by type and status (rule flag-headings, docs/rules.md). */
-export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
-  if (flag.type === "supplier_change") {
-    if (flag.status === "unacknowledged") return "Please verify energy supplier change";
-    if (flag.status === "action_requested") return "Help Request Received — We're on it!";
-    // dismissed; completed is final too and reads the same (the spec names no other heading).
-    return "New supplier verified";
-  }
-  if (flag.type === "rate_class_change") {
-    return flag.status === "unacknowledged"
-      ? "Your utility delivery rate increased"
-      : "Utility delivery rate class updated";
-  }
-  return "Bill issue";
-}
 
 /**
  * The heading above several flags shown together (rule flag-group-heading, docs/rules.md): it counts only the
@@ -160,30 +138,6 @@ export const billUsageHref = (locationId: number | string, billId: number) =>
 
 /** The bill download goes through the web server's /api passthrough. */
 export const billDownloadHref = (billId: number) => `/api/bill-statement/${billId}/download`;
-
-/** The explanation under a flag's heading (the copy notes of rule flag-headings, docs/rules.md). */
-export function flagCopy(
-  flag: Pick<FlagLike, "type" | "status" | "details">,
-  supplier: string | null | undefined,
-) {
-  const previous = flag.details?.previousSupplier;
-  const to = supplier ?? "a new supplier";
-  if (flag.type === "supplier_change") {
-    if (flag.status === "unacknowledged") {
-      return `This bill lists ${to} as your energy supplier${previous ? ` instead of ${previous}` : ""}. Did you expect this change? If not, we will look into it and respond by email within 1 business day.`;
-    }
-    if (flag.status === "action_requested")
-      return `We are looking into the change of supplier to ${to} and will respond by email within 1 business day.`;
-    return `${to} is confirmed as the energy supplier on this bill.`;
-  }
-  if (flag.status === "unacknowledged") {
-    return "Your utility moved this account to a different delivery rate class. Rate class changes typically mean 50-70% higher delivery cost. Did you expect this change? If not, we will look into it and respond by email within 1 business day.";
-  }
-  if (flag.status === "action_requested") {
-    return "We are reviewing the delivery rate class change (typically 50-70% higher delivery cost) and will respond by email within 1 business day.";
-  }
-  return "The delivery rate class change on this bill has been reviewed.";
-}
 
 /** A service period, compact: "Oct 13 – Nov 12, 2026", or with both years when they differ. */
 export function formatRange(start: string, end: string) {

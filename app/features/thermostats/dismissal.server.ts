@@ -4,7 +4,8 @@ import { isApiError } from "~/server/upstream/api-error";
 import { isDismissedIssue, type ThermostatIssue } from "./thermostats";
 import { parseForm } from "~/server/forms.server";
 import { z } from "zod";
-import { issueLabel, type DismissalParams } from "./dismissal";
+import type { DismissalParams } from "./dismissal";
+import { issueLabel } from "../../../shared/status-labels";
 import { dismissIssueBySlug, listThermostats } from "./thermostats.server";
 
 /** The link's (and the form's) two parameters; anything else is "Submission Failed". */

@@ -1,5 +1,3 @@
-import { STATUS_LABELS } from "./status-labels";
-
 /**
  * The issue email's dismissal link (rule dismissal-link, docs/rules.md): the GET only names the thermostat
  * and the issue and offers one button; the POST dismisses. Pure parts the page's component uses too (no zod
@@ -18,22 +16,6 @@ export const DISMISSAL_TEXT = {
   button: "Dismiss issue",
   alreadyDismissed: "This issue is already dismissed.",
 } as const;
-
-const LABELS: Record<string, string> = {
-  permanent_hold: capitalise(STATUS_LABELS["inactive-schedule"]),
-  unchanging_schedule: capitalise(STATUS_LABELS["inefficient-schedule"]),
-};
-
-function capitalise(s: string) {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-/** A readable name for an issue slug: the card's wording for schedule issues, otherwise the slug in words. */
-export function issueLabel(slug: string): string {
-  if (Object.prototype.hasOwnProperty.call(LABELS, slug)) return LABELS[slug];
-  const words = slug.split("_").filter(Boolean).join(" ");
-  return words ? capitalise(words) : slug;
-}
 
 /** The link (and form action) for the given parameters. */
 export const dismissalHref = ({ thermostatId, issueSlug }: DismissalParams) =>

@@ -59,7 +59,7 @@ export const POLL_INTERVAL_MS = 15_000;
 export const MAX_POLLS = 20;
 
 import { MESSAGES } from "./messages";
-import type { CardStatus } from "./status-labels";
+import type { CardStatus } from "../../../shared/status-labels";
 import { submissionIdField } from "~/ui/submission-id";
 
 // ---------------------------------------------------------------- modes

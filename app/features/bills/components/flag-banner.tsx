@@ -5,13 +5,12 @@ import {
   anchoredFlag,
   canAnswer,
   flagAnchor,
-  flagCopy,
-  flagHeading,
   groupHeading,
   groupPillStatus,
   pillLabel,
   pillTone,
 } from "../bills";
+import { flagCopy, flagHeading } from "../../../../shared/bill-flags";
 import { FieldErrors } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
 import { SubmitButton } from "~/ui/pending";

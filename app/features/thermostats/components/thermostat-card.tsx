@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { STATUS_LABELS } from "../status-labels";
+import { STATUS_LABELS } from "../../../../shared/status-labels";
 import { useEffect, useRef, useState } from "react";
 import {
   borderColour,

@@ -29,3 +29,19 @@ export const STATUS_LABELS: Record<CardStatus, string> = {
   "system-performance": "system performance",
   "following-schedule": "following schedule",
 };
+
+const LABELS: Record<string, string> = {
+  permanent_hold: capitalise(STATUS_LABELS["inactive-schedule"]),
+  unchanging_schedule: capitalise(STATUS_LABELS["inefficient-schedule"]),
+};
+
+function capitalise(s: string) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A readable name for an issue slug: the card's wording for schedule issues, otherwise the slug in words. */
+export function issueLabel(slug: string): string {
+  if (Object.prototype.hasOwnProperty.call(LABELS, slug)) return LABELS[slug];
+  const words = slug.split("_").filter(Boolean).join(" ");
+  return words ? capitalise(words) : slug;
+}

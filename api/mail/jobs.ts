@@ -1,0 +1,402 @@
+import { BRAND } from "./layout";
+import type { DB } from "../db";
+import {
+  ANSWER_TOKEN_DAYS,
+  UNSUBSCRIBE_TOKEN_DAYS,
+  billFlagAlertable,
+  changeText,
+  digestDue,
+  homeTimeZone,
+  issueAlertKind,
+  issueAlertable,
+  monthlyPeriod,
+  notificationKey,
+  roomUnderLimit,
+  wantsKind,
+  weeklyPeriod,
+  type DigestPeriod,
+  type NotificationKind,
+} from "../domain/notifications";
+import type { Auth, UserRow } from "../lib/auth";
+import { listVisibleBuildings, type BuildingRow } from "../lib/buildings";
+import * as clock from "../lib/clock";
+import { randomToken } from "../lib/crypto";
+import type { ApiDeps } from "../lib/http";
+import { buildingAddress } from "../routes/bills";
+import { overrideReport } from "../routes/compliance";
+import { sendMail } from "../simulators/mailer";
+import { absolute, renderEmail, type EmailDoc } from "./layout";
+import {
+  billFlagAlertEmail,
+  issueAlertEmail,
+  monthlyRecapEmail,
+  weeklyRundownEmail,
+  type RecapLocation,
+  type RundownLocation,
+} from "./notifications";
+import { storeAnswerToken, storeUnsubscribeToken } from "./tokens";
+
+/**
+ * The notification jobs: each finds what is due as of the api's clock, for every person who wants that kind
+ * of email, about the locations that person may see (the api's own access rule, `listVisibleBuildings`), and
+ * writes each email once: the ledger row (UNIQUE recipient, kind, subject) and the outbox row go in one
+ * transaction, so a crash or a second run never sends twice and never loses one half.
+ */
+
+type Recipient = UserRow & { client_id: number };
+
+/** The recipient as the access rule sees a session of theirs (never staff: staff get no notifications). */
+const recipientAuth = (u: Recipient): Auth => ({
+  user: u,
+  session: { id: "", user_id: u.id, impersonated_client_id: null, is_demo_mode: 0 },
+  clientId: u.client_id,
+  isStaff: false,
+  isAdmin: u.is_client_admin === 1,
+});
+
+/** Customers of small and medium commercial clients (the only ones who sign in here), with their preferences. */
+function recipients(db: DB, kind: NotificationKind) {
+  const users = db
+    .prepare(
+      `SELECT u.* FROM users u JOIN clients c ON c.id = u.client_id
+       WHERE u.is_staff = 0 AND c.client_type = 'SMB' ORDER BY u.id`,
+    )
+    .all() as Recipient[];
+  const prefs = db.prepare(
+    "SELECT communication_preference_type AS type, enabled FROM communication_preferences WHERE user_id = ? AND delivery_method_preference = 'email'",
+  );
+  return users.filter((u) =>
+    wantsKind(
+      (prefs.all(u.id) as { type: string; enabled: number }[]).map((p) => ({
+        type: p.type,
+        enabled: p.enabled === 1,
+      })),
+      kind,
+    ),
+  );
+}
+
+/** One email to write: who, what, its key, and how to build it once its tokens are known. */
+type Candidate = {
+  user: Recipient;
+  kind: NotificationKind;
+  key: string;
+  flag?: { id: number };
+  build: (tokens: { unsubscribe: string; confirm: string; investigate: string }) => EmailDoc;
+};
+
+/** Renders and writes the candidates in order, within each person's limit; answers how many were written. */
+async function deliver(deps: ApiDeps, candidates: Candidate[]) {
+  const { db } = deps;
+  const already = db.prepare(
+    "SELECT 1 FROM notifications_sent WHERE user_id = ? AND kind = ? AND subject_key = ?",
+  );
+  const sentTimes = db.prepare("SELECT sent_at FROM notifications_sent WHERE user_id = ? AND kind = ?");
+  const ledger = db.prepare(
+    "INSERT OR IGNORE INTO notifications_sent (user_id, kind, subject_key, sent_at) VALUES (?, ?, ?, ?)",
+  );
+  let sent = 0;
+  for (const c of candidates) {
+    if (already.get(c.user.id, c.kind, c.key)) continue;
+    const nowMs = clock.nowMs();
+    const times = (sentTimes.all(c.user.id, c.kind) as { sent_at: string }[]).map((r) =>
+      Date.parse(r.sent_at),
+    );
+    // Over the limit: not sent now and not forgotten; a later run sends it once the window has room.
+    if (roomUnderLimit(c.kind, times, nowMs) === 0) continue;
+    const tokens = { unsubscribe: randomToken(), confirm: randomToken(), investigate: randomToken() };
+    const doc = c.build(tokens);
+    const mail = await renderEmail(doc);
+    const wrote = db.transaction(() => {
+      // Another run may have written it while this one rendered: the UNIQUE key decides, once.
+      if (ledger.run(c.user.id, c.kind, c.key, new Date(nowMs).toISOString()).changes === 0) return false;
+      storeUnsubscribeToken(db, tokens.unsubscribe, c.user.id, c.kind, UNSUBSCRIBE_TOKEN_DAYS);
+      if (c.flag) {
+        storeAnswerToken(db, tokens.confirm, c.user.id, c.flag.id, "dismissed", ANSWER_TOKEN_DAYS);
+        storeAnswerToken(db, tokens.investigate, c.user.id, c.flag.id, "action_requested", ANSWER_TOKEN_DAYS);
+      }
+      sendMail(deps, {
+        to: c.user.email,
+        ...mail,
+        kind: c.kind,
+        headers: {
+          "List-Unsubscribe": `<${unsubscribeHref(deps, tokens.unsubscribe)}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      });
+      return true;
+    })();
+    if (wrote) sent++;
+  }
+  return sent;
+}
+
+const unsubscribeHref = (deps: ApiDeps, token: string) =>
+  absolute(deps.config.webBaseUrl, `/unsubscribe?${new URLSearchParams({ token })}`);
+
+const locationName = (b: Pick<BuildingRow, "name" | "nickname">) => b.nickname || b.name;
+
+type FlagCandidateRow = {
+  flag_id: number;
+  type: string;
+  status: string;
+  previous_supplier: string | null;
+  updated_at: string;
+  building_id: number;
+  statement_date: string;
+  service_start_date: string;
+  service_end_date: string;
+  total_charges_cents: number;
+  total_electric_charges_cents: number;
+  consumption_kwh: number;
+  rate_cents: number;
+  supplier: string | null;
+  utility_name: string;
+};
+
+function billFlagCandidates(deps: ApiDeps): Candidate[] {
+  const { db } = deps;
+  const nowMs = clock.nowMs();
+  const flags = db.prepare(
+    `SELECT f.id AS flag_id, f.type, f.status, f.previous_supplier, f.updated_at, s.building_id, s.statement_date,
+       s.service_start_date, s.service_end_date, s.total_charges_cents, s.total_electric_charges_cents,
+       s.consumption_kwh, s.rate_cents, s.supplier, u.name AS utility_name
+     FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
+       JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
+     WHERE f.status = 'unacknowledged' AND s.building_id IN (SELECT value FROM json_each(?))
+     ORDER BY f.updated_at, f.id`,
+  );
+  const out: Candidate[] = [];
+  for (const user of recipients(db, "bill_flag")) {
+    const buildings = new Map(listVisibleBuildings(db, recipientAuth(user)).map((b) => [b.id, b]));
+    for (const f of flags.all(JSON.stringify([...buildings.keys()])) as FlagCandidateRow[]) {
+      const flag = { type: f.type, status: f.status, updatedAtMs: Date.parse(f.updated_at) };
+      if (!billFlagAlertable(flag, f.supplier, BRAND, nowMs)) continue;
+      const b = buildings.get(f.building_id)!;
+      out.push({
+        user,
+        kind: "bill_flag",
+        key: notificationKey({ flagId: f.flag_id }),
+        flag: { id: f.flag_id },
+        build: (t) =>
+          billFlagAlertEmail({
+            baseUrl: deps.config.webBaseUrl,
+            unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+            location: { id: b.id, name: locationName(b), address: buildingAddress(b) },
+            bill: {
+              statementDate: f.statement_date,
+              serviceStartDate: f.service_start_date,
+              serviceEndDate: f.service_end_date,
+              totalChargesCents: f.total_charges_cents,
+              totalElectricChargesCents: f.total_electric_charges_cents,
+              consumptionKwh: f.consumption_kwh,
+              rateCents: f.rate_cents,
+              supplier: f.supplier,
+              utility: f.utility_name,
+            },
+            flag: { type: f.type, status: f.status, previousSupplier: f.previous_supplier },
+            confirmToken: t.confirm,
+            investigateToken: t.investigate,
+          }),
+      });
+    }
+  }
+  return out;
+}
+
+type IssueRow = {
+  id: number;
+  issue_slug: string;
+  current_status: string;
+  is_dismissed: number;
+  created_at: string;
+  building_id: number;
+  thermostat_id: number;
+  device_name: string;
+};
+
+function issueCandidates(deps: ApiDeps, kind: "device_issue" | "customer_comfort"): Candidate[] {
+  const { db } = deps;
+  const nowMs = clock.nowMs();
+  const issues = db.prepare(
+    `SELECT i.id, i.issue_slug, i.current_status, i.is_dismissed, i.created_at, i.building_id, t.id AS thermostat_id,
+       t.device_name
+     FROM thermostat_issues i JOIN thermostats t ON t.id = i.thermostat_id
+     WHERE i.current_status IN ('active', 'failed') AND i.building_id IN (SELECT value FROM json_each(?))
+     ORDER BY i.created_at, i.id`,
+  );
+  const out: Candidate[] = [];
+  for (const user of recipients(db, kind)) {
+    const buildings = new Map(listVisibleBuildings(db, recipientAuth(user)).map((b) => [b.id, b]));
+    for (const i of issues.all(JSON.stringify([...buildings.keys()])) as IssueRow[]) {
+      if (issueAlertKind(i.issue_slug) !== kind) continue;
+      const issue = {
+        currentStatus: i.current_status,
+        isDismissed: i.is_dismissed === 1,
+        createdAtMs: Date.parse(i.created_at),
+      };
+      if (!issueAlertable(issue, nowMs)) continue;
+      const b = buildings.get(i.building_id)!;
+      out.push({
+        user,
+        kind,
+        key: notificationKey({ issueId: i.id }),
+        build: (t) =>
+          issueAlertEmail({
+            baseUrl: deps.config.webBaseUrl,
+            unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+            kind,
+            location: { id: b.id, name: locationName(b) },
+            thermostat: { id: i.thermostat_id, name: i.device_name },
+            issueSlug: i.issue_slug,
+            foundAt: i.created_at,
+          }),
+      });
+    }
+  }
+  return out;
+}
+
+/** Local wall-clock epoch seconds of a local date (usage_intervals' `ts`, api/db/migrations/030_usage.ts). */
+const localTs = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 1000;
+
+/** Each recipient's digest period in the client's home time zone, when due (or always, when forced). */
+function digestRecipients(
+  deps: ApiDeps,
+  kind: "weekly_rundown" | "monthly_recap",
+  force: boolean,
+): { user: Recipient; buildings: BuildingRow[]; period: DigestPeriod }[] {
+  const { db } = deps;
+  const nowMs = clock.nowMs();
+  const clientZones = db.prepare("SELECT id, timezone FROM buildings WHERE client_id = ?");
+  const out = [];
+  for (const user of recipients(db, kind)) {
+    const zone = homeTimeZone(clientZones.all(user.client_id) as { id: number; timezone: string }[]);
+    const buildings = listVisibleBuildings(db, recipientAuth(user));
+    if (!zone || buildings.length === 0) continue;
+    const period = kind === "weekly_rundown" ? weeklyPeriod(nowMs, zone) : monthlyPeriod(nowMs, zone);
+    if (force || digestDue(period, nowMs)) out.push({ user, buildings, period });
+  }
+  return out;
+}
+
+function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
+  const { db } = deps;
+  const nowIso = clock.nowIso();
+  const openIssues = db.prepare(
+    "SELECT count(*) AS n FROM thermostat_issues WHERE building_id = ? AND current_status IN ('active', 'failed') AND is_dismissed = 0",
+  );
+  const usage = db.prepare(
+    "SELECT sum(kwh) AS kwh, max(kw) AS kw, count(*) AS n FROM usage_intervals WHERE building_id = ? AND ts >= ? AND ts < ?",
+  );
+  const events = db.prepare(
+    "SELECT start_time FROM dispatches WHERE building_id = ? AND start_time > ? AND is_internal_test = 0 ORDER BY start_time LIMIT 5",
+  );
+  const bills = db.prepare(
+    "SELECT statement_date, total_charges_cents FROM bill_statements WHERE building_id = ? AND statement_date >= ? AND statement_date < ? ORDER BY statement_date",
+  );
+  return digestRecipients(deps, "weekly_rundown", force).map(({ user, buildings, period }) => ({
+    user,
+    kind: "weekly_rundown" as const,
+    key: notificationKey({ period: period.key }),
+    build: (t) => {
+      const locations: RundownLocation[] = buildings.map((b) => {
+        const week = usage.get(b.id, localTs(period.from), localTs(period.to)) as {
+          kwh: number | null;
+          kw: number | null;
+          n: number;
+        };
+        const before = usage.get(b.id, localTs(period.beforeFrom), localTs(period.from)) as {
+          kwh: number | null;
+        };
+        return {
+          id: b.id,
+          name: locationName(b),
+          openIssues: (openIssues.get(b.id) as { n: number }).n,
+          consumptionKwh: week.n ? week.kwh : null,
+          consumptionChange: week.n && before.kwh ? changeText(week.kwh ?? 0, before.kwh) : null,
+          peakKw: week.n ? week.kw : null,
+          upcomingEvents: (events.all(b.id, nowIso) as { start_time: string }[]).map((e) => ({
+            startsAt: e.start_time,
+          })),
+          newBills: (
+            bills.all(b.id, period.from, period.to) as {
+              statement_date: string;
+              total_charges_cents: number;
+            }[]
+          ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
+        };
+      });
+      return weeklyRundownEmail({
+        baseUrl: deps.config.webBaseUrl,
+        unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+        from: period.from,
+        to: period.to,
+        locations,
+      });
+    },
+  }));
+}
+
+function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
+  const { db } = deps;
+  const spending = db.prepare(
+    "SELECT sum(total_charges_cents) AS cents, count(*) AS n FROM bill_statements WHERE building_id = ? AND statement_date >= ? AND statement_date < ?",
+  );
+  const events = db.prepare(
+    "SELECT count(*) AS n FROM dispatches WHERE building_id = ? AND status = 'SUCCESS' AND is_internal_test = 0 AND start_time >= ? AND start_time < ?",
+  );
+  return digestRecipients(deps, "monthly_recap", force).map(({ user, buildings, period }) => ({
+    user,
+    kind: "monthly_recap" as const,
+    key: notificationKey({ period: period.key }),
+    build: (t) => {
+      const report = overrideReport(db, recipientAuth(user), user.client_id, period.from, period.to);
+      const pct = new Map(
+        (report.buildings as { building_id: number; schedule_compliance_percentage: number | null }[]).map(
+          (b) => [b.building_id, b.schedule_compliance_percentage],
+        ),
+      );
+      const client = (report.client as { schedule_compliance_percentage: number | null }[])[0];
+      const locations: RecapLocation[] = buildings.map((b) => {
+        const s = spending.get(b.id, period.from, period.to) as { cents: number | null; n: number };
+        return {
+          id: b.id,
+          name: locationName(b),
+          spendingCents: s.n ? s.cents : null,
+          compliancePct: pct.get(b.id) ?? null,
+          gridEvents: (
+            events.get(b.id, `${period.from}T00:00:00Z`, `${period.to}T00:00:00Z`) as { n: number }
+          ).n,
+        };
+      });
+      return monthlyRecapEmail({
+        baseUrl: deps.config.webBaseUrl,
+        unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+        month: period.from.slice(0, 7),
+        clientCompliancePct: client?.schedule_compliance_percentage ?? null,
+        locations,
+      });
+    },
+  }));
+}
+
+/**
+ * Runs one kind's job as of the api's clock and answers how many emails it wrote. `force` (the test hook)
+ * sends the latest digest period even outside its due day; alerts have no due time.
+ */
+export async function runNotificationJob(
+  deps: ApiDeps,
+  kind: NotificationKind,
+  force = false,
+): Promise<number> {
+  const candidates =
+    kind === "bill_flag"
+      ? billFlagCandidates(deps)
+      : kind === "device_issue" || kind === "customer_comfort"
+        ? issueCandidates(deps, kind)
+        : kind === "weekly_rundown"
+          ? weeklyCandidates(deps, force)
+          : monthlyCandidates(deps, force);
+  return deliver(deps, candidates);
+}

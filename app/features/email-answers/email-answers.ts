@@ -1,0 +1,45 @@
+/**
+ * The pages an email's answer and unsubscribe links open (rule email-answer-links, docs/rules.md): their
+ * strings and the states a token can be in. Dependency-free: these pages ship no application JavaScript.
+ */
+
+/** What a token is worth: usable, already used (the answer recorded, or the email already off), expired, unknown. */
+export type TokenState = "open" | "answered" | "done" | "expired" | "invalid";
+
+/** The api's refusal statuses for a token (docs/api-contract.md, Email answers). */
+export function refusedTokenState(status: number): TokenState | null {
+  if (status === 404 || status === 422) return "invalid";
+  if (status === 409) return "answered";
+  if (status === 410) return "expired";
+  return null;
+}
+
+export const ANSWER_TEXT = {
+  /** The question each answer link's page asks before its one button. */
+  question: {
+    dismissed: "Confirm that this change on your bill is expected?",
+    action_requested: "Ask our team to investigate this change on your bill?",
+  },
+  button: { dismissed: "Yes, this is expected", action_requested: "No, please investigate" },
+  answered: "This bill issue has already been answered. Nothing more is needed from this link.",
+  expired: "This link has expired. You can still answer from the bill on your spending page once you log in.",
+  invalid:
+    "This link is not valid. It may be incomplete: open it again from the email, or log in to answer from your spending page.",
+  failed: "Unable to process update",
+} as const;
+
+export const UNSUBSCRIBE_TEXT = {
+  heading: "Unsubscribe",
+  question: (what: string) => `Stop receiving ${what} by email?`,
+  button: "Unsubscribe",
+  done: (what: string) =>
+    `You will no longer receive ${what} by email. You can turn them on again in My Preferences.`,
+  doneHeading: "You are unsubscribed",
+  expired: "This unsubscribe link has expired. Log in and turn the email off in My Preferences.",
+  invalid: "This unsubscribe link is not valid. Log in and turn the email off in My Preferences.",
+  failed: "Something went wrong. Please try again, or turn the email off in My Preferences.",
+} as const;
+
+/** The HTTP status of a page showing a token in this state: an unknown link is 404, an expired one 410. */
+export const tokenPageStatus = (state: TokenState | "failed") =>
+  state === "invalid" ? 404 : state === "expired" ? 410 : 200;

@@ -1,0 +1,122 @@
+/**
+ * Screenshots of every email's HTML part at 600 px (a desktop mail client's reading pane) and 390 px (a phone),
+ * from the templates with sample data: `npx tsx scripts/email-screenshots.ts [outDir]` (default /tmp/emails).
+ * Look at them after changing the layout or a template.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { renderEmail, type EmailDoc } from "../api/mail/layout";
+import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../api/mail/sign-in";
+import {
+  billFlagAlertEmail,
+  issueAlertEmail,
+  monthlyRecapEmail,
+  weeklyRundownEmail,
+} from "../api/mail/notifications";
+
+const out = process.argv[2] ?? "/tmp/emails";
+const base = "https://app.energyops.example";
+const common = { baseUrl: base, unsubscribeHref: `${base}/unsubscribe?token=sample` };
+const loc = (id: number, name: string) => ({ id, name });
+
+const docs: Record<string, EmailDoc> = {
+  "login-code": loginCodeEmail(base, "482913", 10),
+  "login-link": loginLinkEmail(base, `${base}/login/link?token=sample`, 15),
+  "password-reset": passwordResetEmail(base, `${base}/reset-password?token=sample`, 60, true),
+  "bill-flag": billFlagAlertEmail({
+    ...common,
+    location: {
+      id: 106,
+      name: "Harbor Coffee Wicker Park",
+      address: "1425 N Milwaukee Ave, Chicago, IL 60622",
+    },
+    bill: {
+      statementDate: "2026-11-07",
+      serviceStartDate: "2026-10-08",
+      serviceEndDate: "2026-11-06",
+      totalChargesCents: 323844,
+      totalElectricChargesCents: 291460,
+      consumptionKwh: 18342,
+      rateCents: 14.21,
+      supplier: "Direct Energy Business",
+      utility: "ComEd",
+    },
+    flag: { type: "supplier_change", status: "unacknowledged", previousSupplier: "ComEd" },
+    confirmToken: "sample-yes",
+    investigateToken: "sample-no",
+  }),
+  "device-issue": issueAlertEmail({
+    ...common,
+    kind: "device_issue",
+    location: loc(104, "Harbor Coffee Pike Place"),
+    thermostat: { id: 1024, name: "Front Counter" },
+    issueSlug: "permanent_hold",
+    foundAt: "2026-11-12T09:00:00Z",
+  }),
+  "customer-comfort": issueAlertEmail({
+    ...common,
+    kind: "customer_comfort",
+    location: loc(103, "Harbor Coffee Fremont"),
+    thermostat: { id: 1015, name: "Seating Area" },
+    issueSlug: "heat_setpoint_above_indoor_temp",
+    foundAt: "2026-11-14T09:00:00Z",
+  }),
+  "weekly-rundown": weeklyRundownEmail({
+    ...common,
+    from: "2026-11-09",
+    to: "2026-11-16",
+    locations: [
+      {
+        ...loc(101, "Harbor Coffee Capitol Hill"),
+        openIssues: 2,
+        consumptionKwh: 4312.4,
+        consumptionChange: "6% more than the week before",
+        peakKw: 38.2,
+        upcomingEvents: [{ startsAt: "2026-11-19T21:00:00Z" }],
+        newBills: [{ statementDate: "2026-11-12", totalChargesCents: 184512 }],
+      },
+      {
+        ...loc(102, "Harbor Coffee Ballard"),
+        openIssues: 0,
+        consumptionKwh: 2980,
+        consumptionChange: "3% less than the week before",
+        peakKw: 22.7,
+        upcomingEvents: [],
+        newBills: [],
+      },
+    ],
+  }),
+  "monthly-recap": monthlyRecapEmail({
+    ...common,
+    month: "2026-10",
+    clientCompliancePct: 87.4,
+    locations: [
+      {
+        ...loc(101, "Harbor Coffee Capitol Hill"),
+        spendingCents: 812344,
+        compliancePct: 91.2,
+        gridEvents: 2,
+      },
+      { ...loc(102, "Harbor Coffee Ballard"), spendingCents: null, compliancePct: null, gridEvents: 0 },
+    ],
+  }),
+};
+
+fs.mkdirSync(out, { recursive: true });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
+try {
+  for (const [name, doc] of Object.entries(docs)) {
+    const { html } = await renderEmail(doc);
+    fs.writeFileSync(path.join(out, `${name}.html`), html);
+    for (const width of [600, 390]) {
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await page.setContent(html);
+      await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: true });
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+}
+console.log(`screenshots in ${out}`);

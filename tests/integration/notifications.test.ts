@@ -1,0 +1,267 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
+import { call, startTestApi } from "./api-harness";
+
+const DANA = "dana@harborcoffee.test";
+const SAM = "sam@harborcoffee.test";
+
+type OutboxRow = {
+  id: number;
+  to_email: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  headers_json: string;
+  kind: string;
+  links_json: string;
+};
+
+const mails = (api: RunningApi, to: string, kind: string) =>
+  api.db
+    .prepare("SELECT * FROM outbox WHERE to_email = ? AND kind = ? ORDER BY id")
+    .all(to, kind) as OutboxRow[];
+
+const run = async (api: RunningApi, kind: string) => {
+  const r = await call(api, "POST", "/dev/notifications/run", { body: { kind } });
+  expect(r.status).toBe(200);
+  return r.json.sent as number;
+};
+
+describe("notification jobs and the test hook", () => {
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await startTestApi({ clockStart: TEST_CLOCK_START, ...({ testHooks: true } as object) });
+  });
+  afterAll(() => api.close());
+
+  it("bill_flag: dana gets Bill Audit Alerts with both answers and one-click unsubscribe; a second run sends nothing", async () => {
+    const sent = await run(api, "bill_flag");
+    expect(sent).toBeGreaterThan(0);
+    const alerts = mails(api, DANA, "bill_flag");
+    expect(alerts.length).toBeGreaterThanOrEqual(1);
+    const a = alerts[0];
+    expect(a.subject).toMatch(
+      /^(Please verify energy supplier change|Your utility delivery rate increased): /,
+    );
+    const links = JSON.parse(a.links_json) as string[];
+    expect(links[0]).toMatch(/^http:\/\/web\.test\/fix-my-bill\/dismissed\?token=/);
+    expect(links[1]).toMatch(/^http:\/\/web\.test\/fix-my-bill\/action_requested\?token=/);
+    expect(a.text).toContain("Yes, this is expected:");
+    expect(a.text).toContain("No, please investigate:");
+    expect(a.html).toContain('lang="en"');
+    const headers = JSON.parse(a.headers_json) as Record<string, string>;
+    expect(headers["List-Unsubscribe"]).toMatch(/^<http:\/\/web\.test\/unsubscribe\?token=[\w-]+>$/);
+    expect(headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect(await run(api, "bill_flag")).toBe(0);
+    expect(mails(api, DANA, "bill_flag").length).toBe(alerts.length);
+  });
+
+  it("at most 5 alerts of a kind per person a day: the rest wait, none is dropped", () => {
+    expect(mails(api, DANA, "bill_flag").length).toBe(5);
+    const keys = api.db
+      .prepare("SELECT count(*) AS n FROM notifications_sent WHERE user_id = 1 AND kind = 'bill_flag'")
+      .get() as { n: number };
+    expect(keys.n).toBe(5);
+  });
+
+  it("sam hears only of flags at the locations he may see", () => {
+    const samAlerts = mails(api, SAM, "bill_flag");
+    const visible = (
+      api.db
+        .prepare(
+          "SELECT b.name, b.nickname FROM buildings b JOIN user_building_access a ON a.building_id = b.id WHERE a.user_id = 2 AND a.has_access = 1",
+        )
+        .all() as { name: string; nickname: string | null }[]
+    ).map((b) => b.nickname || b.name);
+    for (const m of samAlerts) expect(visible.some((name) => m.subject.endsWith(`: ${name}`))).toBe(true);
+  });
+
+  it("weekly_rundown: dana gets one rundown, once", async () => {
+    expect(await run(api, "weekly_rundown")).toBeGreaterThan(0);
+    const rundowns = mails(api, DANA, "weekly_rundown");
+    expect(rundowns.length).toBe(1);
+    expect(rundowns[0].subject).toMatch(/^Your Weekly Rundown: /);
+    expect(rundowns[0].text).toContain("Consumption: ");
+    expect(await run(api, "weekly_rundown")).toBe(0);
+  });
+
+  it("monthly_recap: nobody with the preference off gets it (dana's is off)", async () => {
+    await run(api, "monthly_recap");
+    expect(mails(api, DANA, "monthly_recap")).toEqual([]);
+  });
+
+  it("device and comfort alerts name the issue and carry the dismissal link", async () => {
+    await run(api, "device_issue");
+    await run(api, "customer_comfort");
+    const all = api.db
+      .prepare("SELECT * FROM outbox WHERE kind IN ('device_issue', 'customer_comfort')")
+      .all() as OutboxRow[];
+    expect(all.length).toBeGreaterThan(0);
+    for (const m of all) {
+      const links = JSON.parse(m.links_json) as string[];
+      expect(
+        links.some((l) =>
+          /^http:\/\/web\.test\/dismiss-thermostat-issue\?thermostatId=\d+&issueSlug=\w+$/.test(l),
+        ),
+      ).toBe(true);
+      expect(links.some((l) => /^http:\/\/web\.test\/locations\/\d+\/control$/.test(l))).toBe(true);
+    }
+  });
+
+  it("an answer link: GET changes nothing; POST records it once, spends the other answer, then says answered", async () => {
+    const a = mails(api, DANA, "bill_flag")[1];
+    const [confirm, investigate] = (JSON.parse(a.links_json) as string[]).map((l) =>
+      new URL(l).searchParams.get("token")!,
+    );
+    const before = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
+    expect(before.status).toBe(200);
+    expect(before.json).toMatchObject({
+      state: "open",
+      answer: "action_requested",
+      flag: { status: "unacknowledged" },
+    });
+    const flagId = (before.json.flag as { id: number }).id;
+    const again = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
+    expect(again.json.state).toBe("open");
+    const post = await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } });
+    expect(post.status).toBe(200);
+    expect(post.json).toMatchObject({
+      state: "recorded",
+      answer: "action_requested",
+      flag: { id: flagId, status: "action_requested" },
+    });
+    const status = api.db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flagId) as {
+      status: string;
+    };
+    expect(status.status).toBe("action_requested");
+    expect(
+      (await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } })).status,
+    ).toBe(409);
+    const other = await call(api, "POST", "/email-answers/bill-flag", { body: { token: confirm } });
+    expect(other.status).toBe(409);
+    expect(other.json.state).toBe("answered");
+    expect((await call(api, "GET", `/email-answers/bill-flag?token=${confirm}`)).json.state).toBe("answered");
+    expect((await call(api, "POST", "/email-answers/bill-flag", { body: { token: "nope" } })).status).toBe(
+      404,
+    );
+  });
+
+  it("an expired answer link says so and records nothing", async () => {
+    const a = mails(api, DANA, "bill_flag")[2];
+    const token = new URL((JSON.parse(a.links_json) as string[])[0]).searchParams.get("token")!;
+    api.db.prepare("UPDATE email_tokens SET expires_at = '2000-01-01T00:00:00.000Z'").run();
+    const r = await call(api, "POST", "/email-answers/bill-flag", { body: { token } });
+    expect(r.status).toBe(410);
+    expect(r.json.state).toBe("expired");
+    expect((await call(api, "GET", `/email-answers/bill-flag?token=${token}`)).json.state).toBe("expired");
+    api.db.prepare("UPDATE email_tokens SET expires_at = '2100-01-01T00:00:00.000Z'").run();
+  });
+
+  it("unsubscribe: GET asks, POST turns the preference off (twice is fine), and no further mail of that kind", async () => {
+    const a = mails(api, DANA, "bill_flag")[0];
+    const headers = JSON.parse(a.headers_json) as Record<string, string>;
+    const token = new URL(headers["List-Unsubscribe"].slice(1, -1)).searchParams.get("token")!;
+    const pref = () =>
+      (
+        api.db
+          .prepare(
+            "SELECT enabled FROM communication_preferences WHERE user_id = 1 AND communication_preference_type = 'bill_flag' AND delivery_method_preference = 'email'",
+          )
+          .get() as { enabled: number }
+      ).enabled;
+    expect((await call(api, "GET", `/email-answers/unsubscribe?token=${token}`)).json).toMatchObject({
+      state: "open",
+      kind: "bill_flag",
+    });
+    expect(pref()).toBe(1);
+    expect((await call(api, "POST", "/email-answers/unsubscribe", { body: { token } })).json.state).toBe(
+      "done",
+    );
+    expect((await call(api, "POST", "/email-answers/unsubscribe", { body: { token } })).status).toBe(200);
+    expect(pref()).toBe(0);
+    // A day later the limit has room again, but dana said no: nothing more of that kind.
+    api.db.prepare("UPDATE notifications_sent SET sent_at = '2000-01-01T00:00:00.000Z'").run();
+    const count = mails(api, DANA, "bill_flag").length;
+    await run(api, "bill_flag");
+    expect(mails(api, DANA, "bill_flag").length).toBe(count);
+    expect(mails(api, SAM, "bill_flag").length).toBeGreaterThan(0);
+  });
+
+  it("two runs at once still write each alert once (the ledger's UNIQUE key decides)", async () => {
+    api.db.prepare("DELETE FROM notifications_sent WHERE kind = 'customer_comfort'").run();
+    api.db.prepare("DELETE FROM outbox WHERE kind = 'customer_comfort'").run();
+    const [c, d] = await Promise.all([run(api, "customer_comfort"), run(api, "customer_comfort")]);
+    const written = (
+      api.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'customer_comfort'").get() as {
+        n: number;
+      }
+    ).n;
+    expect(written).toBeGreaterThan(0);
+    expect(c + d).toBe(written);
+    expect(
+      api.db
+        .prepare(
+          "SELECT to_email, subject FROM outbox WHERE kind = 'customer_comfort' GROUP BY to_email, subject HAVING count(*) > 1",
+        )
+        .all(),
+    ).toEqual([]);
+  });
+
+  it("sign-in emails carry an HTML part in the same layout", async () => {
+    expect((await call(api, "POST", "/auth/login-code/request", { body: { email: SAM } })).status).toBe(204);
+    const m = api.db
+      .prepare("SELECT * FROM outbox WHERE to_email = ? AND kind = 'sign_in' ORDER BY id DESC")
+      .get(SAM) as OutboxRow;
+    expect(m.html).toMatch(/<html[^>]* lang="en"/);
+    expect(m.html).toContain("Your login code");
+    expect(m.text).toMatch(/Your login code is \d{6}\. It expires in 10 minutes\./);
+  });
+
+  it("the hook refuses an unknown kind", async () => {
+    const r = await call(api, "POST", "/dev/notifications/run", { body: { kind: "spam" } });
+    expect(r.status).toBe(422);
+  });
+});
+
+describe("exactly once across a restart", () => {
+  it("a second process on the same database sends nothing already sent", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "notify-"));
+    const dbFile = path.join(dir, "api.sqlite");
+    const start = () =>
+      startApi({
+        port: 0,
+        dbFile,
+        quiet: true,
+        webBaseUrl: "http://web.test",
+        notificationIntervalMs: 0,
+        testHooks: true,
+        clockStart: TEST_CLOCK_START,
+      });
+    let api = await start();
+    expect(await run(api, "weekly_rundown")).toBeGreaterThan(0);
+    await api.close();
+    api = await start();
+    try {
+      expect(await run(api, "weekly_rundown")).toBe(0);
+    } finally {
+      await api.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe("without test hooks", () => {
+  it("the hook does not exist", async () => {
+    const api = await startApi({ port: 0, dbFile: ":memory:", quiet: true, seed: false, testHooks: false });
+    try {
+      const r = await call(api, "POST", "/dev/notifications/run", { body: { kind: "bill_flag" } });
+      expect(r.status).toBe(404);
+    } finally {
+      await api.close();
+    }
+  });
+});
