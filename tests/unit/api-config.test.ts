@@ -14,6 +14,7 @@ describe("the reference api's configuration", () => {
       testHooks: false,
       extraLocations: 0,
       smtp: undefined,
+      notificationIntervalMs: 60_000,
     });
   });
 

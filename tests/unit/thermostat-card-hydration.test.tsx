@@ -6,6 +6,8 @@ import type { ThermostatInfo } from "~/features/thermostats/thermostats";
 
 // The card's fetchers render a plain <form>: the test renders components, not a Remix app.
 vi.mock("@remix-run/react", () => ({
+  // The cards' submit buttons read the page's navigation for their pending state.
+  useNavigation: () => ({ state: "idle", formData: undefined, location: undefined }),
   useFetcher: () => ({
     state: "idle",
     data: undefined,
