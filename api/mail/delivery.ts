@@ -4,23 +4,11 @@ import type SMTPPool from "nodemailer/lib/smtp-pool";
 import * as clock from "../lib/clock";
 import type { ApiDeps, SmtpConfig } from "../lib/http";
 import { afterFailure, LEASE_MS, scrubSmtpError, type SmtpFailure } from "./policy";
+import type { OutboxRow } from "./outbox-row";
 import { onMailWritten } from "./wake";
 
-/** An outbox row as the delivery loop reads it. */
-type OutboxRow = {
-  id: number;
-  to_email: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  headers_json: string;
-  kind: string;
-  sent_at: string;
-  message_id: string;
-  attempts: number;
-  status: string;
-  claim_id: string;
-};
+/** An outbox row as the delivery loop reads it: every row it claims has its Message-ID and claim. */
+type ClaimedRow = Omit<OutboxRow, "message_id" | "claim_id"> & { message_id: string; claim_id: string };
 
 export type DeliveryOptions = {
   /** How often due rows (retries, rows left by a crash) are looked for besides the wake-ups on write. */
@@ -113,15 +101,15 @@ export function startDelivery(deps: ApiDeps, options: DeliveryOptions = {}): Del
         new Date(now).toISOString(),
         new Date(now).toISOString(),
         batch,
-      ) as OutboxRow[];
+      ) as ClaimedRow[];
 
   /** Writes an outcome if this claim still holds the row; false when it no longer does. */
-  const record = (row: OutboxRow, sql: string, ...values: unknown[]) =>
+  const record = (row: ClaimedRow, sql: string, ...values: unknown[]) =>
     !abandoned &&
     db.open &&
     db.prepare(`${sql} WHERE id = ? AND claim_id = ?`).run(...values, row.id, row.claim_id).changes === 1;
 
-  async function deliver(row: OutboxRow): Promise<"sent" | "retry" | "failed"> {
+  async function deliver(row: ClaimedRow): Promise<"sent" | "retry" | "failed"> {
     // A row claimed before (attempts counts this claim) whose lease ran out: its sender stopped mid-way.
     if (row.status === "sending")
       deps.log("mail delivery: resuming a send left unfinished", {

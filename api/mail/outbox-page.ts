@@ -3,25 +3,7 @@
  * first, and each email with its headers, its HTML part shown in a sandboxed frame, its text part, and its
  * links to click. Plain HTML with no script; every value from the database is escaped.
  */
-
-export type OutboxRow = {
-  id: number;
-  to_email: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  headers_json: string;
-  kind: string;
-  links_json: string;
-  code: string | null;
-  sent_at: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  message_id: string | null;
-};
+import type { OutboxRow } from "./outbox-row";
 
 /**
  * The pages' policy: no script, no requests but images, nothing may frame them. The email's frame (a

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from "express";
 import { z } from "zod";
 import { type ApiDeps, HttpError, parse, route } from "../lib/http";
-import { OUTBOX_PAGE_CSP, renderOutboxList, renderOutboxMessage, type OutboxRow } from "../mail/outbox-page";
+import { OUTBOX_PAGE_CSP, renderOutboxList, renderOutboxMessage } from "../mail/outbox-page";
+import type { OutboxRow } from "../mail/outbox-row";
 
 const notFound = () => new HttpError(404, { message: "Not Found" });
 

@@ -99,7 +99,9 @@ test.describe("answers from email", () => {
     );
   });
 
-  test("a user with the preference off gets none: dana's Monthly Recap is off", async ({ page: _page }, info) => {
+  test("a user with the preference off gets none: dana's Monthly Recap is off", async ({
+    page: _page,
+  }, info) => {
     const since = await outboxMark(info);
     await runJob(info, "monthly_recap");
     const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(USERS.dana)}`);

@@ -9,7 +9,11 @@ import { ALL_PAGES } from "./pages";
 const PAGES = [...ALL_PAGES, { path: "/reset-password?token=abc", user: null }];
 
 const blockingResources = () =>
-  (performance.getEntriesByType("resource") as (PerformanceResourceTiming & { renderBlockingStatus?: string })[])
+  (
+    performance.getEntriesByType("resource") as (PerformanceResourceTiming & {
+      renderBlockingStatus?: string;
+    })[]
+  )
     .filter((r) => r.renderBlockingStatus !== "non-blocking")
     .map((r) => `${r.name} (${r.renderBlockingStatus})`);
 

@@ -392,7 +392,10 @@ export async function sendLoginCode(request: Request, email: string) {
     const message =
       error.kind === "http" || error.kind === "validation" ? error.message : AUTH_MESSAGES.codeRequestFailed;
     // The login page answering this request says it (a flash would show on whatever page came next).
-    return data<LoginActionData>({ intent: "request-code", toast: { kind: "error", message } }, { status: 502 });
+    return data<LoginActionData>(
+      { intent: "request-code", toast: { kind: "error", message } },
+      { status: 502 },
+    );
   }
 }
 
