@@ -53,6 +53,30 @@ test.describe("answers from email", () => {
     await expect(page.getByRole("heading", { name: heading }).first()).toBeVisible();
   });
 
+  test("comfort alert → the dismissal link asks → Dismiss issue → the issue reads dismissed", async ({
+    page,
+  }, info) => {
+    const since = await outboxMark(info);
+    expect(await runJob(info, "customer_comfort")).toBeGreaterThan(0);
+    const mail = await waitForMail(info, USERS.dana, since, /^Comfort alert: /);
+    const dismiss = new URL(mail.links.find((l) => l.includes("/dismiss-thermostat-issue?"))!);
+    const control = new URL(mail.links.find((l) => /\/locations\/\d+\/control$/.test(l))!);
+
+    await loginAs(page, USERS.dana);
+    // The control-room link of the alert opens that location's control room.
+    await page.goto(control.pathname);
+    await expect(page).toHaveURL(new RegExp(`${control.pathname}$`));
+    // The dismissal link only asks; its one button dismisses.
+    await openEmailPage(page, dismiss.pathname + dismiss.search);
+    await expect(page.getByRole("heading", { name: "Dismiss this thermostat issue?" })).toBeVisible();
+    await expect(page.getByText("We will stop flagging this issue for this thermostat.")).toBeVisible();
+    await page.getByRole("button", { name: "Dismiss issue" }).click();
+    await expect(page.getByRole("heading", { name: "Thermostat feedback received" })).toBeVisible();
+    // Opened again, the link says the issue is dismissed: the api recorded it.
+    await openEmailPage(page, dismiss.pathname + dismiss.search);
+    await expect(page.getByText("This issue is already dismissed.")).toBeVisible();
+  });
+
   test("unsubscribe: the page asks, the POST turns Bill Audit Alerts off, and none come after", async ({
     page,
   }, info) => {
