@@ -1,3 +1,4 @@
+import { TZDate } from "@date-fns/tz";
 import { BRAND } from "./layout";
 import type { DB } from "../db";
 import {
@@ -258,6 +259,11 @@ function issueCandidates(deps: ApiDeps, kind: "device_issue" | "customer_comfort
 }
 
 /** Local wall-clock epoch seconds of a local date (usage_intervals' `ts`, api/db/migrations/030_usage.ts). */
+/** The instant a calendar day starts in a building's timezone, as the ISO text `dispatches` store. */
+const localMidnight = (isoDate: string, timeZone: string) => {
+  const [y, m, d] = isoDate.split("-").map(Number);
+  return new Date(+new TZDate(y, m - 1, d, 0, 0, timeZone)).toISOString();
+};
 const localTs = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 1000;
 
 /** Each recipient's digest period in the client's home time zone, when due (or always, when forced). */
@@ -366,7 +372,13 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
           spendingCents: s.n ? s.cents : null,
           compliancePct: pct.get(b.id) ?? null,
           gridEvents: (
-            events.get(b.id, `${period.from}T00:00:00Z`, `${period.to}T00:00:00Z`) as { n: number }
+            events.get(
+              b.id,
+              localMidnight(period.from, b.timezone),
+              localMidnight(period.to, b.timezone),
+            ) as {
+              n: number;
+            }
           ).n,
         };
       });

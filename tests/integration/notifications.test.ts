@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { TZDate } from "@date-fns/tz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
@@ -92,6 +93,55 @@ describe("notification jobs and the test hook", () => {
   it("monthly_recap: nobody with the preference off gets it (dana's is off)", async () => {
     await run(api, "monthly_recap");
     expect(mails(api, DANA, "monthly_recap")).toEqual([]);
+  });
+
+  it("monthly_recap counts a location's grid events by the calendar month of its own timezone", async () => {
+    const dana = api.db.prepare("SELECT id, client_id FROM users WHERE email = ?").get(DANA) as {
+      id: number;
+      client_id: number;
+    };
+    const b = api.db
+      .prepare(
+        "SELECT id, name, timezone FROM buildings WHERE client_id = ? AND timezone <> 'UTC' ORDER BY id",
+      )
+      .get(dana.client_id) as { id: number; name: string; timezone: string };
+    // The recap is about the month before the clock's.
+    const now = new Date(Date.now() + (Date.parse(TEST_CLOCK_START) - Date.now()));
+    const y = now.getUTCMonth() === 0 ? now.getUTCFullYear() - 1 : now.getUTCFullYear();
+    const m = (now.getUTCMonth() + 11) % 12; // 0-based month of the recap
+    const at = (year: number, month: number, day: number, hour: number) =>
+      new Date(+new TZDate(year, month, day, hour, 0, b.timezone)).toISOString();
+    const insert = api.db.prepare(
+      "INSERT INTO dispatches (client_id, building_id, status, event_type, start_time, end_time) VALUES (?, ?, 'SUCCESS', 'DR', ?, ?)",
+    );
+    // An event on the month's last evening, local time: already the next month in UTC, it belongs to this one.
+    const lastEvening = at(y, m + 1, 0, 22);
+    insert.run(dana.client_id, b.id, lastEvening, lastEvening);
+    const localMonth = new Intl.DateTimeFormat("en-CA", {
+      timeZone: b.timezone,
+      year: "numeric",
+      month: "2-digit",
+    });
+    const expected = (
+      api.db
+        .prepare(
+          "SELECT start_time FROM dispatches WHERE building_id = ? AND status = 'SUCCESS' AND is_internal_test = 0",
+        )
+        .all(b.id) as { start_time: string }[]
+    ).filter(
+      (d) => localMonth.format(new Date(d.start_time)) === `${y}-${String(m + 1).padStart(2, "0")}`,
+    ).length;
+
+    api.db
+      .prepare(
+        "UPDATE communication_preferences SET enabled = 1 WHERE user_id = ? AND communication_preference_type = 'monthly_recap'",
+      )
+      .run(dana.id);
+    await run(api, "monthly_recap");
+    const [recap] = mails(api, DANA, "monthly_recap");
+    // The location's section: from its bills link (its name may be a nickname) to its grid events line.
+    const section = recap.text.slice(recap.text.indexOf(`/locations/${b.id}/spending`));
+    expect(Number(/Grid events taken part in: (\d+)/.exec(section)?.[1])).toBe(expected);
   });
 
   it("device and comfort alerts name the issue and carry the dismissal link", async () => {
