@@ -24,6 +24,7 @@ import {
   sortLocationsByCompliance,
   tickIntervalMs,
   worstLocations,
+  leastCompliantDays,
 } from "~/features/compliance/compliance";
 import { toCsv } from "../../shared/csv";
 
@@ -259,5 +260,34 @@ describe("formatFullTime (cached Intl parts)", () => {
     expect(formatFullTime(Date.parse("2025-03-09T07:00:00Z"), "America/New_York")).toBe(
       "Sunday, March 9, 2025, 3:00 AM",
     );
+  });
+});
+
+describe("leastCompliantDays (rule least-compliant-days-under-100)", () => {
+  const day = (date: string, pct: number | null) => ({
+    date,
+    scheduleCompliancePercentage: pct,
+    permanentHoldCount: 0,
+  });
+
+  it("leaves out the days that read 100 %, keeping every other day and those without a figure", () => {
+    const days = [
+      day("2026-10-01", 100),
+      day("2026-10-02", 99.6),
+      day("2026-10-03", 99.4),
+      day("2026-10-04", 88),
+      day("2026-10-05", 0),
+      day("2026-10-06", null),
+    ];
+    expect(leastCompliantDays(days).map((d) => d.date)).toEqual([
+      "2026-10-03",
+      "2026-10-04",
+      "2026-10-05",
+      "2026-10-06",
+    ]);
+  });
+
+  it("lists nothing for a month of fully compliant days (the table then reads N/A)", () => {
+    expect(leastCompliantDays([day("2026-10-01", 100), day("2026-10-02", 100)])).toEqual([]);
   });
 });

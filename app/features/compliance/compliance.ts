@@ -158,6 +158,16 @@ export type WorstDay = {
   scheduleCompliancePercentage: number | null;
   permanentHoldCount: number | null;
 };
+/**
+ * The days the Least Compliant Days table lists (rule least-compliant-days-under-100, docs/rules.md): a day that reads
+ * 100 % was fully compliant, so it is not one of the least compliant, however few bad days the month had. A
+ * day without a figure stays (it shows N/A). The table's sort is the spec's (compliance, descending first).
+ */
+export function leastCompliantDays<D extends Pick<WorstDay, "scheduleCompliancePercentage">>(days: D[]): D[] {
+  return days.filter(
+    (d) => d.scheduleCompliancePercentage === null || Math.round(d.scheduleCompliancePercentage) < 100,
+  );
+}
 export type DaySortKey = "compliance" | "holds";
 export type DaySort = { key: DaySortKey; dir: "asc" | "desc" };
 export const DEFAULT_DAY_SORT: DaySort = { key: "compliance", dir: "desc" };

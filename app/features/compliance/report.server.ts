@@ -3,6 +3,7 @@ import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
 import {
   isPickableMonth,
+  leastCompliantDays,
   LOCATION_FILTER_LIST_MAX,
   parseChartOptions,
   parseDaySort,
@@ -113,7 +114,7 @@ export async function overrideReportView(
           ? historyChart(history.data.items, timezone, rangeMs.start, rangeMs.end, chart)
           : ("error" as const)
         : null,
-      worstDays: worstDays ? (worstDays.ok ? worstDays.data : ("error" as const)) : null,
+      worstDays: worstDays ? (worstDays.ok ? leastCompliantDays(worstDays.data) : ("error" as const)) : null,
       location,
       query,
       dialog,
