@@ -9,9 +9,22 @@ describe("plainHttpNotice", () => {
   });
 
   it("over plain HTTP on a network address: sign-in cannot work, and where to go instead", () => {
-    const notice = plainHttpNotice(new URL("http://10.0.0.5:3000/login?email=a%40b.test"), true);
+    const notice = plainHttpNotice(
+      new URL("http://10.0.0.5:3000/login?email=a%40b.test"),
+      true,
+      "https://energy.example.test/",
+    );
     expect(notice).toMatch(/^Sign-in needs a secure connection\./);
-    expect(notice).toContain("https://10.0.0.5:3000/login");
+    expect(notice).toContain("Open https://energy.example.test/login instead.");
+  });
+
+  it("never names the address the request asked for (its Host is anyone's to set)", () => {
+    for (const host of ["evil.example", "10.0.0.5:3000", "localhost:3000"]) {
+      const notice = plainHttpNotice(new URL(`http://${host}/login`), true, undefined);
+      expect(notice).not.toContain(host);
+      expect(notice).not.toBeNull();
+    }
+    expect(plainHttpNotice(new URL("http://evil.example/login"), true)).toContain("https:// address");
   });
 
   it("on this machine: most browsers sign in, text browsers do not", () => {
@@ -19,7 +32,7 @@ describe("plainHttpNotice", () => {
       const notice = plainHttpNotice(new URL(`http://${host}/login`), true);
       expect(notice).toMatch(/^This page was opened over plain HTTP\./);
       expect(notice).toContain("lynx and w3m");
-      expect(notice).toContain(`https://${host}/login`);
+      expect(notice).not.toContain(host);
     }
   });
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { ApiError, isApiError } from "~/server/upstream/api-error";
 import { isStaffEmail } from "~/server/config.server";
+import { getConfig } from "~/server/config.server";
 import { parseForm } from "~/server/forms.server";
 import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/ops/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
@@ -239,7 +240,7 @@ const emailStep = (url: URL, next: string, email: string, emailError: string | n
   email,
   emailError,
   options: [] as LoginOption[],
-  plainHttp: plainHttpNotice(url, secureSessionCookie()),
+  plainHttp: plainHttpNotice(url, secureSessionCookie(), getConfig().PUBLIC_URL),
 });
 
 /**
@@ -285,7 +286,7 @@ export async function loginPage(request: Request, context: LoginContext) {
         email,
         emailError: null,
         options: outcome.options,
-        plainHttp: plainHttpNotice(url, secureSessionCookie()),
+        plainHttp: plainHttpNotice(url, secureSessionCookie(), getConfig().PUBLIC_URL),
       };
   }
 }

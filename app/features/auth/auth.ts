@@ -94,14 +94,15 @@ import type { LoginIntent } from "./messages";
 /**
  * Why sign-in cannot work on this address, or null. The session cookie is Secure (and `__Host-`) in
  * production, so a browser keeps it only over HTTPS; over plain HTTP a sign-in "succeeds" and lands back on
- * the login page. Graphical browsers treat localhost as secure, text browsers (lynx, w3m) do not.
+ * the login page. Graphical browsers treat localhost as secure, text browsers (lynx, w3m) do not. The address
+ * to use instead is the configured public one (`PUBLIC_URL`), never the request's Host, which anyone can set.
  */
-export function plainHttpNotice(url: URL, secureCookie: boolean): string | null {
+export function plainHttpNotice(url: URL, secureCookie: boolean, publicUrl?: string | null): string | null {
   if (!secureCookie || url.protocol !== "http:") return null;
-  const https = `https://${url.host}/login`;
+  const secure = publicUrl?.startsWith("https://") ? new URL("/login", publicUrl).href : null;
   if (/^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/.test(url.hostname))
-    return `This page was opened over plain HTTP. Most browsers still sign in on ${url.host}, but text browsers such as lynx and w3m do not keep the secure sign-in cookie: use ${https}, or another browser.`;
-  return `Sign-in needs a secure connection. This page was opened over plain HTTP, so your browser will not keep the sign-in and you would come back to this page. Open ${https} instead, or ask whoever runs this site for its HTTPS address.`;
+    return `This page was opened over plain HTTP. Most browsers still sign in on this machine, but text browsers such as lynx and w3m do not keep the secure sign-in cookie: use ${secure ?? "HTTPS"}, or another browser.`;
+  return `Sign-in needs a secure connection. This page was opened over plain HTTP, so your browser will not keep the sign-in and you would come back to this page. ${secure ? `Open ${secure} instead.` : "Open this site's https:// address instead, or ask whoever runs this site for it."}`;
 }
 
 /**
