@@ -19,7 +19,7 @@ test.describe("locations dashboard", () => {
     await ready(page, info);
     const cells = page.locator("td.last-bill");
     await expect(cells.first()).toBeVisible();
-    const amounts = page.getByTestId("last-bill-amount");
+    const amounts = page.locator("td.last-bill small");
     expect(await amounts.count()).toBeGreaterThan(3);
     for (const a of await amounts.allTextContents()) expect(a).toMatch(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
     // Each amount sits with its bill's date.

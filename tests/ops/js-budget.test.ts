@@ -57,11 +57,11 @@ describe("JavaScript budget of the login page", () => {
  */
 // Since every module is imported from the file that defines it (ADR 0020: no barrel steering esbuild), esbuild
 // splits shared code by the set of routes that reach it: measured 2026-11-26, public pages 15–24 files (were
-// 6–12 behind the barrels), signed-in pages 35–45 (were 15–23), +2.2–4.8 KiB gzip each, all of them listed as
+// 6–12 behind the barrels), signed-in pages 35–46 (were 15–23; spending 46 with its submit buttons), +2.2–4.8 KiB gzip each, all of them listed as
 // `modulepreload` in the page's HTML (fetched in parallel after the document). These bounds hold that line.
 const SCRIPT_FILES_BUDGET: [string, (routeId: string) => boolean, number][] = [
   ["public pages (login, health check…)", (id) => !id.startsWith("routes/_app"), 24],
-  ["signed-in pages", (id) => id.startsWith("routes/_app"), 45],
+  ["signed-in pages", (id) => id.startsWith("routes/_app"), 46],
 ];
 
 type Manifest = {
