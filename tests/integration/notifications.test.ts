@@ -3,23 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { TZDate } from "@date-fns/tz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OutboxRow } from "../../api/mail/outbox-row";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
 import { call, startTestApi } from "./api-harness";
 
 const DANA = "dana@harborcoffee.test";
 const SAM = "sam@harborcoffee.test";
-
-type OutboxRow = {
-  id: number;
-  to_email: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  headers_json: string;
-  kind: string;
-  links_json: string;
-};
 
 const mails = (api: RunningApi, to: string, kind: string) =>
   api.db
