@@ -3,10 +3,9 @@ import { useContext, useState } from "react";
 
 /**
  * First paint with the document: on a first visit the page carries its stylesheets inline (`<style>` under the
- * page's nonce, one per stylesheet of the matched routes, in `<links>` order) and the `<link>`s move to the end
- * of `<body>`. A stylesheet link there is not render-blocking (it holds back only what follows it: the scripts,
- * which wait for stylesheets anyway), so the browser paints as soon as the HTML is in, and the files land in
- * the cache for later visits. The root loader sets a cookie with that page; from then on the page has its
+ * page's nonce, one per stylesheet of the matched routes, in `<links>` order) and a prefetch of each file at the
+ * end of `<body>`. Nothing is render-blocking, so the browser paints as soon as the HTML is in, and the files land
+ * in the cache for later visits. The root loader sets a cookie with that page; from then on the page has its
  * `<Links>` in `<head>` as usual, served from the cache (no request, no bytes). No JavaScript and no inline
  * event handler is involved (the CSP forbids them; the page must work with JavaScript off).
  *
@@ -74,7 +73,25 @@ export function HeadStyles({ inline, nonce }: { inline: boolean; nonce: string }
   );
 }
 
-/** At the end of `<body>`, before the scripts: the links of a first visit (they fill the cache, blocking nothing). */
+/**
+ * At the end of `<body>`, before the scripts, on a first visit: a prefetch of each inline sheet, so the next page
+ * finds it in the cache, blocking nothing. Not a second `<link rel="stylesheet">`: a copy of an early sheet that
+ * loads after the inline text of a later one would win the cascade over it, and the page would shift. A sheet
+ * with no inline text (a route reached later by client navigation) is linked as a stylesheet here.
+ */
 export function BodyStyles({ inline }: { inline: boolean }) {
-  return useInlineMode(inline) ? <Links /> : null;
+  const mode = useInlineMode(inline);
+  const hrefs = useStylesheetHrefs();
+  if (!mode) return null;
+  return (
+    <>
+      {hrefs.map((href) =>
+        styleText(href) === undefined ? (
+          <link key={href} rel="stylesheet" href={href} />
+        ) : (
+          <link key={href} rel="prefetch" as="style" href={href} />
+        ),
+      )}
+    </>
+  );
 }
