@@ -266,16 +266,22 @@ const localMidnight = (isoDate: string, timeZone: string) => {
 };
 const localTs = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 1000;
 
-/** Each recipient's digest period in the client's home time zone, when due (or always, when forced). */
-function digestRecipients(
+type Digest = { user: Recipient; buildings: BuildingRow[]; period: DigestPeriod };
+
+/**
+ * One digest per recipient whose period (in the client's home time zone) is due, or always when forced; keyed
+ * by the period, so each goes out once. `build` renders it with the recipient's unsubscribe link.
+ */
+function digestCandidates(
   deps: ApiDeps,
   kind: "weekly_rundown" | "monthly_recap",
   force: boolean,
-): { user: Recipient; buildings: BuildingRow[]; period: DigestPeriod }[] {
+  build: (digest: Digest, unsubscribeHref: string) => EmailDoc,
+): Candidate[] {
   const { db } = deps;
   const nowMs = clock.nowMs();
   const clientZones = db.prepare("SELECT id, timezone FROM buildings WHERE client_id = ?");
-  const out = [];
+  const out: Digest[] = [];
   for (const user of recipients(db, kind)) {
     const zone = homeTimeZone(clientZones.all(user.client_id) as { id: number; timezone: string }[]);
     const buildings = listVisibleBuildings(db, recipientAuth(user));
@@ -283,7 +289,12 @@ function digestRecipients(
     const period = kind === "weekly_rundown" ? weeklyPeriod(nowMs, zone) : monthlyPeriod(nowMs, zone);
     if (force || digestDue(period, nowMs)) out.push({ user, buildings, period });
   }
-  return out;
+  return out.map((digest) => ({
+    user: digest.user,
+    kind,
+    key: notificationKey({ period: digest.period.key }),
+    build: (t) => build(digest, unsubscribeHref(deps, t.unsubscribe)),
+  }));
 }
 
 function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
@@ -301,47 +312,42 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
   const bills = db.prepare(
     "SELECT statement_date, total_charges_cents FROM bill_statements WHERE building_id = ? AND statement_date >= ? AND statement_date < ? ORDER BY statement_date",
   );
-  return digestRecipients(deps, "weekly_rundown", force).map(({ user, buildings, period }) => ({
-    user,
-    kind: "weekly_rundown" as const,
-    key: notificationKey({ period: period.key }),
-    build: (t) => {
-      const locations: RundownLocation[] = buildings.map((b) => {
-        const week = usage.get(b.id, localTs(period.from), localTs(period.to)) as {
-          kwh: number | null;
-          kw: number | null;
-          n: number;
-        };
-        const before = usage.get(b.id, localTs(period.beforeFrom), localTs(period.from)) as {
-          kwh: number | null;
-        };
-        return {
-          id: b.id,
-          name: locationName(b),
-          openIssues: (openIssues.get(b.id) as { n: number }).n,
-          consumptionKwh: week.n ? week.kwh : null,
-          consumptionChange: week.n && before.kwh ? changeText(week.kwh ?? 0, before.kwh) : null,
-          peakKw: week.n ? week.kw : null,
-          upcomingEvents: (events.all(b.id, nowIso) as { start_time: string }[]).map((e) => ({
-            startsAt: e.start_time,
-          })),
-          newBills: (
-            bills.all(b.id, period.from, period.to) as {
-              statement_date: string;
-              total_charges_cents: number;
-            }[]
-          ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
-        };
-      });
-      return weeklyRundownEmail({
-        baseUrl: deps.config.webBaseUrl,
-        unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
-        from: period.from,
-        to: period.to,
-        locations,
-      });
-    },
-  }));
+  return digestCandidates(deps, "weekly_rundown", force, ({ buildings, period }, unsubscribe) => {
+    const locations: RundownLocation[] = buildings.map((b) => {
+      const week = usage.get(b.id, localTs(period.from), localTs(period.to)) as {
+        kwh: number | null;
+        kw: number | null;
+        n: number;
+      };
+      const before = usage.get(b.id, localTs(period.beforeFrom), localTs(period.from)) as {
+        kwh: number | null;
+      };
+      return {
+        id: b.id,
+        name: locationName(b),
+        openIssues: (openIssues.get(b.id) as { n: number }).n,
+        consumptionKwh: week.n ? week.kwh : null,
+        consumptionChange: week.n && before.kwh ? changeText(week.kwh ?? 0, before.kwh) : null,
+        peakKw: week.n ? week.kw : null,
+        upcomingEvents: (events.all(b.id, nowIso) as { start_time: string }[]).map((e) => ({
+          startsAt: e.start_time,
+        })),
+        newBills: (
+          bills.all(b.id, period.from, period.to) as {
+            statement_date: string;
+            total_charges_cents: number;
+          }[]
+        ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
+      };
+    });
+    return weeklyRundownEmail({
+      baseUrl: deps.config.webBaseUrl,
+      unsubscribeHref: unsubscribe,
+      from: period.from,
+      to: period.to,
+      locations,
+    });
+  });
 }
 
 function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
@@ -352,45 +358,36 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
   const events = db.prepare(
     "SELECT count(*) AS n FROM dispatches WHERE building_id = ? AND status = 'SUCCESS' AND is_internal_test = 0 AND start_time >= ? AND start_time < ?",
   );
-  return digestRecipients(deps, "monthly_recap", force).map(({ user, buildings, period }) => ({
-    user,
-    kind: "monthly_recap" as const,
-    key: notificationKey({ period: period.key }),
-    build: (t) => {
-      const report = overrideReport(db, recipientAuth(user), user.client_id, period.from, period.to);
-      const pct = new Map(
-        (report.buildings as { building_id: number; schedule_compliance_percentage: number | null }[]).map(
-          (b) => [b.building_id, b.schedule_compliance_percentage],
-        ),
-      );
-      const client = (report.client as { schedule_compliance_percentage: number | null }[])[0];
-      const locations: RecapLocation[] = buildings.map((b) => {
-        const s = spending.get(b.id, period.from, period.to) as { cents: number | null; n: number };
-        return {
-          id: b.id,
-          name: locationName(b),
-          spendingCents: s.n ? s.cents : null,
-          compliancePct: pct.get(b.id) ?? null,
-          gridEvents: (
-            events.get(
-              b.id,
-              localMidnight(period.from, b.timezone),
-              localMidnight(period.to, b.timezone),
-            ) as {
-              n: number;
-            }
-          ).n,
-        };
-      });
-      return monthlyRecapEmail({
-        baseUrl: deps.config.webBaseUrl,
-        unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
-        month: period.from.slice(0, 7),
-        clientCompliancePct: client?.schedule_compliance_percentage ?? null,
-        locations,
-      });
-    },
-  }));
+  return digestCandidates(deps, "monthly_recap", force, ({ user, buildings, period }, unsubscribe) => {
+    const report = overrideReport(db, recipientAuth(user), user.client_id, period.from, period.to);
+    const pct = new Map(
+      (report.buildings as { building_id: number; schedule_compliance_percentage: number | null }[]).map(
+        (b) => [b.building_id, b.schedule_compliance_percentage],
+      ),
+    );
+    const client = (report.client as { schedule_compliance_percentage: number | null }[])[0];
+    const locations: RecapLocation[] = buildings.map((b) => {
+      const s = spending.get(b.id, period.from, period.to) as { cents: number | null; n: number };
+      return {
+        id: b.id,
+        name: locationName(b),
+        spendingCents: s.n ? s.cents : null,
+        compliancePct: pct.get(b.id) ?? null,
+        gridEvents: (
+          events.get(b.id, localMidnight(period.from, b.timezone), localMidnight(period.to, b.timezone)) as {
+            n: number;
+          }
+        ).n,
+      };
+    });
+    return monthlyRecapEmail({
+      baseUrl: deps.config.webBaseUrl,
+      unsubscribeHref: unsubscribe,
+      month: period.from.slice(0, 7),
+      clientCompliancePct: client?.schedule_compliance_percentage ?? null,
+      locations,
+    });
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { Router } from "express";
 import PDFDocument from "pdfkit";
 import { z } from "zod";
 import type { DB } from "../db";
+import type { BillStatementRow } from "../db/rows";
 import { type Auth, getAuth, requireAuth } from "../lib/auth";
 import { type BuildingRow, requireBuilding } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
@@ -11,23 +12,7 @@ import { pathId } from "../lib/ids";
 // Demo mode's stand-ins (docs/rules.md, demo-mode-anonymisation), the same the web shows (ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoUtilityName } from "../../shared/demo-stand-ins";
 
-type BillRow = {
-  id: number;
-  building_id: number;
-  account_id: number;
-  account_number: string;
-  utility_id: number;
-  utility_name: string;
-  statement_date: string;
-  service_start_date: string;
-  service_end_date: string;
-  consumption_kwh: number;
-  demand_kw: number | null;
-  rate_cents: number;
-  total_charges_cents: number;
-  total_electric_charges_cents: number;
-  supplier: string | null;
-};
+type BillRow = BillStatementRow;
 type FlagRow = {
   id: number;
   bill_statement_id: number;

@@ -1,4 +1,5 @@
 import { Router } from "express";
+import type { DispatchRow } from "../db/rows";
 import { z } from "zod";
 import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
@@ -40,17 +41,9 @@ const dispatchQuery = z
     path: ["end_date"],
   });
 
-type DispatchRow = {
-  id: number;
-  building_id: number;
+type EventRow = DispatchRow & {
   building_address: string;
   building_timezone: string;
-  status: string;
-  event_type: string;
-  is_internal_test: number;
-  precool_start_time: string | null;
-  start_time: string;
-  end_time: string;
   were_overridden: number;
 };
 type DetailRow = {
@@ -119,7 +112,7 @@ export function gridRoutes(deps: ApiDeps) {
              EXISTS (SELECT 1 FROM dispatch_thermostats x WHERE x.dispatch_id = d.id AND x.was_overridden = 1) AS were_overridden
            ${from} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
         )
-        .all(...params, q.size, (q.page - 1) * q.size) as DispatchRow[];
+        .all(...params, q.size, (q.page - 1) * q.size) as EventRow[];
       const ids = rows.map((row) => row.id);
       const details = ids.length
         ? (deps.db

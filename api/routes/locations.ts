@@ -5,6 +5,7 @@ import { type Auth, getAuth, requireAuth, requireOwnClient, requireStaffAuth } f
 import { listVisibleBuildings } from "../lib/buildings";
 import { type ApiDeps, forbidden, notFound, pageQuery, paged, parse, route } from "../lib/http";
 import { placeholders } from "../db";
+import type { BillStatementRow } from "../db/rows";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import { rotateSession, userJson } from "./auth";
 // Demo mode's stand-ins and the product's one CSV writer (quoting, spreadsheet formula neutralisation): the
@@ -45,19 +46,20 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
          WHERE s.building_id IN (${placeholders(buildings.length)})
          ORDER BY s.building_id, s.statement_date DESC, a.number`,
       )
-      .all(...buildings.map((b) => b.id)) as {
-      building_id: number;
-      account_number: string;
-      utility_name: string;
-      statement_date: string;
-      service_start_date: string;
-      service_end_date: string;
-      consumption_kwh: number;
-      demand_kw: number | null;
-      total_charges_cents: number;
-      total_electric_charges_cents: number;
-      supplier: string | null;
-    }[];
+      .all(...buildings.map((b) => b.id)) as Pick<
+      BillStatementRow,
+      | "building_id"
+      | "account_number"
+      | "utility_name"
+      | "statement_date"
+      | "service_start_date"
+      | "service_end_date"
+      | "consumption_kwh"
+      | "demand_kw"
+      | "total_charges_cents"
+      | "total_electric_charges_cents"
+      | "supplier"
+    >[];
     const byId = new Map(buildings.map((b) => [b.id, b]));
     const demo = auth.session.is_demo_mode === 1;
     for (const r of rows) {

@@ -2,6 +2,7 @@ import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
+import type { DispatchRow } from "../db/rows";
 import { type Auth, getAuth, requireAuth } from "../lib/auth";
 import { requireBuilding, VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
@@ -54,15 +55,7 @@ export type ActionRow = {
   finished_at: string | null;
 };
 
-type DispatchRow = {
-  id: number;
-  status: string;
-  event_type: string;
-  is_internal_test: number;
-  precool_start_time: string | null;
-  start_time: string;
-  end_time: string;
-};
+type EventRow = Omit<DispatchRow, "building_id">;
 
 /** Issue types of the catalogue (docs/api/thermostats.md): the only slugs the email dismissal link accepts. */
 export const ISSUE_SLUGS = [
@@ -149,7 +142,7 @@ export function issueJson(i: IssueRow) {
   };
 }
 
-function dispatchJson(d: DispatchRow) {
+function dispatchJson(d: EventRow) {
   return {
     id: d.id,
     status: d.status,
@@ -171,7 +164,7 @@ export function thermostatInfoItem(db: DB, t: ThermostatRow, now = clock.now().t
        WHERE dt.thermostat_id = ? AND coalesce(d.precool_start_time, d.start_time) <= ? AND d.end_time > ?
        ORDER BY d.start_time DESC LIMIT 1`,
     )
-    .get(t.id, now, now) as DispatchRow | undefined;
+    .get(t.id, now, now) as EventRow | undefined;
   const issues = db
     .prepare("SELECT * FROM thermostat_issues WHERE thermostat_id = ? ORDER BY id")
     .all(t.id) as IssueRow[];
