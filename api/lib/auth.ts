@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { DB } from "../db";
 import * as clock from "./clock";
 import { sha256 } from "./crypto";
-import { forbidden, notFound, type ApiDeps } from "./http";
+import { forbidden, notFound, route, type ApiDeps } from "./http";
 import { pathId } from "./ids";
 
 /** Who is calling: the upstream session (the `api_session` cookie), its user and the client it sees. */
@@ -89,3 +89,9 @@ export function requireOwnClient(auth: Auth, clientId: number | string) {
   if (auth.clientId === null || pathId(clientId) !== auth.clientId) throw notFound();
   return auth.clientId;
 }
+
+/** A handler for a path with `:clientId`: it runs only for the session's own (effective) client (else 404). */
+export const ownClientRoute = (
+  fn: (clientId: number, req: Request, res: Response) => unknown | Promise<unknown>,
+): RequestHandler =>
+  route((req, res) => fn(requireOwnClient(getAuth(res), String(req.params.clientId)), req, res));

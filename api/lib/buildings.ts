@@ -1,6 +1,7 @@
 import type { DB } from "../db";
-import type { Auth } from "./auth";
-import { notFound } from "./http";
+import type { Request, RequestHandler, Response } from "express";
+import { type Auth, getAuth } from "./auth";
+import { notFound, route } from "./http";
 import { pathId } from "./ids";
 
 /** The buildings a session may see: the client's, narrowed by per-user access unless staff or admin. */
@@ -36,6 +37,13 @@ export function requireBuilding(db: DB, auth: Auth, buildingId: number | string)
   if (!row) throw notFound();
   return row;
 }
+
+/** A handler for a path with `:buildingId`: it runs only for a building the session may see (else 404). */
+export const buildingRoute = (
+  db: DB,
+  fn: (building: BuildingRow, req: Request, res: Response) => unknown | Promise<unknown>,
+): RequestHandler =>
+  route((req, res) => fn(requireBuilding(db, getAuth(res), String(req.params.buildingId)), req, res));
 
 export function listVisibleBuildings(db: DB, auth: Auth): BuildingRow[] {
   return db

@@ -2,7 +2,7 @@ import * as clock from "../lib/clock";
 import { randomUUID } from "node:crypto";
 import { Router } from "express";
 import { z } from "zod";
-import { type Auth, getAuth, loadAuth, readSessionCookie, requireAuth, requireOwnClient } from "../lib/auth";
+import { type Auth, getAuth, loadAuth, readSessionCookie, requireAuth, ownClientRoute } from "../lib/auth";
 import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
 import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
 import { ACCOUNT_SELECT, accountJson } from "./core";
@@ -134,8 +134,7 @@ export function accountsRoutes(deps: ApiDeps) {
   r.get(
     "/bill-monitoring-providers/:clientId",
     auth,
-    route((req, res) => {
-      const clientId = requireOwnClient(getAuth(res), req.params.clientId);
+    ownClientRoute((clientId, req, res) => {
       const rows = db
         .prepare(
           "SELECT DISTINCT u.name, u.arcadia_provider_id FROM utility_accounts a JOIN utilities u ON u.id = a.utility_id WHERE a.client_id = ? ORDER BY u.name",
@@ -148,8 +147,7 @@ export function accountsRoutes(deps: ApiDeps) {
   r.get(
     "/:clientId/credentials_requiring_action",
     auth,
-    route((req, res) => {
-      const clientId = requireOwnClient(getAuth(res), req.params.clientId);
+    ownClientRoute((clientId, req, res) => {
       const rows = db
         .prepare(
           `SELECT c.id, c.username, c.state, u.name AS utility_name, u.arcadia_provider_id FROM utility_credentials c

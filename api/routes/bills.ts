@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { DB } from "../db";
 import type { BillStatementRow } from "../db/rows";
 import { type Auth, getAuth, requireAuth } from "../lib/auth";
-import { type BuildingRow, requireBuilding } from "../lib/buildings";
+import { type BuildingRow, requireBuilding, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
@@ -154,8 +154,7 @@ export function billRoutes(deps: ApiDeps) {
 
   r.get(
     "/building/:buildingId/bill-statements",
-    route((req, res) => {
-      const building = requireBuilding(db, getAuth(res), req.params.buildingId);
+    buildingRoute(db, (building, req, res) => {
       const q = parse(listQuery, req.query, "query");
       if (q.min_date && q.max_date && q.min_date > q.max_date) {
         throw validationError({ query: [{ location: "min_date", message: "must not be after max_date" }] });

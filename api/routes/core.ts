@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { getAuth, requireAuth } from "../lib/auth";
-import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
+import { buildingJson, listVisibleBuildings, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, pageQuery, paged, parse, route } from "../lib/http";
 
 type AccountRow = {
@@ -52,8 +52,7 @@ export function coreRoutes(deps: ApiDeps) {
 
   r.get(
     "/building/:buildingId/accounts",
-    route((req, res) => {
-      const building = requireBuilding(deps.db, getAuth(res), req.params.buildingId);
+    buildingRoute(deps.db, (building, req, res) => {
       res.json({ items: accountsOfBuilding(deps, building.id) });
     }),
   );

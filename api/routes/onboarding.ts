@@ -1,7 +1,7 @@
 import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
-import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { getAuth, requireAuth, requireOwnClient, ownClientRoute } from "../lib/auth";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
 import { pathId } from "../lib/ids";
 
@@ -22,8 +22,7 @@ export function onboardingRoutes(deps: ApiDeps) {
   r.get(
     "/onboarding-steps/:clientId",
     auth,
-    route((req, res) => {
-      const clientId = requireOwnClient(getAuth(res), req.params.clientId);
+    ownClientRoute((clientId, req, res) => {
       const steps = db
         .prepare("SELECT id, name, status FROM onboarding_steps WHERE client_id = ? ORDER BY position, id")
         .all(clientId) as StepRow[];
@@ -34,8 +33,7 @@ export function onboardingRoutes(deps: ApiDeps) {
   r.patch(
     "/onboarding-steps/:clientId/:stepId",
     auth,
-    route((req, res) => {
-      const clientId = requireOwnClient(getAuth(res), req.params.clientId);
+    ownClientRoute((clientId, req, res) => {
       const { status } = parse(patchBody, req.body);
       const step = db
         .prepare("SELECT id FROM onboarding_steps WHERE id = ? AND client_id = ?")

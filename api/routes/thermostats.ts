@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { DB } from "../db";
 import type { DispatchRow } from "../db/rows";
 import { type Auth, getAuth, requireAuth } from "../lib/auth";
-import { requireBuilding, VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
+import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { pathId } from "../lib/ids";
 
@@ -247,8 +247,7 @@ export function thermostatRoutes(deps: ApiDeps) {
 
   r.get(
     "/building/:buildingId/thermostats",
-    route((req, res) => {
-      const building = requireBuilding(db, getAuth(res), req.params.buildingId);
+    buildingRoute(db, (building, req, res) => {
       const rows = db
         .prepare("SELECT * FROM thermostats WHERE building_id = ? ORDER BY id")
         .all(building.id) as ThermostatRow[];

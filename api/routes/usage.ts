@@ -1,9 +1,9 @@
 import * as clock from "../lib/clock";
 import { Router } from "express";
 import { z } from "zod";
-import { getAuth, requireAuth } from "../lib/auth";
-import { requireBuilding } from "../lib/buildings";
-import { type ApiDeps, parse, route, validationError } from "../lib/http";
+import { requireAuth } from "../lib/auth";
+import { buildingRoute } from "../lib/buildings";
+import { type ApiDeps, parse, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
 
 export const USAGE_PERIODS = ["quarter_hour", "hour", "day", "week", "month", "year"] as const;
@@ -129,8 +129,7 @@ export function usageRoutes(deps: ApiDeps) {
 
   r.get(
     "/insights/:buildingId/available-usage",
-    route((req, res) => {
-      const building = requireBuilding(db, getAuth(res), req.params.buildingId);
+    buildingRoute(db, (building, req, res) => {
       const row = db
         .prepare("SELECT 1 AS x FROM usage_intervals WHERE building_id = ? LIMIT 1")
         .get(building.id);
@@ -141,8 +140,7 @@ export function usageRoutes(deps: ApiDeps) {
   for (const kind of ["consumption", "demand"] as const) {
     r.get(
       `/insights/:buildingId/energy-${kind}`,
-      route((req, res) => {
-        const building = requireBuilding(db, getAuth(res), req.params.buildingId);
+      buildingRoute(db, (building, req, res) => {
         const q = parse(usageQuery, req.query, "query");
         const problems: { location: string; message: string }[] = [];
         if (q.start_date < EARLIEST_DATE)

@@ -74,48 +74,54 @@ export function seedThermostats(ctx: SeedContext) {
     );
   });
 
-  const action = db.prepare(
+  const insertAction = db.prepare(
     `INSERT INTO thermostat_actions (thermostat_id, status, device_specific_data_json, dispatch_id, reason, requested_by, created_at, completes_at, finished_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (@thermostat, @status, @settings, @dispatch, @reason, @requestedBy, @at, NULL, @finishedAt)`,
   );
-  const finished = (created: string) => new Date(new Date(created).getTime() + 20_000).toISOString();
+  /** A command that has finished (20 s after it was sent), as the vendor answered it. */
+  const finishedAction = (a: {
+    thermostat: number;
+    status: "success" | "fail";
+    settings: Record<string, unknown>;
+    at: string;
+    dispatch?: number;
+    reason?: string;
+    requestedBy?: number;
+  }) =>
+    insertAction.run({
+      thermostat: a.thermostat,
+      status: a.status,
+      settings: JSON.stringify(a.settings),
+      dispatch: a.dispatch ?? null,
+      reason: a.reason ?? null,
+      requestedBy: a.requestedBy ?? null,
+      at: a.at,
+      finishedAt: new Date(new Date(a.at).getTime() + 20_000).toISOString(),
+    });
   // The grid event's precool command on the first event device (an action carrying a dispatch id), sent
   // when the running event's precooling began (two hours before the seed's "now", devices.ts).
   const eventAt = new Date(now.getTime() - 2 * 3_600_000).toISOString();
-  action.run(
-    1001,
-    "success",
-    JSON.stringify({ mode: "cool", cool_setpoint_f: 70 }),
-    1,
-    null,
-    null,
-    eventAt,
-    null,
-    finished(eventAt),
-  );
+  finishedAction({
+    thermostat: 1001,
+    status: "success",
+    settings: { mode: "cool", cool_setpoint_f: 70 },
+    dispatch: 1,
+    at: eventAt,
+  });
   // A user's change that went through, and one the vendor could not deliver.
-  const ok = at(2);
-  action.run(
-    1003,
-    "success",
-    JSON.stringify({ cool_setpoint_f: 76 }),
-    null,
-    null,
-    USER.dana,
-    ok,
-    null,
-    finished(ok),
-  );
-  const failed = at(1);
-  action.run(
-    1016,
-    "fail",
-    JSON.stringify({ heat_setpoint_f: 67 }),
-    null,
-    "The thermostat did not respond to the vendor: it is offline or unlinked",
-    USER.dana,
-    failed,
-    null,
-    finished(failed),
-  );
+  finishedAction({
+    thermostat: 1003,
+    status: "success",
+    settings: { cool_setpoint_f: 76 },
+    requestedBy: USER.dana,
+    at: at(2),
+  });
+  finishedAction({
+    thermostat: 1016,
+    status: "fail",
+    settings: { heat_setpoint_f: 67 },
+    reason: "The thermostat did not respond to the vendor: it is offline or unlinked",
+    requestedBy: USER.dana,
+    at: at(1),
+  });
 }
