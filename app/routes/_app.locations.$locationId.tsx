@@ -8,6 +8,8 @@ import { Outlet } from "@remix-run/react";
 import { locationLabel } from "~/features/locations/locations";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import { isApiError } from "~/server/upstream/api-error";
+import { now } from "~/server/clock.server";
+import { zoneLabel } from "~/lib/zoned";
 
 /**
  * A location's pages (SMB only). An unknown or foreign location id goes back to /locations, with a toast that
@@ -23,8 +25,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
   if (!location)
     throw await redirectWithToast(request, "/locations", { kind: "info", message: LOCATION_UNAVAILABLE });
-  // The label (name, or code for staff) names the location in each page's title and heading.
-  return { location: { id: location.id, label: locationLabel(location, user.isStaff) } };
+  // The label (name, or code for staff) names the location in each page's title and heading; the zone label
+  // ("ET") goes next to its local times, written here because the browser builds no Intl formatter.
+  return {
+    location: {
+      id: location.id,
+      label: locationLabel(location, user.isStaff),
+      zone: zoneLabel(location.timezone, now().getTime()),
+    },
+  };
 }
 
 export default function LocationLayout() {
