@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { failureStatus, getApi } from "~/server/upstream/upstream.server";
-import { findLocation } from "~/features/locations/locations.server";
+import { findLocation, locationZone } from "~/features/locations/locations.server";
 import { redirectWithToast } from "~/server/upstream/session.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -8,8 +8,6 @@ import { Outlet } from "@remix-run/react";
 import { locationLabel } from "~/features/locations/locations";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import { isApiError } from "~/server/upstream/api-error";
-import { now } from "~/server/clock.server";
-import { zoneLabel } from "~/lib/zoned";
 
 /**
  * A location's pages (SMB only). An unknown or foreign location id goes back to /locations, with a toast that
@@ -31,7 +29,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     location: {
       id: location.id,
       label: locationLabel(location, user.isStaff),
-      zone: zoneLabel(location.timezone, now().getTime()),
+      zone: locationZone(location),
     },
   };
 }

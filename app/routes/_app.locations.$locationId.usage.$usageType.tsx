@@ -7,7 +7,7 @@ import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { billWindow } from "~/features/bills/bills";
+import { billWindow, formatMoney } from "~/features/bills/bills";
 import { usageChart } from "~/features/usage/chart-data";
 import { BillPickerDialog, DatePickerDialog, isPickerTab } from "~/features/usage/components/date-pickers";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
@@ -64,7 +64,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       view: result.view,
       granularity: result.granularity,
       usage: result.usage,
-      summary: result.usage.ok ? usageSummary(result.usage.points, usageType, result.view.bill) : null,
+      summary: result.usage.ok
+        ? usageSummary(
+            result.usage.points,
+            usageType,
+            result.view.bill ? formatMoney(result.view.bill.totalCharges) : null,
+          )
+        : null,
       picker: picker === "date" || picker === "bill" ? picker : null,
       tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
       cal: url.searchParams.get("cal"),

@@ -17,6 +17,7 @@ import {
   usageXAxisTitle,
   yearGrid,
 } from "~/features/usage/usage";
+import { formatMoney } from "~/features/bills/bills";
 
 const t = { y: 2026, m: 11, d: 21 };
 const bills = [
@@ -183,13 +184,13 @@ describe("the usage summary above the chart", () => {
     expect(usageSummary(pts, "consumption")[0]).toEqual({ label: "Total consumption", value: "1,258 kWh" });
   });
   it("adds a bill period's total charges, in dollars; other periods have no cost in the data", () => {
-    expect(usageSummary(pts, "consumption", { totalCharges: 123456 })).toEqual([
+    expect(usageSummary(pts, "consumption", formatMoney(123456))).toEqual([
       { label: "Total consumption", value: "1,258 kWh" },
       { label: "Total charges", value: "$1,234.56" },
       { label: "Average indoor temperature", value: "71.0°F" },
       { label: "Average outdoor temperature", value: "56.3°F" },
     ]);
-    expect(usageSummary(pts, "demand", { totalCharges: null })[1]).toEqual({
+    expect(usageSummary(pts, "demand", formatMoney(null))[1]).toEqual({
       label: "Total charges",
       value: "—",
     });

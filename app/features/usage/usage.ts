@@ -1,6 +1,5 @@
 import { withQuery } from "~/lib/query";
 import { formatDecimal } from "~/lib/decimal";
-import { formatMoney } from "~/features/bills/bills";
 import { compareIso, formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
 /** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
@@ -301,13 +300,14 @@ export type UsageStat = { label: string; value: string };
  * The period at a glance, above the chart (rule usage-summary, docs/rules.md): the peak kW (demand) or the
  * total kWh (consumption), and the average indoor and outdoor temperatures. Buckets without a value are left
  * out; a figure with no value at all reads "No data" rather than a misleading 0. A bill period adds what the
- * bill charged, its "Total charges" (as the bills table says): the usage answer has no cost, and only a bill
- * period has one in the data (a day, month or year is not what a bill covers).
+ * bill charged, its "Total charges" (as the bills table says, written by the bills' `formatMoney`, which the
+ * loader applies: this module stays out of the bills area's script files): the usage answer has no cost, and
+ * only a bill period has one in the data (a day, month or year is not what a bill covers).
  */
 export function usageSummary(
   points: UsagePoint[],
   usageType: UsageType,
-  bill?: Pick<BillRef, "totalCharges"> | null,
+  billCharges?: string | null,
 ): UsageStat[] {
   const nums = (f: (p: UsagePoint) => number | null) =>
     points.map(f).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
@@ -332,7 +332,7 @@ export function usageSummary(
         };
   return [
     main,
-    ...(bill ? [{ label: "Total charges", value: formatMoney(bill.totalCharges) }] : []),
+    ...(billCharges ? [{ label: "Total charges", value: billCharges }] : []),
     { label: "Average indoor temperature", value: avg(nums((p) => p.indoor)) },
     { label: "Average outdoor temperature", value: avg(nums((p) => p.outdoor)) },
   ];
