@@ -149,3 +149,35 @@ export const formatZonedIsoDate = (p: ZonedParts) => `${pad(p.year, 4)}-${pad(p.
 /** "2026-10-01 06:30". */
 export const formatZonedIsoMinute = (p: ZonedParts) =>
   `${formatZonedIsoDate(p)} ${pad(p.hour)}:${pad(p.minute)}`;
+
+const zoneNames = new Map<string, { generic: Intl.DateTimeFormat; short: Intl.DateTimeFormat }>();
+
+/**
+ * How a building's timezone is named next to a time or an axis (rule zone-label, docs/rules.md): its short
+ * generic name where it has one ("ET", "CT", "MT", "PT", "AKT", "HST", "MST" for Arizona), as the control
+ * room writes New York time ("ET"); otherwise its short name at that instant ("GMT+1", "UTC"). No timezone, or
+ * one the runtime does not know, is the product's home timezone.
+ */
+export function zoneLabel(timeZone: string | null | undefined, atMs: number): string {
+  const zone = timeZone || HOME_TIMEZONE;
+  let f = zoneNames.get(zone);
+  if (!f) {
+    try {
+      f = {
+        generic: new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "shortGeneric" }),
+        short: new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }),
+      };
+    } catch (e) {
+      if (!(e instanceof RangeError) || zone === HOME_TIMEZONE) throw e;
+      return zoneLabel(HOME_TIMEZONE, atMs);
+    }
+    // Bounded: timezones come from upstream data.
+    if (zoneNames.size >= 500) zoneNames.clear();
+    zoneNames.set(zone, f);
+  }
+  const name = (fmt: Intl.DateTimeFormat) =>
+    fmt.formatToParts(atMs).find((p) => p.type === "timeZoneName")?.value ?? "";
+  // "ET", but not "Germany Time" or "GMT+1" (which shifts with the clocks): then the instant's own name.
+  const generic = name(f.generic);
+  return /^[A-Z]{2,4}$/.test(generic) ? generic : name(f.short);
+}

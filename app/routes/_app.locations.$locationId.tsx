@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { failureStatus, getApi } from "~/server/upstream/upstream.server";
-import { findLocation } from "~/features/locations/locations.server";
+import { findLocation, locationZone } from "~/features/locations/locations.server";
 import { redirectWithToast } from "~/server/upstream/session.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -23,8 +23,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
   if (!location)
     throw await redirectWithToast(request, "/locations", { kind: "info", message: LOCATION_UNAVAILABLE });
-  // The label (name, or code for staff) names the location in each page's title and heading.
-  return { location: { id: location.id, label: locationLabel(location, user.isStaff) } };
+  // The label (name, or code for staff) names the location in each page's title and heading; the zone label
+  // ("ET") goes next to its local times, written here because the browser builds no Intl formatter.
+  return {
+    location: {
+      id: location.id,
+      label: locationLabel(location, user.isStaff),
+      zone: locationZone(location),
+    },
+  };
 }
 
 export default function LocationLayout() {

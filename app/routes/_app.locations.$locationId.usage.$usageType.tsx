@@ -1,4 +1,4 @@
-import { LocationSuffix } from "~/features/locations/components/location-heading";
+import { LocationSuffix, useLocationZone } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
 import { data, redirect } from "@remix-run/node";
 import { getApi } from "~/server/upstream/upstream.server";
@@ -7,7 +7,7 @@ import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { billWindow } from "~/features/bills/bills";
+import { billWindow, formatMoney } from "~/features/bills/bills";
 import { usageChart } from "~/features/usage/chart-data";
 import { BillPickerDialog, DatePickerDialog, isPickerTab } from "~/features/usage/components/date-pickers";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
@@ -64,7 +64,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       view: result.view,
       granularity: result.granularity,
       usage: result.usage,
-      summary: result.usage.ok ? usageSummary(result.usage.points, usageType) : null,
+      summary: result.usage.ok
+        ? usageSummary(
+            result.usage.points,
+            usageType,
+            result.view.bill ? formatMoney(result.view.bill.totalCharges) : null,
+          )
+        : null,
       picker: picker === "date" || picker === "bill" ? picker : null,
       tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
       cal: url.searchParams.get("cal"),
@@ -83,7 +89,8 @@ export default function UsagePage() {
     usageHref(locationId, type, { ...state, ...extra });
   const action = `/locations/${locationId}/usage/${usageType}`;
   const title = usageTitle(usageType);
-  const chart = d.usage.ok ? usageChart(d.usage.points, usageType, d.granularity, d.usage.units) : null;
+  const zone = useLocationZone();
+  const chart = d.usage.ok ? usageChart(d.usage.points, usageType, d.granularity, d.usage.units, zone) : null;
   const empty = d.usage.ok && d.usage.points.every((p) => p.energy === null);
   const query = new URLSearchParams(state).toString();
   return (

@@ -3,7 +3,12 @@ import { getApi } from "~/server/upstream/upstream.server";
 import { now } from "~/server/clock.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { historyCsvRows, parseChartOptions, parsePeriod } from "~/features/compliance/compliance";
+import {
+  historyCsvRows,
+  historyRange,
+  parseChartOptions,
+  parsePeriod,
+} from "~/features/compliance/compliance";
 import { getThermostatHistory } from "~/features/compliance/compliance.server";
 import { settle } from "~/server/upstream/api-error";
 import { csvDownload } from "~/server/csv";
@@ -11,15 +16,16 @@ import { idParam } from "~/lib/ids";
 
 /**
  * CSV of exactly what the thermostat chart plots (the visible series, in the building's local time), for the
- * chart's "Download CSV": /override-report/{thermostatId}/csv with the page's period and series parameters.
+ * chart's "Download CSV": /override-report/{thermostatId}/csv with the page's period (a month or one day) and
+ * series parameters.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const thermostatId = idParam(params.thermostatId);
   const url = new URL(request.url);
-  const period = parsePeriod(url.searchParams, now());
+  const range = historyRange(parsePeriod(url.searchParams, now()));
   const history = await settle(
-    getThermostatHistory(await getApi(request, context), thermostatId, period.start, period.end),
+    getThermostatHistory(await getApi(request, context), thermostatId, range.start, range.end),
   );
   if (!history.ok) {
     if (history.error.status === 404 || history.error.status === 403) throw data(null, { status: 404 });
@@ -34,6 +40,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       parseChartOptions(url.searchParams).visible,
       history.data.buildingTimezone,
     ),
-    `thermostat-${thermostatId}-${period.start}.csv`,
+    `thermostat-${thermostatId}-${range.start}.csv`,
   );
 }

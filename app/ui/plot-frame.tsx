@@ -32,6 +32,7 @@ export function PlotFrame({
   left,
   right,
   bottom,
+  bottomTitle,
   className,
   children,
   overlay,
@@ -40,6 +41,8 @@ export function PlotFrame({
   left: AxisSpec;
   right?: AxisSpec;
   bottom: AxisTick[];
+  /** The x axis's title, under its labels: its unit (and zone, for times). */
+  bottomTitle?: string;
   className?: string;
   /** The plot: an SVG drawn in its own viewBox, stretched to the plot area. */
   children: ReactNode;
@@ -85,6 +88,11 @@ export function PlotFrame({
             </span>
           ))}
         </div>
+        {bottomTitle ? (
+          <div className="plot-title-x" aria-hidden="true" data-testid="plot-x-title">
+            {bottomTitle}
+          </div>
+        ) : null}
       </div>
     </div>
   );

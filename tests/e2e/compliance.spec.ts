@@ -296,6 +296,59 @@ test.describe("schedule compliance report", () => {
     expect(worst.bg).not.toBe("rgb(31, 166, 74)");
   });
 
+  test("a Least Compliant Day opens that day in the chart, ticked every 6 hours, and goes back to the month", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    const monthStart = prev.toISOString().slice(0, 10);
+    await page.goto(`/override-report/1013?period=month&start=${monthStart}`);
+    await ready(page, info);
+    const labels = page.getByTestId("chart-x-labels").locator("text");
+    // The month: one label a day, no hours.
+    await expect(labels.first()).toHaveText(/^[A-Z][a-z]{2} 1$/);
+    const day = page.getByTestId("worst-day").first().getByRole("link");
+    const dayText = (await day.textContent())!;
+    await day.click();
+    await expect(page).toHaveURL(/\/override-report\/1013\?period=day&start=\d{4}-\d{2}-\d{2}#day-view$/);
+    const date = /start=(\d{4}-\d{2}-\d{2})/.exec(page.url())![1];
+    expect(date.slice(0, 7)).toBe(monthStart.slice(0, 7));
+    await expect(page.getByTestId("day-view")).toContainText(`Thermostat Settings for ${dayText}`);
+    // The row of the day shown says so.
+    await expect(page.getByRole("link", { name: new RegExp(`^${dayText}:`) })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    // The spec's 6-hour ticks, in the building's time: 12 AM, 6 AM, 12 PM, 6 PM.
+    const [, mm, dd] = date.split("-").map(Number);
+    const short = `${MONTHS[mm - 1].slice(0, 3)} ${dd}`;
+    await expect(labels).toHaveText([
+      `${short}, 12 AM`,
+      `${short}, 6 AM`,
+      `${short}, 12 PM`,
+      `${short}, 6 PM`,
+    ]);
+    // The table of lows and highs is that one day, the month's report stays.
+    await expect(page.getByTestId("chart-data-table").locator("tbody tr")).toHaveCount(1);
+    await expect(page.getByTestId("time-frame")).toContainText(prevLabel);
+    // The CSV is the day's readings (every 30 minutes, one day).
+    const csv = await page.request.get((await page.getByTestId("csv-download").getAttribute("href"))!);
+    const rows = (await csv.text()).trim().split("\r\n").slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(50);
+    for (const r of rows) expect(r.startsWith(date)).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await page.getByTestId("whole-month").click();
+    await expect(page).toHaveURL(new RegExp(`period=month&start=${monthStart}#day-view$`));
+    await expect(labels.first()).toHaveText(/^[A-Z][a-z]{2} 1$/);
+    await expect(page.getByTestId("chart-data-table").locator("tbody tr")).not.toHaveCount(1);
+    // A day that does not exist: the month, with a message, never an error page.
+    const res = await page.goto(`/override-report/1013?period=day&start=${monthStart.slice(0, 8)}45`);
+    expect(res?.status()).toBe(200);
+    await expect(page.getByText("That day cannot be shown")).toBeVisible();
+    await expect(page.getByTestId("time-frame")).toContainText(prevLabel);
+    await expect(labels.first()).toHaveText(/^[A-Z][a-z]{2} 1$/);
+  });
+
   test("the report passes axe", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/override-report");

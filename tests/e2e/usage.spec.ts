@@ -41,6 +41,40 @@ test.describe("usage explorer", () => {
     await expect(summary.locator("dd").first()).toHaveText(/^[\d,]+ kWh$/);
   });
 
+  test("a bill period shows what the bill charged; a day's axis is the hour of the building's day", async ({
+    page,
+  }, info) => {
+    await open(page, info, "/locations/104/spending");
+    const row = page.locator('tr[data-testid^="bill-"]').first();
+    const billId = (await row.getAttribute("data-testid"))!.slice("bill-".length);
+    const charged = (await row.locator('td[data-label="Total charges"]').textContent())!.trim();
+    expect(charged).toMatch(/^\$[\d,]+\.\d{2}$/);
+    await page.goto(`/locations/104/usage/consumption?period=bill&start=${billId}`);
+    await ready(page, info);
+    const summary = page.getByTestId("usage-summary");
+    await expect(summary.locator("dt")).toHaveText([
+      "Total consumption",
+      "Total charges",
+      "Average indoor temperature",
+      "Average outdoor temperature",
+    ]);
+    await expect(summary.locator("dd").nth(1)).toHaveText(charged);
+    // A month is not what a bill covers: no cost in the data for it.
+    await page.goto(`/locations/104/usage/consumption?period=month&start=${firstOfMonth}`);
+    await ready(page, info);
+    await expect(summary.locator("dt")).not.toContainText(["Total charges"]);
+    await expect(page.getByTestId("plot-x-title")).toHaveText("Date");
+    // Mission is in San Francisco: the day's hours are Pacific time, and the axis says so.
+    await page.goto(`/locations/104/usage/demand?period=day&start=${daysAgo(2)}`);
+    await ready(page, info);
+    await expect(page.getByTestId("plot-x-title")).toHaveText("Hour of day (PT)");
+    await expect(svgTicks(page)).toHaveText(["1", "6", "12", "18", "24"]);
+    // Chelsea, in New York: Eastern.
+    await page.goto(`/locations/109/usage/consumption?period=day&start=${daysAgo(2)}`);
+    await ready(page, info);
+    await expect(page.getByTestId("plot-x-title")).toHaveText("Hour of day (ET)");
+  });
+
   test("defaults to this month, with the chart, legend, data table and axe", async ({ page, a11y }, info) => {
     await open(page, info, "/locations/101/usage/demand");
     await expectJsState(page, info);
@@ -189,7 +223,7 @@ test.describe("usage explorer", () => {
 
   test("CSV of exactly what the chart plots", async ({ page }, info) => {
     const day = daysAgo(3);
-    await open(page, info, `/locations/101/usage/consumption?period=day&start=${day}`);
+    await open(page, info, `/locations/109/usage/consumption?period=day&start=${day}`);
     const [csv] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Download CSV" }).click(),

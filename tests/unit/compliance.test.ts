@@ -11,6 +11,7 @@ import {
   formatPercent,
   historyCsvRows,
   HOUR_MS,
+  historyRange,
   isFutureMonth,
   modeRuns,
   monthAfter,
@@ -68,6 +69,49 @@ describe("period and month picker limits", () => {
     });
     expect(parsePeriod(new URLSearchParams("start=2013-05-01"), today).start).toBe("2026-10-01");
     expect(parsePeriod(new URLSearchParams("start=garbage"), today).error).not.toBeNull();
+  });
+});
+
+describe("the day view of the Thermostat Settings chart", () => {
+  const at = (q: string) => parsePeriod(new URLSearchParams(q), today);
+
+  it("opens one day of its month: the report stays the month's, the history is asked for that day", () => {
+    const p = at("period=day&start=2026-10-14");
+    expect(p).toMatchObject({ start: "2026-10-01", end: "2026-11-01", day: "2026-10-14", error: null });
+    expect(historyRange(p)).toEqual({ start: "2026-10-14", end: "2026-10-15" });
+    // The last day of a year ends on the next year's first.
+    expect(historyRange(at("period=day&start=2025-12-31"))).toEqual({
+      start: "2025-12-31",
+      end: "2026-01-01",
+    });
+    // Today is a day too (its readings so far).
+    expect(at("period=day&start=2026-11-21")).toMatchObject({ day: "2026-11-21", error: null });
+    // The month view asks for the month.
+    expect(historyRange(at("period=month&start=2026-10-01"))).toEqual({
+      start: "2026-10-01",
+      end: "2026-11-01",
+    });
+    expect(at("period=month&start=2026-10-01").day).toBeNull();
+  });
+
+  it("shows the month with a message for a day that does not exist, lies ahead or is out of reach", () => {
+    // Not a date: its month, when the month can be shown.
+    expect(at("period=day&start=2026-02-30")).toMatchObject({
+      start: "2026-02-01",
+      day: null,
+      error: expect.stringContaining("Least Compliant Days"),
+    });
+    expect(at("period=day&start=2026-10-45")).toMatchObject({ start: "2026-10-01", day: null });
+    // Later this month: this month, no day.
+    expect(at("period=day&start=2026-11-22")).toMatchObject({ start: "2026-11-01", day: null });
+    // A future month, one before the picker's years, garbage or nothing: the default month.
+    for (const q of [
+      "period=day&start=2027-01-03",
+      "period=day&start=2013-05-02",
+      "period=day&start=x",
+      "period=day",
+    ])
+      expect(at(q)).toMatchObject({ start: "2026-10-01", day: null, error: expect.any(String) });
   });
 });
 
@@ -159,6 +203,20 @@ describe("least compliant days", () => {
 });
 
 describe("chart ticks", () => {
+  it("marks one day every 6 hours at the building's local time, across a change of clocks", () => {
+    // Oct 14, 2026 in Los Angeles: 12 AM, 6 AM, 12 PM, 6 PM and the next midnight.
+    const day = Date.UTC(2026, 9, 14, 7);
+    expect(chartTicks(day, day + DAY_MS, "America/Los_Angeles").map((t) => (t - day) / HOUR_MS)).toEqual([
+      0, 6, 12, 18, 24,
+    ]);
+    // Nov 1, 2026 has 25 hours there: the marks stay on the local 6 AM, 12 PM and 6 PM.
+    const fallBack = Date.UTC(2026, 10, 1, 7);
+    const end = Date.UTC(2026, 10, 2, 8);
+    expect(
+      chartTicks(fallBack, end, "America/Los_Angeles").map((t) => new Date(t).toISOString().slice(11, 16)),
+    ).toEqual(["07:00", "14:00", "20:00", "02:00", "08:00"]);
+  });
+
   const start = Date.UTC(2026, 9, 1, 7); // Oct 1, 00:00 in Los Angeles
   it("uses 6 hours under 7 days, otherwise 1 day", () => {
     expect(tickIntervalMs(start, start + 6 * DAY_MS)).toBe(6 * HOUR_MS);

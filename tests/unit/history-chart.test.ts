@@ -60,6 +60,22 @@ describe("thermostat chart, compact form", () => {
     ]);
   });
 
+  it("summarises one day as one day, with its 6-hour ticks", () => {
+    const DAY = Date.parse("2026-10-01T07:00:00.000Z");
+    const c = historyChart(items, TZ, DAY, DAY + 86_400_000, { ...all, visible: ["indoor"] });
+    expect(c.xTicks).toEqual([
+      { at: 0, label: "Oct 1, 12 AM" },
+      { at: 360, label: "Oct 1, 6 AM" },
+      { at: 720, label: "Oct 1, 12 PM" },
+      { at: 1080, label: "Oct 1, 6 PM" },
+      { at: 1440, label: "Oct 2, 12 AM" },
+    ]);
+    // One row in the per-day summary (not one per 6-hour tick), with the day's readings only.
+    expect(c.days).toEqual([
+      { date: "2026-10-01", label: "Thursday, October 1, 2026", from: 0, to: 1440, ranges: [[70, 72.5]] },
+    ]);
+  });
+
   it("sends minutes after the start and one rounded array per shown series", () => {
     const c = historyChart(items, TZ, START, END, { ...all, visible: ["cool", "indoor"] });
     // On the wire: steps between readings and comma-separated values, one string each.

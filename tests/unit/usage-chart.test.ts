@@ -40,6 +40,9 @@ describe("usage chart data", () => {
     expect(chart.gaps).toEqual([[10, 10]]);
     expect(chart.points[10].bar).toBeNull();
     expect(chart.bar.unit).toBe("kWh");
+    expect(
+      usageChart(hours(24, 1), "consumption", "hour", { energy: "kWh", temperature: "°F" }, "CT").xTitle,
+    ).toBe("Hour of day (CT)");
   });
 
   it("the CSV holds exactly the plotted points", () => {

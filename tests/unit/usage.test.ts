@@ -14,8 +14,10 @@ import {
   resolveView,
   temperatureAxisDomain,
   usageSummary,
+  usageXAxisTitle,
   yearGrid,
 } from "~/features/usage/usage";
+import { formatMoney } from "~/features/bills/bills";
 
 const t = { y: 2026, m: 11, d: 21 };
 const bills = [
@@ -181,11 +183,35 @@ describe("the usage summary above the chart", () => {
     ]);
     expect(usageSummary(pts, "consumption")[0]).toEqual({ label: "Total consumption", value: "1,258 kWh" });
   });
+  it("adds a bill period's total charges, in dollars; other periods have no cost in the data", () => {
+    expect(usageSummary(pts, "consumption", formatMoney(123456))).toEqual([
+      { label: "Total consumption", value: "1,258 kWh" },
+      { label: "Total charges", value: "$1,234.56" },
+      { label: "Average indoor temperature", value: "71.0°F" },
+      { label: "Average outdoor temperature", value: "56.3°F" },
+    ]);
+    expect(usageSummary(pts, "demand", formatMoney(null))[1]).toEqual({
+      label: "Total charges",
+      value: "—",
+    });
+    for (const bill of [undefined, null])
+      expect(usageSummary(pts, "demand", bill).map((st) => st.label)).not.toContain("Total charges");
+  });
   it("says No data rather than 0 when a series is empty", () => {
     expect(usageSummary([{ startTs: "x", energy: null, indoor: null, outdoor: null }], "demand")).toEqual([
       { label: "Peak demand", value: "No data" },
       { label: "Average indoor temperature", value: "No data" },
       { label: "Average outdoor temperature", value: "No data" },
     ]);
+  });
+});
+
+describe("the usage chart's x axis title", () => {
+  it("names a day's hours and the building's zone; other periods are dates or months", () => {
+    expect(usageXAxisTitle("quarter_hour", "ET")).toBe("Hour of day (ET)");
+    expect(usageXAxisTitle("hour", "PT")).toBe("Hour of day (PT)");
+    expect(usageXAxisTitle("hour", null)).toBe("Hour of day");
+    expect(usageXAxisTitle("day", "ET")).toBe("Date");
+    expect(usageXAxisTitle("month", "ET")).toBe("Month");
   });
 });

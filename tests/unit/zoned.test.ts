@@ -12,6 +12,7 @@ import {
   formatZonedIsoMinute,
   formatZonedLongDate,
   formatZonedMediumDate,
+  zoneLabel,
   zonedParts,
   zonedTime,
 } from "~/lib/zoned";
@@ -81,5 +82,26 @@ describe("the home timezone", () => {
     const files = readdirSync("app", { recursive: true, encoding: "utf8" }).filter((f) => /\.tsx?$/.test(f));
     const spelled = files.filter((f) => readFileSync(join("app", f), "utf8").includes(`"${HOME_TIMEZONE}"`));
     expect(spelled).toEqual([join("lib", "zoned.ts")]);
+  });
+});
+
+describe("zone labels", () => {
+  const winter = Date.UTC(2026, 0, 15, 12);
+  const summer = Date.UTC(2026, 6, 15, 12);
+  it("names US zones as the control room names New York time, the same all year", () => {
+    for (const at of [winter, summer]) {
+      expect(zoneLabel("America/New_York", at)).toBe("ET");
+      expect(zoneLabel("America/Chicago", at)).toBe("CT");
+      expect(zoneLabel("America/Denver", at)).toBe("MT");
+      expect(zoneLabel("America/Los_Angeles", at)).toBe("PT");
+      expect(zoneLabel("America/Phoenix", at)).toBe("MST");
+    }
+  });
+  it("names other zones by their offset at the instant; none or an unknown one is New York's", () => {
+    expect(zoneLabel("Europe/Berlin", winter)).toBe("GMT+1");
+    expect(zoneLabel("Europe/Berlin", summer)).toBe("GMT+2");
+    expect(zoneLabel("UTC", winter)).toBe("UTC");
+    expect(zoneLabel(null, winter)).toBe("ET");
+    expect(zoneLabel("Mars/Olympus_Mons", winter)).toBe("ET");
   });
 });

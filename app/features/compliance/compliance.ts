@@ -60,24 +60,79 @@ export function isPickableMonth(year: number, month: number, today: Date) {
   );
 }
 
-export type Period = { start: string; end: string; year: number; month: number; error: string | null };
+export type Period = {
+  /** The report's month: its first day, and the first day of the next month (exclusive). */
+  start: string;
+  end: string;
+  year: number;
+  month: number;
+  /** One day of that month the Thermostat Settings chart shows (`period=day`), or null for the month. */
+  day: string | null;
+  error: string | null;
+};
+
+export const BAD_MONTH_MESSAGE = "Choose a month from the list; future months are not available.";
+export const BAD_DAY_MESSAGE =
+  "That day cannot be shown: choose a day from Least Compliant Days. Showing the whole month.";
+
+/** A real calendar date "YYYY-MM-DD" (no February 30th), or null. */
+function calendarDate(raw: string | null): [number, number, number] | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw ?? "");
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return iso(y, mo - 1, d) === raw ? [y, mo, d] : null;
+}
 
 /**
- * The report period from the URL: `period=month&start=YYYY-MM-01`. A missing start is the previous month;
- * a malformed, too old or future month falls back to it with a message.
+ * The report period from the URL (rule compliance-default-period, docs/rules.md): `period=month&start=YYYY-MM-01`.
+ * A missing start is the previous month; a malformed, too old or future month falls back to it with a message.
+ * `period=day&start=YYYY-MM-DD` is one day of a pickable month, up to today (rule compliance-day-view): the
+ * report stays that month's, the chart shows the day. A day that does not exist or lies in the future shows
+ * its month (or, when the month cannot be shown either, the default one) with a message.
  */
 export function parsePeriod(params: URLSearchParams, today: Date): Period {
   const fallback = previousMonthStart(today);
   const raw = params.get("start");
   let start = fallback;
+  let day: string | null = null;
   let error: string | null = null;
-  if (raw) {
-    const m = /^(\d{4})-(\d{2})-\d{2}$/.exec(raw);
-    if (m && isPickableMonth(Number(m[1]), Number(m[2]), today)) start = `${m[1]}-${m[2]}-01`;
-    else error = "Choose a month from the list; future months are not available.";
+  const monthOf = (r: string) => {
+    const m = /^(\d{4})-(\d{2})-\d{2}$/.exec(r);
+    return m && isPickableMonth(Number(m[1]), Number(m[2]), today) ? `${m[1]}-${m[2]}-01` : null;
+  };
+  if (params.get("period") === "day") {
+    const date = calendarDate(raw);
+    const month = raw ? monthOf(raw) : null;
+    if (date && month && compareIso(raw!, today.toISOString().slice(0, 10)) <= 0) {
+      start = month;
+      day = raw;
+    } else {
+      start = month ?? fallback;
+      error = BAD_DAY_MESSAGE;
+    }
+  } else if (raw) {
+    const month = monthOf(raw);
+    if (month) start = month;
+    else error = BAD_MONTH_MESSAGE;
   }
   const [y, mo] = start.split("-").map(Number);
-  return { start, end: monthAfter(start), year: y, month: mo, error };
+  return { start, end: monthAfter(start), year: y, month: mo, day, error };
+}
+
+/** The day after a "YYYY-MM-DD" date. */
+export function dayAfter(date: string) {
+  const [y, m, d] = date.split("-").map(Number);
+  return iso(y, m - 1, d + 1);
+}
+
+/**
+ * The dates the thermostat history is asked for (end exclusive, as the api reads it): the chosen day alone
+ * on the day view, otherwise the report's month.
+ */
+export function historyRange(period: Pick<Period, "start" | "end" | "day">) {
+  return period.day
+    ? { start: period.day, end: dayAfter(period.day) }
+    : { start: period.start, end: period.end };
 }
 
 export function monthLabel(start: string) {
@@ -200,30 +255,45 @@ export function tickIntervalMs(startMs: number, endMs: number) {
   return endMs - startMs < 7 * DAY_MS ? 6 * HOUR_MS : DAY_MS;
 }
 
-const tickCache = new Map<string, number[]>();
+const markCache = new Map<string, number[]>();
 
 /**
- * Tick instants aligned to the building's local midnight (and 6-hour marks), within [start, end]. Views of
- * the same months come back again and again: kept per period, bounded.
+ * Every `hours`-th local wall-clock hour from the first local midnight at or before `startMs`, within
+ * [start, end]. Views of the same months and days come back again and again: kept per period, bounded.
  */
-export function chartTicks(startMs: number, endMs: number, timezone: string): readonly number[] {
+function localMarks(startMs: number, endMs: number, timezone: string, hours: number): readonly number[] {
   if (!(endMs > startMs)) return [];
-  const key = `${timezone} ${startMs} ${endMs}`;
-  let ticks = tickCache.get(key);
-  if (!ticks) {
-    const hours = tickIntervalMs(startMs, endMs) === DAY_MS ? 24 : 6;
+  const key = `${timezone} ${startMs} ${endMs} ${hours}`;
+  let marks = markCache.get(key);
+  if (!marks) {
     const first = zonedParts(startMs, timezone);
-    ticks = [];
+    marks = [];
     for (let i = 0; i < 2000; i++) {
       // Wall-clock hours past the first local midnight; zonedTime rolls them over into days and months.
       const at = zonedTime(timezone, first.year, first.month, first.day, i * hours);
       if (at > endMs) break;
-      if (at >= startMs) ticks.push(at);
+      if (at >= startMs) marks.push(at);
     }
-    if (tickCache.size >= 200) tickCache.clear();
-    tickCache.set(key, ticks);
+    if (markCache.size >= 200) markCache.clear();
+    markCache.set(key, marks);
   }
-  return ticks;
+  return marks;
+}
+
+/**
+ * Tick instants (rule history-tick-interval, docs/rules.md) aligned to the building's local midnight, and
+ * to its 6-hour marks on a span under 7 days (one day: 12 AM, 6 AM, 12 PM, 6 PM and the next midnight).
+ */
+export function chartTicks(startMs: number, endMs: number, timezone: string): readonly number[] {
+  return localMarks(startMs, endMs, timezone, tickIntervalMs(startMs, endMs) === DAY_MS ? 24 : 6);
+}
+
+/**
+ * The local midnights within [start, end]: where each day of the chart's per-day summary starts, whatever
+ * the ticks' step (6-hour ticks are not days).
+ */
+export function localMidnights(startMs: number, endMs: number, timezone: string): readonly number[] {
+  return localMarks(startMs, endMs, timezone, 24);
 }
 
 /** A tick's label in the building's timezone: "Oct 1", or "Oct 1, 6 AM" for 6-hour ticks. */

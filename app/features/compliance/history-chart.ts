@@ -2,6 +2,7 @@ import { formatZonedIsoDate, formatZonedLongDate, zonedParts } from "~/lib/zoned
 import {
   chartTicks,
   formatTick,
+  localMidnights,
   modeRuns,
   SERIES,
   tickIntervalMs,
@@ -80,7 +81,8 @@ export function historyChart(
   }));
   const ticks = chartTicks(startMs, endMs, timezone);
   const tickStep = tickIntervalMs(startMs, endMs);
-  const midnights = ticks.filter((ms) => ms < endMs);
+  // One summary row per local day, not per tick: a day's chart ticks every 6 hours.
+  const midnights = localMidnights(startMs, endMs, timezone).filter((ms) => ms < endMs);
   const days: HistoryDay[] = midnights.map((ms, i) => {
     const local = zonedParts(ms, timezone);
     return {
@@ -95,7 +97,7 @@ export function historyChart(
   t.forEach((m, i) => {
     while (d + 1 < days.length && m >= days[d + 1].from) d++;
     const day = days[d];
-    if (!day || m < day.from) return;
+    if (!day || m < day.from || m >= day.to) return;
     series.forEach((s, si) => {
       const v = s.values[i];
       if (v === null) return;

@@ -2,6 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
 import {
+  historyRange,
   isPickableMonth,
   leastCompliantDays,
   LOCATION_FILTER_LIST_MAX,
@@ -51,11 +52,13 @@ export async function overrideReportView(
   helpUrl: string,
 ) {
   const period = parsePeriod(url.searchParams, today);
+  // The report, its cards and Least Compliant Days stay the month's; the chart shows the day when one is chosen.
+  const range = historyRange(period);
   const thermostatId =
     thermostatIdParam === undefined ? null : idParam(thermostatIdParam, () => data(null, { status: 404 }));
   const [report, history, worstDays] = await Promise.all([
     settle(getOverrideReport(api, clientId, period.start, period.end)),
-    thermostatId ? settle(getThermostatHistory(api, thermostatId, period.start, period.end)) : null,
+    thermostatId ? settle(getThermostatHistory(api, thermostatId, range.start, range.end)) : null,
     thermostatId ? settle(getWorstDays(api, clientId, thermostatId, period.start, period.end)) : null,
   ]);
   if (thermostatId && history && !history.ok && history.error.status === 404)
@@ -66,11 +69,11 @@ export async function overrideReportView(
       : null;
   if (thermostatId && report.ok && !selected) throw data(null, { status: 404 });
   const timezone = history?.ok ? history.data.buildingTimezone : HOME_TIMEZONE;
-  const [sy, sm] = period.start.split("-").map(Number);
-  const rangeMs = {
-    start: zonedTime(timezone, sy, sm, 1),
-    end: zonedTime(timezone, sy, sm + 1, 1),
-  };
+  // The chart spans the building's local midnights of the range: a month, or one day (23 or 25 hours across
+  // a change of clocks).
+  const [sy, sm, sd] = range.start.split("-").map(Number);
+  const [ey, em, ed] = range.end.split("-").map(Number);
+  const rangeMs = { start: zonedTime(timezone, sy, sm, sd), end: zonedTime(timezone, ey, em, ed) };
   const chart = parseChartOptions(url.searchParams);
   const location = parseId(url.searchParams.get("location"));
   const query = (url.searchParams.get("q") ?? "").trim().slice(0, 100);

@@ -4,6 +4,8 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { parseId } from "~/lib/ids";
+import { zoneLabel } from "~/lib/zoned";
+import { now } from "~/server/clock.server";
 
 export const addressSchema = z.object({
   addressLine1: z.string(),
@@ -108,4 +110,12 @@ export async function findLocation(api: ApiClient, locationId: string | undefine
   if (id === null) return null;
   const all = await listAllBuildings(api);
   return all.find((b) => b.id === id) ?? null;
+}
+
+/**
+ * The location's zone label ("ET", rule zone-label): written here, on the server, for the location's pages
+ * (the browser builds no Intl formatter, and the layout's script stays without the timezone code).
+ */
+export function locationZone(location: Pick<Building, "timezone">) {
+  return zoneLabel(location.timezone, now().getTime());
 }

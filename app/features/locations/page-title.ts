@@ -8,7 +8,16 @@ export const PRODUCT_NAME = "EnergyOps";
 /** The route id of the location layout, whose loader carries the location's label. */
 export const LOCATION_ROUTE_ID = "routes/_app.locations.$locationId";
 
-export type LocationRouteData = { location: { id: number; label: string } } | null | undefined;
+export type LocationRouteData =
+  | {
+      location: {
+        id: number;
+        label: string;
+        /** "ET": how the building's timezone is named. */ zone?: string;
+      };
+    }
+  | null
+  | undefined;
 
 export function locationPageTitle(parts: (string | null | undefined)[], location: string | null | undefined) {
   return [...parts, location, PRODUCT_NAME].filter((p): p is string => Boolean(p && p.trim())).join(" · ");

@@ -13,6 +13,7 @@ import {
   temperatureAxisDomain,
   unitsLabel,
   usageTitle,
+  usageXAxisTitle,
   type Granularity,
   type UsagePoint,
   type UsageType,
@@ -101,7 +102,10 @@ export function usageChart(
   usageType: UsageType,
   granularity: Granularity,
   units: { energy: string; temperature: string },
+  /** The building's zone label ("ET"), for a day's hour axis. */
+  zone: string | null = null,
 ): EnergyChartProps {
+  const xTitle = usageXAxisTitle(granularity, zone);
   const bar: ChartSeries = {
     name: usageTitle(usageType),
     unit: units.energy || unitsLabel(usageType),
@@ -112,7 +116,7 @@ export function usageChart(
     { name: "Indoor temperature", unit: units.temperature || "°F", color: COLORS.indoor, dashed: true },
   ];
   return {
-    label: `${usageTitle(usageType)} in ${bar.unit} with outdoor and indoor temperatures`,
+    label: `${usageTitle(usageType)} in ${bar.unit} with outdoor and indoor temperatures; x axis: ${xTitle}`,
     points: points.map((p) => ({
       key: p.startTs,
       label: bucketLabel(p.startTs, granularity),
@@ -126,6 +130,7 @@ export function usageChart(
     rightDomain: temperatureAxisDomain(points.flatMap((p) => [p.indoor, p.outdoor])),
     rightLabel: `Temperature (${lines[0].unit})`,
     xTicks: usageTicks(points, granularity),
+    xTitle,
     gaps: gapRanges(points),
   };
 }

@@ -84,7 +84,14 @@ export function addMonths(year: number, month: number, n: number): [number, numb
 
 // ---- the view: period + start → date range ----
 
-export type BillRef = { id: number; serviceStartDate: string; serviceEndDate: string; statementDate: string };
+export type BillRef = {
+  id: number;
+  serviceStartDate: string;
+  serviceEndDate: string;
+  statementDate: string;
+  /** The bill's total charges, in cents (null when the bill has none). */
+  totalCharges?: number | null;
+};
 
 export type View =
   | { kind: "ok"; period: Period; start: string; startDate: string; endDate: string; bill?: BillRef }
@@ -187,6 +194,16 @@ export function temperatureAxisDomain(values: (number | null | undefined)[]): [n
 /** Day view hour ticks. */
 export const DAY_HOUR_TICKS = [1, 6, 12, 18, 24] as const;
 
+/**
+ * The x axis's title (rule usage-axis-zone, docs/rules.md): a day's buckets are hours of the building's own
+ * day, so its axis says so and names the zone ("Hour of day (ET)"); other periods are dated buckets.
+ */
+export function usageXAxisTitle(granularity: Granularity, zone: string | null) {
+  if (granularity === "quarter_hour" || granularity === "hour")
+    return zone ? `Hour of day (${zone})` : "Hour of day";
+  return granularity === "month" ? "Month" : "Date";
+}
+
 // ---- series ----
 
 export type SeriesValue = { startTs: string; value: number | null };
@@ -280,11 +297,18 @@ export function rangeLabel(view: Extract<View, { kind: "ok" }>) {
 export type UsageStat = { label: string; value: string };
 
 /**
- * The period at a glance, above the chart: the peak kW (demand) or the total kWh (consumption), and the
- * average indoor and outdoor temperatures. Buckets without a value are left out; a figure with no value at
- * all reads "No data" rather than a misleading 0.
+ * The period at a glance, above the chart (rule usage-summary, docs/rules.md): the peak kW (demand) or the
+ * total kWh (consumption), and the average indoor and outdoor temperatures. Buckets without a value are left
+ * out; a figure with no value at all reads "No data" rather than a misleading 0. A bill period adds what the
+ * bill charged, its "Total charges" (as the bills table says, written by the bills' `formatMoney`, which the
+ * loader applies: this module stays out of the bills area's script files): the usage answer has no cost, and
+ * only a bill period has one in the data (a day, month or year is not what a bill covers).
  */
-export function usageSummary(points: UsagePoint[], usageType: UsageType): UsageStat[] {
+export function usageSummary(
+  points: UsagePoint[],
+  usageType: UsageType,
+  billCharges?: string | null,
+): UsageStat[] {
   const nums = (f: (p: UsagePoint) => number | null) =>
     points.map(f).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
   const energy = nums((p) => p.energy);
@@ -308,6 +332,7 @@ export function usageSummary(points: UsagePoint[], usageType: UsageType): UsageS
         };
   return [
     main,
+    ...(billCharges ? [{ label: "Total charges", value: billCharges }] : []),
     { label: "Average indoor temperature", value: avg(nums((p) => p.indoor)) },
     { label: "Average outdoor temperature", value: avg(nums((p) => p.outdoor)) },
   ];

@@ -1,7 +1,7 @@
 import type { SerializeFrom } from "@remix-run/node";
 import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { Alert, EmptyState, ErrorState } from "~/ui/states";
-import { NO_HISTORY_MESSAGE, type DaySort } from "../compliance";
+import { formatDay, monthLabel, NO_HISTORY_MESSAGE, type DaySort } from "../compliance";
 import type { OverrideReportView } from "../report.server";
 import { MonthPicker } from "./month-picker";
 import {
@@ -49,6 +49,10 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
   const selected = d.selected;
   const client = d.report?.client[0];
   const dropForChart = ["chart", "show", "plotBands", "showMarker"];
+  const day = d.period.day;
+  // The day view and the month view of the chart: the same page and options, the period in the URL.
+  const dayHref = (date: string) => `${withParams(search, { period: "day", start: date })}#day-view`;
+  const monthHref = `${withParams(search, { period: "month", start: d.period.start })}#day-view`;
 
   return (
     <div className="stack report-page">
@@ -70,7 +74,14 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
         <>
           <div className="row thermostat-head">
             <Link
-              to={`/override-report${withParams(search, { daySort: null, chart: null, show: null, plotBands: null, showMarker: null })}`}
+              to={`/override-report${withParams(search, {
+                daySort: null,
+                chart: null,
+                show: null,
+                plotBands: null,
+                showMarker: null,
+                ...(day ? { period: "month", start: d.period.start } : {}),
+              })}`}
               replace
               className="btn btn-secondary btn-small"
             >
@@ -88,7 +99,23 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
             days={d.worstDays === "error" ? null : d.worstDays}
             sort={d.daySort}
             sortHref={(s: DaySort) => withParams(search, { daySort: `${s.key}:${s.dir}` })}
+            dayHref={dayHref}
+            selectedDay={day}
           />
+          <div className="row day-view" id="day-view" data-testid="day-view">
+            {day ? (
+              <>
+                <p>
+                  Thermostat Settings for <strong>{formatDay(day)}</strong>.
+                </p>
+                <Link to={monthHref} className="btn btn-secondary btn-small" data-testid="whole-month">
+                  Whole month: {monthLabel(d.period.start)}
+                </Link>
+              </>
+            ) : (
+              <p className="muted">Choose a date in Least Compliant Days to see that day in the chart.</p>
+            )}
+          </div>
           {d.history === "error" || d.history === null ? (
             <Alert tone="error">{NO_HISTORY_MESSAGE}</Alert>
           ) : d.history.count === 0 ? (

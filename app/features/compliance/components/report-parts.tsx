@@ -297,10 +297,16 @@ export function WorstDaysTable({
   days,
   sort,
   sortHref,
+  dayHref,
+  selectedDay,
 }: {
   days: WorstDay[] | null;
   sort: DaySort;
   sortHref: (s: DaySort) => string;
+  /** Where a row's date goes: that day in the Thermostat Settings chart (a plain link, with or without JavaScript). */
+  dayHref: (date: string) => string;
+  /** The day the chart shows, or null when it shows the month. */
+  selectedDay: string | null;
 }) {
   const header = (key: DaySortKey, label: string) => (
     <SortableHeader
@@ -329,7 +335,15 @@ export function WorstDaysTable({
             <tbody>
               {sortDays(days, sort).map((d) => (
                 <tr key={d.date} data-testid="worst-day">
-                  <td className="day">{formatDay(d.date)}</td>
+                  <td className="day">
+                    <Link
+                      to={dayHref(d.date)}
+                      aria-current={d.date === selectedDay ? "page" : undefined}
+                      aria-label={`${formatDay(d.date)}: show this day in the Thermostat Settings chart`}
+                    >
+                      {formatDay(d.date)}
+                    </Link>
+                  </td>
                   <td className="num" data-label="COMPLIANCE">
                     {formatPercent(d.scheduleCompliancePercentage)}
                   </td>

@@ -101,6 +101,8 @@ export function ThermostatChart({
       ...series.map((s, si) => `${meta(s.key).label}: ${formatRange(days[di].ranges[si])}`),
     ].join("\n");
   const seriesNames = series.map((s) => meta(s.key).label).join(", ") || "no series selected";
+  const spanLabel =
+    days.length > 1 ? `${days[0].label} to ${days[days.length - 1].label}` : (days[0]?.label ?? "");
 
   return (
     <section className="card stack" aria-labelledby="chart-title">
@@ -195,7 +197,7 @@ export function ThermostatChart({
               aria-describedby="chart-desc"
               data-testid="chart-plot"
             >
-              <title id="chart-svg-title">{`Thermostat Settings: ${seriesNames}, ${days[0]?.label ?? ""} to ${days[days.length - 1]?.label ?? ""}. Each day's lows and highs are listed below the chart; every reading is in the CSV.`}</title>
+              <title id="chart-svg-title">{`Thermostat Settings: ${seriesNames}, ${spanLabel}. Each day's lows and highs are listed below the chart; every reading is in the CSV.`}</title>
               {chart.modes.map((r) => (
                 <rect
                   key={`${r.mode}-${r.from}`}

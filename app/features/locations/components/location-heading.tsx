@@ -11,3 +11,8 @@ export function LocationSuffix() {
     </span>
   ) : null;
 }
+
+/** The location's timezone label ("ET", "PT"), written by the location layout's loader; null outside it. */
+export function useLocationZone(): string | null {
+  return (useRouteLoaderData(LOCATION_ROUTE_ID) as LocationRouteData)?.location?.zone ?? null;
+}

@@ -38,6 +38,8 @@ export type EnergyChartProps = {
   /** Right axis ticks; visx picks them when absent. */
   rightTicks?: number[];
   xTicks: { at: number; label: string }[];
+  /** The x axis's title, under its labels ("Hour of day (ET)"). */
+  xTitle?: string;
   gaps?: [number, number][];
 };
 
@@ -145,6 +147,7 @@ export function EnergyChart(props: EnergyChartProps) {
         ticks: rightTicks.map((v) => ({ at: (v - r0) / (r1d - r0 || 1), label: num(v) })),
       }}
       bottom={xAxisTicks(xTicks, n)}
+      bottomTitle={props.xTitle}
       overlay={
         tooltipOpen && tooltipData !== undefined && points[tooltipData] ? (
           <PlotTooltip left={tooltipLeft ?? 0} top={tooltipTop ?? 0} className="chart-tooltip">
