@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { Fragment, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 
 /**
  * The frame every chart of the product draws in: a plot that fits the width of its column (an SVG with
@@ -20,6 +20,12 @@ export type AxisTick = {
 };
 
 export type AxisSpec = { title: string; ticks: AxisTick[] };
+
+/**
+ * A space between two labels of an axis: a styled page places each label on its own (absolutely), but a text
+ * browser (w3m, lynx: docs/text-browsers.md) reads them in a row, "0 4,000 8,000", not "04,0008,000".
+ */
+const gap = (i: number) => (i > 0 ? " " : null);
 
 const pct = (v: number) => `${Math.round(Math.min(1, Math.max(0, v)) * 10000) / 100}%`;
 
@@ -55,13 +61,19 @@ export function PlotFrame({
       <div className={`plot-grid${right ? " plot-has-right" : ""}`}>
         <div className="plot-titles" aria-hidden="true">
           <span>{left.title}</span>
-          {right ? <span>{right.title}</span> : null}
+          {right ? (
+            <>
+              {gap(1)}
+              <span>{right.title}</span>
+            </>
+          ) : null}
         </div>
         <div className="plot-axis plot-axis-left" aria-hidden="true">
-          {left.ticks.map((t) => (
-            <span key={`${t.at}-${t.label}`} style={{ top: pct(1 - t.at) }}>
-              {t.label}
-            </span>
+          {left.ticks.map((t, i) => (
+            <Fragment key={`${t.at}-${t.label}`}>
+              {gap(i)}
+              <span style={{ top: pct(1 - t.at) }}>{t.label}</span>
+            </Fragment>
           ))}
         </div>
         <div className="plot-area">
@@ -70,22 +82,22 @@ export function PlotFrame({
         </div>
         {right ? (
           <div className="plot-axis plot-axis-right" aria-hidden="true">
-            {right.ticks.map((t) => (
-              <span key={`${t.at}-${t.label}`} style={{ top: pct(1 - t.at) }}>
-                {t.label}
-              </span>
+            {right.ticks.map((t, i) => (
+              <Fragment key={`${t.at}-${t.label}`}>
+                {gap(i)}
+                <span style={{ top: pct(1 - t.at) }}>{t.label}</span>
+              </Fragment>
             ))}
           </div>
         ) : null}
         <div className="plot-axis plot-axis-x" aria-hidden="true">
-          {bottom.map((t) => (
-            <span
-              key={`${t.at}-${t.label}`}
-              style={{ left: pct(t.at) }}
-              className={t.only ? `plot-tick-${t.only}` : undefined}
-            >
-              {t.label}
-            </span>
+          {bottom.map((t, i) => (
+            <Fragment key={`${t.at}-${t.label}`}>
+              {gap(i)}
+              <span style={{ left: pct(t.at) }} className={t.only ? `plot-tick-${t.only}` : undefined}>
+                {t.label}
+              </span>
+            </Fragment>
           ))}
         </div>
         {bottomTitle ? (

@@ -56,3 +56,27 @@ test.describe("forced colours", () => {
     expect(other.line).toBe(other.page);
   });
 });
+
+test("forced colours: the usage chart's legend swatches stay visible", async ({ asDana: page }, info) => {
+  await page.emulateMedia({ forcedColors: "active" });
+  await page.goto("/locations/104/usage/consumption");
+  await ready(page, info);
+  const swatches = page.locator(".chart-legend .swatch");
+  expect(await swatches.count()).toBeGreaterThan(1);
+  const looks = await swatches.evaluateAll((els) => {
+    const probe = document.createElement("span");
+    probe.style.color = "Canvas";
+    document.body.append(probe);
+    const canvas = getComputedStyle(probe).color;
+    probe.remove();
+    return els.map((el) => {
+      const s = getComputedStyle(el);
+      const sides = [s.borderTop, s.borderRight, s.borderBottom, s.borderLeft];
+      // Seen if it is filled with a colour other than the page's, or has a border of another colour.
+      const filled = s.backgroundColor !== canvas && s.backgroundColor !== "rgba(0, 0, 0, 0)";
+      const outlined = sides.some((b) => !/^0px|none/.test(b) && !b.includes(canvas));
+      return { cls: el.className, filled, outlined };
+    });
+  });
+  for (const l of looks) expect(l.filled || l.outlined, l.cls).toBe(true);
+});

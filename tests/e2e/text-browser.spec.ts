@@ -49,3 +49,16 @@ test("w3m: the shell, tabs, tooltips, lists and pagers read as separate pieces",
   expect(grid).toMatch(/[a-z] Overridden thermostats/);
   expect(grid).not.toMatch(/[a-z]Overridden thermostats/);
 });
+
+test("w3m: a chart's axis labels read apart, not run together", async ({ page }) => {
+  await loginAs(page, USERS.dana);
+  const year = await w3m(page, "/locations/104/usage/consumption?period=year&start=2026-01-01");
+  // The titles and each axis on a line of their own, the labels apart: "0 5,000 10,000", not "05,00010,000".
+  expect(year).toMatch(/^Consumption \(kWh\) Temperature \(°F\)$/m);
+  expect(year).toMatch(/^0 [\d,]+ [\d,]+ [\d,]+/m);
+  expect(year).toMatch(/^Jan Feb Mar/m);
+  expect(year).not.toMatch(/\d,\d{3}\d/);
+  const month = await w3m(page, "/locations/104/usage/demand?period=month&start=2026-11-01");
+  expect(month).toMatch(/^Nov 1 Nov \d+ Nov \d+/m);
+  expect(month).not.toMatch(/Nov \d+Nov/);
+});

@@ -233,7 +233,7 @@ export function ThermostatTable({
                 {sortHeader("compliance", "Compliance", "num")}
                 {sortHeader("holds", "Holds", "num")}
                 {sortHeader("resets", "Auto Resets", "num")}
-                <th scope="col">
+                <th scope="col" className="col-action">
                   <span className="visually-hidden">Detail</span>
                 </th>
               </tr>

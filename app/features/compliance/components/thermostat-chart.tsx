@@ -192,6 +192,8 @@ export function ThermostatChart({
               width={W}
               height={H}
               viewBox={`0 0 ${W} ${H}`}
+              // No effect at its own size; on paper (compliance.css) it lets the month fill the page's width.
+              preserveAspectRatio="none"
               role="img"
               aria-labelledby="chart-svg-title"
               aria-describedby="chart-desc"
@@ -313,7 +315,7 @@ export function ThermostatChart({
           ) : null}
         </div>
       </div>
-      <div className="row">
+      <div className="row no-print">
         <a className="btn btn-secondary btn-small" download href={csvHref} data-testid="csv-download">
           Download CSV
         </a>
