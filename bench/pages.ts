@@ -12,13 +12,33 @@ export type BenchPage = {
   lcp?: boolean;
   chart?: boolean;
   emailLink?: boolean;
+  /**
+   * The Slow 3G run opens a live link of this email instead of `path` (bench/email-links.ts): a made-up token
+   * shows the refusal, not the page the email's reader sees.
+   */
+  mail?: MailLink;
 };
+
+export type MailLink = "login link" | "password reset" | "bill alert" | "comfort alert";
 
 export const BENCH_PAGES: BenchPage[] = [
   { name: "login", path: "/login", auth: false, rt: false, lcp: true },
   { name: "login options", path: "/login?email=dana%40harborcoffee.test", auth: false, rt: true },
-  { name: "token login", path: "/login/link?token=abc", auth: false, emailLink: true },
-  { name: "reset password", path: "/reset-password?token=abc", auth: false, emailLink: true, rt: true },
+  {
+    name: "token login",
+    path: "/login/link?token=abc",
+    auth: false,
+    emailLink: true,
+    mail: "login link",
+  },
+  {
+    name: "reset password",
+    path: "/reset-password?token=abc",
+    auth: false,
+    emailLink: true,
+    rt: true,
+    mail: "password reset",
+  },
   { name: "locations", path: "/locations", auth: true, rt: true, throughput: true, lcp: true },
   { name: "control room", path: "/locations/105/control", auth: true, rt: true, throughput: true, lcp: true },
   {
@@ -64,8 +84,15 @@ export const BENCH_PAGES: BenchPage[] = [
     auth: true,
     rt: true,
     emailLink: true,
+    mail: "comfort alert",
   },
-  { name: "fix-my-bill", path: "/fix-my-bill/action_requested", auth: false, emailLink: true },
+  {
+    name: "fix-my-bill",
+    path: "/fix-my-bill/action_requested",
+    auth: false,
+    emailLink: true,
+    mail: "bill alert",
+  },
   // The floor of the stack: a server-rendered page with no upstream call and no session.
   { name: "privacy policy (no upstream call)", path: "/privacy-policy", auth: false, throughput: true },
 ];

@@ -110,6 +110,8 @@ export async function startServer(
     .split(";")[0];
   return {
     url,
+    /** The embedded api's base URL (its demo outbox, and its test hooks when `ENABLE_TEST_HOOKS` is set). */
+    api: `http://127.0.0.1:${apiPort}/api`,
     cookie,
     pid: child.pid!,
     stop: async () => {

@@ -1,5 +1,12 @@
 import { useNavigation, type Navigation } from "@remix-run/react";
-import { useEffect, useRef, type ButtonHTMLAttributes, type MouseEvent } from "react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  type ButtonHTMLAttributes,
+  type MouseEvent,
+} from "react";
 
 /**
  * A visible answer to every click, before and after hydration.
@@ -12,8 +19,9 @@ import { useEffect, useRef, type ButtonHTMLAttributes, type MouseEvent } from "r
  * - before hydration, `PENDING_SCRIPT` (inline, under the page's nonce) marks the pressed `SubmitButton`
  *   `aria-busy`, writes its pending label to its status region and refuses a second submission of the same form;
  *   a same-site link being followed gets `aria-busy` and the page's status region says "Loading…";
- * - after hydration, `SubmitButton` follows Remix's navigation (or the `pending` its caller derives from a
- *   fetcher) and `NavigationPending` marks the link whose click started a navigation.
+ * - after hydration, `SubmitButton` follows Remix's navigation, or the fetcher its forms submit through
+ *   (`SubmissionSource`, or a `pending` its caller derives), and `NavigationPending` marks the link whose click
+ *   started a navigation.
  * The script acts only on what React did not handle (`defaultPrevented`): once Remix runs a form or a link, the
  * script leaves it to React.
  */
@@ -39,9 +47,15 @@ w.addEventListener("pageshow",function(e){if(!e.persisted)return;[].forEach.call
 
 type Entries = Iterable<[string, FormDataEntryValue]>;
 
-/** A comparable spelling of a form's entries: text values as they are, files by name. */
+/**
+ * A comparable spelling of a form's entries: text values as they are, files by name, sorted. Sorted because
+ * Remix builds its FormData with the pressed button's entry where the button sits in the form, while the
+ * button's own copy can only add it at the end.
+ */
 function entryList(entries: Entries) {
-  return [...entries].map(([k, v]) => [k, typeof v === "string" ? v : `file:${v.name}`].join("="));
+  return [...entries]
+    .map(([k, v]) => JSON.stringify([k, typeof v === "string" ? v : `file:${v.name}`]))
+    .sort();
 }
 
 /**
@@ -55,7 +69,16 @@ export function isSameSubmission(navigating: Entries | undefined, mine: Entries 
   return a.length === b.length && a.every((entry, i) => entry === b[i]);
 }
 
-function submittingWith(navigation: Navigation, button: HTMLButtonElement | null) {
+/** A submission as Remix reports it: its navigation, or a fetcher (whose `formData` is set while it submits). */
+type Submission = Pick<Navigation, "state"> & { formData?: FormData };
+
+/**
+ * The fetcher that the forms inside carry their submissions through (the shell's connect dialog): a fetcher's
+ * submission is no navigation, so without it a button there would never read as pending.
+ */
+export const SubmissionSource = createContext<Submission | null>(null);
+
+function submittingWith(navigation: Submission, button: HTMLButtonElement | null) {
   if (navigation.state === "idle" || !navigation.formData || !button?.form) return false;
   // The submitter's own entry is added by hand: a button disabled while busy would be left out of FormData.
   const mine = new FormData(button.form);
@@ -85,8 +108,9 @@ export function SubmitButton({
   ...rest
 }: SubmitButtonProps) {
   const navigation = useNavigation();
+  const source = useContext(SubmissionSource);
   const ref = useRef<HTMLButtonElement>(null);
-  const busy = pending ?? submittingWith(navigation, ref.current);
+  const busy = pending ?? submittingWith(source ?? navigation, ref.current);
   const guard = (event: MouseEvent<HTMLButtonElement>) => {
     if (busy) event.preventDefault();
     else onClick?.(event);

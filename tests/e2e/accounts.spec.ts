@@ -126,6 +126,30 @@ test.describe("connect utility accounts", () => {
     await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
   });
 
+  test("a search that finds one utility selects it, says so, and Continue uses it", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/authorize-arcadia");
+    await ready(page, info);
+    const search = async (text: string) => {
+      await page.getByLabel("Search utilities").fill(text);
+      if (!isJs(info)) await page.getByRole("button", { name: "Search" }).click();
+    };
+    const status = page.getByTestId("utility-filter-status");
+    const select = page.getByLabel("Utility", { exact: true });
+    // Two matches: nothing is chosen for the user.
+    await search("edison");
+    await expect(status).toHaveText("2 utilities found");
+    await expect(select).toHaveValue("");
+    await search("duke");
+    await expect(status).toHaveText("1 utility found, Duke Energy selected");
+    await expect(select).toHaveValue("prov_duke");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { name: "Review accounts" })).toBeVisible();
+    await expect(page.getByText("Utility: Duke Energy")).toBeVisible();
+  });
+
   test("a password of 'wrong' ends in Invalid Credentials; the JCPL notice and e-bill text show", async ({
     page,
   }, info) => {

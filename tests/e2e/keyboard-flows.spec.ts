@@ -212,7 +212,11 @@ test.describe("main flows by keyboard alone", () => {
     await tabTo(page, page.getByLabel("Search utilities"));
     await page.keyboard.type("national");
     if (!isJs(info)) await page.keyboard.press("Enter");
-    await expect(page.getByTestId("utility-filter-status")).toHaveText("1 utility found");
+    // The one match is selected by the search itself; the arrow key on the select keeps it (it is the last option).
+    await expect(page.getByTestId("utility-filter-status")).toHaveText(
+      "1 utility found, National Grid selected",
+    );
+    await expect(page.getByLabel("Utility", { exact: true })).toHaveValue("prov_natgrid");
     await tabTo(page, page.getByLabel("Utility", { exact: true }));
     await page.keyboard.press("ArrowDown");
     await expect(page.getByLabel("Utility", { exact: true })).toHaveValue("prov_natgrid");

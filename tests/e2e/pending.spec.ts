@@ -1,27 +1,31 @@
-import type { Page, Route } from "@playwright/test";
-import { expect, test, USERS } from "./fixtures";
+import type { Locator, Page, Request, Route } from "@playwright/test";
+import { expect, loginAs, test, USERS } from "./fixtures";
 
 /**
  * Every click answers at once (app/ui/pending.tsx): a submit button reads its pending label, is aria-busy and
  * its status region speaks within 100 ms of the click, JavaScript loaded or not yet; a second click sends no
- * second request. The sign-in POST is held for 3 s so the pending state can be looked at. JavaScript only:
+ * second request. The sign-in POST, and the connect dialog's fetcher requests, are held for 3 s so the pending
+ * state can be looked at. JavaScript only:
  * without it nothing in the page can react to a click (the browser's own loading indicator does).
  */
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the pending state is made by a script");
 
 const HOLD_MS = 3000;
 
-/** Holds every sign-in POST (document or Remix data request) and counts them. */
-async function holdSignInPosts(page: Page) {
-  const posts = { count: 0 };
-  await page.route(/\/login(\.data)?\?/, async (route: Route) => {
-    if (route.request().method() !== "POST") return route.continue();
-    posts.count++;
+/** Holds every request to `url` that `held` picks (document or Remix data request) and counts them. */
+async function holdRequests(page: Page, url: RegExp, held: (request: Request) => boolean) {
+  const seen = { count: 0 };
+  await page.route(url, async (route: Route) => {
+    if (!held(route.request())) return route.continue();
+    seen.count++;
     await new Promise((r) => setTimeout(r, HOLD_MS));
     await route.continue().catch(() => undefined);
   });
-  return posts;
+  return seen;
 }
+
+const holdSignInPosts = (page: Page) =>
+  holdRequests(page, /\/login(\.data)?\?/, (request) => request.method() === "POST");
 
 type Seen = { ms: number; label: string | null; status: string | null };
 
@@ -34,6 +38,9 @@ async function watchBusy(page: Page, selector: string, statusSelector: string) {
   await page.evaluate(
     ([sel, statusSel]) => {
       const w = window as unknown as { __click?: number; __seen?: Seen };
+      // Watched again on the same page: from the next click on.
+      w.__click = undefined;
+      sessionStorage.removeItem("seen");
       window.addEventListener("click", () => (w.__click ??= performance.now()), { capture: true });
       const el = document.querySelector(sel)!;
       new MutationObserver((_, o) => {
@@ -57,27 +64,41 @@ async function watchBusy(page: Page, selector: string, statusSelector: string) {
   return () => page.evaluate(() => JSON.parse(sessionStorage.getItem("seen") ?? "null") as Seen | null);
 }
 
-async function signInPending(page: Page) {
-  const posts = await holdSignInPosts(page);
-  await page.getByLabel("Password").fill("demo-pass-2024");
-  await page
-    .getByRole("button", { name: "Log in", exact: true })
-    .evaluate((b) => (b.id ||= "pending-under-test"));
+/**
+ * Presses `button` (its request held by `held`), presses it again 300 ms later, waits for `answered`, then checks
+ * the pending state came within 100 ms of the first press and that one request went out.
+ */
+async function pressTwice(
+  page: Page,
+  button: Locator,
+  held: { count: number },
+  answered: () => Promise<unknown>,
+) {
+  await page.evaluate(() => document.getElementById("pending-under-test")?.removeAttribute("id"));
+  await button.evaluate((b) => (b.id = "pending-under-test"));
   // By id from here: its accessible name changes while pending.
-  const button = page.locator("#pending-under-test");
+  const byId = page.locator("#pending-under-test");
   const seen = await watchBusy(page, "#pending-under-test", "#pending-under-test + [role='status']");
-  const box = (await button.boundingBox())!;
+  const box = (await byId.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.waitForTimeout(300);
   // A second click while the first request is held sends nothing.
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2).catch(() => undefined);
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 15_000 });
+  await answered();
   const pending = await seen();
   expect(pending).not.toBeNull();
   expect(pending!.ms).toBeLessThan(100);
   expect(pending!.label).toBe("Sending…");
   expect(pending!.status).toBe("Sending…");
-  expect(posts.count).toBe(1);
+  expect(held.count).toBe(1);
+}
+
+async function signInPending(page: Page) {
+  const posts = await holdSignInPosts(page);
+  await page.getByLabel("Password").fill("demo-pass-2024");
+  await pressTwice(page, page.getByRole("button", { name: "Log in", exact: true }), posts, () =>
+    page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 15_000 }),
+  );
 }
 
 test("after hydration: the pressed submit shows its pending state at once and sends once", async ({
@@ -115,4 +136,43 @@ test("before hydration: a link being followed is marked busy and the page says L
   expect(pending).not.toBeNull();
   expect(pending!.ms).toBeLessThan(100);
   expect(pending!.status).toBe("Loading…");
+});
+
+test("in the connect dialog: a fetcher's submit, GET or POST, shows its pending state at once and sends once", async ({
+  page,
+}) => {
+  // Four steps of the flow, two of them held for 3 s.
+  test.slow();
+  await loginAs(page, USERS.dana);
+  // Not over /accounts, whose background refresh reloads the dialog's step too (a second request not clicked).
+  await page.goto("/grid-services?connect=1");
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  const dialog = page.getByRole("dialog", { name: "Connect Utility Accounts" });
+  await expect(dialog.getByRole("heading", { name: "Select Utility" })).toBeVisible();
+  await dialog.getByLabel("Search utilities").fill("duke");
+  await dialog.getByLabel("Utility", { exact: true }).selectOption({ label: "Duke Energy" });
+
+  // Continue: the fetcher loads the next step (a GET submission).
+  const loads = await holdRequests(page, /\/authorize-arcadia(\.data)?\?/, (request) =>
+    request.url().includes("step=review_accounts"),
+  );
+  await pressTwice(page, dialog.getByRole("button", { name: "Continue" }), loads, () =>
+    expect(dialog.getByRole("heading", { name: "Review accounts" })).toBeVisible({ timeout: 15_000 }),
+  );
+
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+  await dialog.getByLabel("Duke Energy username").fill("harbor-duke");
+  await dialog.getByLabel("Duke Energy password").fill("s3cret");
+  await dialog.getByLabel(/multi-factor authentication/).check();
+
+  // Connect: the fetcher posts the credentials.
+  const posts = await holdRequests(
+    page,
+    /\/authorize-arcadia(\.data)?(\?|$)/,
+    (request) => request.method() === "POST",
+  );
+  await pressTwice(page, dialog.getByRole("button", { name: "Connect", exact: true }), posts, () =>
+    expect(dialog.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible({ timeout: 15_000 }),
+  );
 });

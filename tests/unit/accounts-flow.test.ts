@@ -11,6 +11,8 @@ import {
   reconnectHref,
   resolveConnectStep,
   shouldSendTaskStep,
+  soleUtilityMatch,
+  utilityFilterStatus,
   CONNECT_MESSAGES,
 } from "~/features/accounts/accounts";
 import { connectWidgetConfig } from "~/features/accounts/utility-connect";
@@ -49,6 +51,34 @@ describe("filterUtilities", () => {
     const kept = filterUtilities(utilities, "zzz", "prov_duke");
     expect(kept.items.map((u) => u.arcadiaProviderId)).toEqual(["prov_duke"]);
     expect(kept.message).toBe("No utilities found");
+  });
+});
+
+describe("soleUtilityMatch", () => {
+  it("is the one utility a search of 3 characters or more finds", () => {
+    expect(soleUtilityMatch(utilities, "duke")?.arcadiaProviderId).toBe("prov_duke");
+    expect(soleUtilityMatch(utilities, "  EDISON comm ")?.arcadiaProviderId).toBe("prov_comed");
+  });
+  it("is nothing when the search finds none or several, or is too short to filter", () => {
+    expect(soleUtilityMatch(utilities, "edison")).toBeNull();
+    expect(soleUtilityMatch(utilities, "zzz")).toBeNull();
+    expect(soleUtilityMatch([U("Duke Energy", "prov_duke")], "du")).toBeNull();
+    expect(soleUtilityMatch(utilities, null)).toBeNull();
+  });
+});
+
+describe("utilityFilterStatus", () => {
+  it("counts what the search found, and names the one it selected", () => {
+    expect(utilityFilterStatus(filterUtilities(utilities, "edison"), null)).toBe("2 utilities found");
+    expect(utilityFilterStatus(filterUtilities(utilities, "duke"), null)).toBe("1 utility found");
+    expect(utilityFilterStatus(filterUtilities(utilities, "duke"), utilities[2])).toBe(
+      "1 utility found, Duke Energy selected",
+    );
+  });
+  it("keeps the spec's messages", () => {
+    expect(utilityFilterStatus(filterUtilities(utilities, ""), null)).toBe("Start typing");
+    expect(utilityFilterStatus(filterUtilities(utilities, "du"), null)).toBe("Type at least 3 characters");
+    expect(utilityFilterStatus(filterUtilities(utilities, "zzz"), null)).toBe("No utilities found");
   });
 });
 

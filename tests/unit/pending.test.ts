@@ -31,6 +31,33 @@ describe("isSameSubmission", () => {
       ),
     ).toBe(false);
   });
+  it("is the same whichever place the pressed button's entry takes", () => {
+    // Remix puts the button's entry where the button sits in the form; the button's own copy adds it at the end.
+    expect(
+      isSameSubmission(
+        form([
+          ["op", "remove-0"],
+          ["account", "1234"],
+        ]),
+        form([
+          ["account", "1234"],
+          ["op", "remove-0"],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      isSameSubmission(
+        form([
+          ["a", "1"],
+          ["a", "2"],
+        ]),
+        form([
+          ["a", "1"],
+          ["a", "1"],
+        ]),
+      ),
+    ).toBe(false);
+  });
   it("is nothing without a submission under way", () => {
     expect(isSameSubmission(undefined, form([["a", "1"]]))).toBe(false);
   });

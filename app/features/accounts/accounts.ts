@@ -61,6 +61,32 @@ export function filterUtilities<U extends { name: string; arcadiaProviderId: str
   return { items, message: matches.length === 0 ? "No utilities found" : null };
 }
 
+/**
+ * The one utility a search finds, when it finds exactly one (3 characters or more): the connect flow selects it,
+ * so a search that leaves one choice needs no second act (with JavaScript as the user types; without it, the
+ * searched page renders it selected, and Continue uses it).
+ */
+export function soleUtilityMatch<U extends { name: string }>(
+  utilities: U[],
+  query: string | null | undefined,
+) {
+  const q = (query ?? "").trim().toLowerCase();
+  if (q.length < UTILITY_SEARCH_MIN) return null;
+  const words = q.split(/\s+/);
+  const matches = utilities.filter((u) => words.every((w) => u.name.toLowerCase().includes(w)));
+  return matches.length === 1 ? matches[0] : null;
+}
+
+/** The search's status line (polite live region): how many utilities it found, and the one it selected. */
+export function utilityFilterStatus(
+  found: { items: unknown[]; message: string | null },
+  selectedByMatch: { name: string } | null,
+) {
+  if (found.message) return found.message;
+  if (selectedByMatch) return `1 utility found, ${selectedByMatch.name} selected`;
+  return `${found.items.length} ${found.items.length === 1 ? "utility" : "utilities"} found`;
+}
+
 // ---- wizard steps -------------------------------------------------------------------------------------
 
 export const CONNECT_STEPS = [

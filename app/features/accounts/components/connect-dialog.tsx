@@ -1,6 +1,7 @@
 import { useFetcher, type FormProps } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { UrlDialog } from "~/ui/url-dialog";
+import { SubmissionSource } from "~/ui/pending";
 import {
   ConnectFlow,
   type ConnectActionData,
@@ -62,11 +63,14 @@ export function ConnectDialog({ open, closeHref }: { open: boolean; closeHref: s
   return (
     <UrlDialog open={open} closeHref={closeHref} title="Connect Utility Accounts" full>
       <div aria-busy={fetcher.state !== "idle"}>
-        {flow ? (
-          <ConnectFlow data={flow} actionData={actionData} headingLevel={2} nav={nav} />
-        ) : (
-          <p>Loading…</p>
-        )}
+        {/* Every form here submits through the fetcher: its buttons read their pending state from it. */}
+        <SubmissionSource.Provider value={fetcher}>
+          {flow ? (
+            <ConnectFlow data={flow} actionData={actionData} headingLevel={2} nav={nav} />
+          ) : (
+            <p>Loading…</p>
+          )}
+        </SubmissionSource.Provider>
       </div>
     </UrlDialog>
   );

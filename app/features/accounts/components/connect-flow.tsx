@@ -1,6 +1,6 @@
 import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation, type FormProps } from "@remix-run/react";
+import { Form, Link, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
 import { ConnectWidget } from "~/features/accounts/components/connect-widget";
 import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
@@ -11,6 +11,7 @@ import {
   connectSequence,
   connectStepTitle,
   connectUrl,
+  soleUtilityMatch,
   type ConnectStep,
   type UtilityOption,
 } from "../accounts";
@@ -162,7 +163,10 @@ type FlowData = Extract<ConnectFlowData, { kind: "flow" }>;
 function SelectStep({ data }: { data: FlowData }) {
   const { Form: F } = useNav();
   const hydrated = useHydrated();
-  const [selected, setSelected] = useState(data.utility?.arcadiaProviderId ?? "");
+  // A search that found one utility selects it: the latest act wins over a utility chosen before it.
+  const [selected, setSelected] = useState(
+    soleUtilityMatch(data.utilities, data.q)?.arcadiaProviderId ?? data.utility?.arcadiaProviderId ?? "",
+  );
   return (
     <>
       <UtilityPicker
@@ -174,6 +178,7 @@ function SelectStep({ data }: { data: FlowData }) {
         keep={data.credential ? { credential: String(data.credential) } : {}}
         errors={data.errors.utility ? [data.errors.utility] : null}
         onSelect={setSelected}
+        selectSoleMatch
       />
       <F method="get" action={ACTION} id="connect-select" className="row">
         <EmbedField data={data} />
@@ -304,7 +309,6 @@ function stepAction(data: FlowData) {
 
 function ConedConnectStep({ data, formError }: { data: FlowData; formError?: string }) {
   const { Form: F, FlowLink } = useNav();
-  const navigation = useNavigation();
   const utility = data.utility!;
   return (
     <F method="post" action={stepAction(data)} className="stack">
@@ -337,12 +341,7 @@ function ConedConnectStep({ data, formError }: { data: FlowData; formError?: str
         >
           Edit accounts
         </FlowLink>{" "}
-        <SubmitButton
-          name="intent"
-          value="coned-submit"
-          className="btn"
-          disabled={navigation.state === "submitting"}
-        >
+        <SubmitButton name="intent" value="coned-submit" className="btn">
           Connect
         </SubmitButton>
       </div>

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form, useFetcher, useNavigation, type FormProps } from "@remix-run/react";
+import { Form, useFetcher, type FormProps } from "@remix-run/react";
 import { useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 import { CONNECT_MESSAGES, credentialsSchema } from "../accounts";
 import { Field, FieldErrors } from "~/ui/field";
@@ -48,7 +48,6 @@ export function BuiltinConnectForm({
   FormComponent = Form,
 }: Props) {
   const hydrated = useHydrated();
-  const navigation = useNavigation();
   const schema = credentialsSchema(utility.mfaExempt);
   const [form, fields] = useForm({
     id: "connect-credentials",
@@ -62,7 +61,6 @@ export function BuiltinConnectForm({
     password: fields.password.value ?? "",
     mfaAcknowledged: fields.mfaAcknowledged.value,
   }).success;
-  const busy = navigation.state === "submitting";
   return (
     <FormComponent
       method="post"
@@ -117,7 +115,7 @@ export function BuiltinConnectForm({
           name="intent"
           value={CONNECT_INTENTS.builtin}
           className="btn"
-          disabled={hydrated && (!valid || !form.dirty || busy)}
+          disabled={hydrated && (!valid || !form.dirty)}
         >
           {submitLabel}
         </SubmitButton>

@@ -1,7 +1,13 @@
 import { useState, type ChangeEvent } from "react";
 import { SelectField } from "~/ui/field";
 import { useHydrated } from "~/ui/use-hydrated";
-import { CONNECT_MESSAGES, filterUtilities, type UtilityOption } from "../accounts";
+import {
+  CONNECT_MESSAGES,
+  filterUtilities,
+  soleUtilityMatch,
+  utilityFilterStatus,
+  type UtilityOption,
+} from "../accounts";
 import { SubmitButton } from "~/ui/pending";
 
 type Props = {
@@ -26,6 +32,11 @@ type Props = {
    * and stays out of the URL.
    */
   searchIntent?: string;
+  /**
+   * A search that finds one utility selects it (the connect flow). Its caller renders that one `selected`
+   * without JavaScript (`soleUtilityMatch` of the query); with it, typing selects it here.
+   */
+  selectSoleMatch?: boolean;
 };
 
 /**
@@ -44,11 +55,19 @@ export function UtilityPicker({
   selectProps,
   name = "utility",
   searchIntent,
+  selectSoleMatch = false,
 }: Props) {
   const hydrated = useHydrated();
   const [q, setQ] = useState(query);
   const [value, setValue] = useState(selected);
-  const { items, message } = filterUtilities(utilities, q, value);
+  const found = filterUtilities(utilities, q, value);
+  const { items } = found;
+  const sole = selectSoleMatch ? soleUtilityMatch(utilities, q) : null;
+  const status = utilityFilterStatus(found, sole && sole.arcadiaProviderId === value ? sole : null);
+  const select = (providerId: string) => {
+    setValue(providerId);
+    onSelect?.(providerId);
+  };
   const current = utilities.find((u) => u.arcadiaProviderId === value);
   // With JavaScript the hint follows the selection. Without it the hint is in the page, shown by CSS (`:has`) only
   // while a utility that needs e-bill is selected (app/features/accounts/accounts.css).
@@ -74,7 +93,11 @@ export function UtilityPicker({
             className="input"
             form={inForm ? formId : undefined}
             value={q}
-            onChange={(e) => setQ(e.target.value)}
+            onChange={(e) => {
+              setQ(e.target.value);
+              const only = selectSoleMatch ? soleUtilityMatch(utilities, e.target.value) : null;
+              if (only && only.arcadiaProviderId !== value) select(only.arcadiaProviderId);
+            }}
             onKeyDown={(e) => {
               // With JavaScript the list filters as you type: Enter here must not submit the form it belongs to.
               if (inForm && hydrated && e.key === "Enter") e.preventDefault();
@@ -102,7 +125,7 @@ export function UtilityPicker({
           aria-live="polite"
           data-testid="utility-filter-status"
         >
-          {message ?? `${items.length} ${items.length === 1 ? "utility" : "utilities"} found`}
+          {status}
         </p>
       </div>
     </>
@@ -134,10 +157,7 @@ export function UtilityPicker({
         form={formId}
         required
         value={value}
-        onChange={(e: ChangeEvent<HTMLSelectElement>) => {
-          setValue(e.target.value);
-          onSelect?.(e.target.value);
-        }}
+        onChange={(e: ChangeEvent<HTMLSelectElement>) => select(e.target.value)}
         errors={errors}
         hint={hint}
         {...selectProps}
