@@ -185,8 +185,8 @@ describe("the shell loader", () => {
       "Bill History",
       "Download Bill Statements Summary",
     ]);
-    // Harbor has onboarding steps not yet complete: the shell offers "Set up your account".
-    expect(withLocation.showOnboarding).toBe(true);
+    // Harbor's onboarding steps are all complete: the shell does not ask it to "Set up your account".
+    expect(withLocation.showOnboarding).toBe(false);
     const foreign = await shell({
       request: get("/locations/201/control", cookie),
       params: { locationId: "201" },
