@@ -176,6 +176,22 @@ test.describe("thermostat control room", () => {
     expect(await cell("Start")).toBe(began);
   });
 
+  test("a comfort issue agrees with the card's readings", async ({ page }, info) => {
+    await open(page, info, "/locations/105/control");
+    const card = page.getByRole("article", { name: "Drive-Thru" });
+    await expect(card.getByTestId("card-back")).toContainText("Issue: Heat setpoint above indoor temp");
+    const degrees = async (dt: string) =>
+      Number(
+        /(\d+)°F/.exec(
+          (await card
+            .locator(".thermo-stats div", { has: page.getByText(dt, { exact: true }) })
+            .locator("dd")
+            .textContent()) ?? "",
+        )?.[1],
+      );
+    expect(await degrees("Heat to")).toBeGreaterThan(await degrees("Indoor"));
+  });
+
   test("headings go h1, then h2, without skipping a level", async ({ page, a11y }, info) => {
     for (const path of ["/locations/101/control", "/locations/101/control?tab=issues"]) {
       await open(page, info, path);
