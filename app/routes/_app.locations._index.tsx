@@ -8,7 +8,7 @@ import {
 } from "~/features/locations/locations.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
 import { now } from "~/server/clock.server";
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -16,8 +16,11 @@ import { z } from "zod";
 import { LocationsTable } from "~/features/locations/components/locations-table";
 import { SummaryCard } from "~/features/locations/components/summary-card";
 import { VendorAlert } from "~/features/locations/components/vendor-alert";
-import { dashboardView, vendorAlertMessage } from "~/features/locations/dashboard.server";
-import { parseTableState } from "~/features/locations/locations";
+import {
+  dashboardTableState,
+  dashboardView,
+  vendorAlertMessage,
+} from "~/features/locations/dashboard.server";
 import styles from "~/features/locations/locations.css";
 import { settle } from "~/server/upstream/api-error";
 import { safeRedirect } from "~/server/safe-redirect";
@@ -35,7 +38,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
   const api = await getApi(request, context);
   const session = await getSession(request);
-  const state = parseTableState(new URL(request.url).searchParams);
+  // The sort the URL names, or the one the user chose last (a cookie): it survives a visit to another page.
+  const { state, setCookie } = dashboardTableState(request);
+  const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
   const [buildings, advisor, alert] = await Promise.all([
     settle(listAllBuildings(api)),
     settle(getEnergyAdvisorBuildings(api, user.clientId)),
@@ -62,6 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         rows: [],
         issues: { count: 0, links: [] },
         highDemand: { count: 0, links: [] },
+        caption: "",
       },
       buildings,
       advisor,
@@ -73,7 +79,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     isStaff: user.isStaff,
     today: now(),
   });
-  return { ...base, error: false as const, ...view };
+  return data({ ...base, error: false as const, ...view }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -102,6 +108,7 @@ export default function Locations() {
     energyAdvisorUrl,
     supportEmail,
     state,
+    caption,
   } = useLoaderData<typeof loader>();
   return (
     <div className="stack locations-page">
@@ -147,7 +154,14 @@ export default function Locations() {
           </p>
         </EmptyState>
       ) : (
-        <LocationsTable rows={rows} state={state} page={page} pages={pages} matched={matched} />
+        <LocationsTable
+          rows={rows}
+          state={state}
+          caption={caption}
+          page={page}
+          pages={pages}
+          matched={matched}
+        />
       )}
     </div>
   );

@@ -121,6 +121,60 @@ test.describe("locations dashboard", () => {
     await expect.poll(async () => (await names())[0]).toBe("Harbor Coffee Loop");
   });
 
+  test("says what the table's order is, and sorts the addresses as they read", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const order = page.getByTestId("locations-order");
+    await expect(order).toHaveText("Sorted by street address, lowest number first");
+    const lines = (
+      await page.locator("tbody tr[data-testid^=location-row-] .col-name .small").allTextContents()
+    ).map((a) => a.split(",")[0].trim());
+    const numbers = lines.map((l) => Number(/^\d+/.exec(l)?.[0] ?? Infinity));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    await page.getByRole("link", { name: /^Location/ }).click();
+    await expect(page).toHaveURL(/dir=desc/);
+    await expect(order).toHaveText("Sorted by street address, highest number first");
+    await page.getByRole("link", { name: /^Last Bill/ }).click();
+    await expect(order).toHaveText("Sorted by last bill date, oldest first; locations without bills last");
+  });
+
+  test("keeps the chosen sort after visiting another page and coming back", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations");
+    await ready(page, info);
+    const names = () => page.locator("tbody tr[data-testid^=location-row-] .location-name").allTextContents();
+    const byDefault = await names();
+    await page.getByRole("link", { name: /^Thermostats/ }).click();
+    await expect(page).toHaveURL(/sort=thermostats/);
+    await page.getByRole("link", { name: /^Thermostats/ }).click();
+    await expect(page).toHaveURL(/dir=desc/);
+    await expect(page.getByTestId("locations-order")).toHaveText(
+      "Sorted by thermostat status, least urgent first",
+    );
+    const chosen = await names();
+    expect(chosen).not.toEqual(byDefault);
+
+    // Another page, then back through the sidebar's "See all locations" (a bare /locations).
+    await page.getByRole("link", { name: "Grid Services" }).click();
+    await expect(page).toHaveURL(/\/grid-services/);
+    await ready(page, info);
+    await page.getByTestId("location-select").locator("summary").click();
+    await page.getByRole("link", { name: "See all locations" }).click();
+    await expect(page).toHaveURL(/\/locations$/);
+    await expect(page.getByRole("columnheader", { name: /Thermostats/ })).toHaveAttribute(
+      "aria-sort",
+      "descending",
+    );
+    await expect.poll(names).toEqual(chosen);
+
+    // Choosing the default order again is remembered too.
+    await page.getByRole("link", { name: /^Location/ }).click();
+    await expect(page).toHaveURL(/sort=location/);
+    await page.goto("/locations");
+    await expect.poll(names).toEqual(byDefault);
+  });
+
   test("expands a row to its accounts and opens the row menu", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     await page.goto("/locations");

@@ -149,6 +149,49 @@ test.describe("thermostat control room", () => {
     await expect(card.getByTestId("receipt-followup")).toContainText("precooling ended when the event began");
   });
 
+  test("a Seattle card's receipt and event times read in Seattle time, as on Grid Services", async ({
+    page,
+  }, info) => {
+    await open(page, info, "/locations/101/control");
+    const card = page.getByRole("article", { name: "Front Counter" });
+    const receipt = (await card.getByTestId("receipt").textContent()) ?? "";
+    const followUp = (await card.getByTestId("receipt-followup").textContent()) ?? "";
+    // Labelled with the building's zone (Pacific), not New York's.
+    const sent = /sent ([A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M P[SD]T) ·/.exec(receipt)?.[1];
+    const began = /when the event began \(([^)]+ P[SD]T)\)/.exec(followUp)?.[1];
+    expect(sent, receipt).toBeTruthy();
+    expect(began, followUp).toBeTruthy();
+
+    // The same event on Grid Services: its precool start is when the precool change was sent.
+    await open(page, info, "/grid-services");
+    const row = page
+      .getByTestId("dispatch-row")
+      .filter({ has: page.locator(".grid-address", { hasText: "1912 Pike Pl" }) })
+      .first();
+    const cell = async (label: string) => {
+      const spans = await row.locator(`td[data-label="${label}"] time span`).allTextContents();
+      return spans.map((t) => t.trim()).join(", ");
+    };
+    expect(await cell("Precool start")).toBe(sent);
+    expect(await cell("Start")).toBe(began);
+  });
+
+  test("a comfort issue agrees with the card's readings", async ({ page }, info) => {
+    await open(page, info, "/locations/105/control");
+    const card = page.getByRole("article", { name: "Drive-Thru" });
+    await expect(card.getByTestId("card-back")).toContainText("Issue: Heat setpoint above indoor temp");
+    const degrees = async (dt: string) =>
+      Number(
+        /(\d+)°F/.exec(
+          (await card
+            .locator(".thermo-stats div", { has: page.getByText(dt, { exact: true }) })
+            .locator("dd")
+            .textContent()) ?? "",
+        )?.[1],
+      );
+    expect(await degrees("Heat to")).toBeGreaterThan(await degrees("Indoor"));
+  });
+
   test("headings go h1, then h2, without skipping a level", async ({ page, a11y }, info) => {
     for (const path of ["/locations/101/control", "/locations/101/control?tab=issues"]) {
       await open(page, info, path);

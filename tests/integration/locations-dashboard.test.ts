@@ -92,17 +92,23 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** The dashboard's success answer (a plain object; an upstream failure answers `data(…, { status })`). */
-type DashboardData = Extract<Exclude<Awaited<ReturnType<Loader>>, Response>, { error: false }>;
+/** The dashboard's success answer (`data(body, { headers })`; an upstream failure answers `data(…, { status })`). */
+type Answer = Exclude<Awaited<ReturnType<Loader>>, Response>;
+type DashboardData = Extract<Answer extends { data: infer D } ? D : never, { error: false }>;
+
+/** The dashboard loader's body and the Set-Cookie it answers, for a GET of `path`. */
+async function load(path: string, cookie: string) {
+  const answer = (await dashboard({ request: get(path, cookie), params: {}, context: ctx })) as {
+    data: DashboardData;
+    init?: { headers?: HeadersInit } | null;
+  };
+  return { body: answer.data, setCookie: new Headers(answer.init?.headers ?? {}).get("Set-Cookie") };
+}
 
 describe("the locations dashboard loader", () => {
   it("builds the chips, the old-bill warning and both summary cards from the api", async () => {
     const cookie = await cookieFor(dana, await apiSessionFor(dana.email));
-    const data = (await dashboard({
-      request: get("/locations?expanded=106", cookie),
-      params: {},
-      context: ctx,
-    })) as DashboardData;
+    const { body: data } = await load("/locations?expanded=106", cookie);
     expect(data.error).toBe(false);
     const row = (id: number) => data.rows.find((r) => r.id === id)!;
     expect(row(101).chip.label).toBe("Ongoing Dispatch Event");
@@ -125,18 +131,31 @@ describe("the locations dashboard loader", () => {
 
   it("sorts by last bill with no bills last, and searches", async () => {
     const cookie = await cookieFor(dana, await apiSessionFor(dana.email));
-    const data = (await dashboard({
-      request: get("/locations?sort=lastBill&dir=desc", cookie),
-      params: {},
-      context: ctx,
-    })) as DashboardData;
+    const { body: data } = await load("/locations?sort=lastBill&dir=desc", cookie);
     expect(data.rows.slice(0, 2).map((r) => r.id)).toEqual([104, 113]);
-    const found = (await dashboard({
-      request: get("/locations?q=wynkoop", cookie),
-      params: {},
-      context: ctx,
-    })) as DashboardData;
+    const { body: found } = await load("/locations?q=wynkoop", cookie);
     expect(found.rows.map((r) => r.id)).toEqual([108]);
+  });
+
+  it("remembers the sort the user chose: a bare /locations comes back sorted the same way", async () => {
+    const cookie = await cookieFor(dana, await apiSessionFor(dana.email));
+    const chosen = await load("/locations?sort=lastBill&dir=desc", cookie);
+    expect(chosen.body.caption).toBe("Sorted by last bill date, newest first; locations without bills last");
+    const remembered = /^locations_sort=[^;]+/.exec(chosen.setCookie ?? "")?.[0];
+    expect(remembered).toBe("locations_sort=lastBill.desc");
+    expect(chosen.setCookie).toMatch(/HttpOnly/);
+    // Back from another page: the nav's bare /locations, the same order, and nothing to set again.
+    const back = await load("/locations", `${cookie}; ${remembered}`);
+    expect(back.body.state).toMatchObject({ sort: "lastBill", dir: "desc" });
+    expect(back.body.rows.map((r) => r.id)).toEqual(chosen.body.rows.map((r) => r.id));
+    expect(back.setCookie).toBeNull();
+    // A sort the URL names wins, and is remembered in its place.
+    const location = await load("/locations?sort=location", `${cookie}; ${remembered}`);
+    expect(location.body.state).toMatchObject({ sort: "location", dir: "asc" });
+    expect(location.setCookie).toMatch(/^locations_sort=location\.asc;/);
+    // A forged value is ignored: the default order.
+    const forged = await load("/locations", `${cookie}; locations_sort=evil.sideways`);
+    expect(forged.body.state).toMatchObject({ sort: "location", dir: "asc" });
   });
 });
 
@@ -166,8 +185,8 @@ describe("the shell loader", () => {
       "Bill History",
       "Download Bill Statements Summary",
     ]);
-    // Harbor has onboarding steps not yet complete: the shell offers "Set up your account".
-    expect(withLocation.showOnboarding).toBe(true);
+    // Harbor's onboarding steps are all complete: the shell does not ask it to "Set up your account".
+    expect(withLocation.showOnboarding).toBe(false);
     const foreign = await shell({
       request: get("/locations/201/control", cookie),
       params: { locationId: "201" },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatZonedMediumDate, zonedParts } from "~/lib/zoned";
 import { formatRange, formatMonth } from "~/features/bills/bills";
-import { eventTimeParts } from "~/features/grid-services/event-times";
+import { localTimeParts } from "~/lib/local-time";
 import { bucketLabel } from "~/features/usage/usage";
 
 describe("formatCalendarDate", () => {
@@ -36,7 +36,7 @@ describe("formatZonedMediumDate", () => {
   });
 
   it("is the date half of a grid-services event time", () => {
-    expect(eventTimeParts("2026-11-04T03:30:00Z", "America/Los_Angeles")?.[0]).toBe("Nov 3, 2026");
+    expect(localTimeParts("2026-11-04T03:30:00Z", "America/Los_Angeles")?.[0]).toBe("Nov 3, 2026");
   });
 });
 

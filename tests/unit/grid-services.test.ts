@@ -18,7 +18,7 @@ import {
 import { toCsv } from "../../shared/csv";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { eventTimeParts, formatEventTime } from "~/features/grid-services/event-times";
+import { localTimeParts, formatLocalTime } from "~/lib/local-time";
 import { dispatchRow, type Dispatch } from "~/features/grid-services/grid-services.server";
 
 describe("dispatch status labels", () => {
@@ -101,11 +101,11 @@ describe("URL state", () => {
 
 describe("event times", () => {
   it("shows the time in the building's timezone", () => {
-    expect(formatEventTime("2026-07-01T18:00:00.000Z", "America/Los_Angeles")).toBe(
+    expect(formatLocalTime("2026-07-01T18:00:00.000Z", "America/Los_Angeles")).toBe(
       "Jul 1, 2026, 11:00 AM PDT",
     );
-    expect(formatEventTime("2026-11-20T18:00:00.000Z", "America/New_York")).toBe("Nov 20, 2026, 1:00 PM EST");
-    expect(formatEventTime(null, "America/New_York")).toBe("—");
+    expect(formatLocalTime("2026-11-20T18:00:00.000Z", "America/New_York")).toBe("Nov 20, 2026, 1:00 PM EST");
+    expect(formatLocalTime(null, "America/New_York")).toBe("—");
   });
 
   it("builds the timezone-name formatter once per timezone, not once per time shown", () => {
@@ -121,7 +121,7 @@ describe("event times", () => {
         { length: 20 },
         (_, i) => `2026-07-${String(i + 1).padStart(2, "0")}T18:00:00Z`,
       );
-      const shown = times.map((t) => formatEventTime(t, "America/Denver"));
+      const shown = times.map((t) => formatLocalTime(t, "America/Denver"));
       expect(shown[0]).toBe("Jul 1, 2026, 12:00 PM MDT");
       expect(new Set(shown).size).toBe(20);
       expect(built).toBeLessThanOrEqual(1);
@@ -154,26 +154,26 @@ describe("event times", () => {
     for (const tz of zones)
       for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 307 * 60_000) {
         const iso = new Date(t).toISOString();
-        expect(eventTimeParts(iso, tz), `${iso} in ${tz}`).toEqual(withDateFns(iso, tz));
+        expect(localTimeParts(iso, tz), `${iso} in ${tz}`).toEqual(withDateFns(iso, tz));
         compared++;
       }
     expect(compared).toBeGreaterThan(10_000);
-    expect(eventTimeParts("2026-11-19T05:00:00Z", "America/Chicago")).toEqual([
+    expect(localTimeParts("2026-11-19T05:00:00Z", "America/Chicago")).toEqual([
       "Nov 18, 2026",
       "11:00 PM CST",
     ]);
-    expect(eventTimeParts("2026-11-19T06:00:00Z", "America/Chicago")).toEqual([
+    expect(localTimeParts("2026-11-19T06:00:00Z", "America/Chicago")).toEqual([
       "Nov 19, 2026",
       "12:00 AM CST",
     ]);
   });
 
   it("uses New York time for a building without a timezone or with one Intl does not know", () => {
-    const ny = eventTimeParts("2026-11-20T18:00:00.000Z", "America/New_York");
+    const ny = localTimeParts("2026-11-20T18:00:00.000Z", "America/New_York");
     expect(ny).toEqual(["Nov 20, 2026", "1:00 PM EST"]);
-    expect(eventTimeParts("2026-11-20T18:00:00.000Z", null)).toEqual(ny);
-    expect(eventTimeParts("2026-11-20T18:00:00.000Z", "Mars/Olympus_Mons")).toEqual(ny);
-    expect(eventTimeParts("not a time", "America/New_York")).toBeNull();
+    expect(localTimeParts("2026-11-20T18:00:00.000Z", null)).toEqual(ny);
+    expect(localTimeParts("2026-11-20T18:00:00.000Z", "Mars/Olympus_Mons")).toEqual(ny);
+    expect(localTimeParts("not a time", "America/New_York")).toBeNull();
   });
 
   it("writes an instant once: the same event on the next page view costs no Intl call", () => {
@@ -184,8 +184,8 @@ describe("event times", () => {
       return real.call(this, date);
     };
     try {
-      const first = eventTimeParts("2026-03-08T09:30:00.000Z", "America/Boise");
-      const again = eventTimeParts("2026-03-08T09:30:00.000Z", "America/Boise");
+      const first = localTimeParts("2026-03-08T09:30:00.000Z", "America/Boise");
+      const again = localTimeParts("2026-03-08T09:30:00.000Z", "America/Boise");
       expect(first).toEqual(["Mar 8, 2026", "3:30 AM MDT"]);
       expect(again).toEqual(first);
       expect(calls).toBe(1);

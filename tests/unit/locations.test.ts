@@ -8,10 +8,12 @@ import {
   parseTableState,
   shellNav,
   selectorLocations,
+  sortCaption,
   sortLocations,
   streetNumber,
   tableRows,
   thermostatChip,
+  withRememberedSort,
 } from "~/features/locations/locations";
 import type { Building } from "~/features/locations/locations.server";
 
@@ -90,6 +92,62 @@ describe("sorting locations", () => {
   it("sorts names by street number then name for everyone, codes by code number for staff", () => {
     expect(sortLocations(list, false).map((l) => l.name)).toEqual(["Alpha", "Pine", "Pike", "NoNum"]);
     expect(sortLocations(list, true).map((l) => l.code)).toEqual(["HCC-002", "HCC-007", "HCC-011", "X"]);
+  });
+  it("orders addresses as people read them: the number, then the street, numeric-aware, then the name", () => {
+    const street = [
+      b(1, "Zed", "A", "1100 Main St"),
+      b(2, "Yew", "B", "301 Main St"),
+      b(3, "Xan", "C", "88 Main St"),
+      b(4, "Wes", "D", "7 Main St"),
+      b(5, "Vic", "E", "88 Elm St"),
+      b(6, "Uma", "F", "88 elm st"),
+      b(7, "Tia", "G", "7 Avenue 10"),
+      b(8, "Sol", "H", "7 Avenue 9"),
+    ];
+    expect(sortLocations(street, false).map((l) => l.address.addressLine1)).toEqual([
+      "7 Avenue 9",
+      "7 Avenue 10",
+      "7 Main St",
+      "88 elm st",
+      "88 Elm St",
+      "88 Main St",
+      "301 Main St",
+      "1100 Main St",
+    ]);
+    // The same line (any case): by name.
+    expect(sortLocations(street, false)[3].name).toBe("Uma");
+  });
+  it("says what the table's order is, for each column and direction", () => {
+    expect(sortCaption({ sort: "location", dir: "asc" }, false)).toBe(
+      "Sorted by street address, lowest number first",
+    );
+    expect(sortCaption({ sort: "location", dir: "desc" }, false)).toBe(
+      "Sorted by street address, highest number first",
+    );
+    expect(sortCaption({ sort: "location", dir: "asc" }, true)).toBe(
+      "Sorted by location code, lowest number first",
+    );
+    expect(sortCaption({ sort: "thermostats", dir: "asc" }, false)).toBe(
+      "Sorted by thermostat status, most urgent first",
+    );
+    expect(sortCaption({ sort: "lastBill", dir: "desc" }, false)).toBe(
+      "Sorted by last bill date, newest first; locations without bills last",
+    );
+  });
+  it("takes the remembered sort only when the URL names none, and ignores a value it does not know", () => {
+    const state = (query: string, remembered: string | null) =>
+      parseTableState(withRememberedSort(new URLSearchParams(query), remembered));
+    expect(state("", "lastBill.desc")).toMatchObject({ sort: "lastBill", dir: "desc" });
+    expect(state("q=pike&page=2", "thermostats.asc")).toMatchObject({
+      sort: "thermostats",
+      q: "pike",
+      page: 2,
+    });
+    expect(state("sort=location", "lastBill.desc")).toMatchObject({ sort: "location", dir: "asc" });
+    expect(state("dir=desc", "lastBill.asc")).toMatchObject({ sort: "location", dir: "desc" });
+    expect(state("", "evil.desc")).toMatchObject({ sort: "location", dir: "asc" });
+    expect(state("", "lastBill.sideways")).toMatchObject({ sort: "location", dir: "asc" });
+    expect(state("", null)).toMatchObject({ sort: "location", dir: "asc" });
   });
   it("reads each location's street or code number once per sort, not once per comparison", () => {
     let reads = 0;

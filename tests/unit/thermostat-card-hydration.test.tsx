@@ -1,8 +1,8 @@
 import type { FormHTMLAttributes } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { nyTimesOf } from "~/features/thermostats/ny-times";
-import type { ThermostatInfo } from "~/features/thermostats/thermostats";
+import { cardTimesOf } from "~/features/thermostats/card-times";
+import type { CardTimes, ThermostatInfo } from "~/features/thermostats/thermostats";
 
 // The card's fetchers render a plain <form>: the test renders components, not a Remix app.
 vi.mock("@remix-run/react", () => ({
@@ -70,7 +70,7 @@ const normalised = (html: string) =>
 const form = (item: ThermostatInfo, live: boolean) =>
   renderToStaticMarkup(<SettingsForm item={item} tab="all" submissionId="s-1" live={live} />);
 
-const card = (item: ThermostatInfo, times: Record<string, string> = {}) =>
+const card = (item: ThermostatInfo, times: CardTimes = { lastSeen: {}, local: {} }) =>
   renderToStaticMarkup(
     <ThermostatCard
       item={item}
@@ -137,7 +137,7 @@ describe("a control-room card at hydration", () => {
         openBack={false}
         submissionId="s-1"
         now={0}
-        times={{}}
+        times={{ lastSeen: {}, local: {} }}
         serverReply={reply}
       />,
     );
@@ -147,11 +147,17 @@ describe("a control-room card at hydration", () => {
 
   it("writes the instants the server wrote out instead of formatting them in the browser", () => {
     const html = card(device({ lastSeen: "2026-11-20T13:00:00Z" }, null), {
-      "2026-11-20T13:00:00Z": "(server time)",
+      lastSeen: { "2026-11-20T13:00:00Z": "(server time)" },
+      local: {},
     });
     expect(html).not.toContain("(server time)"); // a reachable device shows no "Last seen"
     const offline = { ...device({ lastSeen: "2026-11-20T13:00:00Z" }), isReachable: false };
-    expect(card(offline, { "2026-11-20T13:00:00Z": "(server time)" })).toContain("Last seen: (server time)");
-    expect(card(offline, nyTimesOf([offline]))).toContain("Last seen: Nov 20, 2026, 8:00 AM ET");
+    expect(card(offline, { lastSeen: { "2026-11-20T13:00:00Z": "(server time)" }, local: {} })).toContain(
+      "Last seen: (server time)",
+    );
+    // Last seen stays in New York time, whatever the building's zone (the spec).
+    expect(card(offline, cardTimesOf([offline], "America/Los_Angeles"))).toContain(
+      "Last seen: Nov 20, 2026, 8:00 AM ET",
+    );
   });
 });

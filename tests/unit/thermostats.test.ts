@@ -30,7 +30,8 @@ import {
   type ThermostatInfo,
   type ThermostatIssue,
 } from "~/features/thermostats/thermostats";
-import { formatNewYork, nyTimesOf } from "~/features/thermostats/ny-times";
+import { cardTimesOf, formatNewYork } from "~/features/thermostats/card-times";
+import { formatLocalTime } from "~/lib/local-time";
 
 let nextIssueId = 1;
 function issue(
@@ -452,15 +453,45 @@ describe("messages and formatting", () => {
     };
     const b = item();
     b.state.lastSeen = "2026-03-03T21:05:00Z";
-    expect(nyTimesOf([a, b])).toEqual({
-      "2026-03-03T21:05:00Z": "Mar 3, 2026, 4:05 PM ET",
-      "2026-07-01T12:00:00Z": "Jul 1, 2026, 8:00 AM ET",
-      "2026-07-01T18:00:00Z": "Jul 1, 2026, 2:00 PM ET",
+    // Last seen in New York time (the spec); the receipt and the event's start in the building's zone,
+    // labelled with it: an Austin café's change sent at 12:00 UTC in July reads 7:00 AM CDT.
+    expect(cardTimesOf([a, b], "America/Chicago")).toEqual({
+      lastSeen: { "2026-03-03T21:05:00Z": "Mar 3, 2026, 4:05 PM ET" },
+      local: {
+        "2026-07-01T12:00:00Z": "Jul 1, 2026, 7:00 AM CDT",
+        "2026-07-01T18:00:00Z": "Jul 1, 2026, 1:00 PM CDT",
+      },
     });
-    const written = timesFormatter({ "2026-07-01T18:00:00Z": "(written)" });
-    expect(written("2026-07-01T18:00:00Z")).toBe("(written)");
-    expect(written("2026-07-01T12:00:00Z")).toBeNull();
-    expect(written(null)).toBeNull();
+    const written = timesFormatter({
+      lastSeen: { "2026-03-03T21:05:00Z": "(seen)" },
+      local: { "2026-07-01T18:00:00Z": "(written)" },
+    });
+    expect(written.local("2026-07-01T18:00:00Z")).toBe("(written)");
+    expect(written.local("2026-03-03T21:05:00Z")).toBeNull();
+    expect(written.lastSeen("2026-03-03T21:05:00Z")).toBe("(seen)");
+    expect(written.lastSeen("2026-07-01T18:00:00Z")).toBeNull();
+    expect(written.local(null)).toBeNull();
+  });
+  it("a receipt reads the same as Grid Services for the same instant and building", () => {
+    const a = item();
+    a.thermostatAction = {
+      id: 1,
+      thermostatId: 1,
+      status: "success",
+      deviceSpecificData: { coolSetpointF: 74 },
+      dispatchId: 9,
+      thermostatName: "Front Counter",
+      reason: null,
+      createdAt: "2026-11-18T17:11:00Z",
+      finishedAt: null,
+    };
+    const { local } = cardTimesOf([a], "America/Los_Angeles");
+    expect(local["2026-11-18T17:11:00Z"]).toBe("Nov 18, 2026, 9:11 AM PST");
+    expect(local["2026-11-18T17:11:00Z"]).toBe(
+      formatLocalTime("2026-11-18T17:11:00Z", "America/Los_Angeles"),
+    );
+    // Without the building's zone (its list failed), New York time, still labelled.
+    expect(cardTimesOf([a], null).local["2026-11-18T17:11:00Z"]).toBe("Nov 18, 2026, 12:11 PM EST");
   });
   it("receipt text and issue labels", () => {
     expect(describeChange({ mode: "dehumidifier", coolSetpointF: 74, heatSetpointF: 68 })).toBe(

@@ -32,11 +32,20 @@ export const PREFERENCE_TYPES = [
   "customer_comfort",
 ] as const;
 
-/** Harbor's onboarding: all three statuses; Maple Dental has none ('No onboarding steps to complete.'). */
-export const HARBOR_ONBOARDING: [id: number, name: string, status: string][] = [
-  [1, "bill_monitoring", "not_started"],
-  [2, "thermostats", "complete"],
-  [3, "user_preferences", "in_progress"],
+/**
+ * Onboarding steps that agree with each client's data (rule onboarding-matches-data, docs/rules.md): Harbor
+ * has connected accounts, thermostats in the Control Room and chosen email preferences, so every step is
+ * complete and the shell does not ask it to "Set up your account". Maple Dental, with no account connected and
+ * no thermostat yet, shows all three statuses: Bill Monitoring not started, Thermostat Information in progress,
+ * User Preferences complete (its user has chosen them).
+ */
+export const SEED_ONBOARDING: [clientId: number, id: number, name: string, status: string][] = [
+  [CLIENT.harbor, 1, "bill_monitoring", "complete"],
+  [CLIENT.harbor, 2, "thermostats", "complete"],
+  [CLIENT.harbor, 3, "user_preferences", "complete"],
+  [CLIENT.maple, 4, "bill_monitoring", "not_started"],
+  [CLIENT.maple, 5, "thermostats", "in_progress"],
+  [CLIENT.maple, 6, "user_preferences", "complete"],
 ];
 
 export function seedAccounts(ctx: SeedContext) {
@@ -58,8 +67,8 @@ export function seedAccounts(ctx: SeedContext) {
   const step = db.prepare(
     "INSERT INTO onboarding_steps (id, client_id, name, status, position, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  HARBOR_ONBOARDING.forEach(([id, name, status], i) =>
-    step.run(id, CLIENT.harbor, name, status, i, addDays(today, -30 + i).toISOString()),
+  SEED_ONBOARDING.forEach(([clientId, id, name, status], i) =>
+    step.run(id, clientId, name, status, i % 3, addDays(today, -30 + i).toISOString()),
   );
 
   const pref = db.prepare(

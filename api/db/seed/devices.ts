@@ -119,6 +119,16 @@ export const THERMOSTAT_ROWS: {
   { id: 1032, building: 114, name: "Courtyard", vendor: "airzone", intent: "following schedule" },
 ];
 
+/**
+ * Readings set by hand where a device's issue states a comparison of them (rule
+ * setpoint-issues-match-readings): the generated readings would contradict the issue on the card (heat 66 °F
+ * "above" indoor 68 °F). Drive-Thru heats to 70 °F and reads 66 °F; the Lobby cools to 74 °F and reads 78 °F.
+ */
+export const SEED_READINGS: Record<number, { mode: string; indoor: number; cool: number; heat: number }> = {
+  1015: { mode: "heat", indoor: 66, cool: 76, heat: 70 },
+  1030: { mode: "cool", indoor: 78, cool: 74, heat: 66 },
+};
+
 const ENODE_BRANDS = [
   { brand: "ecobee", model: "Smart Thermostat Premium" },
   { brand: "Google Nest", model: "Nest Thermostat (3rd gen)" },
@@ -157,6 +167,7 @@ export function seedDevices(ctx: SeedContext) {
     const lastSeen = new Date(
       now.getTime() - (reachable ? (1 + (i % 10)) * 60_000 : 86_400_000 + (2 + (i % 5)) * 3_600_000),
     ).toISOString();
+    const set = SEED_READINGS[t.id];
     insert.run(
       t.id,
       t.building,
@@ -167,10 +178,10 @@ export function seedDevices(ctx: SeedContext) {
       reachable ? 1 : 0,
       lastSeen,
       JSON.stringify(vendorData),
-      68 + (i % 7),
-      mode,
-      74 + (i % 3),
-      68 - (i % 3),
+      set?.indoor ?? 68 + (i % 7),
+      set?.mode ?? mode,
+      set?.cool ?? 74 + (i % 3),
+      set?.heat ?? 68 - (i % 3),
       JSON.stringify(modes),
       t.noSchedule ? 0 : 1,
     );

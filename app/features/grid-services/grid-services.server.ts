@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { now } from "~/server/clock.server";
-import { eventTimeParts } from "./event-times";
+import { localTimeParts } from "~/lib/local-time";
 import {
   dispatchStatusLabel,
   dispatchStatusTone,
@@ -51,7 +51,7 @@ const pageSchema = z.object({
 });
 
 function timeView(iso: string | null | undefined, timezone: string | null | undefined): EventTimeView | null {
-  const parts = eventTimeParts(iso, timezone);
+  const parts = localTimeParts(iso, timezone);
   return parts && iso ? { iso, day: parts[0], time: parts[1] } : null;
 }
 

@@ -167,7 +167,7 @@ export const EVENT_TYPE_LABELS: Record<string, string> = {
 export const eventTypeLabel = (t: string) =>
   Object.hasOwn(EVENT_TYPE_LABELS, t) ? EVENT_TYPE_LABELS[t] : t.replace(/_/g, " ");
 
-/** An event time as the table shows it, written by the server (event-times.ts): the instant and its two halves. */
+/** An event time as the table shows it, written by the server (app/lib/local-time.ts): the instant and its two halves. */
 export type EventTimeView = { iso: string; day: string; time: string };
 
 /** A thermostat's part in an event, as the details of an expanded row list it. */

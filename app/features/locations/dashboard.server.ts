@@ -9,13 +9,44 @@ import {
   locationsPageOf,
   tableRows,
   type Chip,
-  type parseTableState,
+  parseTableState,
+  SORT_COOKIE,
+  sortCaption,
+  sortCookieValue,
+  withRememberedSort,
 } from "./locations";
 import type { Building, EnergyAdvisorBuilding } from "./locations.server";
+import { parse as parseCookie, serialize as serializeCookie } from "cookie";
+import { secureSessionCookie } from "~/server/upstream/session.server";
 
 /** The locations dashboard's view model: what the page shows, computed from the upstream answers. */
 
 export type TableState = ReturnType<typeof parseTableState>;
+
+/**
+ * The table's state from the URL, its sort filled in from the remembered one when the URL names none (rule
+ * locations-sort-remembered), and the Set-Cookie that remembers a sort the URL names (null when unchanged).
+ */
+export function dashboardTableState(request: Request) {
+  const url = new URL(request.url);
+  const remembered = parseCookie(request.headers.get("Cookie") ?? "")[SORT_COOKIE];
+  const state = parseTableState(withRememberedSort(url.searchParams, remembered));
+  const value = sortCookieValue(state);
+  const named = url.searchParams.has("sort") || url.searchParams.has("dir");
+  const setCookie =
+    named && value !== remembered
+      ? serializeCookie(SORT_COOKIE, value, {
+          // Every path: the dashboard's data requests (/locations.data) are outside a "/locations" cookie path.
+          path: "/",
+          httpOnly: true,
+          sameSite: "lax",
+          secure: secureSessionCookie(),
+          // A preference, not a secret: kept for a year.
+          maxAge: 60 * 60 * 24 * 365,
+        })
+      : null;
+  return { state, setCookie };
+}
 
 /** A location the energy-advisor list does not know has no devices. */
 const NO_DEVICES = {
@@ -79,6 +110,7 @@ export function dashboardView({
   const byDefault = state.sort === "location" && state.dir === "asc" && !state.q;
   const paged = locationsPageOf(byDefault ? ordered : tableRows(all, state, isStaff), state.page);
   return {
+    caption: sortCaption(state, isStaff),
     total: all.length,
     issues: { count: issues.length, links: issues.slice(0, SUMMARY_LINKS).map(toLink) },
     highDemand: { count: highDemand.length, links: highDemand.slice(0, SUMMARY_LINKS).map(toLink) },

@@ -32,29 +32,43 @@ export function locationLabel(b: Building, isStaff: boolean) {
   return isStaff && b.code ? b.code : b.name;
 }
 
+/** Numeric-aware, case-blind text order ("7 A St" < "88 A St" < "301 A St" < "1100 A St"). Server-side only. */
+let collator: Intl.Collator | undefined;
+const naturalCompare = (a: string, b: string) =>
+  (collator ??= new Intl.Collator("en", { numeric: true, sensitivity: "base" })).compare(a, b);
+
 /**
- * The selector's order as a comparator (staff: code number; everyone else: street number, then name). Each
- * location's number is read once per comparator, not once per comparison (a 300-location sort compares ~2,500
- * pairs): make one comparator per sort.
+ * The selector's and the Location column's order as a comparator (rule location-selector-order): staff by
+ * code number; everyone else by street address as people read it: the street number, then the rest of the
+ * line in a numeric-aware order, then the name. Each location's number and line are read once per
+ * comparator, not once per comparison (a 300-location sort compares ~2,500 pairs): make one comparator per sort.
  */
 export function locationComparator(isStaff: boolean) {
-  const numbers = new Map<Building, number>();
-  const numberOf = (b: Building) => {
-    let n = numbers.get(b);
-    if (n === undefined) {
-      n = isStaff ? codeNumber(b.code) : streetNumber(b.address.addressLine1);
-      numbers.set(b, n);
+  const keys = new Map<Building, { n: number; line: string }>();
+  const keyOf = (b: Building) => {
+    let k = keys.get(b);
+    if (k === undefined) {
+      const line = isStaff ? "" : b.address.addressLine1;
+      k = { n: isStaff ? codeNumber(b.code) : streetNumber(line), line };
+      keys.set(b, k);
     }
-    return n;
+    return k;
   };
-  return (a: Building, b: Building) =>
-    numberOf(a) - numberOf(b) ||
-    (isStaff ? String(a.code).localeCompare(String(b.code)) : a.name.localeCompare(b.name));
+  return (a: Building, b: Building) => {
+    const ka = keyOf(a);
+    const kb = keyOf(b);
+    return (
+      ka.n - kb.n ||
+      (isStaff
+        ? String(a.code).localeCompare(String(b.code))
+        : naturalCompare(ka.line, kb.line) || naturalCompare(a.name, b.name))
+    );
+  };
 }
 
 /**
- * The selector's order (rule location-selector-order, docs/rules.md): staff see codes sorted by code number; everyone else sees names
- * sorted by street number, then name.
+ * The selector's order (rule location-selector-order, docs/rules.md): staff see codes sorted by code number;
+ * everyone else sees names sorted by street address (number, then street), then name.
  */
 export function sortLocations(list: Building[], isStaff: boolean): Building[] {
   return [...list].sort(locationComparator(isStaff));
@@ -171,6 +185,43 @@ export function parseTableState(params: URLSearchParams) {
     page: Number.isSafeInteger(page) && page > 1 ? page : 1,
     expanded: parseId(params.get("expanded")),
   };
+}
+
+/**
+ * What the table's order is, said in words above it (rule locations-table-order): the Location column sorts
+ * by street address (by code number for staff), which the arrow on "Location" alone does not tell.
+ */
+export function sortCaption(state: { sort: SortKey; dir: SortDir }, isStaff: boolean): string {
+  const up = state.dir === "asc";
+  if (state.sort === "thermostats")
+    return `Sorted by thermostat status, ${up ? "most urgent" : "least urgent"} first`;
+  if (state.sort === "lastBill")
+    return `Sorted by last bill date, ${up ? "oldest" : "newest"} first; locations without bills last`;
+  return isStaff
+    ? `Sorted by location code, ${up ? "lowest" : "highest"} number first`
+    : `Sorted by street address, ${up ? "lowest" : "highest"} number first`;
+}
+
+/**
+ * The table's sort is remembered in a cookie (rule locations-sort-remembered): the nav, the selector's "See
+ * all locations", a location page's links and the browser's address bar all lead to a bare /locations, and a
+ * user who sorted by Last Bill expects to find it so when coming back, with or without JavaScript. A sort the
+ * URL names wins and is remembered; a URL without one takes the remembered one.
+ */
+export const SORT_COOKIE = "locations_sort";
+
+/** The cookie's value for a sort: "lastBill.desc". */
+export const sortCookieValue = (state: { sort: SortKey; dir: SortDir }) => `${state.sort}.${state.dir}`;
+
+/** The URL's query with the remembered sort filled in when the URL names none; anything unknown is ignored. */
+export function withRememberedSort(params: URLSearchParams, remembered: string | null | undefined) {
+  if (params.has("sort") || params.has("dir") || !remembered) return params;
+  const [sort, dir] = remembered.split(".");
+  if (!SORT_KEYS.includes(sort as SortKey) || (dir !== "asc" && dir !== "desc")) return params;
+  const out = new URLSearchParams(params);
+  out.set("sort", sort);
+  out.set("dir", dir);
+  return out;
 }
 
 export type TableRow = { building: Building; chip: Chip; lastBillDate: string | null };

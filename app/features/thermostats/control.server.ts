@@ -20,7 +20,8 @@ import {
   updateErrorMessage,
   type Tab,
 } from "./thermostats";
-import { nyTimesOf } from "./ny-times";
+import { cardTimesOf } from "./card-times";
+import { listAllBuildings } from "~/features/locations/locations.server";
 import {
   dismissIssue,
   getThermostatAction,
@@ -52,9 +53,13 @@ export async function controlRoomView(
 ) {
   const tab = parseTab(url.searchParams.get("tab"));
   const watch = parseWatch(url.searchParams.get("watch"));
-  const [list, watched] = await Promise.all([
+  const [list, watched, buildings] = await Promise.all([
     settle(listThermostats(api, locationId)),
     watch ? settle(getThermostatAction(api, watch.thermostatId, watch.actionId)) : null,
+    // The building's timezone, for its receipts and event times: the same GET as the shell's and the
+    // location layout's (one upstream call per page view through the load context). Without it (a failure)
+    // those times read in New York time, still labelled with their zone.
+    settle(listAllBuildings(api)),
   ]);
   // Another client's building, or one this user may no longer see (access revoked since an email linked
   // here): back to the list, saying why, as the location layout does for an id it does not know.
@@ -72,7 +77,10 @@ export async function controlRoomView(
       now: clockNow().getTime(),
       error: !list.ok,
       items: list.ok ? list.data : [],
-      times: nyTimesOf(list.ok ? list.data : []),
+      times: cardTimesOf(
+        list.ok ? list.data : [],
+        buildings.ok ? buildings.data.find((b) => b.id === locationId)?.timezone : null,
+      ),
       watched: watched?.ok ? watched.data : null,
       showVendor: user.isStaff && user.isImpersonating,
       supportEmail,

@@ -240,14 +240,18 @@ export function issueLabel(slug: string) {
 // ---------------------------------------------------------------- times
 
 /**
- * The cards' formatter: the server-written times (`nyTimesOf` in ny-times.ts; the same map on the server and
- * in the browser, so both render the same text). The control room's JavaScript then carries neither
- * date-fns nor @date-fns/tz.
+ * The instants a location's cards write out, written by the server (`cardTimesOf` in card-times.ts): "last
+ * seen" in New York time; receipts and event times in the building's own zone. The same maps on the server and
+ * in the browser, so both render the same text, and the control room's JavaScript carries no date library.
  */
-export const timesFormatter =
-  (times: Record<string, string>) =>
-  (iso: string | null | undefined): string | null =>
-    (iso ? times[iso] : undefined) ?? null;
+export type CardTimes = { lastSeen: Record<string, string>; local: Record<string, string> };
+
+/** The cards' formatters over the server-written times: null for an instant the server did not write. */
+export const timesFormatter = (times: CardTimes) => ({
+  lastSeen: (iso: string | null | undefined): string | null =>
+    (iso ? times.lastSeen[iso] : undefined) ?? null,
+  local: (iso: string | null | undefined): string | null => (iso ? times.local[iso] : undefined) ?? null,
+});
 
 // ---------------------------------------------------------------- the setting form
 
@@ -391,7 +395,7 @@ export const RECEIPT_STATUS: Record<ActionStatus, string> = {
 export function receiptFollowUp(
   item: Pick<ThermostatInfo, "state" | "thermostatAction" | "dispatch">,
   nowMs: number,
-  /** How an instant is written: formatNewYork (ny-times.ts), or in the browser the server-written times. */
+  /** How an instant is written: in the building's zone (`cardTimesOf`), as the server wrote it. */
   formatTime: (iso: string) => string | null,
 ): string | null {
   const action = item.thermostatAction;

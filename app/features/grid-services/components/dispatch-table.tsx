@@ -23,7 +23,7 @@ const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: "end_time", label: "End" },
 ];
 
-/** An event time, written by the server in the building's timezone (event-times.ts). */
+/** An event time, written by the server in the building's timezone (app/lib/local-time.ts). */
 function EventTime({ at }: { at: EventTimeView | null }) {
   if (!at) return <>—</>;
   return (

@@ -27,12 +27,15 @@ function useHref() {
 export function LocationsTable({
   rows,
   state,
+  caption,
   page,
   pages,
   matched,
 }: {
   rows: DashboardRow[];
   state: TableState;
+  /** What the order is, in words (`sortCaption`). */
+  caption: string;
   page: number;
   pages: number;
   matched: number;
@@ -62,6 +65,9 @@ export function LocationsTable({
       </Form>
       <div className="table-wrap table-cards">
         <table className="table locations-table">
+          <caption className="muted small locations-order" data-testid="locations-order">
+            {caption}
+          </caption>
           <thead>
             <tr>
               <th scope="col" className="col-expander">
@@ -75,8 +81,9 @@ export function LocationsTable({
                     key={c.key}
                     label={c.label}
                     sort={ariaSortOf(active, state.dir)}
+                    // The sort always named, the default too: a URL without one takes the remembered sort.
                     href={href({
-                      sort: c.key === "location" && next === "asc" ? null : c.key,
+                      sort: c.key,
                       dir: next === "asc" ? null : "desc",
                       expanded: null,
                       page: null,

@@ -9,6 +9,7 @@ import {
   hasDeviceIssue,
   MAX_POLLS,
   POLL_INTERVAL_MS,
+  type CardTimes,
   type Tab,
   type ThermostatAction,
   type ThermostatInfo,
@@ -27,8 +28,8 @@ export type ControlRoomData = {
   now: number;
   error: boolean;
   items: ThermostatInfo[];
-  /** The instants the cards write out, written by the server (`nyTimesOf`). */
-  times: Record<string, string>;
+  /** The instants the cards write out, written by the server (`cardTimesOf`). */
+  times: CardTimes;
   watched: ThermostatAction | null;
   showVendor: boolean;
   supportEmail: string;

@@ -18,6 +18,7 @@ import {
   STATUS_EXPLANATIONS,
   timesFormatter,
   vendorLabel,
+  type CardTimes,
   type ThermostatInfo,
 } from "../thermostats";
 import { Alert } from "~/ui/states";
@@ -43,8 +44,8 @@ export function ThermostatCard({
   item: ThermostatInfo;
   /** The web's clock when the page was loaded (ms). */
   now: number;
-  /** The instants the card writes out, written by the server (`nyTimesOf`). */
-  times: Record<string, string>;
+  /** The instants the card writes out, written by the server (`cardTimesOf`). */
+  times: CardTimes;
   tab: string;
   showVendor: boolean;
   openBack: boolean;
@@ -61,7 +62,7 @@ export function ThermostatCard({
   const refusal = settingsRefusal(item);
   const warning = settingsWarning(item);
   const formatTime = timesFormatter(times);
-  const followUp = receiptFollowUp(item, now, formatTime);
+  const followUp = receiptFollowUp(item, now, formatTime.local);
   const headingId = `thermostat-${thermostat.id}-name`;
   const issueFetcher = useFetcher({ key: `issue-${thermostat.id}` });
   // The setting form runs Conform only once its disclosure is opened (or to show a reply): see SettingsForm.
@@ -114,14 +115,14 @@ export function ThermostatCard({
       {offline ? (
         <div className="thermo-offline">
           <p>{STATUS_EXPLANATIONS[status]}</p>
-          <p className="muted">Last seen: {formatTime(state.lastSeen) ?? "never"}</p>
+          <p className="muted">Last seen: {formatTime.lastSeen(state.lastSeen) ?? "never"}</p>
         </div>
       ) : null}
       {action ? (
         <p className={`thermo-receipt thermo-receipt-${action.status}`} data-testid="receipt">
           <span className="muted">Latest change{action.dispatchId ? " (grid event)" : ""}:</span>{" "}
           {describeChange(action.deviceSpecificData)},{" "}
-          <span className="muted">sent {formatTime(action.createdAt)}</span> ·{" "}
+          <span className="muted">sent {formatTime.local(action.createdAt)}</span> ·{" "}
           <strong>{RECEIPT_STATUS[action.status]}</strong>
           {action.status === "fail" && action.reason ? (
             <span className="thermo-reason"> ({action.reason})</span>

@@ -1,6 +1,8 @@
 /**
- * Grid event times in the building's timezone, written by the server (grid-services.server.ts): the browser
- * hydrates the table from these strings and never loads date-fns, @date-fns/tz or a timezone into Intl.
+ * Times in a building's own timezone, labelled with the zone ("Nov 3, 2026, 2:00 PM PST"), written by the
+ * server: grid event times (grid-services.server.ts) and the control room's receipts and event times
+ * (features/thermostats/card-times.ts) go through this one formatter, so the same event reads the same on both
+ * pages. The browser hydrates from these strings and never loads date-fns, @date-fns/tz or a timezone into Intl.
  *
  * One `Intl.DateTimeFormat` per timezone gives every part of a time in one call. It writes the same words as
  * date-fns did ("Nov 3, 2026" with `format(…, "MMM d, yyyy")`, "2:00 PM PST" with `format(…, "h:mm a")` plus the zone's
@@ -47,7 +49,7 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
 const written = new Map<string, [string, string]>();
 
 /** A timestamp in the building's timezone as [date, time], e.g. ["Nov 3, 2026", "2:00 PM PST"]. */
-export function eventTimeParts(
+export function localTimeParts(
   iso: string | null | undefined,
   timezone: string | null | undefined,
 ): [string, string] | null {
@@ -69,7 +71,7 @@ export function eventTimeParts(
 }
 
 /** A timestamp in the building's timezone, e.g. "Nov 3, 2026, 2:00 PM PST"; "—" without one. */
-export function formatEventTime(iso: string | null | undefined, timezone: string | null | undefined) {
-  const parts = eventTimeParts(iso, timezone);
+export function formatLocalTime(iso: string | null | undefined, timezone: string | null | undefined) {
+  const parts = localTimeParts(iso, timezone);
   return parts ? parts.join(", ") : "—";
 }
