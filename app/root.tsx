@@ -1,10 +1,7 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { useContext, useEffect, type ReactNode } from "react";
-import { supportEmail } from "./server/config.server";
-import { setReportingUser } from "./server/ops/sentry.server";
-import { commitSession, getSession } from "./server/upstream/session.server";
-import { inlineStyles, stylesCookie, stylesVersion } from "./server/stylesheets.server";
+import { rootLoader } from "./server/root.server";
 import styles from "./styles/app.css";
 import { PublicPage } from "~/ui/brand";
 import { StaffErrorContext, useNonce } from "~/ui/nonce";
@@ -21,24 +18,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export const meta: MetaFunction = () => [{ title: "EnergyOps" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await getSession(request);
-  const toast = session.get("toast") ?? null;
-  const user = session.get("user");
-  setReportingUser(user);
-  const version = stylesVersion(styles);
-  const body = {
-    toast,
-    supportEmail: supportEmail(),
-    isStaff: Boolean(user?.isStaff),
-    inlineStyles: inlineStyles(request, version),
-  };
-  const headers = new Headers();
-  // Reading a flash consumes it: write the session back only when there was one.
-  if (toast) headers.append("Set-Cookie", await commitSession(session));
-  if (body.inlineStyles) headers.append("Set-Cookie", stylesCookie(version));
-  return [...headers.keys()].length ? data(body, { headers }) : body;
-}
+export const loader = (args: LoaderFunctionArgs) => rootLoader(args, styles);
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

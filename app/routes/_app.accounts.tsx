@@ -1,63 +1,18 @@
-import { requireClientUser } from "~/server/upstream/guards.server";
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
 import styles from "~/features/accounts/accounts.css";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { accountsPage, CONNECT_MESSAGES, reconnectHref } from "~/features/accounts/accounts";
-import { credentialsRequiringAction, listAccounts } from "~/features/accounts/accounts.server";
-import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
-import type { CredentialRequiringAction, UtilityAccount } from "~/features/accounts/accounts.server";
-import { settle } from "~/server/upstream/api-error";
-import { Pager, pageParam, withPage } from "~/ui/pager";
+import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
+import type { UtilityAccount } from "~/features/accounts/accounts.server";
+import { Pager, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
+import { accountsLoader } from "~/features/accounts/accounts.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireClientUser(request);
-  const api = await getApi(request, context);
-  const [accounts, credentials] = await Promise.all([
-    settle(listAccounts(api)),
-    settle(credentialsRequiringAction(api, user.clientId)),
-  ]);
-  const url = new URL(request.url);
-  const origin = url.origin;
-  const link = (c: CredentialRequiringAction) => ({
-    id: c.arcadiaCredentialId,
-    username: c.username,
-    utilityName: c.utilityName,
-    href: reconnectHref(c.url, origin),
-  });
-  // 75 buildings a page; the empty state and the "still processing" note count every account (rule accounts-page-paged).
-  const paged = accountsPage(
-    accounts.ok ? accounts.data.items : [],
-    accounts.ok ? accounts.data.unassignedAccounts : [],
-    pageParam(url.searchParams),
-  );
-  return withPrimaryStatus(
-    {
-      error: !accounts.ok,
-      buildings: paged.buildings.map((b) => ({
-        id: b.id,
-        // A nickname equal to the name (demo mode makes both "Demo Location {id}") is not repeated.
-        name: b.nickname && b.nickname !== b.name ? `${b.name} (${b.nickname})` : b.name,
-        accounts: b.accounts,
-      })),
-      unassigned: paged.unassigned,
-      page: paged.page,
-      pages: paged.pages,
-      buildingCount: paged.buildingCount,
-      accountCount: paged.accountCount,
-      pending: paged.pending,
-      search: url.search,
-      reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
-      mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
-    },
-    accounts,
-  );
-}
+export const loader = accountsLoader;
 
 export default function Accounts() {
   const {

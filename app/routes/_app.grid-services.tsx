@@ -1,49 +1,25 @@
-import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
-import { now } from "~/server/clock.server";
-import { redirect } from "@remix-run/node";
-import { requireUser } from "~/server/upstream/guards.server";
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { DispatchTable, DispatchTableSkeleton } from "~/features/grid-services/components/dispatch-table";
 import styles from "~/features/grid-services/grid-services.css";
 import {
-  defaultDateRange,
   GRID_EMPTY,
   GRID_ERROR,
   GRID_PAGE_SIZE,
   gridSearch,
   pageCount,
-  parseGridState,
   sortToParam,
   DEFAULT_SORT,
 } from "~/features/grid-services/grid-services";
-import { listDispatches } from "~/features/grid-services/grid-services.server";
-import { settle } from "~/server/upstream/api-error";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { withQuery } from "~/lib/query";
 import { formatCalendarDate } from "~/lib/dates";
 import { SubmitButton } from "~/ui/pending";
+import { gridServicesLoader } from "~/features/grid-services/grid-services.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  if (!user.clientId) throw redirect("/");
-  const url = new URL(request.url);
-  const state = parseGridState(url.searchParams);
-  const range = defaultDateRange(now());
-  const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
-  return withPrimaryStatus(
-    {
-      state,
-      range,
-      error: !result.ok,
-      rows: result.ok ? result.data.rows : [],
-      total: result.ok ? result.data.total : 0,
-    },
-    result,
-  );
-}
+export const loader = gridServicesLoader;
 
 /** Everything but the expanded rows: a change there is worth a skeleton. */
 const listKey = (search: string) => withQuery(search, { open: null });

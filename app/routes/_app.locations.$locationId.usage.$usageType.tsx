@@ -1,85 +1,24 @@
 import { LocationSuffix, useLocationZone } from "~/features/locations/components/location-heading";
 import { locationLabelFromMatches, locationPageTitle } from "~/features/locations/page-title";
-import { data, redirect } from "@remix-run/node";
-import { getApi } from "~/server/upstream/upstream.server";
-import { loadUsage } from "~/features/usage/usage.server";
-import { locationIdParam, todayUtc } from "~/features/bills/bills.server";
-import { requireSmb } from "~/server/upstream/guards.server";
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { billWindow, formatMoney } from "~/features/bills/bills";
 import { usageChart } from "~/features/usage/chart-data";
-import { BillPickerDialog, DatePickerDialog, isPickerTab } from "~/features/usage/components/date-pickers";
+import { BillPickerDialog, DatePickerDialog } from "~/features/usage/components/date-pickers";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
 import { PeriodStepper } from "~/features/usage/components/period-stepper";
-import { clampStart, isSteppedPeriod } from "~/features/usage/period-range";
-import {
-  isUsageType,
-  pickerBills,
-  rangeLabel,
-  todayParts,
-  usageHref,
-  usageSummary,
-  usageTitle,
-  type UsageType,
-} from "~/features/usage/usage";
+import { rangeLabel, usageHref, usageTitle, type UsageType } from "~/features/usage/usage";
 import styles from "~/features/usage/usage.css";
 import { LinkTabs } from "~/ui/link-tabs";
 import { ErrorState } from "~/ui/states";
 import plotStyles from "~/ui/plot.css";
+import { usagePageLoader } from "~/features/usage/usage.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: plotStyles },
   { rel: "stylesheet", href: styles },
 ];
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireSmb(request);
-  const locationId = locationIdParam(params.locationId);
-  const url = new URL(request.url);
-  if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
-  const usageType: UsageType = params.usageType;
-  const picker = url.searchParams.get("picker");
-  // A hand-typed start outside the allowed range shows the nearest allowed period (rule usage-period-range).
-  const period = url.searchParams.get("period");
-  const clamped =
-    isSteppedPeriod(period) && clampStart(period, url.searchParams.get("start"), todayParts(todayUtc()));
-  if (clamped) {
-    url.searchParams.set("start", clamped);
-    throw redirect(`${url.pathname}${url.search}`);
-  }
-  const result = await loadUsage(await getApi(request, context), {
-    locationId,
-    usageType,
-    search: url.searchParams,
-    needBills: picker === "bill",
-  });
-  const today = todayParts(todayUtc());
-  const tabParam = url.searchParams.get("tab");
-  return data(
-    {
-      locationId,
-      usageType,
-      today,
-      view: result.view,
-      granularity: result.granularity,
-      usage: result.usage,
-      summary: result.usage.ok
-        ? usageSummary(
-            result.usage.points,
-            usageType,
-            result.view.bill ? formatMoney(result.view.bill.totalCharges) : null,
-          )
-        : null,
-      picker: picker === "date" || picker === "bill" ? picker : null,
-      tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
-      cal: url.searchParams.get("cal"),
-      bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
-      billsFailed: result.bills ? !result.bills.ok : false,
-    },
-    { status: result.status },
-  );
-}
+export const loader = usagePageLoader;
 
 export default function UsagePage() {
   const d = useLoaderData<typeof loader>();

@@ -1,9 +1,4 @@
-import { data, redirect } from "@remix-run/node";
-import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
-import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { redirectWithToast } from "~/server/upstream/session.server";
-import { requireClientUser } from "~/server/upstream/guards.server";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   ONBOARDING_MESSAGES,
@@ -11,57 +6,19 @@ import {
   STATUS_TONES,
   STEP_DESCRIPTIONS,
   STEP_LABELS,
-  STEP_TARGETS,
   startButtonLabel,
-  statusAfterStart,
 } from "~/features/onboarding/onboarding";
 import styles from "~/features/onboarding/onboarding.css";
-import {
-  getOnboardingSteps,
-  onboardingActionSchema,
-  setOnboardingStepStatus,
-} from "~/features/onboarding/onboarding.server";
-import { isApiError, settle } from "~/server/upstream/api-error";
 import { Pill } from "~/ui/pill";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
+import { onboardingLoader, onboardingAction } from "~/features/onboarding/onboarding.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireClientUser(request);
-  const steps = await settle(getOnboardingSteps(await getApi(request, context), user.clientId));
-  return withPrimaryStatus(
-    {
-      firstName: user.firstName,
-      clientName: user.client.name,
-      error: !steps.ok,
-      steps: steps.ok ? steps.data : [],
-    },
-    steps,
-  );
-}
+export const loader = onboardingLoader;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireClientUser(request);
-  // One schema: an unknown intent or a malformed step id fails here (a 400 and the reply).
-  const submission = parseForm(await request.formData(), { schema: onboardingActionSchema });
-  if (submission.status !== "success") return invalidSubmission(submission);
-  const { stepId } = submission.value;
-  const api = await getApi(request, context);
-  try {
-    const steps = await getOnboardingSteps(api, user.clientId);
-    const step = steps.find((s) => s.id === stepId);
-    if (!step) throw data({ message: "Not found" }, { status: 404 });
-    const next = statusAfterStart(step);
-    // Idempotent: a retried start finds the status already moved and only navigates.
-    if (next !== step.status) await setOnboardingStepStatus(api, user.clientId, step.id, next);
-    return redirect(STEP_TARGETS[step.name]);
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    return redirectWithToast(request, "/onboarding", { kind: "error", message: error.message });
-  }
-}
+export const action = onboardingAction;
 
 export default function Onboarding() {
   const { firstName, clientName, error, steps } = useLoaderData<typeof loader>();

@@ -1,47 +1,21 @@
-import { data } from "@remix-run/node";
-import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
-import { requireUser } from "~/server/upstream/guards.server";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
-import {
-  dismissThermostatIssue,
-  findDismissalTarget,
-  parseDismissal,
-} from "~/features/thermostats/dismissal.server";
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
-import { settle } from "~/server/upstream/api-error";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 import { SubmitButton } from "~/ui/pending";
+import { dismissalLoader, dismissalAction } from "~/features/thermostats/dismissal.server";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
 export const handle = NO_SCRIPTS;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-/**
- * The link in the issue email (rule dismissal-link, docs/rules.md). Login required (`next` keeps this URL). Like the login link,
- * the GET changes nothing: it names the thermostat and the issue and offers one button; the POST dismisses.
- */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request);
-  const submission = parseDismissal(new URL(request.url).searchParams);
-  if (submission.status !== "success") return { target: null, params: null };
-  const target = await settle(findDismissalTarget(await getApi(request, context), submission.value));
-  // Not one of the user's thermostats: nothing to name, with the upstream's 404 (ADR 9).
-  if (target.ok && !target.data) return data({ target: null, params: submission.value }, { status: 404 });
-  return withPrimaryStatus({ target: target.ok ? target.data : null, params: submission.value }, target);
-}
+export const loader = dismissalLoader;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  await requireUser(request);
-  const submission = parseDismissal(await request.formData());
-  if (submission.status !== "success") return { ok: false };
-  const result = await settle(dismissThermostatIssue(await getApi(request, context), submission.value));
-  return result.ok ? { ok: true } : data({ ok: false }, { status: failureStatus(result.error) });
-}
+export const action = dismissalAction;
 
 function Result({ ok }: { ok: boolean }) {
   return (

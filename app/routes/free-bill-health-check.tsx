@@ -1,7 +1,4 @@
-import { data, redirect } from "@remix-run/node";
-import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { withPrimaryStatus } from "~/server/upstream/upstream.server";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import accountStyles from "~/features/accounts/accounts.css";
@@ -10,71 +7,22 @@ import { ConedAccountFields } from "~/features/accounts/components/coned-account
 import { UtilityPicker } from "~/features/accounts/components/utility-picker";
 import { ConedStep } from "~/features/prospect/components/coned-step";
 import { StartStep } from "~/features/prospect/components/start-step";
-import {
-  HONEYPOT_FIELD,
-  PROSPECT_MESSAGES,
-  PROSPECT_PATH as PATH,
-  prospectActionSchema,
-  SEARCH_INTENT,
-  effectiveIntent,
-} from "~/features/prospect/prospect";
+import { PROSPECT_MESSAGES, PROSPECT_PATH as PATH, SEARCH_INTENT } from "~/features/prospect/prospect";
 import styles from "~/features/prospect/prospect.css";
-import {
-  connectProspect,
-  prospectConnectRule,
-  prospectPage,
-  readProspectState,
-  startProspect,
-  submitConedStep,
-  type ProspectActionData,
-} from "~/features/prospect/prospect.server";
 import { forwardRetryAfter } from "~/server/headers";
 import { PublicPage } from "~/ui/brand";
 import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
+import { healthCheckLoader, healthCheckAction } from "~/features/prospect/prospect.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
   { rel: "stylesheet", href: styles },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { view, utilities } = await prospectPage(request);
-  return withPrimaryStatus(view, utilities);
-}
+export const loader = healthCheckLoader;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  if (effectiveIntent(form) === "start") form.set("intent", "start");
-  const state = await readProspectState(request);
-  // The built-in connect form is checked against the chosen utility's MFA rule: look it up first.
-  const rule = await prospectConnectRule(request, state, form.get("intent"));
-  if (rule.response) return rule.response;
-  const submission = parseForm(form, { schema: prospectActionSchema(rule.mfaExempt) });
-  const intent = String(submission.payload.intent ?? "");
-
-  if (intent === "start" && String(submission.payload[HONEYPOT_FIELD] ?? "") !== "") {
-    return data<ProspectActionData>(
-      { intent, lastResult: submission.reply({ formErrors: [PROSPECT_MESSAGES.rejected] }) },
-      { status: 400 },
-    );
-  }
-  if (submission.status !== "success") {
-    // An unknown intent fails the union: a 400 like any invalid form. A later step without a flow starts over.
-    const later = !submission.error?.intent && intent !== "start";
-    if (later && (!state || state.done)) return redirect(PATH);
-    return invalidSubmission(submission, { intent }, { hideFields: ["password"] });
-  }
-  const value = submission.value;
-  // The no-JavaScript utility search: no change, the form comes back with what was typed (its payload).
-  if (value.intent === SEARCH_INTENT)
-    return data<ProspectActionData>({ intent, q: value.q ?? "", lastResult: submission.reply() });
-  if (value.intent === "start")
-    return startProspect(request, context.clientIp ?? "unknown", submission, value);
-  if (!state || state.done) return redirect(PATH);
-  if (value.intent === "coned-submit") return submitConedStep(request, state, value);
-  return connectProspect(request, state, value);
-}
+export const action = healthCheckAction;
 
 /** A 429 of the start keeps its Retry-After on the document answer. */
 export const headers = forwardRetryAfter;

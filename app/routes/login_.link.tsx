@@ -1,10 +1,8 @@
-import { data } from "@remix-run/node";
-import { signInWithLink } from "~/features/auth/auth.server";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { signInWithLink, tokenLoginLoader } from "~/features/auth/auth.server";
+import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
 import { forwardRetryAfter } from "~/server/headers";
-import { safeRedirect } from "~/server/safe-redirect";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
@@ -15,18 +13,7 @@ const REDIRECT_SECONDS = 5;
 /** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
 export const handle = NO_SCRIPTS;
 
-/**
- * Token login. Mail systems' link scanners open links, so a GET only shows a Continue button; the POST
- * consumes the token and creates the session.
- */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const token = url.searchParams.get("token") ?? "";
-  const next = safeRedirect(url.searchParams.get("next"));
-  return data({ token: token.slice(0, 200), next, failed: token.length === 0 }, { headers: noStore });
-}
-
-const noStore = { "Cache-Control": "no-store" };
+export const loader = tokenLoginLoader;
 
 export const headers: HeadersFunction = (args) => {
   const h = new Headers(forwardRetryAfter(args));

@@ -1,18 +1,13 @@
-import { data, redirect } from "@remix-run/node";
-import { getPublicApi } from "~/server/upstream/upstream.server";
-import { parseResetPassword, resetPassword, validateResetToken } from "~/features/auth/auth.server";
-import { retryAfterText } from "~/server/ops/rate-limit.server";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { forwardRetryAfter } from "~/server/headers";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AUTH_MESSAGES } from "~/features/auth/messages";
-import { validationReply } from "~/features/auth/auth";
-import { isApiError } from "~/server/upstream/api-error";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
+import { resetPasswordLoader, resetPasswordAction } from "~/features/auth/auth.server";
 
 /**
  * Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. After a failed
@@ -20,78 +15,9 @@ import { SubmitButton } from "~/ui/pending";
  */
 export const handle = NO_SCRIPTS;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token");
-  if (!token) throw redirect("/");
-  try {
-    await validateResetToken(getPublicApi(request), token.slice(0, 200));
-    return data({ token, tokenError: null as string | null }, { headers: { "Cache-Control": "no-store" } });
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    return data({ token, tokenError: error.message }, { headers: { "Cache-Control": "no-store" } });
-  }
-}
+export const loader = resetPasswordLoader;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const token = String(form.get("token") ?? "");
-  if (!token) throw redirect("/");
-  const submission = parseResetPassword(form);
-  if (submission.status !== "success") {
-    return data(
-      { lastResult: submission.reply({ hideFields: ["password", "confirmPassword"] }), done: false },
-      { status: 400 },
-    );
-  }
-  if (context.signInLimited) {
-    const s = context.signInLimited.retryAfterSeconds;
-    return data(
-      {
-        lastResult: submission.reply({
-          formErrors: [retryAfterText(s)],
-          hideFields: ["password", "confirmPassword"],
-        }),
-        done: false,
-      },
-      { status: 429, headers: { "Retry-After": String(s) } },
-    );
-  }
-  try {
-    await resetPassword(
-      getPublicApi(request),
-      token,
-      submission.value.password,
-      submission.value.confirmPassword,
-    );
-    return { lastResult: null, done: true };
-  } catch (error) {
-    if (!isApiError(error)) throw error;
-    if (error.kind === "validation" && Object.keys(error.fieldErrors).length > 0) {
-      const { fieldErrors, formErrors } = validationReply(error, ["password", "confirmPassword"]);
-      return data(
-        {
-          lastResult: submission.reply({
-            fieldErrors,
-            formErrors,
-            hideFields: ["password", "confirmPassword"],
-          }),
-          done: false,
-        },
-        { status: 400 },
-      );
-    }
-    return data(
-      {
-        lastResult: submission.reply({
-          formErrors: [AUTH_MESSAGES.resetFailed],
-          hideFields: ["password", "confirmPassword"],
-        }),
-        done: false,
-      },
-      { status: 400 },
-    );
-  }
-}
+export const action = resetPasswordAction;
 
 export const headers = forwardRetryAfter;
 

@@ -8,7 +8,11 @@ import {
 } from "~/features/onboarding/onboarding.server";
 import { settle } from "~/server/upstream/api-error";
 import type { SessionUser } from "~/server/upstream/session.server";
-import { shouldSendTaskStep } from "./accounts";
+import { shouldSendTaskStep, accountsPage, reconnectHref } from "./accounts";
+import { requireClientUser } from "~/server/upstream/guards.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { pageParam } from "~/ui/pager";
 
 const utilitySchema = z.object({
   id: z.number(),
@@ -133,4 +137,48 @@ export async function markConnectSubmitted(api: ApiClient, user: SessionUser) {
   await markConnectFlowOpened(api, user);
   if (user.clientId && shouldSendTaskStep(user, 2))
     await settle(sendOnboardingTaskStep(api, user.clientId, 2));
+}
+
+export async function accountsLoader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireClientUser(request);
+  const api = await getApi(request, context);
+  const [accounts, credentials] = await Promise.all([
+    settle(listAccounts(api)),
+    settle(credentialsRequiringAction(api, user.clientId)),
+  ]);
+  const url = new URL(request.url);
+  const origin = url.origin;
+  const link = (c: CredentialRequiringAction) => ({
+    id: c.arcadiaCredentialId,
+    username: c.username,
+    utilityName: c.utilityName,
+    href: reconnectHref(c.url, origin),
+  });
+  // 75 buildings a page; the empty state and the "still processing" note count every account (rule accounts-page-paged).
+  const paged = accountsPage(
+    accounts.ok ? accounts.data.items : [],
+    accounts.ok ? accounts.data.unassignedAccounts : [],
+    pageParam(url.searchParams),
+  );
+  return withPrimaryStatus(
+    {
+      error: !accounts.ok,
+      buildings: paged.buildings.map((b) => ({
+        id: b.id,
+        // A nickname equal to the name (demo mode makes both "Demo Location {id}") is not repeated.
+        name: b.nickname && b.nickname !== b.name ? `${b.name} (${b.nickname})` : b.name,
+        accounts: b.accounts,
+      })),
+      unassigned: paged.unassigned,
+      page: paged.page,
+      pages: paged.pages,
+      buildingCount: paged.buildingCount,
+      accountCount: paged.accountCount,
+      pending: paged.pending,
+      search: url.search,
+      reconnect: credentials.ok ? credentials.data.reconnectUrls.map(link) : [],
+      mfaRefresh: credentials.ok ? credentials.data.mfaRefreshUrls.map(link) : [],
+    },
+    accounts,
+  );
 }

@@ -1,11 +1,16 @@
 import type { Submission } from "@conform-to/react";
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type AppLoadContext,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from "@remix-run/node";
 import { Strategy } from "remix-auth/strategy";
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { ApiError, isApiError } from "~/server/upstream/api-error";
-import { isStaffEmail } from "~/server/config.server";
-import { getConfig } from "~/server/config.server";
+import { isStaffEmail, getConfig } from "~/server/config.server";
 import { parseForm } from "~/server/forms.server";
 import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/ops/rate-limit.server";
 import { safeRedirect } from "~/server/safe-redirect";
@@ -30,6 +35,7 @@ import {
   type LoginOption,
   type LoginOptionsOutcome,
   plainHttpNotice,
+  validationReply,
 } from "./auth";
 import { AUTH_MESSAGES, LOGIN_INTENTS, type LoginIntent } from "./messages";
 
@@ -440,4 +446,88 @@ export async function signInWithLink(request: Request, context: Pick<AppLoadCont
     if (!isApiError(error)) throw error;
     return data({ failed: true, limited: null }, { status: 401, headers: noStore });
   }
+}
+
+export async function resetPasswordLoader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  if (!token) throw redirect("/");
+  try {
+    await validateResetToken(getPublicApi(request), token.slice(0, 200));
+    return data({ token, tokenError: null as string | null }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return data({ token, tokenError: error.message }, { headers: { "Cache-Control": "no-store" } });
+  }
+}
+
+export async function resetPasswordAction({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const token = String(form.get("token") ?? "");
+  if (!token) throw redirect("/");
+  const submission = parseResetPassword(form);
+  if (submission.status !== "success") {
+    return data(
+      { lastResult: submission.reply({ hideFields: ["password", "confirmPassword"] }), done: false },
+      { status: 400 },
+    );
+  }
+  if (context.signInLimited) {
+    const s = context.signInLimited.retryAfterSeconds;
+    return data(
+      {
+        lastResult: submission.reply({
+          formErrors: [retryAfterText(s)],
+          hideFields: ["password", "confirmPassword"],
+        }),
+        done: false,
+      },
+      { status: 429, headers: { "Retry-After": String(s) } },
+    );
+  }
+  try {
+    await resetPassword(
+      getPublicApi(request),
+      token,
+      submission.value.password,
+      submission.value.confirmPassword,
+    );
+    return { lastResult: null, done: true };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.kind === "validation" && Object.keys(error.fieldErrors).length > 0) {
+      const { fieldErrors, formErrors } = validationReply(error, ["password", "confirmPassword"]);
+      return data(
+        {
+          lastResult: submission.reply({
+            fieldErrors,
+            formErrors,
+            hideFields: ["password", "confirmPassword"],
+          }),
+          done: false,
+        },
+        { status: 400 },
+      );
+    }
+    return data(
+      {
+        lastResult: submission.reply({
+          formErrors: [AUTH_MESSAGES.resetFailed],
+          hideFields: ["password", "confirmPassword"],
+        }),
+        done: false,
+      },
+      { status: 400 },
+    );
+  }
+}
+
+/**
+ * Token login. Mail systems' link scanners open links, so a GET only shows a Continue button; the POST
+ * consumes the token and creates the session.
+ */
+export async function tokenLoginLoader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  const next = safeRedirect(url.searchParams.get("next"));
+  return data({ token: token.slice(0, 200), next, failed: token.length === 0 }, { headers: noStore });
 }

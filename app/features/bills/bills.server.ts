@@ -1,10 +1,22 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
-import { billWindow, FLAG_ANSWERS, type FlagAnswer } from "./bills";
+import {
+  billWindow,
+  FLAG_ANSWERS,
+  type FlagAnswer,
+  FLAG_UPDATE_FAILED,
+  flagAnchor,
+  flagAnswerSchema,
+} from "./bills";
 import { now } from "~/server/clock.server";
 import { idParam, parseId } from "~/lib/ids";
+import { feedbackHeading } from "./feedback";
+import { idempotentAction, type ActionOutcome } from "~/server/idempotency.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 
 export const billFlagSchema = z.object({
   id: z.number(),
@@ -112,4 +124,51 @@ export async function loadLocationBills(api: ApiClient, locationId: number, acco
     accountId,
     bills: list,
   };
+}
+
+export async function spendingLoader({ request, params, context }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  const locationId = locationIdParam(params.locationId);
+  const accountParam = new URL(request.url).searchParams.get("accountId");
+  const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
+  if (!result.ok)
+    return withPrimaryStatus(
+      { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] },
+      result,
+    );
+  return {
+    state: result.bills.length ? ("ok" as const) : ("empty" as const),
+    locationId,
+    ...result,
+    submissionId: crypto.randomUUID(),
+  };
+}
+
+export async function spendingAction({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireSmb(request);
+  locationIdParam(params.locationId);
+  const form = await request.formData();
+  // One schema: a missing or unknown answer (intent) fails here like any other field.
+  const submission = parseForm(form, { schema: flagAnswerSchema });
+  if (submission.status !== "success")
+    return invalidSubmission(submission, { flagId: null, message: FLAG_UPDATE_FAILED });
+  const { intent, statementId, flagId, submissionId } = submission.value;
+  // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
+  const url = new URL(request.url);
+  return idempotentAction(
+    { request, context },
+    { user, scope: "bill-flag", form, submissionId },
+    async (api): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
+      const result = await settle(answerFlag(api, statementId, flagId, intent));
+      if (!result.ok) {
+        const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
+        return { kind: "reply", status, body: { flagId, message: FLAG_UPDATE_FAILED } };
+      }
+      return {
+        kind: "redirect",
+        to: `${url.pathname}${url.search}#${flagAnchor(flagId)}`,
+        toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) },
+      };
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
 import {
@@ -20,6 +20,10 @@ import { idParam, parseId } from "~/lib/ids";
 import { HOME_TIMEZONE, zonedTime } from "~/lib/zoned";
 import { withQuery } from "~/lib/query";
 import { pageParam } from "~/ui/pager";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { getConfig } from "~/server/config.server";
+import { now } from "~/server/clock.server";
+import { requireSmb } from "~/server/upstream/guards.server";
 
 /**
  * The month picker's Apply (a GET form): period=month and start = the first day of the chosen month, as a
@@ -130,3 +134,21 @@ export async function overrideReportView(
 }
 
 export type OverrideReportView = Awaited<ReturnType<typeof overrideReportView>>["view"];
+
+export async function overrideReportLoader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireSmb(request);
+  if (!user.clientId) throw redirect("/");
+  const url = new URL(request.url);
+  const today = now();
+  monthPickerRedirect(url, today);
+  const api = await getApi(request, context);
+  const { view, report, history } = await overrideReportView(
+    api,
+    user.clientId,
+    params.thermostatId,
+    url,
+    today,
+    getConfig().HELP_URL,
+  );
+  return withPrimaryStatus(view, report, history);
+}

@@ -4,7 +4,9 @@ import { formatCalendarDate } from "~/lib/dates";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, type ApiError } from "~/server/upstream/api-error";
 import { parseForm } from "~/server/forms.server";
-import { refusedTokenState, type TokenState } from "./email-answers";
+import { refusedTokenState, type TokenState, tokenPageStatus } from "./email-answers";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { failureStatus, getPublicApi } from "~/server/upstream/upstream.server";
 
 /** Upstream calls and form schemas of the email answer and unsubscribe pages (docs/api-contract.md, Email answers). */
 
@@ -126,4 +128,70 @@ export async function loadUnsubscribe(
     const state = refusedTokenState(error.status);
     return state ? { state, what: null } : { state: "failed", what: null, error };
   }
+}
+
+/** The token is a credential for one act: its pages are never cached, never shared. */
+export const noStore = { "Cache-Control": "private, no-store" };
+
+const answerOf = (status: string | undefined) =>
+  status === "action_requested" ? ("action_requested" as const) : ("dismissed" as const);
+
+/**
+ * The two answer links of a Bill Audit Alert (rule email-answer-links, docs/rules.md). With a token, the GET
+ * names the bill and the flag and offers one button (mail scanners open links: nothing changes here); the POST
+ * records the answer through the api, the token its only authority. Without one, the spec's confirmation.
+ */
+export async function fixMyBillLoader({ request, params }: LoaderFunctionArgs) {
+  const status = answerOf(params.status);
+  const token = new URL(request.url).searchParams.get("token")?.slice(0, 200) ?? "";
+  if (!token) return data({ status, token, page: null }, { headers: noStore });
+  const page = await loadAnswerPage(getPublicApi(request), status, token);
+  const code =
+    page.kind !== "refused" ? 200 : page.error ? failureStatus(page.error) : tokenPageStatus(page.state);
+  return data({ status, token, page: { ...page, error: undefined } }, { status: code, headers: noStore });
+}
+
+export async function fixMyBillAction({ request }: ActionFunctionArgs) {
+  const submission = parseTokenForm(await request.formData());
+  if (submission.status !== "success")
+    return data({ kind: "refused" as const, state: "invalid" as const }, { status: 400, headers: noStore });
+  const result = await submitAnswer(getPublicApi(request), submission.value.token);
+  if (result.kind === "refused" && result.error)
+    return data(
+      { kind: "refused" as const, state: result.state },
+      { status: failureStatus(result.error), headers: noStore },
+    );
+  return data(result.kind === "refused" ? { kind: result.kind, state: result.state } : result, {
+    headers: noStore,
+  });
+}
+
+const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token")?.slice(0, 200) ?? "";
+
+/**
+ * The unsubscribe address of every notification (`List-Unsubscribe`, rule email-answer-links). The GET only
+ * asks, with one button; the POST turns that kind of email off for the token's recipient, without signing in.
+ */
+export async function unsubscribeLoader({ request }: LoaderFunctionArgs) {
+  const token = tokenOf(request);
+  if (!token)
+    return data({ token, state: "invalid" as const, what: null }, { status: 400, headers: noStore });
+  const { error, ...view } = await loadUnsubscribe(getPublicApi(request), token, false);
+  const status = error ? failureStatus(error) : tokenPageStatus(view.state);
+  return data({ token, ...view }, { status, headers: noStore });
+}
+
+/**
+ * Two senders post here: our page's button, and a mail provider's RFC 8058 one-click request (the body
+ * `List-Unsubscribe=One-Click`, the token in the address), which carries neither our cookies nor a same-site
+ * origin. Accepting it on the token alone is safe: the token is what authorises, and only this one act (one
+ * recipient, one kind of email, turned off); no session or cookie is read, so a forged cross-site post gains
+ * nothing that knowing the token would not already give (server.ts lets this path through its cross-site check).
+ */
+export async function unsubscribeAction({ request }: ActionFunctionArgs) {
+  const submission = parseUnsubscribeForm(await request.formData());
+  const token = submission.status === "success" ? (submission.value.token ?? tokenOf(request)) : "";
+  if (!token) return data({ state: "invalid" as const, what: null }, { status: 400, headers: noStore });
+  const { error, ...view } = await loadUnsubscribe(getPublicApi(request), token, true);
+  return data(view, { status: error ? failureStatus(error) : tokenPageStatus(view.state), headers: noStore });
 }

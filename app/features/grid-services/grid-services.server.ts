@@ -14,7 +14,13 @@ import {
   type DispatchRow,
   type EventTimeView,
   type GridState,
+  defaultDateRange,
+  parseGridState,
 } from "./grid-services";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/server/upstream/guards.server";
+import { settle } from "~/server/upstream/api-error";
 
 const insightSchema = z.object({
   thermostatId: z.number(),
@@ -125,4 +131,23 @@ export async function listAllDispatches(
     if (got.rows.length < CSV_PAGE_SIZE || rows.length >= got.total) break;
   }
   return rows;
+}
+
+export async function gridServicesLoader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!user.clientId) throw redirect("/");
+  const url = new URL(request.url);
+  const state = parseGridState(url.searchParams);
+  const range = defaultDateRange(now());
+  const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
+  return withPrimaryStatus(
+    {
+      state,
+      range,
+      error: !result.ok,
+      rows: result.ok ? result.data.rows : [],
+      total: result.ok ? result.data.total : 0,
+    },
+    result,
+  );
 }

@@ -1,11 +1,11 @@
 import type { Submission } from "@conform-to/react";
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { anonymiseUser } from "~/server/upstream/demo-mode";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { apiUserSchema, toSessionUser, type ApiUser } from "~/features/auth/auth.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
-import { loginRedirectUrl } from "~/server/safe-redirect";
+import { loginRedirectUrl, safeRedirect } from "~/server/safe-redirect";
 import {
   commitSession,
   destroySession,
@@ -15,6 +15,10 @@ import {
   type Toast,
 } from "~/server/upstream/session.server";
 import { parseId } from "~/lib/ids";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { requireStaff } from "~/server/upstream/guards.server";
+import { setDemoMode } from "~/features/demo-mode/demo-mode.server";
 
 export const CLIENTS_PAGE_SIZE = 20;
 
@@ -159,4 +163,35 @@ export async function startImpersonating(
           : submission.reply({ formErrors: [error.message] });
     return data({ lastResult: reply }, { status: error.status === 404 ? 400 : error.status });
   }
+}
+
+export async function impersonateLoader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireStaff(request);
+  const api = await getApi(request, context);
+  const { view, clients } = await impersonateView(api, user, new URL(request.url));
+  return withPrimaryStatus(view, clients);
+}
+
+export async function impersonateAction({ request, context }: ActionFunctionArgs) {
+  await requireStaff(request);
+  // One schema: an unknown intent, an unknown client id or a missing reason fails here (a 400 and the reply).
+  const submission = parseForm(await request.formData(), { schema: impersonateActionSchema });
+  if (submission.status !== "success") return invalidSubmission(submission);
+  const value = submission.value;
+  const api = await getApi(request, context);
+  if (value.intent === "start") return startImpersonating(request, api, submission, value);
+  if (value.intent === "stop") {
+    const stopped = await settle(stopImpersonation(api));
+    if (!stopped.ok) throw stopped.error.status === 401 ? await signInAgain(request) : stopped.error;
+    const cookie = await rotatedSessionCookie(request, stopped.data, {
+      kind: "success",
+      message: "You stopped impersonating.",
+    });
+    return redirect("/impersonate", { headers: { "Set-Cookie": cookie } });
+  }
+  const result = await settle(setDemoMode(api, value.intent === "demo-on"));
+  if (!result.ok)
+    throw data({ message: result.error.message }, { status: result.error.status === 403 ? 403 : 502 });
+  const cookie = await refreshSessionUser(request, api);
+  return redirect(safeRedirect(value.redirectTo, "/"), { headers: { "Set-Cookie": cookie } });
 }

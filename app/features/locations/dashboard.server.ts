@@ -15,9 +15,24 @@ import {
   sortCookieValue,
   withRememberedSort,
 } from "./locations";
-import type { Building, EnergyAdvisorBuilding } from "./locations.server";
+import {
+  type Building,
+  type EnergyAdvisorBuilding,
+  getEnergyAdvisorBuildings,
+  getVendorAlert,
+  listAllBuildings,
+} from "./locations.server";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
-import { secureSessionCookie } from "~/server/upstream/session.server";
+import { commitSession, getSession, secureSessionCookie } from "~/server/upstream/session.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { getConfig, supportEmail } from "~/server/config.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { now } from "~/server/clock.server";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { requireSmb } from "~/server/upstream/guards.server";
+import { z } from "zod";
+import { settle } from "~/server/upstream/api-error";
+import { safeRedirect } from "~/server/safe-redirect";
 
 /** The locations dashboard's view model: what the page shows, computed from the upstream answers. */
 
@@ -157,3 +172,69 @@ export function dashboardView({
 export type DashboardView = ReturnType<typeof dashboardView>;
 export type DashboardRow = DashboardView["rows"][number];
 export type LocationLink = DashboardView["issues"]["links"][number];
+
+/** The dashboard's one form: Dismiss on the vendor alert, back to the page it was on. */
+const vendorAlertSchema = z.object({
+  intent: z.literal("dismiss-vendor-alert"),
+  redirectTo: z.string().optional(),
+});
+
+export async function dashboardLoader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireSmb(request);
+  const api = await getApi(request, context);
+  const session = await getSession(request);
+  // The sort the URL names, or the one the user chose last (a cookie): it survives a visit to another page.
+  const { state, setCookie } = dashboardTableState(request);
+  const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
+  const [buildings, advisor, alert] = await Promise.all([
+    settle(listAllBuildings(api)),
+    settle(getEnergyAdvisorBuildings(api, user.clientId)),
+    settle(getVendorAlert(api)),
+  ]);
+  const base = {
+    state,
+    vendorAlert: vendorAlertMessage(
+      alert.ok ? alert.data : null,
+      Boolean(session.get("vendorAlertDismissed")),
+    ),
+    energyAdvisorUrl: getConfig().ENERGY_ADVISOR_URL,
+    supportEmail: supportEmail(),
+  };
+  if (!buildings.ok || !advisor.ok)
+    return withPrimaryStatus(
+      {
+        ...base,
+        error: true as const,
+        total: 0,
+        page: 1,
+        pages: 1,
+        matched: 0,
+        rows: [],
+        issues: { count: 0, links: [] },
+        highDemand: { count: 0, links: [] },
+        caption: "",
+      },
+      buildings,
+      advisor,
+    );
+  const view = dashboardView({
+    buildings: buildings.data,
+    advisor: advisor.data,
+    state,
+    isStaff: user.isStaff,
+    today: now(),
+  });
+  return data({ ...base, error: false as const, ...view }, { headers });
+}
+
+export async function dashboardAction({ request }: ActionFunctionArgs) {
+  await requireSmb(request);
+  const submission = parseForm(await request.formData(), { schema: vendorAlertSchema });
+  if (submission.status !== "success") return invalidSubmission(submission);
+  const session = await getSession(request);
+  session.set("vendorAlertDismissed", true);
+  const to = safeRedirect(submission.value.redirectTo, "/locations");
+  return redirect(to.startsWith("/locations") ? to : "/locations", {
+    headers: { "Set-Cookie": await commitSession(session) },
+  });
+}

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
-import { formId } from "~/server/forms.server";
-import { ONBOARDING_STEP_NAMES } from "./onboarding";
+import { formId, invalidSubmission, parseForm } from "~/server/forms.server";
+import { ONBOARDING_STEP_NAMES, STEP_TARGETS, statusAfterStart } from "./onboarding";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
+import { requireClientUser } from "~/server/upstream/guards.server";
+import { isApiError, settle } from "~/server/upstream/api-error";
 
 const stepSchema = z.object({
   id: z.number(),
@@ -34,3 +39,38 @@ export async function sendOnboardingTaskStep(api: ApiClient, clientId: number, c
 export const onboardingActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("start"), stepId: formId }),
 ]);
+
+export async function onboardingLoader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireClientUser(request);
+  const steps = await settle(getOnboardingSteps(await getApi(request, context), user.clientId));
+  return withPrimaryStatus(
+    {
+      firstName: user.firstName,
+      clientName: user.client.name,
+      error: !steps.ok,
+      steps: steps.ok ? steps.data : [],
+    },
+    steps,
+  );
+}
+
+export async function onboardingAction({ request, context }: ActionFunctionArgs) {
+  const user = await requireClientUser(request);
+  // One schema: an unknown intent or a malformed step id fails here (a 400 and the reply).
+  const submission = parseForm(await request.formData(), { schema: onboardingActionSchema });
+  if (submission.status !== "success") return invalidSubmission(submission);
+  const { stepId } = submission.value;
+  const api = await getApi(request, context);
+  try {
+    const steps = await getOnboardingSteps(api, user.clientId);
+    const step = steps.find((s) => s.id === stepId);
+    if (!step) throw data({ message: "Not found" }, { status: 404 });
+    const next = statusAfterStart(step);
+    // Idempotent: a retried start finds the status already moved and only navigates.
+    if (next !== step.status) await setOnboardingStepStatus(api, user.clientId, step.id, next);
+    return redirect(STEP_TARGETS[step.name]);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return redirectWithToast(request, "/onboarding", { kind: "error", message: error.message });
+  }
+}

@@ -1,5 +1,5 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
-import { data, redirect } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import {
   applyAccountListOp,
@@ -16,7 +16,7 @@ import { isApiError, settle } from "~/server/upstream/api-error";
 import { getConfig } from "~/server/config.server";
 import { createKeyedLimiter, retryAfterText, type LimitResult } from "~/server/ops/rate-limit.server";
 import { commitSession, getSession } from "~/server/upstream/session.server";
-import { getPublicApi } from "~/server/upstream/upstream.server";
+import { getPublicApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import {
   conedUtilityData,
   PROSPECT_MESSAGES,
@@ -25,6 +25,14 @@ import {
   type ProspectAction,
   type ProspectForm,
 } from "./prospect";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import {
+  HONEYPOT_FIELD,
+  PROSPECT_PATH as PATH,
+  prospectActionSchema,
+  SEARCH_INTENT,
+  effectiveIntent,
+} from "~/features/prospect/prospect";
 
 const recordSchema = z.object({ id: z.number(), correlationId: z.string() });
 
@@ -324,4 +332,42 @@ export async function connectProspect(
     if (!isApiError(error)) throw error;
     return connectFailed(value.intent, error.message);
   }
+}
+
+export async function healthCheckLoader({ request }: LoaderFunctionArgs) {
+  const { view, utilities } = await prospectPage(request);
+  return withPrimaryStatus(view, utilities);
+}
+
+export async function healthCheckAction({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  if (effectiveIntent(form) === "start") form.set("intent", "start");
+  const state = await readProspectState(request);
+  // The built-in connect form is checked against the chosen utility's MFA rule: look it up first.
+  const rule = await prospectConnectRule(request, state, form.get("intent"));
+  if (rule.response) return rule.response;
+  const submission = parseForm(form, { schema: prospectActionSchema(rule.mfaExempt) });
+  const intent = String(submission.payload.intent ?? "");
+
+  if (intent === "start" && String(submission.payload[HONEYPOT_FIELD] ?? "") !== "") {
+    return data<ProspectActionData>(
+      { intent, lastResult: submission.reply({ formErrors: [PROSPECT_MESSAGES.rejected] }) },
+      { status: 400 },
+    );
+  }
+  if (submission.status !== "success") {
+    // An unknown intent fails the union: a 400 like any invalid form. A later step without a flow starts over.
+    const later = !submission.error?.intent && intent !== "start";
+    if (later && (!state || state.done)) return redirect(PATH);
+    return invalidSubmission(submission, { intent }, { hideFields: ["password"] });
+  }
+  const value = submission.value;
+  // The no-JavaScript utility search: no change, the form comes back with what was typed (its payload).
+  if (value.intent === SEARCH_INTENT)
+    return data<ProspectActionData>({ intent, q: value.q ?? "", lastResult: submission.reply() });
+  if (value.intent === "start")
+    return startProspect(request, context.clientIp ?? "unknown", submission, value);
+  if (!state || state.done) return redirect(PATH);
+  if (value.intent === "coned-submit") return submitConedStep(request, state, value);
+  return connectProspect(request, state, value);
 }

@@ -1,8 +1,8 @@
-import { data } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
-import type { ActionOutcome } from "~/server/idempotency.server";
+import { type ActionOutcome, idempotentAction } from "~/server/idempotency.server";
 import {
   accessChanges,
   bulkChoice,
@@ -16,8 +16,15 @@ import {
   type EditablePreference,
   type TeamSort,
   type TeamView,
+  isAccessIntent,
+  settingsActionSchema,
+  settingsTab,
 } from "./settings";
 import { parseId } from "~/lib/ids";
+import { canManageTeam, requireClientUser, requireTeamManager } from "~/server/upstream/guards.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { invalidSubmission, parseForm } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/upstream/session.server";
 
 const prefSchema = z.object({
   userId: z.number(),
@@ -183,4 +190,51 @@ export async function accessAction(
       message: `Location access saved for ${fullName(member)} (${changes.length} location${changes.length === 1 ? "" : "s"} changed).`,
     },
   };
+}
+
+export async function settingsLoader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireClientUser(request);
+  const params = new URL(request.url).searchParams;
+  const canManage = canManageTeam(user);
+  if (params.get("tab") === "team" && !canManage) throw data({ message: "Forbidden" }, { status: 403 });
+  const tab = settingsTab(params.get("tab"), canManage);
+  const api = await getApi(request, context);
+  if (tab === "preferences") {
+    const prefs = await loadPreferences(api);
+    return withPrimaryStatus(
+      { tab, canManage, userId: user.id, toggles: prefs.toggles, team: null },
+      prefs.outcome,
+    );
+  }
+  const team = await loadTeam(api, user.clientId, params);
+  return withPrimaryStatus({ tab, canManage, userId: user.id, toggles: null, team: team.view }, team.outcome);
+}
+
+export async function settingsAction({ request, context }: ActionFunctionArgs) {
+  const user = await requireClientUser(request);
+  const form = await request.formData();
+  const submission = parseForm(form, { schema: settingsActionSchema });
+  // The access editor is the team managers' (a 403 for anyone else, whatever the form holds).
+  if (isAccessIntent(submission.payload.intent)) await requireTeamManager(request);
+  if (submission.status !== "success") return invalidSubmission(submission);
+  const value = submission.value;
+
+  if (value.intent === "preference") {
+    const saved = await settle(
+      setPreference(await getApi(request, context), user.id, value.type, value.enabled),
+    );
+    return redirectWithToast(
+      request,
+      "/settings",
+      saved.ok
+        ? { kind: "success", message: "Preferences saved" }
+        : { kind: "error", message: saved.error.message },
+    );
+  }
+
+  // A save runs once per submission id: a double click or a browser resubmit saves once (ADR 0010).
+  const submissionId = value.intent === "access-save" ? value.submissionId : null;
+  return idempotentAction({ request, context }, { user, scope: "team-access", form, submissionId }, (api) =>
+    accessAction(api, user.clientId, value),
+  );
 }

@@ -1,12 +1,16 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { MESSAGES } from "./messages";
 import { z } from "zod";
 import type { SettingsReply } from "~/features/thermostats/components/settings-form";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
-import { formId, parseForm } from "~/server/forms.server";
-import type { ActionOutcome } from "~/server/idempotency.server";
+import { formId, invalidSubmission, parseForm } from "~/server/forms.server";
+import { detached, idempotentAction, type ActionOutcome } from "~/server/idempotency.server";
 import { redirectWithToast, type SessionUser, type Toast } from "~/server/upstream/session.server";
+import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { requireSmb } from "~/server/upstream/guards.server";
+import { supportEmail } from "~/server/config.server";
+import { SUBMISSION_ID_FIELD, submissionIdField } from "~/ui/submission-id";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import {
   cardAnchor,
@@ -205,4 +209,40 @@ export async function saveSettings(
       },
     };
   }
+}
+
+/** The control room's loader (the route's server code lives in its feature: docs/architecture.md, "Script files"). */
+export async function controlRoomLoader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireSmb(request);
+  const locationId = locationIdOf(params);
+  const api = await getApi(request, context);
+  const url = new URL(request.url);
+  const { view, list } = await controlRoomView(api, user, locationId, url, supportEmail(), request);
+  return withPrimaryStatus(view, list);
+}
+
+/** The control room's action: answers an issue, or saves a thermostat's settings once per submission id. */
+export async function controlRoomAction({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireSmb(request);
+  const locationId = locationIdOf(params);
+  const form = await request.formData();
+  // One schema: an unknown intent or a malformed id fails here, a 400 with the form's reply.
+  const submission = parseForm(form, { schema: controlActionSchema });
+  if (submission.status !== "success") return invalidSubmission(submission, { thermostatId: null });
+  const value = submission.value;
+
+  if (value.intent !== "save") {
+    // Not cancelled with the browser's request either: an answer sent upstream finishes (ADR 0010).
+    const api = await getApi(detached(request), context);
+    const { to, toast } = await answerIssue(api, locationId, value);
+    return toast ? redirectWithToast(request, to, toast) : redirect(to);
+  }
+
+  // Save: once per submission id (a double click or a browser resubmit sends one vendor command, ADR 0010).
+  const submissionId = submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined);
+  return idempotentAction(
+    { request, context },
+    { user, scope: "thermostat-settings", form, submissionId },
+    (api) => saveSettings(api, locationId, value, form),
+  );
 }

@@ -1,12 +1,15 @@
 import { listAllBuildings } from "~/features/locations/locations.server";
 import type { ApiClient } from "~/server/upstream/api-client.server";
-import { isApiError } from "~/server/upstream/api-error";
+import { isApiError, settle } from "~/server/upstream/api-error";
 import { isDismissedIssue, type ThermostatIssue } from "./thermostats";
 import { parseForm } from "~/server/forms.server";
 import { z } from "zod";
 import type { DismissalParams } from "./dismissal";
 import { issueLabel } from "../../../shared/status-labels";
 import { dismissIssueBySlug, listThermostats } from "./thermostats.server";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { requireUser } from "~/server/upstream/guards.server";
 
 /** The link's (and the form's) two parameters; anything else is "Submission Failed". */
 export const dismissalSchema = z.object({
@@ -101,3 +104,25 @@ export async function findByListing(
 /** The POST: the upstream dismissal is idempotent (a second one, or one with no open issue, is 204 too). */
 export const dismissThermostatIssue = (api: ApiClient, { thermostatId, issueSlug }: DismissalParams) =>
   dismissIssueBySlug(api, thermostatId, issueSlug);
+
+/**
+ * The link in the issue email (rule dismissal-link, docs/rules.md). Login required (`next` keeps this URL). Like the login link,
+ * the GET changes nothing: it names the thermostat and the issue and offers one button; the POST dismisses.
+ */
+export async function dismissalLoader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const submission = parseDismissal(new URL(request.url).searchParams);
+  if (submission.status !== "success") return { target: null, params: null };
+  const target = await settle(findDismissalTarget(await getApi(request, context), submission.value));
+  // Not one of the user's thermostats: nothing to name, with the upstream's 404 (ADR 9).
+  if (target.ok && !target.data) return data({ target: null, params: submission.value }, { status: 404 });
+  return withPrimaryStatus({ target: target.ok ? target.data : null, params: submission.value }, target);
+}
+
+export async function dismissalAction({ request, context }: ActionFunctionArgs) {
+  await requireUser(request);
+  const submission = parseDismissal(await request.formData());
+  if (submission.status !== "success") return { ok: false };
+  const result = await settle(dismissThermostatIssue(await getApi(request, context), submission.value));
+  return result.ok ? { ok: true } : data({ ok: false }, { status: failureStatus(result.error) });
+}

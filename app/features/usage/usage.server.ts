@@ -1,10 +1,16 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
-import { redirect } from "@remix-run/node";
+import { redirect, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { settle } from "~/server/upstream/api-error";
-import { primaryStatus } from "~/server/upstream/upstream.server";
-import { billWindow } from "~/features/bills/bills";
-import { isNotFound, listBills, todayUtc, type BillStatement } from "~/features/bills/bills.server";
+import { primaryStatus, getApi } from "~/server/upstream/upstream.server";
+import { billWindow, formatMoney } from "~/features/bills/bills";
+import {
+  isNotFound,
+  listBills,
+  todayUtc,
+  type BillStatement,
+  locationIdParam,
+} from "~/features/bills/bills.server";
 import {
   granularityFor,
   joinSeries,
@@ -15,7 +21,13 @@ import {
   type UsagePoint,
   type UsageType,
   type View,
+  isUsageType,
+  pickerBills,
+  usageSummary,
 } from "./usage";
+import { requireSmb } from "~/server/upstream/guards.server";
+import { isPickerTab } from "./components/date-pickers";
+import { clampStart, isSteppedPeriod } from "./period-range";
 
 const seriesSchema = z.object({
   values: z.array(z.object({ startTs: z.string(), value: z.number().nullable() })),
@@ -120,4 +132,52 @@ export async function loadUsage(
     bills: bills ? (bills.ok ? { ok: true, items: bills.data } : { ok: false }) : null,
     status: primaryStatus(usage),
   };
+}
+
+export async function usagePageLoader({ request, params, context }: LoaderFunctionArgs) {
+  await requireSmb(request);
+  const locationId = locationIdParam(params.locationId);
+  const url = new URL(request.url);
+  if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
+  const usageType: UsageType = params.usageType;
+  const picker = url.searchParams.get("picker");
+  // A hand-typed start outside the allowed range shows the nearest allowed period (rule usage-period-range).
+  const period = url.searchParams.get("period");
+  const clamped =
+    isSteppedPeriod(period) && clampStart(period, url.searchParams.get("start"), todayParts(todayUtc()));
+  if (clamped) {
+    url.searchParams.set("start", clamped);
+    throw redirect(`${url.pathname}${url.search}`);
+  }
+  const result = await loadUsage(await getApi(request, context), {
+    locationId,
+    usageType,
+    search: url.searchParams,
+    needBills: picker === "bill",
+  });
+  const today = todayParts(todayUtc());
+  const tabParam = url.searchParams.get("tab");
+  return data(
+    {
+      locationId,
+      usageType,
+      today,
+      view: result.view,
+      granularity: result.granularity,
+      usage: result.usage,
+      summary: result.usage.ok
+        ? usageSummary(
+            result.usage.points,
+            usageType,
+            result.view.bill ? formatMoney(result.view.bill.totalCharges) : null,
+          )
+        : null,
+      picker: picker === "date" || picker === "bill" ? picker : null,
+      tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
+      cal: url.searchParams.get("cal"),
+      bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
+      billsFailed: result.bills ? !result.bills.ok : false,
+    },
+    { status: result.status },
+  );
 }
