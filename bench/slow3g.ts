@@ -5,12 +5,19 @@
  * render-blocking requests (resources whose `renderBlockingStatus` is `blocking`).
  * Every page of the product a user opens: the entry pages of emails (with live links, bench/email-links.ts),
  * sign-in and every signed-in page. `BENCH_SLOW3G_ONLY=<regexp>` picks pages by name; `BENCH_SLOW3G_RUNS`
- * sets the runs per page (default 5: a full run takes about half an hour).
+ * sets the runs per page (default 5: a full run takes about half an hour). `BENCH_SLOW3G_NGINX=h2` (or `h1`)
+ * puts nginx in front with docs/deploy.md's configuration and TLS, speaking HTTP/2 (or HTTP/1.1 only), as a
+ * deployment does; without it the browser talks HTTP/1.1 to the web process directly.
  */
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { chromium } from "@playwright/test";
+import { makeCertificate, nginxConfig, startNginx } from "../tests/scale/nginx";
 import { emailLink } from "./email-links";
 import { BENCH_PAGES } from "./pages";
-import { median, signIn, startServer, table } from "./server";
+import { freePort, median, signIn, startServer, table } from "./server";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_SLOW3G_RUNS ?? 5));
 const SLOW_3G = { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 };
@@ -18,11 +25,52 @@ const SLOW_3G = { offline: false, latency: 2000, downloadThroughput: 50_000, upl
 type Run = { html: number; paint: number; hydrated: number | null; blocking: number };
 const MAX_ATTEMPTS = 10;
 
+/** nginx with TLS in front of `upstream` (host:port), HTTP/2 on or off; answers its https base URL. */
+async function nginxInFront(upstream: string, protocol: "h1" | "h2") {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-nginx-"));
+  fs.chmodSync(dir, 0o755);
+  const cert = makeCertificate(dir);
+  const port = await freePort();
+  const config = nginxConfig({
+    listen: `127.0.0.1:${port}`,
+    serverName: "localhost",
+    upstreams: [upstream],
+    certFile: cert.certFile,
+    keyFile: cert.keyFile,
+  });
+  const nginx = startNginx(dir, protocol === "h2" ? config : config.replace(" ssl http2;", " ssl;"));
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) =>
+      net
+        .connect(port, "127.0.0.1")
+        .once("connect", function (this: net.Socket) {
+          this.destroy();
+          resolve(true);
+        })
+        .once("error", () => resolve(false)),
+    );
+    if (open) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `https://localhost:${port}`,
+    stop: async () => {
+      await nginx.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function slow3g() {
   const only = process.env.BENCH_SLOW3G_ONLY ? new RegExp(process.env.BENCH_SLOW3G_ONLY) : null;
   const pages = BENCH_PAGES.filter((p) => !only || only.test(p.name));
   // The test hooks run the notification jobs that write the alert emails (bench/email-links.ts).
-  const s = await startServer(0, { env: { ENABLE_TEST_HOOKS: "true", NOTIFICATION_INTERVAL_MS: "0" } });
+  const via = process.env.BENCH_SLOW3G_NGINX as "h1" | "h2" | undefined;
+  const s = await startServer(0, {
+    env: { ENABLE_TEST_HOOKS: "true", NOTIFICATION_INTERVAL_MS: "0", ...(via ? { TRUST_PROXY: "1" } : {}) },
+  });
+  const front = via ? await nginxInFront(s.url.replace("http://", ""), via) : null;
+  const base = front?.url ?? s.url;
   const launch = () =>
     chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -46,15 +94,15 @@ export async function slow3g() {
       let failures = 0;
       for (let run = 0; run < RUNS; run++) {
         if (!browser.isConnected()) browser = await launch();
-        const ctx = await browser.newContext();
-        if (p.auth) await signIn(ctx, s.url);
+        const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
+        if (p.auth) await signIn(ctx, base);
         const page = await ctx.newPage();
         const cdp = await ctx.newCDPSession(page);
         await cdp.send("Network.enable");
         await cdp.send("Network.emulateNetworkConditions", SLOW_3G);
         // A run whose browser went away (a busy machine) is measured again.
         const loaded = await page
-          .goto(`${s.url}${path}`, { waitUntil: "load", timeout: 120_000 })
+          .goto(`${base}${path}`, { waitUntil: "load", timeout: 120_000 })
           .then(() => true)
           .catch(() => false);
         if (!loaded) {
@@ -118,8 +166,10 @@ export async function slow3g() {
     }
   } finally {
     await browser.close();
+    await front?.stop();
     await s.stop();
   }
-  console.log(`\n## Slow 3G (2 s RTT, 400 kbit/s), cold cache, median of ${RUNS}\n`);
+  const over = via ? `, through nginx (${via === "h2" ? "HTTP/2" : "HTTP/1.1"})` : "";
+  console.log(`\n## Slow 3G (2 s RTT, 400 kbit/s), cold cache, median of ${RUNS}${over}\n`);
   console.log(table(rows));
 }

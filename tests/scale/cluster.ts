@@ -281,6 +281,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
       proxy,
       nginx,
       url: `https://localhost:${ports.nginx}`,
+      /** The self-signed certificate nginx presents (for clients other than `request`). */
+      ca: cert.ca,
       /** One request through nginx; `timeoutMs` (default 30 s) ends it with a "client timeout" error. */
       request: (p: string, init: RequestInit = {}, timeoutMs = 30_000) =>
         request(agent, `https://localhost:${ports.nginx}${p}`, init, timeoutMs),

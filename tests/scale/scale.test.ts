@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
+import http2 from "node:http2";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DANA } from "../support/pages";
@@ -193,6 +194,38 @@ describe.skipIf(!!missing)("two web instances behind nginx (TLS, session affinit
       expect(await ready.json()).toMatchObject({ checks: { api: "ok", redis: "ok" } });
     }
     expect([c.a.addr, c.b.addr]).toContain(signedInOn);
+  });
+
+  it("browsers get HTTP/2: one connection carries the page and all its script files at once", async () => {
+    const session = http2.connect(c.url, { ca: c.ca });
+    try {
+      await new Promise<void>((resolve, reject) =>
+        session.once("connect", () => resolve()).once("error", reject),
+      );
+      // ALPN chose h2, as it does for every current browser.
+      expect(session.alpnProtocol).toBe("h2");
+      const get = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const stream = session.request({ ":path": path, ...headers });
+          let body = "";
+          let status = 0;
+          stream.setEncoding("utf8");
+          stream.on("response", (h) => (status = Number(h[":status"])));
+          stream.on("data", (d: string) => (body += d));
+          stream.on("end", () => resolve({ status, body }));
+          stream.on("error", reject);
+        });
+      const page = await get("/locations", { cookie: cookieA });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("Harbor Coffee Co.");
+      const scripts = [...page.body.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+      expect(scripts.length).toBeGreaterThan(6);
+      // Every script file at once, on the one connection (HTTP/1.1 would queue them six at a time).
+      const answers = await Promise.all(scripts.map((s) => get(s)));
+      expect(answers.map((a) => a.status)).toEqual(scripts.map(() => 200));
+    } finally {
+      session.close();
+    }
   });
 
   it("sign-in limits are shared by the instances (Redis)", async () => {
