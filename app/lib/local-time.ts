@@ -10,37 +10,18 @@
  * times through TZDate, whose offset lookups were a tenth of the page's server CPU.
  */
 
-import { HOME_TIMEZONE } from "~/lib/zoned";
+import { formatterPerZone, HOME_TIMEZONE } from "~/lib/zoned";
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The formatter of a timezone, built once (an Intl.DateTimeFormat costs far more to build than to use). A
- * timezone Intl does not know gets the default one's (a typo upstream does not break the page). Bounded.
- */
-function formatOf(timeZone: string): Intl.DateTimeFormat {
-  let f = formats.get(timeZone);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        year: "numeric",
-        month: "short",
-        day: "numeric",
-        hour: "numeric",
-        minute: "2-digit",
-        hour12: true,
-        timeZoneName: "short",
-      });
-    } catch (e) {
-      if (!(e instanceof RangeError) || timeZone === HOME_TIMEZONE) throw e;
-      f = formatOf(HOME_TIMEZONE);
-    }
-    if (formats.size >= 500) formats.clear();
-    formats.set(timeZone, f);
-  }
-  return f;
-}
+/** The formatter of a timezone: every part of a time, with the zone's short name, in one call. */
+const formatOf = formatterPerZone({
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  hour12: true,
+  timeZoneName: "short",
+});
 
 /**
  * The times already written, by timezone and instant: the same events come back on every page view (a page

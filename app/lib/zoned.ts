@@ -36,24 +36,33 @@ const FIELDS: Intl.DateTimeFormatOptions = {
   hourCycle: "h23",
 };
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatOf(timeZone: string): Intl.DateTimeFormat {
-  let f: Intl.DateTimeFormat | undefined = formats.get(timeZone);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat("en-US", { ...FIELDS, timeZone });
-    } catch (e) {
-      // A timezone Intl does not know (a typo upstream) reads as the product's home timezone.
-      if (!(e instanceof RangeError) || timeZone === HOME_TIMEZONE) throw e;
-      f = formatOf(HOME_TIMEZONE);
+/**
+ * One `Intl.DateTimeFormat` per timezone for `fields`, built once (building one costs far more than using it).
+ * A timezone Intl does not know (a typo upstream) reads as the product's home timezone. Bounded: timezones come
+ * from upstream data.
+ */
+export function formatterPerZone(
+  fields: Intl.DateTimeFormatOptions,
+): (timeZone: string) => Intl.DateTimeFormat {
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  const formatOf = (timeZone: string): Intl.DateTimeFormat => {
+    let f = formats.get(timeZone);
+    if (!f) {
+      try {
+        f = new Intl.DateTimeFormat("en-US", { ...fields, timeZone });
+      } catch (e) {
+        if (!(e instanceof RangeError) || timeZone === HOME_TIMEZONE) throw e;
+        f = formatOf(HOME_TIMEZONE);
+      }
+      if (formats.size >= 500) formats.clear();
+      formats.set(timeZone, f);
     }
-    // Bounded: timezones come from upstream data.
-    if (formats.size >= 500) formats.clear();
-    formats.set(timeZone, f);
-  }
-  return f;
+    return f;
+  };
+  return formatOf;
 }
+
+const formatOf = formatterPerZone(FIELDS);
 
 /**
  * What instants read as, by timezone: the same days and ticks come back on every view of a month, and a
