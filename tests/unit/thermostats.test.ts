@@ -431,20 +431,22 @@ describe("messages and formatting", () => {
     expect(formatNewYork(null)).toBeNull();
     expect(formatNewYork("not a date")).toBeNull();
   });
+  /** A change the user sent at `createdAt`, carried by grid event 9. */
+  const sentAction = (createdAt: string) => ({
+    id: 1,
+    thermostatId: 1,
+    status: "success" as const,
+    deviceSpecificData: { coolSetpointF: 74 },
+    dispatchId: 9,
+    thermostatName: "Front Counter",
+    reason: null,
+    createdAt,
+    finishedAt: null,
+  });
   it("the server writes out each instant the cards show, once", () => {
     const a = item();
     a.state.lastSeen = "2026-03-03T21:05:00Z";
-    a.thermostatAction = {
-      id: 1,
-      thermostatId: 1,
-      status: "success",
-      deviceSpecificData: { coolSetpointF: 74 },
-      dispatchId: 9,
-      thermostatName: "Front Counter",
-      reason: null,
-      createdAt: "2026-07-01T12:00:00Z",
-      finishedAt: null,
-    };
+    a.thermostatAction = sentAction("2026-07-01T12:00:00Z");
     a.dispatch = {
       id: 9,
       startTime: "2026-07-01T18:00:00Z",
@@ -474,17 +476,7 @@ describe("messages and formatting", () => {
   });
   it("a receipt reads the same as Grid Services for the same instant and building", () => {
     const a = item();
-    a.thermostatAction = {
-      id: 1,
-      thermostatId: 1,
-      status: "success",
-      deviceSpecificData: { coolSetpointF: 74 },
-      dispatchId: 9,
-      thermostatName: "Front Counter",
-      reason: null,
-      createdAt: "2026-11-18T17:11:00Z",
-      finishedAt: null,
-    };
+    a.thermostatAction = sentAction("2026-11-18T17:11:00Z");
     const { local } = cardTimesOf([a], "America/Los_Angeles");
     expect(local["2026-11-18T17:11:00Z"]).toBe("Nov 18, 2026, 9:11 AM PST");
     expect(local["2026-11-18T17:11:00Z"]).toBe(
