@@ -10,11 +10,10 @@
  * deployment does; without it the browser talks HTTP/1.1 to the web process directly.
  */
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { makeCertificate, nginxConfig, startNginx } from "../tests/scale/nginx";
+import { makeCertificate, nginxConfig, portOpen, startNginx } from "../tests/scale/nginx";
 import { emailLink } from "./email-links";
 import { BENCH_PAGES } from "./pages";
 import { freePort, median, signIn, startServer, table } from "./server";
@@ -39,19 +38,7 @@ async function nginxInFront(upstream: string, protocol: "h1" | "h2") {
     keyFile: cert.keyFile,
   });
   const nginx = startNginx(dir, protocol === "h2" ? config : config.replace(" ssl http2;", " ssl;"));
-  for (let i = 0; i < 100; i++) {
-    const open = await new Promise<boolean>((resolve) =>
-      net
-        .connect(port, "127.0.0.1")
-        .once("connect", function (this: net.Socket) {
-          this.destroy();
-          resolve(true);
-        })
-        .once("error", () => resolve(false)),
-    );
-    if (open) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  for (let i = 0; i < 100 && !(await portOpen(port)); i++) await new Promise((r) => setTimeout(r, 100));
   return {
     url: `https://localhost:${port}`,
     stop: async () => {

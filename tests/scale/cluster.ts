@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { startFaultProxy } from "../support/stack";
 import { TEST_CLOCK_START } from "../support/clock";
-import { makeCertificate, nginxBinary, nginxConfig, startNginx } from "./nginx";
+import { makeCertificate, nginxBinary, nginxConfig, portOpen, startNginx } from "./nginx";
 
 /** A cluster's ports on 127.0.0.1, from `base` up. */
 export const clusterPorts = (base: number) => ({
@@ -41,15 +41,6 @@ async function waitFor(what: string, ok: () => Promise<boolean>, child?: ChildPr
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, "127.0.0.1", () => {
-      s.end();
-      resolve(true);
-    });
-    s.on("error", () => resolve(false));
-  });
 
 /** One web instance: the built production server (`dist/server.js`) as a child process. */
 export class WebInstance {

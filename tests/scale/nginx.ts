@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 
 export type NginxOptions = {
@@ -94,6 +95,16 @@ ${servers}
 }
 `;
 }
+
+/** Whether something accepts connections on 127.0.0.1:`port` (nginx, redis-server, a web instance). */
+export const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, "127.0.0.1", () => {
+      s.end();
+      resolve(true);
+    });
+    s.on("error", () => resolve(false));
+  });
 
 export function nginxBinary(): string | null {
   for (const p of ["/usr/sbin/nginx", "/usr/bin/nginx"]) if (fs.existsSync(p)) return p;
