@@ -8,6 +8,8 @@
  * The machine's speed drifts by a third within minutes: a change is judged by the median of the rounds' B ÷ A,
  * each ratio taken from two measurements seconds apart, not by two runs of the full bench.
  * Default paths: the privacy page (signed out, as the bench's static floor) and the locations dashboard.
+ * Pages are asked for as a first visit (stylesheets inline); BENCH_AB_VISITOR=returning sends the cookie that says
+ * the browser has the build's stylesheets cached, where a tree sets one.
  * Beside CPU, each measurement's page time under that load (8 connections) is kept: p50, p90 and p97.5 (autocannon
  * has no p95; those two bracket it), reported as the median of the rounds, for what a user would feel.
  */
@@ -27,6 +29,7 @@ const paths = rest.length ? rest : ["/privacy-policy", "/locations"];
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 7));
 const N = Number(process.env.BENCH_PAGES_N ?? 1000);
 const WARMUP = Number(process.env.BENCH_AB_WARMUP ?? 1500);
+const RETURNING = process.env.BENCH_AB_VISITOR === "returning";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-ab-"));
 const api = spawn(process.execPath, ["--import", "tsx", path.resolve("bench/api-process.ts")], {
@@ -37,9 +40,23 @@ const servers: Awaited<ReturnType<typeof startServer>>[] = [];
 try {
   const { url: apiUrl } = await firstJsonLine<{ url: string }>(api);
   for (const tree of [treeA, treeB]) servers.push(await startServer(0, { apiUrl, cwd: path.resolve(tree) }));
-  const headersFor = (s: (typeof servers)[number], p: string): Record<string, string> =>
-    p === "/privacy-policy" ? {} : { cookie: s.cookie };
-  type Measure = { cpu: number; p50: number; p90: number; p97_5: number };
+  // A returning visitor has the build's stylesheets cached: the cookie that says so comes with any page.
+  const returning = await Promise.all(
+    servers.map(async (s) =>
+      RETURNING
+        ? (
+            (await fetch(`${s.url}/privacy-policy`)).headers
+              .getSetCookie()
+              .find((c) => c.startsWith("styles=")) ?? ""
+          ).split(";")[0]
+        : "",
+    ),
+  );
+  const headersFor = (s: (typeof servers)[number], p: string): Record<string, string> => {
+    const cookies = [p === "/privacy-policy" ? "" : s.cookie, returning[servers.indexOf(s)]].filter(Boolean);
+    return cookies.length ? { cookie: cookies.join("; ") } : {};
+  };
+  type Measure = { cpu: number; p50: number; p90: number; p97_5: number; bytes: number };
   const run = async (s: (typeof servers)[number], p: string, amount: number): Promise<Measure> => {
     const before = cpuMs(s.pid);
     const r = await autocannon({
@@ -52,12 +69,14 @@ try {
     });
     if (r.non2xx || r.errors) throw new Error(`${p}: ${r.non2xx} answers not 2xx, ${r.errors} errors`);
     const { p50, p90, p97_5 } = r.latency;
-    return { cpu: (cpuMs(s.pid) - before) / (r.requests.total || amount), p50, p90, p97_5 };
+    const pages = r.requests.total || amount;
+    // Bytes of the answer as sent (headers included, uncompressed: autocannon asks for no encoding).
+    return { cpu: (cpuMs(s.pid) - before) / pages, p50, p90, p97_5, bytes: r.throughput.total / pages };
   };
   for (const p of paths) for (const s of servers) await run(s, p, WARMUP);
 
   const rows: (string | number)[][] = [
-    ["path", "A ms/page", "B ms/page", "B ÷ A (median of rounds)", "rounds"],
+    ["path", "A ms/page", "B ms/page", "B ÷ A (median of rounds)", "rounds", "A KB/page", "B KB/page"],
   ];
   const times: (string | number)[][] = [
     ["path", "A p50 / p90 / p97.5 ms", "B p50 / p90 / p97.5 ms", "B ÷ A p97.5 (median of rounds)"],
@@ -84,10 +103,14 @@ try {
       median(b.map((m) => m.cpu)).toFixed(3),
       median(ratios).toFixed(3),
       ratios.map((x) => x.toFixed(2)).join(" "),
+      (median(a.map((m) => m.bytes)) / 1000).toFixed(1),
+      (median(b.map((m) => m.bytes)) / 1000).toFixed(1),
     ]);
     times.push([p, spread(a), spread(b), median(a.map((x, i) => b[i].p97_5 / x.p97_5)).toFixed(3)]);
   }
-  console.log(`\n## A/B: web CPU ms/page (A: ${treeA}, B: ${treeB}; ${ROUNDS} rounds of ${N} pages)\n`);
+  console.log(
+    `\n## A/B: web CPU ms/page (A: ${treeA}, B: ${treeB}; ${ROUNDS} rounds of ${N} pages; ${RETURNING ? "returning" : "first"} visit)\n`,
+  );
   console.log(table(rows));
   console.log(`\n## A/B: page time under load (8 connections; median of the rounds)\n`);
   console.log(table(times));
