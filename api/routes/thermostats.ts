@@ -1,9 +1,8 @@
 import * as clock from "../lib/clock";
-import { Router } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
 import type { DispatchRow } from "../db/rows";
-import { type Auth, getAuth, requireAuth } from "../lib/auth";
+import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { pathId } from "../lib/ids";
@@ -241,9 +240,7 @@ function requireIssue(db: DB, t: ThermostatRow, issueId: string) {
 
 /** Thermostats: the control room's list, settings changes and their actions, issue resolve and dismiss. */
 export function thermostatRoutes(deps: ApiDeps) {
-  const { db } = deps;
-  const r = Router();
-  r.use(["/building/:buildingId/thermostats", "/thermostats"], requireAuth(deps));
+  const { r, db } = sessionRouter(deps, ["/building/:buildingId/thermostats", "/thermostats"]);
 
   r.get(
     "/building/:buildingId/thermostats",
