@@ -1,5 +1,5 @@
 import { parse as parseCookie } from "cookie";
-import type { Request, RequestHandler, Response } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import type { DB } from "../db";
 import * as clock from "./clock";
 import { sha256 } from "./crypto";
@@ -65,8 +65,8 @@ export function loadAuth(db: DB, token: string | undefined): Auth | null {
   };
 }
 
-/** Middleware: 401 unless the request carries a live upstream session. */
-export const requireAuth =
+/** Middleware: 401 unless the request carries a live upstream session. Areas get it from sessionRouter. */
+const requireAuth =
   (deps: ApiDeps): RequestHandler =>
   (req, res, next) => {
     const auth = loadAuth(deps.db, readSessionCookie(req));
@@ -95,3 +95,17 @@ export const ownClientRoute = (
   fn: (clientId: number, req: Request, res: Response) => unknown | Promise<unknown>,
 ): RequestHandler =>
   route((req, res) => fn(requireOwnClient(getAuth(res), String(req.params.clientId)), req, res));
+
+/**
+ * How an area with signed-in routes starts its router: the router, the database, and `auth`, the session check
+ * above (401 without a live session). Every request under a path prefix in `guarded` is checked before any
+ * route runs, so a route added there cannot forget it. An area whose prefixes would also hold public routes
+ * (its own, or another area's: every router shares /api, e.g. /users/:email/login-options) guards none and
+ * puts `auth` in front of each signed-in route instead.
+ */
+export function sessionRouter(deps: ApiDeps, guarded: string[] = []) {
+  const r = Router();
+  const auth = requireAuth(deps);
+  if (guarded.length > 0) r.use(guarded, auth);
+  return { r, db: deps.db, auth };
+}

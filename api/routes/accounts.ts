@@ -1,8 +1,7 @@
 import * as clock from "../lib/clock";
 import { randomUUID } from "node:crypto";
-import { Router } from "express";
 import { z } from "zod";
-import { type Auth, getAuth, loadAuth, readSessionCookie, requireAuth, ownClientRoute } from "../lib/auth";
+import { type Auth, getAuth, loadAuth, readSessionCookie, sessionRouter, ownClientRoute } from "../lib/auth";
 import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
 import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
 import { ACCOUNT_SELECT, accountJson } from "./core";
@@ -77,9 +76,7 @@ function newAccountNumber(utility: UtilityRow, seq: number) {
  * connect step. (Onboarding, settings and prospects have routers of their own, mounted in routes/index.ts.)
  */
 export function accountsRoutes(deps: ApiDeps) {
-  const r = Router();
-  const { db } = deps;
-  const auth = requireAuth(deps);
+  const { r, db, auth } = sessionRouter(deps);
 
   // Public: the prospect flow lists utilities before anyone signs in.
   r.get(

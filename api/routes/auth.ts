@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import * as clock from "../lib/clock";
-import { Router, type Response } from "express";
+import type { Response } from "express";
 import { z } from "zod";
 import { hashPassword, randomCode, randomToken, sha256, verifyPassword } from "../lib/crypto";
 import {
@@ -11,7 +11,7 @@ import {
   getAuth,
   loadAuth,
   readSessionCookie,
-  requireAuth,
+  sessionRouter,
 } from "../lib/auth";
 import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
 import { sendMail } from "../simulators/mailer";
@@ -176,8 +176,7 @@ function takeSignInMail(deps: ApiDeps, userId: number): boolean {
 type CodeRow = { id: number; code_hash: string; attempts: number; expires_at: string };
 
 export function authRoutes(deps: ApiDeps) {
-  const r = Router();
-  const { db } = deps;
+  const { r, db, auth } = sessionRouter(deps);
   dummyPasswordHash(); // computed now, so the first unknown address does not pay for it
 
   r.get(
@@ -388,7 +387,7 @@ export function authRoutes(deps: ApiDeps) {
 
   r.get(
     "/user",
-    requireAuth(deps),
+    auth,
     route((_req, res) => {
       res.json(userJson(deps, getAuth(res)));
     }),

@@ -1,10 +1,9 @@
 import * as clock from "../lib/clock";
-import { Router } from "express";
 import PDFDocument from "pdfkit";
 import { z } from "zod";
 import type { DB } from "../db";
 import type { BillStatementRow } from "../db/rows";
-import { type Auth, getAuth, requireAuth } from "../lib/auth";
+import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { type BuildingRow, requireBuilding, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
@@ -148,9 +147,7 @@ export function billPdf(bill: BillRow, building: BuildingRow, demo = false): Pro
 
 /** Bill statements, bill-flag answers and bill downloads (docs/api-contract.md, docs/api/bills.md). */
 export function billRoutes(deps: ApiDeps) {
-  const r = Router();
-  const { db } = deps;
-  r.use(["/building/:buildingId/bill-statements", "/bill-statement"], requireAuth(deps));
+  const { r, db } = sessionRouter(deps, ["/building/:buildingId/bill-statements", "/bill-statement"]);
 
   r.get(
     "/building/:buildingId/bill-statements",

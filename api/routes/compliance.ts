@@ -1,7 +1,6 @@
-import { Router } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
-import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { type Auth, getAuth, sessionRouter, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
 import { onScheduleSql } from "../domain/schedule-compliance";
@@ -91,8 +90,7 @@ function requireThermostat(db: DB, auth: Auth, thermostatId: string) {
 
 /** Thermostat history, the override report and the worst-performing days (docs/api/compliance.md). */
 export function complianceRoutes(deps: ApiDeps) {
-  const r = Router();
-  r.use(["/thermostat/:thermostatId/history", "/override-report"], requireAuth(deps));
+  const { r } = sessionRouter(deps, ["/thermostat/:thermostatId/history", "/override-report"]);
 
   r.get(
     "/thermostat/:thermostatId/history/:startDate/:endDate",

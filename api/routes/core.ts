@@ -1,5 +1,4 @@
-import { Router } from "express";
-import { getAuth, requireAuth } from "../lib/auth";
+import { getAuth, sessionRouter } from "../lib/auth";
 import { buildingJson, listVisibleBuildings, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, pageQuery, paged, parse, route } from "../lib/http";
 
@@ -38,8 +37,7 @@ export function accountsOfBuilding(deps: ApiDeps, buildingId: number) {
 
 /** Buildings and their utility accounts: the core every area builds on. */
 export function coreRoutes(deps: ApiDeps) {
-  const r = Router();
-  r.use(["/buildings", "/building"], requireAuth(deps));
+  const { r } = sessionRouter(deps, ["/buildings", "/building"]);
 
   r.get(
     "/buildings",

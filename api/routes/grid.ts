@@ -1,7 +1,6 @@
-import { Router } from "express";
 import type { DispatchRow } from "../db/rows";
 import { z } from "zod";
-import { getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { getAuth, sessionRouter, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
@@ -59,8 +58,7 @@ type DetailRow = {
 
 /** Grid-services dispatch insights of a client (docs/api/grid.md). */
 export function gridRoutes(deps: ApiDeps) {
-  const r = Router();
-  r.use("/insights/:clientId/dispatches", requireAuth(deps));
+  const { r } = sessionRouter(deps, ["/insights/:clientId/dispatches"]);
 
   r.get(
     "/insights/:clientId/dispatches",

@@ -1,7 +1,6 @@
 import * as clock from "../lib/clock";
-import { Router } from "express";
 import { z } from "zod";
-import { type Auth, getAuth, requireAuth, requireOwnClient, requireStaffAuth } from "../lib/auth";
+import { type Auth, getAuth, sessionRouter, requireOwnClient, requireStaffAuth } from "../lib/auth";
 import { listVisibleBuildings } from "../lib/buildings";
 import { type ApiDeps, forbidden, notFound, pageQuery, paged, parse, route } from "../lib/http";
 import { placeholders } from "../db";
@@ -109,12 +108,13 @@ const clientsQuery = pageQuery.extend({ search: z.string().trim().max(100).optio
  * endpoints (clients, impersonation with its audit log, demo mode).
  */
 export function locationsRoutes(deps: ApiDeps) {
-  const { db } = deps;
-  const r = Router();
-  r.use(
-    ["/client", "/device-vendor-service-alert", "/clients", "/impersonation", "/demo-mode"],
-    requireAuth(deps),
-  );
+  const { r, db } = sessionRouter(deps, [
+    "/client",
+    "/device-vendor-service-alert",
+    "/clients",
+    "/impersonation",
+    "/demo-mode",
+  ]);
 
   r.get(
     "/client/:clientId/energy-advisor-buildings",

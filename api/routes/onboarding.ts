@@ -1,7 +1,6 @@
 import * as clock from "../lib/clock";
-import { Router } from "express";
 import { z } from "zod";
-import { getAuth, requireAuth, requireOwnClient, ownClientRoute } from "../lib/auth";
+import { getAuth, sessionRouter, requireOwnClient, ownClientRoute } from "../lib/auth";
 import { type ApiDeps, notFound, parse, route } from "../lib/http";
 import { pathId } from "../lib/ids";
 
@@ -15,9 +14,7 @@ const taskBody = z.object({
 
 /** Onboarding steps and the onboarding task codes (rule onboarding-task-codes, docs/rules.md; docs/api/accounts.md). */
 export function onboardingRoutes(deps: ApiDeps) {
-  const r = Router();
-  const { db } = deps;
-  const auth = requireAuth(deps);
+  const { r, db, auth } = sessionRouter(deps);
 
   r.get(
     "/onboarding-steps/:clientId",

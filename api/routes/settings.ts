@@ -1,6 +1,5 @@
-import { Router } from "express";
 import { z } from "zod";
-import { type Auth, getAuth, requireAuth, requireOwnClient } from "../lib/auth";
+import { type Auth, getAuth, sessionRouter, requireOwnClient } from "../lib/auth";
 import { type ApiDeps, forbidden, notFound, parse, route } from "../lib/http";
 
 export const EDITABLE_PREFERENCES = [
@@ -29,9 +28,7 @@ function requireTeamManager(a: Auth) {
 
 /** Team members, their location access, and the user's own communication preferences. */
 export function settingsRoutes(deps: ApiDeps) {
-  const r = Router();
-  const { db } = deps;
-  const auth = requireAuth(deps);
+  const { r, db, auth } = sessionRouter(deps);
 
   r.get(
     "/users/:clientId",

@@ -1,9 +1,9 @@
 import * as clock from "../lib/clock";
-import { Router } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
 import type { DispatchRow } from "../db/rows";
-import { type Auth, getAuth, requireAuth } from "../lib/auth";
+import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { pathId } from "../lib/ids";
@@ -111,6 +111,13 @@ export function requireThermostat(db: DB, auth: Auth, thermostatId: string | num
   if (!row) throw notFound();
   return row;
 }
+
+/** A handler for a path with `:thermostatId`: it runs only for a thermostat the session may see (else 404). */
+const thermostatRoute = (
+  db: DB,
+  fn: (thermostat: ThermostatRow, req: Request, res: Response) => unknown | Promise<unknown>,
+): RequestHandler =>
+  route((req, res) => fn(requireThermostat(db, getAuth(res), String(req.params.thermostatId)), req, res));
 
 export function actionJson(a: ActionRow, deviceName: string) {
   const canceled = a.status === "canceled";
@@ -241,9 +248,7 @@ function requireIssue(db: DB, t: ThermostatRow, issueId: string) {
 
 /** Thermostats: the control room's list, settings changes and their actions, issue resolve and dismiss. */
 export function thermostatRoutes(deps: ApiDeps) {
-  const { db } = deps;
-  const r = Router();
-  r.use(["/building/:buildingId/thermostats", "/thermostats"], requireAuth(deps));
+  const { r, db } = sessionRouter(deps, ["/building/:buildingId/thermostats", "/thermostats"]);
 
   r.get(
     "/building/:buildingId/thermostats",
@@ -260,8 +265,7 @@ export function thermostatRoutes(deps: ApiDeps) {
   // names, so the email dismissal page names it in one round trip instead of listing every building's devices.
   r.get(
     "/thermostats/:thermostatId",
-    route((req, res) => {
-      const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
+    thermostatRoute(db, (t, req, res) => {
       const b = db.prepare("SELECT id, name, nickname FROM buildings WHERE id = ?").get(t.building_id) as {
         id: number;
         name: string;
@@ -273,8 +277,7 @@ export function thermostatRoutes(deps: ApiDeps) {
 
   r.patch(
     "/thermostats/dismiss-audit-issue/:thermostatId/:issueSlug",
-    route((req, res) => {
-      const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
+    thermostatRoute(db, (t, req, res) => {
       const slug = req.params.issueSlug;
       if (!(ISSUE_SLUGS as readonly string[]).includes(slug)) {
         throw validationError({ path: [{ location: "issue_slug", message: "is not an issue type" }] });
@@ -339,8 +342,7 @@ export function thermostatRoutes(deps: ApiDeps) {
 
   r.get(
     "/thermostats/:thermostatId/thermostat-actions/:actionId",
-    route((req, res) => {
-      const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
+    thermostatRoute(db, (t, req, res) => {
       const id = pathId(req.params.actionId);
       const a = db
         .prepare("SELECT * FROM thermostat_actions WHERE id = ? AND thermostat_id = ?")
@@ -352,8 +354,7 @@ export function thermostatRoutes(deps: ApiDeps) {
 
   r.post(
     "/thermostats/:thermostatId/audit-issues/:issueId/resolve",
-    route((req, res) => {
-      const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
+    thermostatRoute(db, (t, req, res) => {
       const issue = requireIssue(db, t, req.params.issueId);
       if (t.vendor === "airzone") throw badRequest(AIRZONE_REFUSED);
       if (!RESOLVABLE_SLUGS.includes(issue.issue_slug))
@@ -379,8 +380,7 @@ export function thermostatRoutes(deps: ApiDeps) {
 
   r.patch(
     "/thermostats/:thermostatId/audit-issues/:issueId/dismiss",
-    route((req, res) => {
-      const t = requireThermostat(db, getAuth(res), req.params.thermostatId);
+    thermostatRoute(db, (t, req, res) => {
       const issue = requireIssue(db, t, req.params.issueId);
       const { is_dismissed } = parse(z.object({ is_dismissed: z.boolean() }), req.body);
       if (t.vendor === "airzone") throw badRequest(AIRZONE_REFUSED);

@@ -1,7 +1,6 @@
 import * as clock from "../lib/clock";
-import { Router } from "express";
 import { z } from "zod";
-import { requireAuth } from "../lib/auth";
+import { sessionRouter } from "../lib/auth";
 import { buildingRoute } from "../lib/buildings";
 import { type ApiDeps, parse, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
@@ -116,16 +115,11 @@ const round = (v: number | null, digits: number) =>
 
 /** Usage insights aggregated in SQL from the stored 15-minute intervals (docs/api/bills.md). */
 export function usageRoutes(deps: ApiDeps) {
-  const r = Router();
-  const { db } = deps;
-  r.use(
-    [
-      "/insights/:buildingId/energy-consumption",
-      "/insights/:buildingId/energy-demand",
-      "/insights/:buildingId/available-usage",
-    ],
-    requireAuth(deps),
-  );
+  const { r, db } = sessionRouter(deps, [
+    "/insights/:buildingId/energy-consumption",
+    "/insights/:buildingId/energy-demand",
+    "/insights/:buildingId/available-usage",
+  ]);
 
   r.get(
     "/insights/:buildingId/available-usage",

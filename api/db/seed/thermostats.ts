@@ -2,12 +2,19 @@ import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
 import { USER } from "./ids";
 
+/** The category each seeded issue type is filed under: one fact per type, not one per issue. */
+const ISSUE_CATEGORY = {
+  permanent_hold: "schedule",
+  unchanging_schedule: "schedule",
+  heat_setpoint_above_indoor_temp: "system_performance",
+  cool_setpoint_below_indoor_temp: "system_performance",
+} as const;
+
+/** A seeded issue; it is dismissed exactly when its status is, as dismissing one from the page leaves it. */
 type SeedIssue = {
   thermostat: number;
-  slug: string;
-  category: "schedule" | "system_performance";
+  slug: keyof typeof ISSUE_CATEGORY;
   status: "active" | "processing" | "failed" | "resolved" | "dismissed";
-  dismissed?: boolean;
 };
 
 /**
@@ -15,35 +22,19 @@ type SeedIssue = {
  * every receipt (success, fail with the vendor's reason, an event action with a dispatch id).
  */
 export const SEED_ISSUES: SeedIssue[] = [
-  { thermostat: 1013, slug: "permanent_hold", category: "schedule", status: "active" },
-  { thermostat: 1014, slug: "unchanging_schedule", category: "schedule", status: "active" },
-  {
-    thermostat: 1015,
-    slug: "heat_setpoint_above_indoor_temp",
-    category: "system_performance",
-    status: "active",
-  },
-  { thermostat: 1019, slug: "permanent_hold", category: "schedule", status: "active" },
-  { thermostat: 1021, slug: "permanent_hold", category: "schedule", status: "processing" },
-  {
-    thermostat: 1022,
-    slug: "unchanging_schedule",
-    category: "schedule",
-    status: "dismissed",
-    dismissed: true,
-  },
-  { thermostat: 1024, slug: "permanent_hold", category: "schedule", status: "active" },
-  { thermostat: 1025, slug: "unchanging_schedule", category: "schedule", status: "failed" },
-  { thermostat: 1030, slug: "permanent_hold", category: "schedule", status: "dismissed", dismissed: true },
-  {
-    thermostat: 1030,
-    slug: "cool_setpoint_below_indoor_temp",
-    category: "system_performance",
-    status: "active",
-  },
+  { thermostat: 1013, slug: "permanent_hold", status: "active" },
+  { thermostat: 1014, slug: "unchanging_schedule", status: "active" },
+  { thermostat: 1015, slug: "heat_setpoint_above_indoor_temp", status: "active" },
+  { thermostat: 1019, slug: "permanent_hold", status: "active" },
+  { thermostat: 1021, slug: "permanent_hold", status: "processing" },
+  { thermostat: 1022, slug: "unchanging_schedule", status: "dismissed" },
+  { thermostat: 1024, slug: "permanent_hold", status: "active" },
+  { thermostat: 1025, slug: "unchanging_schedule", status: "failed" },
+  { thermostat: 1030, slug: "permanent_hold", status: "dismissed" },
+  { thermostat: 1030, slug: "cool_setpoint_below_indoor_temp", status: "active" },
   // Resolved history: never shown as a card status.
-  { thermostat: 1003, slug: "permanent_hold", category: "schedule", status: "resolved" },
-  { thermostat: 1010, slug: "unchanging_schedule", category: "schedule", status: "resolved" },
+  { thermostat: 1003, slug: "permanent_hold", status: "resolved" },
+  { thermostat: 1010, slug: "unchanging_schedule", status: "resolved" },
 ];
 
 export function seedThermostats(ctx: SeedContext) {
@@ -65,9 +56,9 @@ export function seedThermostats(ctx: SeedContext) {
       i.thermostat,
       i.thermostat,
       i.slug,
-      i.category,
+      ISSUE_CATEGORY[i.slug],
       i.status,
-      i.dismissed ? 1 : 0,
+      i.status === "dismissed" ? 1 : 0,
       created,
       created,
       i.status === "processing" ? far : null,
