@@ -109,10 +109,10 @@ export function maySendSignInMail(
 function ipv6Groups(ip: string): number[] {
   let text = ip;
   // A dotted IPv4 tail (`::ffff:192.0.2.1`) is the last two groups.
-  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number);
-    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  const last = text.lastIndexOf(":") + 1;
+  if (text.includes(".", last)) {
+    const [a, b, c, d] = text.slice(last).split(".").map(Number);
+    text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const part = (s: string) => (s ? s.split(":").map((g) => parseInt(g, 16)) : []);
   if (!text.includes("::")) return part(text);
@@ -130,7 +130,9 @@ function ipv6Groups(ip: string): number[] {
  * header, is the shared unknown requester.
  */
 export function requesterFromForwardedFor(header: string | undefined): string {
-  const first = header?.split(",")[0]?.trim().replace(/%.*$/, "") ?? "";
+  const entry = header?.split(",")[0]?.trim() ?? "";
+  // An IPv6 zone (`fe80::1%eth0`) names the web server's interface, not the requester.
+  const first = entry.includes("%") ? entry.slice(0, entry.indexOf("%")) : entry;
   if (first.length > 64) return UNKNOWN_REQUESTER;
   const version = isIP(first);
   if (version === 4) return first;
