@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import * as clock from "../lib/clock";
-import type { Response } from "express";
+import type { Request, Response } from "express";
 import { z } from "zod";
 import { hashPassword, randomCode, randomToken, sha256, verifyPassword } from "../lib/crypto";
 import {
@@ -19,10 +19,14 @@ import { renderEmail } from "../mail/layout";
 import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../mail/sign-in";
 import {
   EXPIRED_TOKEN_GRACE_MS,
+  KNOWN_ADDRESSES_KEPT,
   LIVE_CODES_KEPT,
+  SIGN_IN_MAIL_LIMITS,
   TOKENS_KEPT_PER_KIND,
+  UNKNOWN_REQUESTER,
   mailLedgerHorizonMs,
   maySendSignInMail,
+  requesterFromForwardedFor,
 } from "../domain/sign-in-mail";
 
 const CODE_MINUTES = 10;
@@ -56,6 +60,12 @@ export function userJson(
     is_demo_mode: auth.session.is_demo_mode === 1,
   };
 }
+
+/**
+ * The address that asked (the browser's, which the web tier sends as X-Forwarded-For), as the sign-in mail
+ * limits key it; the shared unknown requester when the caller did not say.
+ */
+const requesterOf = (req: Request) => requesterFromForwardedFor(req.get("x-forwarded-for"));
 
 function findUser(deps: ApiDeps, address: string) {
   return deps.db.prepare("SELECT * FROM users WHERE email = ?").get(address.trim()) as UserRow | undefined;
@@ -129,32 +139,34 @@ function issueToken(
   deps: ApiDeps,
   kind: "login_link" | "password_reset",
   userId: number,
+  requester: string,
   minutes: number,
   next?: string,
 ) {
   const token = randomToken();
   deps.db
     .prepare(
-      "INSERT INTO auth_tokens (kind, token_hash, user_id, next, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO auth_tokens (kind, token_hash, user_id, requester, next, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
-    .run(kind, sha256(token), userId, next ?? null, nowIso(), minutesFromNow(minutes));
-  // Bounded per person and kind: the oldest beyond the newest few are dropped.
+    .run(kind, sha256(token), userId, requester, next ?? null, nowIso(), minutesFromNow(minutes));
+  // Bounded per person, kind and requesting address: the oldest beyond the newest few are dropped. Per address,
+  // so that the links a stranger asks for never push out the one the owner asked for.
   deps.db
     .prepare(
-      "DELETE FROM auth_tokens WHERE user_id = ? AND kind = ? AND id NOT IN (SELECT id FROM auth_tokens WHERE user_id = ? AND kind = ? ORDER BY id DESC LIMIT ?)",
+      "DELETE FROM auth_tokens WHERE user_id = ? AND kind = ? AND requester = ? AND id NOT IN (SELECT id FROM auth_tokens WHERE user_id = ? AND kind = ? AND requester = ? ORDER BY id DESC LIMIT ?)",
     )
-    .run(userId, kind, userId, kind, TOKENS_KEPT_PER_KIND);
+    .run(userId, kind, requester, userId, kind, requester, TOKENS_KEPT_PER_KIND);
   return token;
 }
 
 /**
- * Whether a sign-in mail may go to this person now (api/domain/sign-in-mail.ts); when it may, the send is
- * written down in the same step, so concurrent requests cannot both take the last one. Also forgets what no
- * longer matters: sends older than the longest window, codes that can no longer be used, and links and reset
- * tokens expired for more than a day (kept that long so that opening one still says it expired). Run in the
- * caller's transaction.
+ * Whether a sign-in mail asked for from `requester` may go to this person now (api/domain/sign-in-mail.ts);
+ * when it may, the send is written down in the same step, so concurrent requests cannot both take the last
+ * one. Also forgets what no longer matters: sends older than the longest window, codes that can no longer be
+ * used, links and reset tokens expired for more than a day (kept that long so that opening one still says it
+ * expired), and addresses nobody signed in from within the known window. Run in the caller's transaction.
  */
-function takeSignInMail(deps: ApiDeps, userId: number): boolean {
+function takeSignInMail(deps: ApiDeps, userId: number, requester: string): boolean {
   const { db } = deps;
   const nowMs = clock.nowMs();
   const now = new Date(nowMs).toISOString();
@@ -165,12 +177,45 @@ function takeSignInMail(deps: ApiDeps, userId: number): boolean {
   db.prepare("DELETE FROM auth_tokens WHERE expires_at <= ?").run(
     new Date(nowMs - EXPIRED_TOKEN_GRACE_MS).toISOString(),
   );
+  db.prepare("DELETE FROM known_sign_in_addresses WHERE signed_in_at <= ?").run(
+    new Date(nowMs - SIGN_IN_MAIL_LIMITS.knownForMs).toISOString(),
+  );
   const sent = (
-    db.prepare("SELECT sent_at FROM sign_in_mails WHERE user_id = ?").all(userId) as { sent_at: string }[]
-  ).map((r) => Date.parse(r.sent_at));
-  if (!maySendSignInMail(sent, nowMs)) return false;
-  db.prepare("INSERT INTO sign_in_mails (user_id, sent_at) VALUES (?, ?)").run(userId, now);
+    db.prepare("SELECT sent_at, requester FROM sign_in_mails WHERE user_id = ?").all(userId) as {
+      sent_at: string;
+      requester: string;
+    }[]
+  ).map((r) => ({ sentAtMs: Date.parse(r.sent_at), requester: r.requester }));
+  const known = (
+    db.prepare("SELECT address, signed_in_at FROM known_sign_in_addresses WHERE user_id = ?").all(userId) as {
+      address: string;
+      signed_in_at: string;
+    }[]
+  ).map((r) => ({ address: r.address, signedInAtMs: Date.parse(r.signed_in_at) }));
+  if (!maySendSignInMail(sent, requester, known, nowMs)) return false;
+  db.prepare("INSERT INTO sign_in_mails (user_id, sent_at, requester) VALUES (?, ?, ?)").run(
+    userId,
+    now,
+    requester,
+  );
   return true;
+}
+
+/**
+ * A successful sign-in from `requester`: the address becomes (or stays) one of the person's known addresses,
+ * which the per-recipient mail total does not hold back. Only the newest few are kept per person.
+ */
+function rememberSignInAddress(deps: ApiDeps, userId: number, requester: string) {
+  if (requester === UNKNOWN_REQUESTER) return;
+  const { db } = deps;
+  db.transaction(() => {
+    db.prepare(
+      "INSERT INTO known_sign_in_addresses (user_id, address, signed_in_at) VALUES (?, ?, ?) ON CONFLICT (user_id, address) DO UPDATE SET signed_in_at = excluded.signed_in_at",
+    ).run(userId, requester, nowIso());
+    db.prepare(
+      "DELETE FROM known_sign_in_addresses WHERE user_id = ? AND address NOT IN (SELECT address FROM known_sign_in_addresses WHERE user_id = ? ORDER BY signed_in_at DESC LIMIT ?)",
+    ).run(userId, userId, KNOWN_ADDRESSES_KEPT);
+  })();
 }
 
 type CodeRow = { id: number; code_hash: string; attempts: number; expires_at: string };
@@ -204,6 +249,7 @@ export function authRoutes(deps: ApiDeps) {
       // The same scrypt work whether or not the account exists or has a password: no enumeration by timing.
       const ok = verifyPassword(body.password, user?.password_hash ?? dummyPasswordHash());
       if (!user?.password_hash || !ok) throw unauthorized("Invalid email or password");
+      rememberSignInAddress(deps, user.id, requesterOf(req));
       startSession(deps, res, user);
     }),
   );
@@ -213,18 +259,20 @@ export function authRoutes(deps: ApiDeps) {
     route(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
       const user = findUser(deps, body.email);
-      // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
+      const requester = requesterOf(req);
+      // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
       const code = user
         ? db.transaction(() => {
-            if (!takeSignInMail(deps, user.id)) return null;
+            if (!takeSignInMail(deps, user.id, requester)) return null;
             const fresh = randomCode();
-            // Earlier codes stay valid (the owner may be typing one); only the oldest beyond a few is dropped.
+            // Earlier codes stay valid (the owner may be typing one); only the oldest beyond a few asked for
+            // from the same address is dropped, so a stranger's requests never push out the owner's code.
             db.prepare(
-              "INSERT INTO login_codes (user_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
-            ).run(user.id, sha256(fresh), nowIso(), minutesFromNow(CODE_MINUTES));
+              "INSERT INTO login_codes (user_id, code_hash, requester, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+            ).run(user.id, sha256(fresh), requester, nowIso(), minutesFromNow(CODE_MINUTES));
             db.prepare(
-              "DELETE FROM login_codes WHERE user_id = ? AND id NOT IN (SELECT id FROM login_codes WHERE user_id = ? ORDER BY id DESC LIMIT ?)",
-            ).run(user.id, user.id, LIVE_CODES_KEPT);
+              "DELETE FROM login_codes WHERE user_id = ? AND requester = ? AND id NOT IN (SELECT id FROM login_codes WHERE user_id = ? AND requester = ? ORDER BY id DESC LIMIT ?)",
+            ).run(user.id, requester, user.id, requester, LIVE_CODES_KEPT);
             return fresh;
           })()
         : null;
@@ -269,6 +317,7 @@ export function authRoutes(deps: ApiDeps) {
         nowIso(),
         user.id,
       );
+      rememberSignInAddress(deps, user.id, requesterOf(req));
       startSession(deps, res, user);
     }),
   );
@@ -278,12 +327,13 @@ export function authRoutes(deps: ApiDeps) {
     route(async (req, res) => {
       const body = parse(z.object({ email, next: z.string().max(2000).optional() }), req.body);
       const user = findUser(deps, body.email);
-      // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
+      const requester = requesterOf(req);
+      // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
       const token =
         user &&
         db.transaction(() =>
-          takeSignInMail(deps, user.id)
-            ? issueToken(deps, "login_link", user.id, LINK_MINUTES, body.next)
+          takeSignInMail(deps, user.id, requester)
+            ? issueToken(deps, "login_link", user.id, requester, LINK_MINUTES, body.next)
             : null,
         )();
       if (user && token) {
@@ -304,6 +354,7 @@ export function authRoutes(deps: ApiDeps) {
       const taken = takeToken(deps, "login_link", body.token, true);
       if (!taken.row) throw unauthorized("Invalid token");
       const user = db.prepare("SELECT * FROM users WHERE id = ?").get(taken.row.user_id) as UserRow;
+      rememberSignInAddress(deps, user.id, requesterOf(req));
       startSession(deps, res, user, { next: taken.row.next });
     }),
   );
@@ -313,11 +364,14 @@ export function authRoutes(deps: ApiDeps) {
     route(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
       const user = findUser(deps, body.email);
-      // Beyond the person's mail limit nothing is sent, and the answer is the same 204.
+      const requester = requesterOf(req);
+      // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
       const token =
         user &&
         db.transaction(() =>
-          takeSignInMail(deps, user.id) ? issueToken(deps, "password_reset", user.id, RESET_MINUTES) : null,
+          takeSignInMail(deps, user.id, requester)
+            ? issueToken(deps, "password_reset", user.id, requester, RESET_MINUTES)
+            : null,
         )();
       if (user && token) {
         const url = new URL("/reset-password", deps.config.webBaseUrl);

@@ -32,11 +32,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "code":
       return signIn(request, context, submission, value, next);
     case "link":
-      return sendLoginLink(request, value.email, next);
+      return sendLoginLink(request, context, value.email, next);
     case "request-code":
-      return sendLoginCode(request, value.email);
+      return sendLoginCode(request, context, value.email);
     case "reset":
-      return sendPasswordReset(request, value.email);
+      return sendPasswordReset(request, context, value.email);
   }
 }
 

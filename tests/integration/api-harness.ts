@@ -19,13 +19,14 @@ export async function call(
   api: RunningApi,
   method: string,
   path: string,
-  opts: { body?: unknown; cookie?: string } = {},
+  opts: { body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
 ) {
   const res = await fetch(`${api.url}${path}`, {
     method,
     headers: {
       ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
       ...(opts.cookie ? { cookie: opts.cookie } : {}),
+      ...opts.headers,
     },
     body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
   });

@@ -32,7 +32,8 @@ export const ALL_FAULTS: Fault[] = [
   "validation",
 ];
 
-export type UpstreamCall = { method: string; path: string; requestId?: string };
+/** One call the web tier made upstream: what it asked, and the request id and client address it sent along. */
+export type UpstreamCall = { method: string; path: string; requestId?: string; forwardedFor?: string };
 
 type Rule = { method?: string; path: RegExp; fault: Fault };
 
@@ -49,10 +50,12 @@ export async function startFaultProxy(target: string) {
     const url = new URL(req.url ?? "/", "http://proxy");
     const p = url.pathname.replace(/^\/api/, "");
     const requestId = req.headers["x-request-id"];
+    const forwardedFor = req.headers["x-forwarded-for"];
     calls.push({
       method: req.method ?? "GET",
       path: `${p}${url.search}`,
       requestId: typeof requestId === "string" ? requestId : undefined,
+      forwardedFor: typeof forwardedFor === "string" ? forwardedFor : undefined,
     });
     const rule = rules.find((r) => (!r.method || r.method === req.method) && r.path.test(p));
     if (rule) {

@@ -85,6 +85,22 @@ describe("api client conventions", () => {
     expect(await raw.api.get("/x")).toEqual({ snake_key: 1 });
   });
 
+  it("a call that passes the browser's address sends it as X-Forwarded-For; other calls send none", async () => {
+    const { api, calls } = client((call) =>
+      call.url.endsWith("/auth/login")
+        ? json({ id: 1 }, { headers: { "set-cookie": "api_session=new; Path=/" } })
+        : new Response(null, { status: 204 }),
+    );
+    await api.post("/auth/login-code/request", { body: { email: "a@b.test" }, forwardedFor: "203.0.113.9" });
+    await api.withSessionCookie("POST", "/auth/login", { body: {}, forwardedFor: "2001:db8::1" });
+    await api.post("/auth/login-code/request", { body: { email: "a@b.test" } });
+    // Only an address is passed on: the "unknown" of a request without a peer, or anything else, is not.
+    await api.post("/auth/login-code/request", { body: { email: "a@b.test" }, forwardedFor: "unknown" });
+    await api.post("/auth/login-code/request", { body: {}, forwardedFor: "1.2.3.4\r\nx-evil: 1" });
+    const sent = calls.map((c) => (c.init.headers as Record<string, string>)["x-forwarded-for"]);
+    expect(sent).toEqual(["203.0.113.9", "2001:db8::1", undefined, undefined, undefined]);
+  });
+
   it("validates answers against a schema", async () => {
     const { z } = await import("zod");
     const { api } = client(() => json({ wrong: true }));

@@ -9,6 +9,7 @@ import { m060_sign_in_mail } from "./060_sign_in_mail";
 import { m070_mail_parts } from "./070_mail_parts";
 import { m071_mail_delivery } from "./071_mail_delivery";
 import { m072_notifications } from "./072_notifications";
+import { m073_sign_in_requester } from "./073_sign_in_requester";
 
 export type Migration = { id: string; sql: string };
 
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   m070_mail_parts,
   m071_mail_delivery,
   m072_notifications,
+  m073_sign_in_requester,
 ];

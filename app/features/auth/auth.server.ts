@@ -89,15 +89,21 @@ export function toSessionUser(u: ApiUser): SessionUser {
 
 export type AuthResult = { user: SessionUser; apiSession: string; next?: string | null };
 
-/** Signs in upstream with one of the login endpoints; the api answers the user and sets its session cookie. */
+/**
+ * Signs in upstream with one of the login endpoints; the api answers the user and sets its session cookie. The
+ * browser's address goes along: the api remembers the addresses a person signs in from, whose sign-in mails
+ * strangers cannot hold back (rule sign-in-mail-limit).
+ */
 export async function upstreamLogin(
   request: Request,
   path: string,
   body: Record<string, unknown>,
+  clientIp: string | undefined,
 ): Promise<AuthResult> {
   const { data, apiSession } = await getPublicApi(request).withSessionCookie("POST", path, {
     body,
     schema: apiUserSchema,
+    forwardedFor: clientIp,
   });
   if (!apiSession) throw new ApiError("Got empty body", "empty-body", 200);
   return { user: toSessionUser(data), apiSession, next: data.next };
@@ -124,20 +130,21 @@ export class InvalidSignInForm<S extends z.ZodTypeAny = z.ZodTypeAny> extends Er
   }
 }
 
+/** What a strategy's verify function is given: the parsed form, the request and the browser's address. */
+type VerifyParams<S extends z.ZodTypeAny> = { value: z.output<S>; request: Request; clientIp?: string };
+
 /**
  * A remix-auth strategy for one way to sign in. It owns its form schema (`parse`, through `parseForm`) and its
- * upstream call (the verify function, run by `signIn` with the parsed value). `authenticate` is remix-auth's
- * entry point for a request whose form is still unread; our pages parse their forms themselves (see the top
- * of this file), so it is kept only to honour remix-auth's contract.
+ * upstream call (the verify function, run by `signIn` with the parsed value and the load context's client
+ * address). `authenticate` is remix-auth's entry point for a request whose form is still unread; our pages
+ * parse their forms themselves (see the top of this file), so it is kept only to honour remix-auth's contract
+ * (it has no load context, so no client address).
  */
-export class SignInStrategy<S extends z.ZodTypeAny> extends Strategy<
-  AuthResult,
-  { value: z.output<S>; request: Request }
-> {
+export class SignInStrategy<S extends z.ZodTypeAny> extends Strategy<AuthResult, VerifyParams<S>> {
   constructor(
     readonly name: string,
     readonly schema: S,
-    verify: (params: { value: z.output<S>; request: Request }) => Promise<AuthResult>,
+    verify: (params: VerifyParams<S>) => Promise<AuthResult>,
   ) {
     super(verify);
   }
@@ -146,8 +153,8 @@ export class SignInStrategy<S extends z.ZodTypeAny> extends Strategy<
     return parseForm(form, { schema: this.schema }) as SignInSubmission<S>;
   }
 
-  signIn(value: z.output<S>, request: Request): Promise<AuthResult> {
-    return this.verify({ value, request });
+  signIn(value: z.output<S>, request: Request, clientIp?: string): Promise<AuthResult> {
+    return this.verify({ value, request, clientIp });
   }
 
   async authenticate(request: Request): Promise<AuthResult> {
@@ -161,20 +168,26 @@ export class SignInStrategy<S extends z.ZodTypeAny> extends Strategy<
  * One remix-auth strategy per way to sign in (docs/api-contract.md, "Sign-in"): each owns its form schema and
  * its upstream call.
  */
-export const passwordStrategy = new SignInStrategy("password", passwordSignInSchema, ({ value, request }) =>
-  upstreamLogin(request, "/auth/login", { email: value.email, password: value.password }),
+export const passwordStrategy = new SignInStrategy(
+  "password",
+  passwordSignInSchema,
+  ({ value, request, clientIp }) =>
+    upstreamLogin(request, "/auth/login", { email: value.email, password: value.password }, clientIp),
 );
 
-export const loginCodeStrategy = new SignInStrategy("login-code", codeSignInSchema, ({ value, request }) =>
-  upstreamLogin(request, "/auth/login-code", { email: value.email, code: value.code }),
+export const loginCodeStrategy = new SignInStrategy(
+  "login-code",
+  codeSignInSchema,
+  ({ value, request, clientIp }) =>
+    upstreamLogin(request, "/auth/login-code", { email: value.email, code: value.code }, clientIp),
 );
 
 /** The emailed link: the form's `next` wins over the one the link was requested with. */
 export const loginLinkStrategy = new SignInStrategy(
   "login-link",
   linkSignInSchema,
-  async ({ value, request }): Promise<AuthResult> => {
-    const result = await upstreamLogin(request, "/auth/login-link", { token: value.token });
+  async ({ value, request, clientIp }): Promise<AuthResult> => {
+    const result = await upstreamLogin(request, "/auth/login-link", { token: value.token }, clientIp);
     return { ...result, next: value.next ?? result.next };
   },
 );
@@ -211,12 +224,17 @@ export async function getLoginOptions(api: ApiClient, email: string): Promise<Lo
   return { kind: "failed" };
 }
 
-export const requestLoginLink = (api: ApiClient, email: string, next: string) =>
-  api.post("/auth/login-link/request", { body: { email, next } });
-export const requestLoginCode = (api: ApiClient, email: string) =>
-  api.post("/auth/login-code/request", { body: { email } });
-export const requestPasswordReset = (api: ApiClient, email: string) =>
-  api.post("/auth/password-reset/request", { body: { email } });
+/*
+ * The sign-in mails. The browser's address (the load context's `clientIp`, which follows TRUST_PROXY) goes
+ * upstream as X-Forwarded-For: the api keeps its mail limits per recipient and requesting address, so that a
+ * stranger asking for somebody's mails only spends its own share (rule sign-in-mail-limit).
+ */
+export const requestLoginLink = (api: ApiClient, email: string, next: string, clientIp: string | undefined) =>
+  api.post("/auth/login-link/request", { body: { email, next }, forwardedFor: clientIp });
+export const requestLoginCode = (api: ApiClient, email: string, clientIp: string | undefined) =>
+  api.post("/auth/login-code/request", { body: { email }, forwardedFor: clientIp });
+export const requestPasswordReset = (api: ApiClient, email: string, clientIp: string | undefined) =>
+  api.post("/auth/password-reset/request", { body: { email }, forwardedFor: clientIp });
 
 export const validateResetToken = (api: ApiClient, token: string) =>
   api.get("/user/password/token/validate", { query: { token } });
@@ -352,8 +370,8 @@ export async function signIn(
     // The page parsed its form once; the intent's strategy makes the upstream call with the parsed value.
     const result =
       value.intent === "password"
-        ? await passwordStrategy.signIn(value, request)
-        : await loginCodeStrategy.signIn(value, request);
+        ? await passwordStrategy.signIn(value, request, context.clientIp)
+        : await loginCodeStrategy.signIn(value, request, context.clientIp);
     await attempt.succeeded();
     return await completeLogin(result, next);
   } catch (error) {
@@ -379,16 +397,16 @@ export async function signIn(
 }
 
 /** Emails a login link. The answer never says whether the account exists. */
-export async function sendLoginLink(request: Request, email: string, next: string) {
-  await requestLoginLink(getPublicApi(request), email, next).catch((e) => {
+export async function sendLoginLink(request: Request, context: LoginContext, email: string, next: string) {
+  await requestLoginLink(getPublicApi(request), email, next, context.clientIp).catch((e) => {
     if (!isApiError(e)) throw e;
   });
   return { intent: "link", message: AUTH_MESSAGES.linkSent } satisfies LoginActionData;
 }
 
-export async function sendLoginCode(request: Request, email: string) {
+export async function sendLoginCode(request: Request, context: LoginContext, email: string) {
   try {
-    await requestLoginCode(getPublicApi(request), email);
+    await requestLoginCode(getPublicApi(request), email, context.clientIp);
     return {
       intent: "request-code",
       codeRequested: true,
@@ -406,9 +424,9 @@ export async function sendLoginCode(request: Request, email: string) {
   }
 }
 
-export async function sendPasswordReset(request: Request, email: string) {
+export async function sendPasswordReset(request: Request, context: LoginContext, email: string) {
   try {
-    await requestPasswordReset(getPublicApi(request), email);
+    await requestPasswordReset(getPublicApi(request), email, context.clientIp);
     return { intent: "reset", message: AUTH_MESSAGES.resetSent } satisfies LoginActionData;
   } catch (error) {
     if (!isApiError(error)) throw error;
@@ -427,7 +445,10 @@ const noStore = { "Cache-Control": "no-store" };
  * The login link's Continue: the token form parsed once by its strategy's schema, then the upstream sign-in.
  * Every failure (no token, a used or unknown token) shows the one "Invalid token" message.
  */
-export async function signInWithLink(request: Request, context: Pick<AppLoadContext, "signInLimited">) {
+export async function signInWithLink(
+  request: Request,
+  context: Pick<AppLoadContext, "signInLimited" | "clientIp">,
+) {
   if (context.signInLimited) {
     const s = context.signInLimited.retryAfterSeconds;
     return data(
@@ -440,7 +461,7 @@ export async function signInWithLink(request: Request, context: Pick<AppLoadCont
     return data({ failed: true, limited: null }, { status: 400, headers: noStore });
   }
   try {
-    const result = await loginLinkStrategy.signIn(submission.value, request);
+    const result = await loginLinkStrategy.signIn(submission.value, request, context.clientIp);
     return await completeLogin(result, result.next ?? "/");
   } catch (error) {
     if (!isApiError(error)) throw error;

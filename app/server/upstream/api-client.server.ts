@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { ApiError, errorFromResponse, isApiError } from "./api-error";
 import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
 import { upstreamFetch, type UpstreamAnswer, type UpstreamFetch } from "./upstream-transport.server";
@@ -60,6 +61,11 @@ type Options<S extends Schema | undefined> = {
   query?: Record<string, QueryValue>;
   body?: unknown;
   schema?: S;
+  /**
+   * The browser's address (the load context's `clientIp`), sent as `X-Forwarded-For` on this call: the api keys
+   * its sign-in mail limits on who asked. Only the sign-in calls send it.
+   */
+  forwardedFor?: string;
 };
 type Result<S> = S extends { safeParse(data: unknown): infer R }
   ? Extract<R, { success: true }> extends { data: infer T }
@@ -104,12 +110,23 @@ export function createApiClient(opts: ApiClientOptions) {
     ? (url, init) => fetchImpl(url, { ...init, redirect: "manual" })
     : upstreamFetch;
 
-  /** A call's URL and request, every convention applied (snake_case query or JSON body, session, request id). */
-  function prepare(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown) {
+  /**
+   * A call's URL and request, every convention applied (snake_case query or JSON body, session, request id, the
+   * browser's address when the call passes it).
+   */
+  function prepare(
+    method: string,
+    path: string,
+    query?: Record<string, QueryValue>,
+    body?: unknown,
+    forwardedFor?: string,
+  ) {
     const url = `${opts.baseUrl.replace(/\/$/, "")}${path.startsWith("/") ? path : `/${path}`}${method === "GET" ? toQueryString(query) : ""}`;
     const headers: Record<string, string> = { accept: "application/json", "cache-control": "no-store" };
     if (opts.apiSession) headers.cookie = `api_session=${opts.apiSession}`;
     if (opts.requestId) headers["x-request-id"] = opts.requestId;
+    // Only an address: anything else (the "unknown" of a request without a peer) says nothing worth passing on.
+    if (forwardedFor && isIP(forwardedFor)) headers["x-forwarded-for"] = forwardedFor;
     let payload: string | undefined;
     if (method !== "GET" && method !== "HEAD" && body !== undefined) {
       headers["content-type"] = "application/json";
@@ -127,8 +144,14 @@ export function createApiClient(opts: ApiClientOptions) {
   }
 
   /** One call through the transport; `release` once its body has been read (or will not be). */
-  async function send(method: string, path: string, query?: Record<string, QueryValue>, body?: unknown) {
-    const { url, init } = prepare(method, path, query, body);
+  async function send(
+    method: string,
+    path: string,
+    query?: Record<string, QueryValue>,
+    body?: unknown,
+    forwardedFor?: string,
+  ) {
+    const { url, init } = prepare(method, path, query, body, forwardedFor);
     const call = callSignal(opts.timeoutMs, opts.signal);
     try {
       const res = await transport(url, { ...init, signal: call.signal });
@@ -195,9 +218,10 @@ export function createApiClient(opts: ApiClientOptions) {
     path: string,
     query?: Record<string, QueryValue>,
     body?: unknown,
+    forwardedFor?: string,
   ): Promise<unknown> {
     return observed(method, path, async (got) => {
-      const { res, release } = await send(method, path, query, body);
+      const { res, release } = await send(method, path, query, body, forwardedFor);
       try {
         return await readData(got(res));
       } finally {
@@ -281,7 +305,7 @@ export function createApiClient(opts: ApiClientOptions) {
     if (method === "GET") data = await sharedGet(path, query);
     else {
       shared?.clear();
-      data = await fetchData(method, path, query, options.body);
+      data = await fetchData(method, path, query, options.body, options.forwardedFor);
     }
     if (schema) return validate(schema, data);
     // Without a schema the answer may be shared with another loader: hand out a copy then.
@@ -289,8 +313,10 @@ export function createApiClient(opts: ApiClientOptions) {
   }
 
   return {
-    get: <S extends Schema | undefined = undefined>(path: string, o?: Omit<Options<S>, "body">) =>
-      request("GET", path, o),
+    get: <S extends Schema | undefined = undefined>(
+      path: string,
+      o?: Omit<Options<S>, "body" | "forwardedFor">,
+    ) => request("GET", path, o),
     post: <S extends Schema | undefined = undefined>(path: string, o?: Options<S>) =>
       request("POST", path, o),
     put: <S extends Schema | undefined = undefined>(path: string, o?: Options<S>) => request("PUT", path, o),
@@ -319,7 +345,7 @@ export function createApiClient(opts: ApiClientOptions) {
     ) {
       if (method !== "GET") opts.shared?.clear();
       const { res, data: parsedData } = await observed(method, path, async (got) => {
-        const sent = await send(method, path, o?.query, o?.body);
+        const sent = await send(method, path, o?.query, o?.body, o?.forwardedFor);
         const res = got(sent.res);
         const text = await readText(res).finally(sent.release);
         if (!res.ok) throw errorFromResponse(res.status, text, toCamel);
