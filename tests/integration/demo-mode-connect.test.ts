@@ -90,10 +90,11 @@ beforeAll(async () => {
   session.set("apiSession", apiSession);
   cookie = (await sessions.commitSession(session)).split(";")[0];
   // Impersonate Harbor Coffee Co., then switch demo mode on, as staff would.
-  for (const fields of [
+  const steps: Record<string, string>[] = [
     { intent: "start", clientId: "1", reason: "demo of the connect flow" },
     { intent: "demo-on", redirectTo: "/authorize-arcadia" },
-  ]) {
+  ];
+  for (const fields of steps) {
     const res = (await impersonateAction({
       request: post("/impersonate", fields),
       params: {},
