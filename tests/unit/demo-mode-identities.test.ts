@@ -290,5 +290,4 @@ describe("provider id stand-ins and their way back (rule demo-mode-anonymisation
     expect(hasProviderStandIn({ query: { utility: "prov_scl", page: 2 }, body: undefined })).toBe(false);
     expect(hasProviderStandIn({ query: { utility: ["x", scl] } })).toBe(true);
   });
-
 });
