@@ -63,3 +63,32 @@ export const demoAccountNumber = (real: string) =>
 /** A stored utility credential's username in demo mode, chosen by the real one. */
 export const demoUsername = (real: string) =>
   `demo-login-${String(stableHash(real) % 10_000).padStart(4, "0")}`;
+
+/**
+ * Utility provider ids. A real one ("prov_comed") names the utility, and so the region, as plainly as its name
+ * does, and it reaches the page in links, form values and hydration data. Its stand-in is chosen by the real
+ * id like the names above, but it must also find its way back: the connect flow sends the id the page holds
+ * upstream (a `?utility=` link, a form's hidden field), and upstream only knows real ids. The stand-in is
+ * the full 32-bit hash, so two ids of a catalogue of hundreds practically never share one, and the way back
+ * is a look-up in the (public) catalogue of real ids: `realProviderId`.
+ */
+const DEMO_PROVIDER_ID = /^prov_demo_[0-9a-z]{7}$/;
+export const isDemoProviderId = (id: string) => DEMO_PROVIDER_ID.test(id);
+/** A provider id's demo stand-in, "prov_demo_" and 7 base-36 characters; a stand-in is its own stand-in. */
+export const demoProviderId = (real: string) =>
+  isDemoProviderId(real) ? real : `prov_demo_${stableHash(real).toString(36).padStart(7, "0")}`;
+/**
+ * The real provider id behind `id`, given every real id upstream knows. An id that is not a stand-in is
+ * returned as it is (upstream decides whether it knows it); a stand-in of none of `realIds` (or, should it
+ * ever happen, of two) gives null.
+ */
+export function realProviderId(id: string, realIds: Iterable<string>): string | null {
+  if (!isDemoProviderId(id)) return id;
+  let found: string | null = null;
+  for (const real of realIds) {
+    if (demoProviderId(real) !== id) continue;
+    if (found !== null && found !== real) return null;
+    found = real;
+  }
+  return found;
+}

@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { TEAM_USERS } from "../../api/db/seed/accounts";
 import { HARBOR_BUILDING_ROWS } from "../../api/db/seed/core";
 import { THERMOSTAT_ROWS } from "../../api/db/seed/devices";
+import { demoProviderId, demoUtilityName } from "../../shared/demo-stand-ins";
 import { expect, expectNoSeriousA11yViolations, loginAs, ready, test, USERS } from "./fixtures";
 
 async function impersonate(page: Page, client: string, reason: string) {
@@ -206,5 +207,41 @@ test.describe("staff: impersonation and demo mode", () => {
     );
     await page.getByTestId("impersonation-banner").getByRole("button", { name: "Stop" }).click();
     await expect(page.getByTestId("impersonation-banner")).toHaveCount(0);
+  });
+
+  test("demo mode connects a utility from a link carrying its provider id stand-in", async ({
+    page,
+  }, info) => {
+    // Every step is a page load without JavaScript.
+    test.slow();
+    // A real provider id ("prov_scl"); the stand-ins ("prov_demo_…") are what demo mode shows instead.
+    const realProviderId = /prov_(?!demo_)/;
+    const standIn = demoProviderId("prov_scl");
+    const utility = demoUtilityName("Seattle City Light");
+    await loginAs(page, USERS.morgan);
+    await impersonate(page, "Harbor Coffee Co.", "Sales demo of the connect flow");
+    await expect(page).toHaveURL(/\/locations$/);
+    await page.getByTestId("impersonation-banner").getByRole("button", { name: "Turn on demo mode" }).click();
+    await expect(page.getByTestId("impersonation-banner")).toContainText("You are impersonating Demo Client");
+
+    await page.goto(`/authorize-arcadia?step=review_accounts&utility=${standIn}`);
+    await expect(page.getByRole("heading", { name: "Review accounts" })).toBeVisible();
+    // Harbor's Seattle accounts: upstream was asked with the real id, the page shows demo numbers.
+    await expect(page.getByRole("table", { name: `Accounts already on file with ${utility}` })).toContainText(
+      "DEMO-",
+    );
+    expect(await page.content()).not.toMatch(realProviderId);
+    await ready(page, info);
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+    await ready(page, info);
+    await page.getByLabel(`${utility} username`).fill("demo-viewer");
+    await page.getByLabel(`${utility} password`).fill("s3cret");
+    await page.getByRole("button", { name: "Connect" }).click();
+
+    await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`utility=${standIn}`));
+    expect(await page.content()).not.toMatch(realProviderId);
   });
 });

@@ -7,6 +7,7 @@ import {
   UTILITY_ROWS,
 } from "../../api/db/seed/core";
 import { THERMOSTAT_ROWS } from "../../api/db/seed/devices";
+import { demoProviderId } from "../../shared/demo-stand-ins";
 import { PAGES } from "../support/pages";
 import { GET_ROUTES } from "../support/routes";
 import { startStack, webLogin, type Stack } from "../support/stack";
@@ -15,13 +16,13 @@ import { startStack, webLogin, type Stack } from "../support/stack";
  * Demo mode, walked as staff would show it: impersonating Harbor Coffee Co. with demo mode on, every page the
  * suites know and every same-site link those pages lead to (documents, their hydration data, CSV downloads)
  * must name none of the seed's real identities: building names, nicknames, codes and addresses, people,
- * utility names, account numbers and the usernames of stored utility credentials.
+ * utility names and provider ids, account numbers and the usernames of stored utility credentials.
  */
 const MORGAN = "morgan@energyops.test";
 let s: Stack;
 let cookie = "";
 
-/** Every real identity of the demo client in the seed (utility names: every utility, they betray a region). */
+/** Every real identity of the demo client in the seed (utilities: every one, their names and ids betray a region). */
 const REAL: string[] = [
   "Harbor Coffee",
   "harborcoffee",
@@ -29,6 +30,8 @@ const REAL: string[] = [
     [name, nickname, code, line1, line2, `${city}, ${state} ${zip}`].filter((v): v is string => Boolean(v)),
   ),
   ...UTILITY_ROWS.map((u) => u[1]),
+  // Provider ids ("prov_comed") name the utility too, in links, form values and hydration data.
+  ...UTILITY_ROWS.map((u) => u[2]),
   ...HARBOR_ACCOUNT_ROWS.map((a) => a[2]),
   "29-4410-8801-0003-8",
   ...HARBOR_CREDENTIALS.map((c) => c[2]),
@@ -94,6 +97,8 @@ const SEEDS = [
   "/locations?expanded=106",
   "/accounts",
   "/authorize-arcadia",
+  // A step reached from a link carrying a provider id (its stand-in: the page never holds a real one).
+  `/authorize-arcadia?step=review_accounts&utility=${demoProviderId("prov_scl")}`,
   "/settings?tab=team",
   "/impersonate",
   "/grid-services",

@@ -226,4 +226,16 @@ describe("credentials", () => {
       widgetKey: "k",
     });
   });
+  it("gives demo mode the built-in form: the provider's embed would not know a provider id stand-in", () => {
+    expect(
+      connectWidgetConfig(
+        {
+          UTILITY_CONNECT_WIDGET: "provider",
+          PROVIDER_WIDGET_SCRIPT_URL: "https://p.test/w.js",
+          PROVIDER_WIDGET_KEY: "k",
+        },
+        true,
+      ),
+    ).toEqual({ kind: "builtin" });
+  });
 });

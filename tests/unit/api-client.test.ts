@@ -107,6 +107,22 @@ describe("api client conventions", () => {
     const e = await failure(api.get("/x", { schema: z.object({ items: z.array(z.number()) }) }));
     expect(e.kind).toBe("contract");
   });
+
+  it("restore rewrites every call's query and body before it is sent (demo mode's way back)", async () => {
+    const swap = (v: unknown): unknown =>
+      v === "stand-in"
+        ? "real"
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+          : v;
+    const { api, calls } = client(() => json({ ok: true }), {
+      restore: async (call) => ({ query: swap(call.query) as typeof call.query, body: swap(call.body) }),
+    });
+    await api.get("/accounts", { query: { utility: "stand-in" } });
+    await api.post("/utility-connections", { body: { arcadiaProviderId: "stand-in", username: "u" } });
+    expect(calls[0].url).toBe("http://up/api/accounts?utility=real");
+    expect(calls[1].init.body).toBe(JSON.stringify({ arcadia_provider_id: "real", username: "u" }));
+  });
 });
 
 describe("error catalogue", () => {

@@ -7,12 +7,20 @@ import {
   UTILITY_FOR_BUILDING,
   UTILITY_ROWS,
 } from "../../api/db/seed/core";
-import { anonymise } from "~/server/upstream/demo-mode";
-import { demoAccountNumber, demoName, demoUsername, demoUtilityName } from "../../shared/demo-stand-ins";
+import { anonymise, hasProviderStandIn, restoreProviderIds } from "~/server/upstream/demo-mode";
+import {
+  demoAccountNumber,
+  demoName,
+  demoProviderId,
+  demoUsername,
+  demoUtilityName,
+  isDemoProviderId,
+  realProviderId,
+} from "../../shared/demo-stand-ins";
 
 /**
  * Demo mode hides every real identity of the seed wherever an upstream answer nests it: building names,
- * nicknames, codes and addresses, utility names, account numbers and credential usernames. The shapes are
+ * nicknames, codes and addresses, utility names and provider ids, account numbers and credential usernames. The shapes are
  * those the reference api answers (camelCased by the api client, or snake_case with x-no-convert); the check
  * puts them at random depths under random keys.
  */
@@ -28,6 +36,7 @@ const buildingIdentities = ([, name, nickname, code, line1, line2, city, state, 
 const REAL: string[] = [
   ...HARBOR_BUILDING_ROWS.flatMap(buildingIdentities),
   ...UTILITY_ROWS.map((u) => u[1]),
+  ...UTILITY_ROWS.map((u) => u[2]),
   ...HARBOR_ACCOUNT_ROWS.map((a) => a[2]),
   ...HARBOR_CREDENTIALS.map((c) => c[2]),
 ];
@@ -79,7 +88,7 @@ const shapes = {
       arcadiaCredentialId: id,
       username,
       utilityName: utilityName(utility),
-      url: `https://web.test/authorize-arcadia?credential=${id}`,
+      url: `https://web.test/authorize-arcadia?utility=${providerId(utility)}&credential=${id}`,
     })),
   }),
   bill: (b: Building) => ({
@@ -174,12 +183,111 @@ describe("demo mode hides the seed's real identities wherever they are nested", 
     expect(catalogue.items.map((u) => u.name)).toEqual(providers.items.map((p) => p.label));
     expect(anonymise(shapes.credentials()).reconnectUrls[2].username).toBe(demoUsername("harbor.chicago"));
     expect(demoAccountNumber("100 088 213 447")).toBe(demoAccountNumber("100-088-213-447"));
-    // Ids and provider ids stay: links and forms still work.
-    expect(catalogue.items[0].arcadiaProviderId).toBe(UTILITY_ROWS[0][2]);
+    // Ids stay (links and forms still work); a provider id gets the same stand-in wherever it is.
     expect(accounts.accounts[0].id).toBe(1001);
+    expect(catalogue.items[0].arcadiaProviderId).toBe(demoProviderId(UTILITY_ROWS[0][2]));
+    expect(accounts.accounts[0].utilityArcadiaProviderId).toBe(demoProviderId("prov_scl"));
+    expect(catalogue.items.map((u) => u.arcadiaProviderId)).toEqual(
+      providers.items.map((p) => p.arcadiaProviderId),
+    );
   });
 
   it("gives different utilities different names", () => {
     expect(new Set(UTILITY_ROWS.map((u) => demoUtilityName(u[1]))).size).toBe(UTILITY_ROWS.length);
+  });
+
+  it("gives different utilities different provider id stand-ins", () => {
+    expect(new Set(UTILITY_ROWS.map((u) => demoProviderId(u[2]))).size).toBe(UTILITY_ROWS.length);
+  });
+
+  it("rewrites the provider id of a link into the web's connect flow, and no other link", () => {
+    const link = (url: string) => anonymise({ url }).url;
+    const scl = demoProviderId("prov_scl");
+    expect(link("https://web.test/authorize-arcadia?utility=prov_scl&credential=3")).toBe(
+      `https://web.test/authorize-arcadia?utility=${scl}&credential=3`,
+    );
+    expect(link("/authorize-arcadia?utility=prov_scl&credential=3")).toBe(
+      `/authorize-arcadia?utility=${scl}&credential=3`,
+    );
+    // Another site's page would not know a stand-in; a link without a provider id has nothing to hide.
+    expect(link("https://provider.test/reconnect?utility=prov_scl")).toBe(
+      "https://provider.test/reconnect?utility=prov_scl",
+    );
+    expect(link("https://web.test/authorize-arcadia?credential=3")).toBe(
+      "https://web.test/authorize-arcadia?credential=3",
+    );
+    expect(link("not a url: authorize-arcadia")).toBe("not a url: authorize-arcadia");
+  });
+});
+
+describe("provider id stand-ins and their way back (rule demo-mode-anonymisation)", () => {
+  const realIds = UTILITY_ROWS.map((u) => u[2]);
+
+  it("maps every real id to a stand-in and back", () => {
+    for (const real of realIds) {
+      const standIn = demoProviderId(real);
+      expect(standIn).toMatch(/^prov_demo_[0-9a-z]{7}$/);
+      expect(isDemoProviderId(standIn)).toBe(true);
+      expect(realProviderId(standIn, realIds)).toBe(real);
+    }
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 60 }), fc.array(fc.string()), (real, others) => {
+        const standIn = demoProviderId(real);
+        expect(isDemoProviderId(standIn)).toBe(true);
+        // Found among any other ids, unless one of them happens to share the stand-in.
+        const catalogue = [...others, real];
+        if (catalogue.every((o) => o === real || demoProviderId(o) !== standIn))
+          expect(realProviderId(standIn, catalogue)).toBe(real);
+      }),
+    );
+  });
+
+  it("gives null for a stand-in of no known id, and leaves an id that is not a stand-in alone", () => {
+    expect(realProviderId("prov_demo_0000000", realIds)).toBeNull();
+    expect(realProviderId(demoProviderId("prov_elsewhere"), realIds)).toBeNull();
+    expect(realProviderId("prov_comed", realIds)).toBe("prov_comed");
+    expect(realProviderId("prov_unknown", realIds)).toBe("prov_unknown");
+    expect(realProviderId("", realIds)).toBe("");
+  });
+
+  it("keeps a stand-in as its own stand-in, so anonymising twice keeps the ids", () => {
+    const once = demoProviderId("prov_comed");
+    expect(demoProviderId(once)).toBe(once);
+    const ids = (body: ReturnType<typeof shapes.catalogue>) => body.items.map((u) => u.arcadiaProviderId);
+    const catalogue = anonymise(shapes.catalogue());
+    expect(ids(anonymise(catalogue))).toEqual(ids(catalogue));
+    // A real id that looks like a stand-in is still found.
+    expect(realProviderId("prov_demo_abcdefg", ["prov_demo_abcdefg"])).toBe("prov_demo_abcdefg");
+  });
+
+  it("gives null when two real ids would share one stand-in", () => {
+    // Not for a real catalogue (32-bit stand-ins), but the way back must not guess: a duplicate-free
+    // catalogue where one id is the other's stand-in is the one case that can be built.
+    const real = "prov_comed";
+    const twin = demoProviderId(real);
+    expect(realProviderId(twin, [real, twin])).toBeNull();
+  });
+
+  it("restores every stand-in of a query or body before it goes upstream, at any depth", () => {
+    const scl = demoProviderId("prov_scl");
+    const body = {
+      arcadiaProviderId: scl,
+      username: "demo.viewer",
+      nested: [{ utility: scl }, { utility: "prov_demo_0000000" }],
+      count: 3,
+      when: new Date(0),
+      none: null,
+    };
+    expect(hasProviderStandIn({ body })).toBe(true);
+    const restored = restoreProviderIds(body, realIds);
+    expect(restored).toEqual({
+      ...body,
+      arcadiaProviderId: "prov_scl",
+      nested: [{ utility: "prov_scl" }, { utility: "prov_demo_0000000" }],
+    });
+    expect(restored.when).toBeInstanceOf(Date);
+    expect(body.arcadiaProviderId).toBe(scl);
+    expect(hasProviderStandIn({ query: { utility: "prov_scl", page: 2 }, body: undefined })).toBe(false);
+    expect(hasProviderStandIn({ query: { utility: ["x", scl] } })).toBe(true);
   });
 });

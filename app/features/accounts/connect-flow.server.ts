@@ -191,7 +191,7 @@ export async function loadConnectFlow(
     buildings,
     // A fresh id per rendered connect step: a retried POST of the same form reuses it (idempotent upstream).
     correlationId: randomUUID(),
-    widget: getConnectWidgetConfig(),
+    widget: getConnectWidgetConfig(user.isDemoMode),
     receipt: step === "success" ? receipt : null,
   };
 }

@@ -9,12 +9,22 @@
 export type ConnectWidgetConfig =
   { kind: "builtin" } | { kind: "provider"; scriptUrl: string; widgetKey: string };
 
-export function connectWidgetConfig(cfg: {
-  UTILITY_CONNECT_WIDGET: "builtin" | "provider";
-  PROVIDER_WIDGET_SCRIPT_URL?: string;
-  PROVIDER_WIDGET_KEY?: string;
-}): ConnectWidgetConfig {
+/**
+ * The widget a connect step shows. In demo mode the page holds provider id stand-ins (rule
+ * demo-mode-anonymisation) that only the web can turn back into real ids: the provider's own embed, given the
+ * id in the browser, would not know it, so demo mode always gets the built-in form, whose post the web
+ * restores before it goes upstream.
+ */
+export function connectWidgetConfig(
+  cfg: {
+    UTILITY_CONNECT_WIDGET: "builtin" | "provider";
+    PROVIDER_WIDGET_SCRIPT_URL?: string;
+    PROVIDER_WIDGET_KEY?: string;
+  },
+  demoMode = false,
+): ConnectWidgetConfig {
   if (
+    !demoMode &&
     cfg.UTILITY_CONNECT_WIDGET === "provider" &&
     cfg.PROVIDER_WIDGET_SCRIPT_URL &&
     cfg.PROVIDER_WIDGET_KEY

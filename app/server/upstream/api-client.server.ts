@@ -14,6 +14,11 @@ export type ApiClientOptions = {
   onUnauthorized?: () => Promise<void> | void;
   /** Applied to every converted JSON answer (demo-mode anonymisation). */
   transform?: (body: unknown) => unknown;
+  /**
+   * Applied to every call's query and body before it is sent: `transform`'s way back (demo mode turns the
+   * provider id stand-ins a page sends back into real ids).
+   */
+  restore?: (call: OutgoingCall) => OutgoingCall | Promise<OutgoingCall>;
   /** A `fetch` to use instead of the upstream transport (upstream-transport.server.ts), for every call (tests). */
   fetchImpl?: typeof fetch;
   /**
@@ -26,6 +31,9 @@ export type ApiClientOptions = {
   /** Told of every call once it ends: its outcome and how long it took (the metrics). */
   onCall?: (call: UpstreamCallReport) => void;
 };
+
+/** What a call sends: its query (GET) and its body (other methods). */
+export type OutgoingCall = { query?: Record<string, QueryValue>; body?: unknown };
 
 /** One upstream call as reported to `onCall`: the answer's status, or how it failed without a usable one. */
 export type UpstreamCallReport = {
@@ -293,7 +301,9 @@ export function createApiClient(opts: ApiClientOptions) {
     path: string,
     options: Options<S> = {},
   ): Promise<Result<S>> {
-    const { schema, query } = options;
+    const { schema } = options;
+    let { query, body } = options;
+    if (opts.restore) ({ query, body } = await opts.restore({ query, body }));
     const shared = opts.shared;
     // The same answer read through the same schema by two loaders of one request is validated once, and
     // both get the same parsed value (read it, never change it: sort or filter into a new array).
@@ -305,7 +315,7 @@ export function createApiClient(opts: ApiClientOptions) {
     if (method === "GET") data = await sharedGet(path, query);
     else {
       shared?.clear();
-      data = await fetchData(method, path, query, options.body, options.forwardedFor);
+      data = await fetchData(method, path, query, body, options.forwardedFor);
     }
     if (schema) return validate(schema, data);
     // Without a schema the answer may be shared with another loader: hand out a copy then.

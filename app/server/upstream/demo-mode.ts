@@ -6,8 +6,11 @@ import {
   demoCode,
   demoName,
   demoPerson,
+  demoProviderId,
   demoUsername,
   demoUtilityName,
+  isDemoProviderId,
+  realProviderId,
 } from "../../../shared/demo-stand-ins";
 
 /**
@@ -15,7 +18,9 @@ import {
  * 'Demo Client' and every location gets a generic name and one of 5 sample New York addresses, chosen by
  * building id so the same location always looks the same. Utility names, account numbers and the usernames of
  * stored utility credentials are replaced too: a real utility (ComEd, Seattle City Light) or a username like
- * "harbor.chicago" would tell where the sample New York addresses really are. One pure function (its stand-ins are
+ * "harbor.chicago" would tell where the sample New York addresses really are; so would a utility provider id
+ * ("prov_comed"), which becomes a stand-in ("prov_demo_…") in every field and in the connect flow's links,
+ * and is restored before it goes back upstream (`restoreProviderIds`). One pure function (its stand-ins are
  * `shared/demo-stand-ins.ts`, which the api's downloads use too), applied on
  * the server to every upstream answer, so no real name or address reaches the browser. The rule is documented
  * in docs/api/locations.md: any answer carrying a building's name or address must carry the building's id.
@@ -90,6 +95,29 @@ const isAccountObject = (o: Obj, key: string | null) =>
  */
 const UTILITY_NAME_FIELDS = ["utilityName", "utilityDisplayName", "supplier", "previousSupplier"];
 const ACCOUNT_NUMBER_FIELDS = ["accountNumber"];
+/** Keys that hold a provider id: `arcadiaProviderId`, an account's `utilityArcadiaProviderId`, either casing. */
+const PROVIDER_ID_KEY = /arcadia_?provider_?id$/i;
+/** The web's own connect flow, where a credential's reconnect link may point (`?utility=<provider id>`). */
+const CONNECT_FLOW_PATH = /(^|\/)authorize-arcadia$/;
+
+/**
+ * A link into the connect flow with its provider id replaced. Only that flow's links are rewritten: the
+ * stand-in is read back by the web, whereas another site (a provider's hosted page) would not know it.
+ */
+function anonymiseConnectLink(url: string): string {
+  if (!url.includes("authorize-arcadia")) return url;
+  const relative = url.startsWith("/");
+  let u: URL;
+  try {
+    u = new URL(url, "http://relative.invalid");
+  } catch {
+    return url;
+  }
+  const utility = u.searchParams.get("utility");
+  if (!CONNECT_FLOW_PATH.test(u.pathname) || !utility) return url;
+  u.searchParams.set("utility", demoProviderId(utility));
+  return relative ? `${u.pathname}${u.search}${u.hash}` : u.toString();
+}
 
 function anonymiseAccountFields(value: Obj, key: string | null, out: Obj) {
   const replace = (camel: string, by: (real: string) => string) => {
@@ -99,6 +127,9 @@ function anonymiseAccountFields(value: Obj, key: string | null, out: Obj) {
   for (const camel of UTILITY_NAME_FIELDS) replace(camel, demoUtilityName);
   for (const camel of ACCOUNT_NUMBER_FIELDS) replace(camel, demoAccountNumber);
   replace("username", demoUsername);
+  replace("url", anonymiseConnectLink);
+  for (const [k, v] of Object.entries(value))
+    if (typeof v === "string" && PROVIDER_ID_KEY.test(k)) out[k] = demoProviderId(v);
   if (isUtilityObject(value, key)) {
     out.name = demoUtilityName(value.name as string);
     // The monitoring providers' list calls the name a label.
@@ -160,7 +191,7 @@ function walk(value: unknown, buildingId: number | null, key: string | null = nu
 
 /**
  * Anonymises any upstream answer: client names, people, building names, nicknames, codes and addresses,
- * utility names, account numbers and credential usernames, however deeply nested.
+ * utility names, provider ids, account numbers and credential usernames, however deeply nested.
  */
 export function anonymise<T>(body: T): T {
   return walk(body, null) as T;
@@ -172,4 +203,32 @@ export function anonymiseUser<U extends { isDemoMode: boolean; client: { name: s
 ): U {
   if (!user.isDemoMode || !user.client) return user;
   return { ...user, client: { ...user.client, name: DEMO_CLIENT_NAME } };
+}
+
+/** A plain object of a query or body (a Date or other class instance is left whole). */
+const isPlain = (v: unknown): v is Obj =>
+  isObj(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/** Whether a query or body about to go upstream carries a provider id stand-in, at any depth. */
+export function hasProviderStandIn(value: unknown): boolean {
+  if (typeof value === "string") return isDemoProviderId(value);
+  if (Array.isArray(value)) return value.some(hasProviderStandIn);
+  return isPlain(value) && Object.values(value).some(hasProviderStandIn);
+}
+
+/**
+ * A query or body going upstream with every provider id stand-in (from a link or form of a demo-mode page)
+ * replaced by the real id among `realIds`, at any depth. A stand-in of no known provider stays as it is:
+ * upstream refuses it as an unknown utility, as it would any unknown id.
+ */
+export function restoreProviderIds<T>(value: T, realIds: readonly string[]): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return isDemoProviderId(v) ? (realProviderId(v, realIds) ?? v) : v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isPlain(v)) return v;
+    const out: Obj = {};
+    for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+    return out;
+  };
+  return walk(value) as T;
 }

@@ -1,6 +1,7 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import { anonymise } from "./demo-mode";
-import { createApiClient, type ApiClient } from "./api-client.server";
+import { z } from "zod";
+import { anonymise, hasProviderStandIn, restoreProviderIds } from "./demo-mode";
+import { createApiClient, type ApiClient, type OutgoingCall } from "./api-client.server";
 import type { ApiError } from "./api-error";
 import { apiBaseUrl, getConfig } from "~/server/config.server";
 import { upstreamObservers } from "~/server/ops/metrics.server";
@@ -21,6 +22,7 @@ export async function getApi(request: Request, context?: AppLoadContext): Promis
   // The request log names the user (server.ts reads it from the load context).
   if (context) context.userId ??= session.get("user")?.id;
   setReportingUser(session.get("user"));
+  const demoMode = session.get("user")?.isDemoMode === true;
   return createApiClient({
     ...upstreamObservers(request.headers.get(REQUEST_ID_HEADER)),
     baseUrl: apiBaseUrl(cfg),
@@ -28,12 +30,30 @@ export async function getApi(request: Request, context?: AppLoadContext): Promis
     signal: request.signal,
     timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
     shared: context?.upstream,
-    transform: session.get("user")?.isDemoMode ? anonymise : undefined,
+    transform: demoMode ? anonymise : undefined,
+    restore: demoMode ? (call) => restoreRealProviderIds(call, request) : undefined,
     onUnauthorized: async () => {
       const cookie = await destroySession(session);
       throw redirect(loginRedirectUrl(request.url), { headers: { "Set-Cookie": cookie } });
     },
   });
+}
+
+// Only the provider ids of the public utility catalogue are read here (built once: see settings.server.ts).
+const providerCatalogue = z.object({ items: z.array(z.object({ arcadiaProviderId: z.string() })) });
+
+/**
+ * Demo mode's way back (rule demo-mode-anonymisation): a call that carries a provider id stand-in (the
+ * connect flow's `?utility=` or hidden field) gets the real id from the public utility catalogue, read
+ * without demo mode. Only such calls pay for that read; any other goes out untouched.
+ */
+async function restoreRealProviderIds(call: OutgoingCall, request: Request): Promise<OutgoingCall> {
+  if (!hasProviderStandIn(call)) return call;
+  const { items } = await getPublicApi(request).get("/arcadia-utilities", { schema: providerCatalogue });
+  return restoreProviderIds(
+    call,
+    items.map((u) => u.arcadiaProviderId),
+  );
 }
 
 /** The api client without a user session (login, token and public pages). */
