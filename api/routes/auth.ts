@@ -160,6 +160,29 @@ function issueToken(
 }
 
 /**
+ * A fresh link of `kind` for a person, if their sign-in mail limits allow one more mail (checked, written down
+ * and the token stored in one transaction): its absolute address on the web's `page`, or null beyond the limits.
+ */
+function linkWithinMailLimits(
+  deps: ApiDeps,
+  kind: "login_link" | "password_reset",
+  userId: number,
+  requester: string,
+  minutes: number,
+  page: string,
+  next?: string,
+): string | null {
+  const token = deps.db.transaction(() =>
+    takeSignInMail(deps, userId, requester) ? issueToken(deps, kind, userId, requester, minutes, next) : null,
+  )();
+  if (!token) return null;
+  const url = new URL(page, deps.config.webBaseUrl);
+  url.searchParams.set("token", token);
+  if (next) url.searchParams.set("next", next);
+  return url.href;
+}
+
+/**
  * Whether a sign-in mail asked for from `requester` may go to this person now (api/domain/sign-in-mail.ts);
  * when it may, the send is written down in the same step, so concurrent requests cannot both take the last
  * one. Also forgets what no longer matters: sends older than the longest window, codes that can no longer be
@@ -327,20 +350,20 @@ export function authRoutes(deps: ApiDeps) {
     route(async (req, res) => {
       const body = parse(z.object({ email, next: z.string().max(2000).optional() }), req.body);
       const user = findUser(deps, body.email);
-      const requester = requesterOf(req);
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
-      const token =
+      const href =
         user &&
-        db.transaction(() =>
-          takeSignInMail(deps, user.id, requester)
-            ? issueToken(deps, "login_link", user.id, requester, LINK_MINUTES, body.next)
-            : null,
-        )();
-      if (user && token) {
-        const url = new URL("/login/link", deps.config.webBaseUrl);
-        url.searchParams.set("token", token);
-        if (body.next) url.searchParams.set("next", body.next);
-        const mail = await renderEmail(loginLinkEmail(deps.config.webBaseUrl, url.href, LINK_MINUTES));
+        linkWithinMailLimits(
+          deps,
+          "login_link",
+          user.id,
+          requesterOf(req),
+          LINK_MINUTES,
+          "/login/link",
+          body.next,
+        );
+      if (user && href) {
+        const mail = await renderEmail(loginLinkEmail(deps.config.webBaseUrl, href, LINK_MINUTES));
         sendMail(deps, { to: user.email, ...mail });
       }
       res.status(204).end();
@@ -364,20 +387,20 @@ export function authRoutes(deps: ApiDeps) {
     route(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
       const user = findUser(deps, body.email);
-      const requester = requesterOf(req);
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
-      const token =
+      const href =
         user &&
-        db.transaction(() =>
-          takeSignInMail(deps, user.id, requester)
-            ? issueToken(deps, "password_reset", user.id, requester, RESET_MINUTES)
-            : null,
-        )();
-      if (user && token) {
-        const url = new URL("/reset-password", deps.config.webBaseUrl);
-        url.searchParams.set("token", token);
+        linkWithinMailLimits(
+          deps,
+          "password_reset",
+          user.id,
+          requesterOf(req),
+          RESET_MINUTES,
+          "/reset-password",
+        );
+      if (user && href) {
         const mail = await renderEmail(
-          passwordResetEmail(deps.config.webBaseUrl, url.href, RESET_MINUTES, Boolean(user.password_hash)),
+          passwordResetEmail(deps.config.webBaseUrl, href, RESET_MINUTES, Boolean(user.password_hash)),
         );
         sendMail(deps, { to: user.email, ...mail });
       }
