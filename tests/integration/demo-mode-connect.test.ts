@@ -6,35 +6,21 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UTILITY_ROWS } from "../../api/db/seed/core";
-import { DEMO_PASSWORD, USER } from "../../api/db/seed/ids";
 import { startApi, type RunningApi } from "../../api/server";
-import type { SessionUser } from "~/server/upstream/session.server";
 import { demoProviderId, isDemoProviderId } from "../../shared/demo-stand-ins";
-import { DANA_SESSION_USER } from "../support/session-users";
+import { MORGAN_SESSION_USER, apiSessionOf, webSessionCookie } from "../support/session-users";
 
 let api: RunningApi;
 const ctx = { cspNonce: "" };
 let connectLoader: typeof import("~/routes/_app.authorize-arcadia").loader;
 let connectAction: typeof import("~/routes/_app.authorize-arcadia").action;
 let impersonateAction: typeof import("~/routes/_app.impersonate").action;
-let sessions: typeof import("~/server/upstream/session.server");
 let cookie = "";
 
 const SCL = "prov_scl";
 const sclStandIn = demoProviderId(SCL);
 
-const morgan: SessionUser = {
-  ...DANA_SESSION_USER,
-  id: USER.morgan,
-  email: "morgan@energyops.test",
-  firstName: "Morgan",
-  lastName: "Lee",
-  clientId: null,
-  client: null,
-  isStaff: true,
-  isClientAdmin: false,
-  canImpersonate: true,
-};
+const morgan = MORGAN_SESSION_USER;
 
 const nextCookie = (res: Response) => res.headers.get("Set-Cookie")?.split(";")[0] ?? cookie;
 const post = (path: string, fields: Record<string, string>) =>
@@ -69,26 +55,12 @@ beforeAll(async () => {
   });
   process.env.API_URL = api.url;
   process.env.SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
-  sessions = await import("~/server/upstream/session.server");
   const route = await import("~/routes/_app.authorize-arcadia");
   connectLoader = route.loader;
   connectAction = route.action;
   impersonateAction = (await import("~/routes/_app.impersonate")).action;
 
-  const login = await fetch(`${api.url}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: morgan.email, password: DEMO_PASSWORD }),
-  });
-  const apiSession = login.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("api_session="))!
-    .split(";")[0]
-    .slice("api_session=".length);
-  const session = await sessions.sessionStorage().getSession(null);
-  session.set("user", morgan);
-  session.set("apiSession", apiSession);
-  cookie = (await sessions.commitSession(session)).split(";")[0];
+  cookie = await webSessionCookie(morgan, await apiSessionOf(api.url, morgan.email));
   // Impersonate Harbor Coffee Co., then switch demo mode on, as staff would.
   const steps: Record<string, string>[] = [
     { intent: "start", clientId: "1", reason: "demo of the connect flow" },

@@ -5,10 +5,9 @@
  * same answer.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "../../api/db/seed/ids";
 import { startApi, type RunningApi } from "../../api/server";
 import { startFaultProxy } from "../support/stack";
-import { DANA_SESSION_USER } from "../support/session-users";
+import { DANA_SESSION_USER, apiSessionOf, webSessionCookie } from "../support/session-users";
 
 let api: RunningApi;
 let proxy: Awaited<ReturnType<typeof startFaultProxy>>;
@@ -21,21 +20,7 @@ beforeAll(async () => {
   proxy = await startFaultProxy(api.url);
   process.env.API_URL = proxy.url;
   process.env.SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
-  const res = await fetch(`${api.url}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: DANA_SESSION_USER.email, password: DEMO_PASSWORD }),
-  });
-  const apiSession = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("api_session="))!
-    .split(";")[0]
-    .slice("api_session=".length);
-  const sessions = await import("~/server/upstream/session.server");
-  const session = await sessions.sessionStorage().getSession(null);
-  session.set("user", DANA_SESSION_USER);
-  session.set("apiSession", apiSession);
-  cookie = (await sessions.commitSession(session)).split(";")[0];
+  cookie = await webSessionCookie(DANA_SESSION_USER, await apiSessionOf(api.url, DANA_SESSION_USER.email));
   ({ loader } = await import("~/routes/dismiss-thermostat-issue"));
 });
 

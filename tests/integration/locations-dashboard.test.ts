@@ -6,10 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayUtc } from "../../api/db/seed";
 import { addDays, isoDate } from "../../api/db/seed/context";
-import { DEMO_PASSWORD, USER } from "../../api/db/seed/ids";
+import { USER } from "../../api/db/seed/ids";
 import { startApi, type RunningApi } from "../../api/server";
-import type { SessionUser } from "~/server/upstream/session.server";
-import { DANA_SESSION_USER } from "../support/session-users";
+import {
+  DANA_SESSION_USER,
+  MORGAN_SESSION_USER,
+  apiSessionOf,
+  webSessionCookie,
+} from "../support/session-users";
 
 let api: RunningApi;
 const ctx = { cspNonce: "" };
@@ -20,26 +24,12 @@ type ShellLoader = typeof import("~/routes/_app").loader;
 let dashboard: Loader;
 let shell: ShellLoader;
 let impersonateAction: typeof import("~/routes/_app.impersonate").action;
-let sessions: typeof import("~/server/upstream/session.server");
 
-async function apiSessionFor(email: string) {
-  const res = await fetch(`${api.url}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
-  });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("api_session="))!;
-  return cookie.split(";")[0].slice("api_session=".length);
-}
+const apiSessionFor = (email: string) => apiSessionOf(api.url, email);
 
 const dana = DANA_SESSION_USER;
 
-async function cookieFor(user: SessionUser, apiSession: string) {
-  const session = await sessions.sessionStorage().getSession(null);
-  session.set("user", user);
-  session.set("apiSession", apiSession);
-  return (await sessions.commitSession(session)).split(";")[0];
-}
+const cookieFor = webSessionCookie;
 
 const get = (path: string, cookie: string) => new Request(`http://localhost${path}`, { headers: { cookie } });
 
@@ -82,7 +72,6 @@ beforeAll(async () => {
     isoDate(addDays(today, -60)),
     20,
   );
-  sessions = await import("~/server/upstream/session.server");
   dashboard = (await import("~/routes/_app.locations._index")).loader;
   shell = (await import("~/routes/_app")).loader;
   impersonateAction = (await import("~/routes/_app.impersonate")).action;
@@ -208,18 +197,7 @@ describe("the shell loader", () => {
 describe("impersonation and demo mode through the web actions", () => {
   it("starts with an audited reason, anonymises every answer in demo mode, and stops", async () => {
     const apiSession = await apiSessionFor("morgan@energyops.test");
-    const morgan: SessionUser = {
-      ...dana,
-      id: USER.morgan,
-      email: "morgan@energyops.test",
-      firstName: "Morgan",
-      lastName: "Lee",
-      clientId: null,
-      client: null,
-      isStaff: true,
-      isClientAdmin: false,
-      canImpersonate: true,
-    };
+    const morgan = MORGAN_SESSION_USER;
     let cookie = await cookieFor(morgan, apiSession);
     const post = (fields: Record<string, string>) =>
       new Request("http://localhost/impersonate", {
