@@ -9,6 +9,9 @@ export type FlagLike = {
   details?: { previousSupplier?: string | null } | null;
 };
 
+/** The question a Bill Audit Alert and an unanswered flag ask; the answer link's page asks the same. */
+export const FLAG_QUESTION = "Did you expect this change?";
+
 /** The heading of one flag by type and status (rule flag-headings, docs/rules.md). */
 export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
   if (flag.type === "supplier_change") {
@@ -34,17 +37,54 @@ export function flagCopy(
   const to = supplier ?? "a new supplier";
   if (flag.type === "supplier_change") {
     if (flag.status === "unacknowledged") {
-      return `This bill lists ${to} as your energy supplier${previous ? ` instead of ${previous}` : ""}. Did you expect this change? If not, we will look into it and respond by email within 1 business day.`;
+      return `This bill lists ${to} as your energy supplier${previous ? ` instead of ${previous}` : ""}. ${FLAG_QUESTION} If not, we will look into it and respond by email within 1 business day.`;
     }
     if (flag.status === "action_requested")
       return `We are looking into the change of supplier to ${to} and will respond by email within 1 business day.`;
     return `${to} is confirmed as the energy supplier on this bill.`;
   }
   if (flag.status === "unacknowledged") {
-    return "Your utility moved this account to a different delivery rate class. Rate class changes typically mean 50-70% higher delivery cost. Did you expect this change? If not, we will look into it and respond by email within 1 business day.";
+    return `Your utility moved this account to a different delivery rate class. Rate class changes typically mean 50-70% higher delivery cost. ${FLAG_QUESTION} If not, we will look into it and respond by email within 1 business day.`;
   }
   if (flag.status === "action_requested") {
     return "We are reviewing the delivery rate class change (typically 50-70% higher delivery cost) and will respond by email within 1 business day.";
   }
   return "The delivery rate class change on this bill has been reviewed.";
 }
+
+/** The two answers to a flag and their words: the email's buttons, the spending page's, the answer page's. */
+export type FlagAnswerStatus = "dismissed" | "action_requested";
+export const ANSWER_LABELS: Record<FlagAnswerStatus, string> = {
+  dismissed: "Yes, this is expected",
+  action_requested: "No, please investigate",
+};
+export const otherAnswer = (a: FlagAnswerStatus): FlagAnswerStatus =>
+  a === "dismissed" ? "action_requested" : "dismissed";
+
+/**
+ * Whether a person's answer to a flag is recorded (rule flag-answer-history, docs/rules.md), from the flag's
+ * status and whether the answer on record is that person's own:
+ * - `record`: an unacknowledged flag takes either answer; anyone who may see the bill asks for an investigation
+ *   after "Yes, this is expected" was recorded (a second opinion is never lost); the person whose "No, please
+ *   investigate" is on record may switch it to "Yes, this is expected" (a wrong tap); nobody else withdraws it.
+ * - `already`: that answer is on record (yours or another person's): nothing new is recorded.
+ * - `refused`: completed is final; another person's investigation request stays.
+ */
+export function decideFlagAnswer(
+  status: string,
+  answer: FlagAnswerStatus,
+  onRecordIsYours: boolean,
+): "record" | "already" | "refused" {
+  if (status === "completed") return "refused";
+  if (status === answer) return "already";
+  if (status === "unacknowledged") return "record";
+  if (status === "dismissed") return answer === "action_requested" ? "record" : "refused";
+  if (status === "action_requested") return onRecordIsYours ? "record" : "refused";
+  return "refused";
+}
+
+/** The answers a person may give to a flag now (the buttons shown): none when nothing can change. */
+export const answersOpen = (status: string, onRecordIsYours: boolean): FlagAnswerStatus[] =>
+  (["dismissed", "action_requested"] as const).filter(
+    (a) => decideFlagAnswer(status, a, onRecordIsYours) === "record",
+  );

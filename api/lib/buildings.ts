@@ -67,3 +67,22 @@ export function buildingJson(b: BuildingRow) {
     timezone: b.timezone,
   };
 }
+
+/**
+ * Whether a person (not a session) may see a building now: a non-staff member of the building's client, and
+ * its admin or given access to it. Tokens in emails act for a person without a session: they re-check this
+ * at every use (rule email-token-access, docs/rules.md), so a person removed from a location or a client can
+ * no longer see or act on it through an old link.
+ */
+export function userMaySeeBuilding(db: DB, userId: number, buildingId: number): boolean {
+  return Boolean(
+    db
+      .prepare(
+        `SELECT 1 FROM users u JOIN buildings b ON b.client_id = u.client_id
+         WHERE u.id = ? AND b.id = ? AND u.is_staff = 0
+           AND (u.is_client_admin = 1 OR EXISTS (SELECT 1 FROM user_building_access a
+                WHERE a.building_id = b.id AND a.user_id = u.id AND a.has_access = 1))`,
+      )
+      .get(userId, buildingId),
+  );
+}

@@ -4,8 +4,11 @@ import { sha256 } from "../lib/crypto";
 
 /**
  * The tokens in notification links (table `email_tokens`): only their hash is stored; each is bound to one bill
- * flag and one answer, or to one recipient and one kind of email (unsubscribe); each expires, and is spent once
- * used. A token is the only authority of the act it names: no sign-in is needed for that one act.
+ * flag, its person and the link's answer, or to one recipient and one kind of email (unsubscribe); each
+ * expires. An unsubscribe token is spent once used; an answer token is marked used at its first answer and
+ * acts until it expires, only while its person may see the location (api/routes/email-answers.ts), and is
+ * revoked when that access is removed (`revokeAnswerTokens`). A token is the only authority of the act it
+ * names: no sign-in is needed for that one act.
  */
 
 export type BillAnswer = "dismissed" | "action_requested";
@@ -19,6 +22,8 @@ export type TokenRow = {
   kind: string | null;
   expires_at: string;
   used_at: string | null;
+  /** Set when the person lost access to the flag's location (answer tokens only): never valid again. */
+  revoked_at: string | null;
 };
 
 const daysFromNow = (days: number) => new Date(clock.nowMs() + days * 86_400_000).toISOString();
@@ -75,3 +80,16 @@ export function readToken(db: DB, purpose: TokenRow["purpose"], token: string) {
 export const spendToken = (db: DB, id: number) =>
   db.prepare("UPDATE email_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL").run(clock.nowIso(), id)
     .changes === 1;
+
+/**
+ * Ends a person's answer links for the flags of one location (their access to it was removed): revoked tokens
+ * are never valid again, even if access is given back later (a new alert brings new links).
+ */
+export const revokeAnswerTokens = (db: DB, userId: number, buildingId: number) =>
+  db
+    .prepare(
+      `UPDATE email_tokens SET revoked_at = ? WHERE purpose = 'bill_answer' AND user_id = ? AND revoked_at IS NULL
+         AND bill_flag_id IN (SELECT f.id FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
+                              WHERE s.building_id = ?)`,
+    )
+    .run(clock.nowIso(), userId, buildingId).changes;

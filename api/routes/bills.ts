@@ -5,7 +5,8 @@ import type { DB } from "../db";
 import type { BillStatementRow } from "../db/rows";
 import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { type BuildingRow, requireBuilding, buildingRoute } from "../lib/buildings";
-import { type ApiDeps, notFound, parse, route, validationError } from "../lib/http";
+import { type ApiDeps, HttpError, notFound, parse, route, validationError } from "../lib/http";
+import { answerJson, answerOnRecord, flagAnswers, recordFlagAnswer } from "../lib/flag-answers";
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
 // Demo mode's stand-ins (docs/rules.md, demo-mode-anonymisation), the same the web shows (ADR 0020).
@@ -40,8 +41,20 @@ const BILL_SELECT = `SELECT s.*, a.number AS account_number, u.id AS utility_id,
 export const buildingAddress = (b: BuildingRow) =>
   [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`].filter(Boolean).join(", ");
 
-function flagJson(f: FlagRow) {
+/** The reader of a flag: their id (is an answer theirs?) and demo mode (no real names). */
+type Reader = { userId: number; demo: boolean; answers: ReturnType<typeof flagAnswers> };
+
+const readerOf = (db: DB, auth: Auth, flagIds: number[]): Reader => ({
+  userId: auth.user.id,
+  demo: auth.session.is_demo_mode === 1,
+  answers: flagAnswers(db, flagIds),
+});
+
+/** A flag with its answers (rule flag-answer-history): the one on record (or null) and the whole history. */
+function flagJson(f: FlagRow, reader: Reader) {
   const details = JSON.parse(f.details_json) as Record<string, unknown>;
+  const answers = reader.answers.get(f.id) ?? [];
+  const onRecord = answerOnRecord(f.status, answers);
   return {
     id: f.id,
     bill_statement_id: f.bill_statement_id,
@@ -49,14 +62,17 @@ function flagJson(f: FlagRow) {
     status: f.status,
     details: { ...details, previous_supplier: f.previous_supplier },
     updated_at: f.updated_at,
+    answer_on_record: onRecord ? answerJson(onRecord, reader.userId, reader.demo) : null,
+    answers: answers.map((a) => answerJson(a, reader.userId, reader.demo)),
   };
 }
 
-function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[]) {
+function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[], reader: Reader) {
   return {
     id: s.id,
     building_id: s.building_id,
     building_address: buildingAddress(building),
+    building_timezone: building.timezone,
     account_id: s.account_id,
     account_number: s.account_number,
     statement_date: s.statement_date,
@@ -69,7 +85,7 @@ function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[]) {
     total_electric_charges: s.total_electric_charges_cents,
     supplier: s.supplier,
     utility: { id: s.utility_id, name: s.utility_name },
-    flags: flags.map(flagJson),
+    flags: flags.map((f) => flagJson(f, reader)),
   };
 }
 
@@ -186,7 +202,12 @@ export function billRoutes(deps: ApiDeps) {
         : [];
       const byBill = new Map<number, FlagRow[]>();
       for (const f of flags) byBill.set(f.bill_statement_id, [...(byBill.get(f.bill_statement_id) ?? []), f]);
-      res.json({ items: bills.map((b) => billJson(b, building, byBill.get(b.id) ?? [])) });
+      const reader = readerOf(
+        db,
+        getAuth(res),
+        flags.map((f) => f.id),
+      );
+      res.json({ items: bills.map((b) => billJson(b, building, byBill.get(b.id) ?? [], reader)) });
     }),
   );
 
@@ -199,22 +220,27 @@ export function billRoutes(deps: ApiDeps) {
         .get(pathId(req.params.flagId), bill.id) as FlagRow | undefined;
       if (!flag) throw notFound();
       const { status } = parse(patchBody, req.body, "body");
-      if (flag.status !== "unacknowledged") {
-        throw validationError({
-          body: [{ location: "status", message: `a ${flag.status} flag cannot be changed` }],
-        });
-      }
       if (status !== "dismissed" && status !== "action_requested") {
         throw validationError({
           body: [{ location: "status", message: "must be dismissed or action_requested" }],
         });
       }
-      db.prepare("UPDATE bill_flags SET status = ?, updated_at = ? WHERE id = ?").run(
-        status,
-        clock.now().toISOString(),
-        flag.id,
-      );
-      res.json(flagJson(db.prepare("SELECT * FROM bill_flags WHERE id = ?").get(flag.id) as FlagRow));
+      const auth = getAuth(res);
+      // The shared rule decides (rule flag-answer-history): the status and the history row are written together.
+      const { decision, onRecord } = db.transaction(() =>
+        recordFlagAnswer(db, flag, auth.user.id, status, "app"),
+      )();
+      if (decision === "refused" || (decision === "already" && onRecord?.user_id !== auth.user.id)) {
+        throw new HttpError(409, {
+          message:
+            flag.status === "completed"
+              ? "This bill issue is resolved and can no longer be answered."
+              : "This bill issue has already been answered.",
+          status: flag.status,
+        });
+      }
+      const row = db.prepare("SELECT * FROM bill_flags WHERE id = ?").get(flag.id) as FlagRow;
+      res.json(flagJson(row, readerOf(db, auth, [flag.id])));
     }),
   );
 

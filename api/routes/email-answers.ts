@@ -1,19 +1,24 @@
 import { Router } from "express";
 import { z } from "zod";
-import { flagHeading } from "../../shared/bill-flags";
+import { answersOpen, decideFlagAnswer, type FlagAnswerStatus, flagHeading } from "../../shared/bill-flags";
 import { KIND_NAMES, NOTIFICATION_KINDS, type NotificationKind } from "../domain/notifications";
 import * as clock from "../lib/clock";
 import { type ApiDeps, HttpError, parse, route } from "../lib/http";
-import { readToken, spendToken } from "../mail/tokens";
+import { userMaySeeBuilding } from "../lib/buildings";
+import { answerJson as answerView, answerOnRecord, flagAnswers, recordFlagAnswer } from "../lib/flag-answers";
+import { readToken, spendToken, type TokenRow } from "../mail/tokens";
 
 /**
  * The acts a notification's links allow without signing in (docs/api/email-answers.md): answering one bill flag,
  * and turning one kind of email off for one person. The token is the only authority, and only for that act:
- * it is bound to the flag and the answer (or the recipient and the kind), single use, and expiring. A GET
- * describes what the token would do and changes nothing (mail scanners open links).
+ * it is bound to the flag and its person (or the recipient and the kind), and expiring. An answer token acts
+ * only while its person may still see the flag's location (re-checked at every use, rule email-token-access),
+ * and may change that person's answer while it lasts; an unsubscribe token is single use. A GET describes
+ * what the token would do and changes nothing (mail scanners open links).
  */
 
 const tokenField = z.string().min(1, "Token is required").max(200);
+const answerField = z.enum(["dismissed", "action_requested"]);
 
 const gone = (state: "answered" | "expired" | "invalid", message: string, status: number) =>
   new HttpError(status, { message, state });
@@ -28,6 +33,8 @@ type FlagView = {
   building_id: number;
   name: string;
   nickname: string | null;
+  timezone: string;
+  account_number: string;
 };
 
 export function emailAnswerRoutes(deps: ApiDeps) {
@@ -38,67 +45,98 @@ export function emailAnswerRoutes(deps: ApiDeps) {
     db
       .prepare(
         `SELECT f.id, f.type, f.status, f.bill_statement_id, s.statement_date, s.total_charges_cents, b.id AS building_id,
-           b.name, b.nickname
+           b.name, b.nickname, b.timezone, a.number AS account_number
          FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id JOIN buildings b ON b.id = s.building_id
+           JOIN utility_accounts a ON a.id = s.account_id
          WHERE f.id = ?`,
       )
       .get(flagId) as FlagView;
 
-  const answerJson = (f: FlagView, answer: string, state: string) => ({
-    state,
-    answer,
-    flag: { id: f.id, type: f.type, status: f.status, heading: flagHeading(f) },
-    bill: {
-      id: f.bill_statement_id,
-      statement_date: f.statement_date,
-      total_charges: f.total_charges_cents,
-      location: { id: f.building_id, name: f.nickname || f.name },
-    },
-  });
+  /**
+   * A token that may act now for its person on its flag (rule email-token-access): known, not revoked, and
+   * its person still a member of the client who may see the location. Otherwise it is not valid: a former
+   * member's link neither shows the bill nor records an answer. Expired and used are the caller's to judge.
+   */
+  const tokenFor = (token: string) => {
+    const t = readToken(db, "bill_answer", token);
+    if (!t.row || t.row.revoked_at) throw gone("invalid", "This link is not valid.", 404);
+    const f = flagView(t.row.bill_flag_id!);
+    if (!f || !userMaySeeBuilding(db, t.row.user_id, f.building_id))
+      throw gone("invalid", "This link is not valid.", 404);
+    // Used or not, an answer token acts until it expires (its person may change their answer).
+    return { row: t.row as TokenRow, expired: t.row.expires_at <= clock.nowIso(), f };
+  };
 
-  /** What an answer token would record: the bill, the flag, the answer, and whether it still can. */
+  /**
+   * What the page shows: the flag and bill, the link's answer, the answer on record (who, when, from where;
+   * `you` when it is the token's person's) and the answers this person may give now (shared rule).
+   */
+  const answerJson = (f: FlagView, userId: number, answer: FlagAnswerStatus, state: string) => {
+    const onRecord = answerOnRecord(f.status, flagAnswers(db, [f.id]).get(f.id));
+    return {
+      state,
+      answer,
+      flag: { id: f.id, type: f.type, status: f.status, heading: flagHeading(f) },
+      bill: {
+        id: f.bill_statement_id,
+        statement_date: f.statement_date,
+        total_charges: f.total_charges_cents,
+        account_number: f.account_number,
+        location: { id: f.building_id, name: f.nickname || f.name, timezone: f.timezone },
+      },
+      on_record: onRecord ? answerView(onRecord, userId) : null,
+      answers_open: state === "expired" ? [] : answersOpen(f.status, onRecord?.user_id === userId),
+    };
+  };
+
+  /**
+   * What an answer token would record: the bill, the flag, the link's answer, the answer on record, and
+   * whether the link's answer can still be given (`open`), is already on record (`answered`), or cannot.
+   */
   r.get(
     "/email-answers/bill-flag",
     route((req, res) => {
       const { token } = parse(z.object({ token: tokenField }), req.query, "query");
-      const t = readToken(db, "bill_answer", token);
-      if (!t.row) throw gone("invalid", "This link is not valid.", 404);
-      const f = flagView(t.row.bill_flag_id!);
-      const state =
-        t.state === "expired"
-          ? "expired"
-          : t.state === "used" || f.status !== "unacknowledged"
-            ? "answered"
-            : "open";
-      res.json(answerJson(f, t.row.answer!, state));
+      const t = tokenFor(token);
+      const answer = t.row.answer!;
+      const onRecord = answerOnRecord(t.f.status, flagAnswers(db, [t.f.id]).get(t.f.id));
+      const state = t.expired
+        ? "expired"
+        : decideFlagAnswer(t.f.status, answer, onRecord?.user_id === t.row.user_id) === "record"
+          ? "open"
+          : "answered";
+      res.json(answerJson(t.f, t.row.user_id, answer, state));
     }),
   );
 
-  /** Records the token's answer on its flag; the flag's other answer link is spent with it. */
+  /**
+   * Records an answer for the token's person: the link's answer, or the email's other answer (`answer`: the
+   * page's "change my answer"); the token stays usable until it expires, and the shared rule decides. The
+   * same answer again by the same person is `recorded` without a new row (a double click); another person's
+   * answer on record, or a refusal, is 409 with the answer on record.
+   */
   r.post(
     "/email-answers/bill-flag",
     route((req, res) => {
-      const { token } = parse(z.object({ token: tokenField }), req.body);
+      const body = parse(z.object({ token: tokenField, answer: answerField.optional() }), req.body);
       const result = db.transaction(() => {
-        const t = readToken(db, "bill_answer", token);
-        if (!t.row) throw gone("invalid", "This link is not valid.", 404);
-        if (t.state === "expired") throw gone("expired", "This link has expired.", 410);
-        const f = flagView(t.row.bill_flag_id!);
-        if (t.state === "used" || f.status !== "unacknowledged")
-          throw gone("answered", "This bill issue has already been answered.", 409);
-        spendToken(db, t.row.id);
-        db.prepare(
-          "UPDATE email_tokens SET used_at = ? WHERE purpose = 'bill_answer' AND bill_flag_id = ? AND used_at IS NULL",
-        ).run(clock.nowIso(), f.id);
-        db.prepare("UPDATE bill_flags SET status = ?, updated_at = ? WHERE id = ?").run(
-          t.row.answer,
-          clock.nowIso(),
-          f.id,
-        );
-        return answerJson(flagView(f.id), t.row.answer!, "recorded");
+        const t = tokenFor(body.token);
+        const f = t.f;
+        if (t.expired) throw gone("expired", "This link has expired.", 410);
+        const answer = body.answer ?? t.row.answer!;
+        const { decision, onRecord } = recordFlagAnswer(db, f, t.row.user_id, answer, "email");
+        if (decision === "refused" || (decision === "already" && onRecord?.user_id !== t.row.user_id)) {
+          throw new HttpError(409, {
+            message: "This bill issue has already been answered.",
+            ...answerJson(flagView(f.id), t.row.user_id, answer, "answered"),
+          });
+        }
+        if (!t.row.used_at) spendToken(db, t.row.id);
+        return { recorded: decision === "record", view: answerJson(flagView(f.id), t.row.user_id, answer, "recorded") };
       })();
-      deps.log("bill flag answered from email", { flag_id: result.flag.id, answer: result.answer });
-      res.json(result);
+      if (result.recorded)
+        deps.log("bill flag answered from email", { flag_id: result.view.flag.id, answer: result.view.answer });
+      res.json(result.view);
     }),
   );
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { type Auth, getAuth, sessionRouter, requireOwnClient } from "../lib/auth";
 import { type ApiDeps, forbidden, notFound, parse, route } from "../lib/http";
+import { userMaySeeBuilding } from "../lib/buildings";
+import { revokeAnswerTokens } from "../mail/tokens";
 
 export const EDITABLE_PREFERENCES = [
   "bill_flag",
@@ -88,9 +90,14 @@ export function settingsRoutes(deps: ApiDeps) {
         .prepare("SELECT id FROM buildings WHERE id = ? AND client_id = ?")
         .get(body.building_id, a.clientId);
       if (!user || !building) throw notFound();
-      db.prepare(
-        "INSERT INTO user_building_access (user_id, building_id, has_access) VALUES (?, ?, ?) ON CONFLICT (user_id, building_id) DO UPDATE SET has_access = excluded.has_access",
-      ).run(body.user_id, body.building_id, body.has_access ? 1 : 0);
+      db.transaction(() => {
+        db.prepare(
+          "INSERT INTO user_building_access (user_id, building_id, has_access) VALUES (?, ?, ?) ON CONFLICT (user_id, building_id) DO UPDATE SET has_access = excluded.has_access",
+        ).run(body.user_id, body.building_id, body.has_access ? 1 : 0);
+        // Removing access ends that person's email answer links for the location (rule email-token-access).
+        if (!userMaySeeBuilding(db, body.user_id, body.building_id))
+          revokeAnswerTokens(db, body.user_id, body.building_id);
+      })();
       res.status(204).end();
     }),
   );
