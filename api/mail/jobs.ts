@@ -153,6 +153,10 @@ type FlagCandidateRow = {
   rate_cents: number;
   supplier: string | null;
   utility_name: string;
+  statement_id: number;
+  account_id: number;
+  account_number: string;
+  accounts_at_location: number;
 };
 
 function billFlagCandidates(deps: ApiDeps): Candidate[] {
@@ -161,7 +165,9 @@ function billFlagCandidates(deps: ApiDeps): Candidate[] {
   const flags = db.prepare(
     `SELECT f.id AS flag_id, f.type, f.status, f.previous_supplier, f.updated_at, s.building_id, s.statement_date,
        s.service_start_date, s.service_end_date, s.total_charges_cents, s.total_electric_charges_cents,
-       s.consumption_kwh, s.rate_cents, s.supplier, u.name AS utility_name
+       s.consumption_kwh, s.rate_cents, s.supplier, u.name AS utility_name, s.id AS statement_id,
+       a.id AS account_id, a.number AS account_number,
+       (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location
      FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
        JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
      WHERE f.status = 'unacknowledged' AND s.building_id IN (SELECT value FROM json_each(?))
@@ -195,7 +201,9 @@ function billFlagCandidates(deps: ApiDeps): Candidate[] {
               supplier: f.supplier,
               utility: f.utility_name,
             },
-            flag: { type: f.type, status: f.status, previousSupplier: f.previous_supplier },
+            flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
+            billId: f.statement_id,
+            account: { id: f.account_id, number: f.account_number, accountsAtLocation: f.accounts_at_location },
             confirmToken: t.confirm,
             investigateToken: t.investigate,
           }),

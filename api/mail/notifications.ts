@@ -31,7 +31,10 @@ export type BillAlertData = Common & {
     supplier: string | null;
     utility: string;
   };
-  flag: { type: string; status: string; previousSupplier: string | null };
+  flag: { id: number; type: string; status: string; previousSupplier: string | null };
+  /** The bill's statement id and its utility account; `accountsAtLocation` says whether to name it in the subject. */
+  billId: number;
+  account: { id: number; number: string; accountsAtLocation: number };
   /** The two answer links' tokens. */
   confirmToken: string;
   investigateToken: string;
@@ -43,9 +46,11 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
   const flag = { ...d.flag, details: { previousSupplier: d.flag.previousSupplier } };
   const answer = (status: string, token: string) =>
     absolute(d.baseUrl, `/fix-my-bill/${status}?${new URLSearchParams({ token })}`);
+  const account = `Acct # ${d.account.number}`;
   const rows: [string, string][] = [
     ["Location", d.location.name],
     ["Address", d.location.address],
+    ["Account", account],
     ["Statement date", formatCalendarDate(d.bill.statementDate)],
     ["Service period", formatRange(d.bill.serviceStartDate, d.bill.serviceEndDate)],
     ["Total charges", formatMoney(d.bill.totalChargesCents)],
@@ -61,8 +66,9 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
       : []),
   ];
   return {
-    subject: `${heading}: ${d.location.name}`,
-    preview: `Bill of ${formatCalendarDate(d.bill.statementDate)} at ${d.location.name}: is this change expected?`,
+    // Two accounts at one location would read alike: the subject names the account when there are several.
+    subject: `${heading}: ${d.location.name}${d.account.accountsAtLocation > 1 ? `, ${account}` : ""}`,
+    preview: `Bill of ${formatCalendarDate(d.bill.statementDate)} at ${d.location.name} (${account}): is this change expected?`,
     heading,
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("bill_flag", d.unsubscribeHref),
@@ -82,10 +88,15 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
         type: "list",
         items: [
           {
-            text: "All bills of this location:",
+            // That account's bills with this bill marked and its flag in view (the spending page's accountId
+            // and billId, server-rendered; the fragment is the flag's anchor).
+            text: "This bill and the other bills of this account:",
             link: {
-              href: absolute(d.baseUrl, `/locations/${d.location.id}/spending`),
-              label: `${d.location.name} bills`,
+              href: absolute(
+                d.baseUrl,
+                `/locations/${d.location.id}/spending?${new URLSearchParams({ accountId: String(d.account.id), billId: String(d.billId) })}#flag-${d.flag.id}`,
+              ),
+              label: `${d.location.name} bills, ${account}`,
             },
           },
         ],

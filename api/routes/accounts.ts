@@ -2,7 +2,13 @@ import * as clock from "../lib/clock";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { type Auth, getAuth, loadAuth, readSessionCookie, sessionRouter, ownClientRoute } from "../lib/auth";
-import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
+import {
+  buildingJson,
+  listVisibleBuildings,
+  requireBuilding,
+  VISIBLE_BUILDINGS_SQL,
+  visibleBuildingParams,
+} from "../lib/buildings";
 import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
 import { ACCOUNT_SELECT, accountJson } from "./core";
 
@@ -145,12 +151,20 @@ export function accountsRoutes(deps: ApiDeps) {
     "/:clientId/credentials_requiring_action",
     auth,
     ownClientRoute((clientId, req, res) => {
+      const a = getAuth(res);
+      // Only what concerns the locations this person may see (rule credentials-banner-visible): a credential
+      // with an account at one of them, or with an account not yet assigned to a location (the accounts page
+      // shows those to everyone). Admins and staff see every location, so every credential.
+      const everything = a.isAdmin || a.isStaff;
       const rows = db
         .prepare(
           `SELECT c.id, c.username, c.state, u.name AS utility_name, u.arcadia_provider_id FROM utility_credentials c
-           JOIN utilities u ON u.id = c.utility_id WHERE c.client_id = ? AND c.state != 'ok' ORDER BY c.id`,
+           JOIN utilities u ON u.id = c.utility_id WHERE c.client_id = ? AND c.state != 'ok'
+             AND (? = 1 OR EXISTS (SELECT 1 FROM utility_accounts ua LEFT JOIN buildings b ON b.id = ua.building_id
+                  WHERE ua.credential_id = c.id AND (ua.building_id IS NULL OR ${VISIBLE_BUILDINGS_SQL})))
+           ORDER BY c.id`,
         )
-        .all(clientId) as {
+        .all(clientId, everything ? 1 : 0, ...visibleBuildingParams(a)) as {
         id: number;
         username: string;
         state: string;

@@ -79,12 +79,15 @@ describe("notification email templates", () => {
         ...common,
         location: { id: 106, name: "Wicker Park", address: "1425 N Milwaukee Ave" },
         bill,
-        flag: { type: "supplier_change", status: "unacknowledged", previousSupplier: "ComEd" },
+        flag: { id: 77, type: "supplier_change", status: "unacknowledged", previousSupplier: "ComEd" },
+        billId: 501,
+        account: { id: 1006, number: "4410-2231-09", accountsAtLocation: 1 },
         confirmToken: "yes1",
         investigateToken: "no1",
       }),
     );
     expect(mail.subject).toBe("Please verify energy supplier change: Wicker Park");
+    expect(mail.text).toContain("Account: Acct # 4410-2231-09");
     expect(mail.html).toContain("Did you expect this change?");
     expect(mail.text).toContain("Total charges: $3,238.44");
     expect(mail.links.slice(0, 2)).toEqual([
@@ -101,11 +104,32 @@ describe("notification email templates", () => {
       ...common,
       location: { id: 1, name: "A", address: "x" },
       bill,
-      flag: { type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+      flag: { id: 1, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+      billId: 2,
+      account: { id: 3, number: "X-1", accountsAtLocation: 1 },
       confirmToken: "a",
       investigateToken: "b",
     });
     expect(doc.heading).toBe("Your utility delivery rate increased");
+  });
+
+  it("Bill Audit Alert at a location with several accounts: the subject names the account; the link opens it and the bill", async () => {
+    const mail = await renderEmail(
+      billFlagAlertEmail({
+        ...common,
+        location: { id: 109, name: "Slope", address: "x" },
+        bill,
+        flag: { id: 88, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+        billId: 612,
+        account: { id: 1012, number: "77-0093-1", accountsAtLocation: 2 },
+        confirmToken: "a",
+        investigateToken: "b",
+      }),
+    );
+    expect(mail.subject).toBe("Your utility delivery rate increased: Slope, Acct # 77-0093-1");
+    expect(mail.links).toContain(`${BASE}/locations/109/spending?accountId=1012&billId=612#flag-88`);
+    expect(mail.text).toContain("Slope bills, Acct # 77-0093-1");
+    expect(emailProblems(mail, BASE)).toEqual([]);
   });
 
   it("thermostat alerts: the issue's words, the control room and the dismissal link", async () => {
