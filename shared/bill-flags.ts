@@ -58,6 +58,11 @@ export const ANSWER_LABELS: Record<FlagAnswerStatus, string> = {
   dismissed: "Yes, this is expected",
   action_requested: "No, please investigate",
 };
+/** What may still be said once an answer is on record: the lead above the one button left. */
+export const ANSWER_AGAIN: Record<FlagAnswerStatus, string> = {
+  action_requested: "If you do not expect this change, you can still ask our team to investigate.",
+  dismissed: "If this change is expected after all, you can change your answer.",
+};
 export const otherAnswer = (a: FlagAnswerStatus): FlagAnswerStatus =>
   a === "dismissed" ? "action_requested" : "dismissed";
 

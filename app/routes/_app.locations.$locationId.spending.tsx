@@ -102,6 +102,7 @@ export default function Spending() {
               bills={bills}
               error={actionData && "message" in actionData ? actionData : null}
               submissionId={"submissionId" in loaderData ? loaderData.submissionId : ""}
+              targetBillId={"targetBillId" in loaderData ? loaderData.targetBillId : null}
             />
           </section>
         </>

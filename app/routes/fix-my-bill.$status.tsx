@@ -1,10 +1,6 @@
 import type { HeadersFunction, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import {
-  BillAnswerQuestion,
-  BillAnswerRefused,
-  BillFeedbackConfirmation,
-} from "~/features/email-answers/components/answer-pages";
+import { BillAnswerCard, BillFeedbackConfirmation } from "~/features/email-answers/components/bill-answer";
 import { feedbackHeading } from "~/features/bills/feedback";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
@@ -22,19 +18,10 @@ export const action = fixMyBillAction;
 export default function FixMyBill() {
   const { status, token, page } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const shown = result ?? page;
   return (
     <PublicPage>
-      {result?.kind === "recorded" ? (
-        <BillFeedbackConfirmation status={result.answer} />
-      ) : result?.kind === "refused" ? (
-        <BillAnswerRefused state={result.state} />
-      ) : page?.kind === "question" ? (
-        <BillAnswerQuestion answer={page.answer} token={token} target={page.target} />
-      ) : page?.kind === "refused" ? (
-        <BillAnswerRefused state={page.state} />
-      ) : (
-        <BillFeedbackConfirmation status={status} />
-      )}
+      {shown ? <BillAnswerCard page={shown} token={token} /> : <BillFeedbackConfirmation status={status} />}
     </PublicPage>
   );
 }

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import {
   billUsageHref,
   billWindow,
-  canAnswer,
+  answerRecordText,
   chartBills,
+  flagAnswerView,
   FLAG_UPDATE_FAILED,
   flagAnswerSchema,
   formatMoney,
@@ -15,7 +16,7 @@ import {
   pillTone,
   visibleFlags,
 } from "~/features/bills/bills";
-import { flagHeading } from "../../shared/bill-flags";
+import { answersOpen, decideFlagAnswer, flagHeading } from "../../shared/bill-flags";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
 import { commitSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
@@ -91,10 +92,56 @@ describe("visibility", () => {
     expect(visibleFlags(flags, "ENERGYOPS Energy Services", "EnergyOps").map((f) => f.id)).toEqual([2]);
     expect(visibleFlags(flags, null, "EnergyOps").map((f) => f.id)).toEqual([1, 2]);
   });
-  it("only unacknowledged flags can be answered", () => {
-    expect(canAnswer({ status: "unacknowledged" })).toBe(true);
-    expect(canAnswer({ status: "action_requested" })).toBe(false);
-    expect(canAnswer({ status: "dismissed" })).toBe(false);
+  it("who may answer what (rule flag-answer-history): a second opinion is never lost", () => {
+    // Unacknowledged: either answer.
+    expect(answersOpen("unacknowledged", false)).toEqual(["dismissed", "action_requested"]);
+    // After "Yes, this is expected" anyone may still ask for an investigation; saying yes again records nothing.
+    expect(decideFlagAnswer("dismissed", "action_requested", false)).toBe("record");
+    expect(decideFlagAnswer("dismissed", "dismissed", false)).toBe("already");
+    expect(answersOpen("dismissed", false)).toEqual(["action_requested"]);
+    // An investigation request stays, unless it is your own wrong tap.
+    expect(decideFlagAnswer("action_requested", "dismissed", false)).toBe("refused");
+    expect(decideFlagAnswer("action_requested", "dismissed", true)).toBe("record");
+    expect(answersOpen("action_requested", false)).toEqual([]);
+    expect(answersOpen("action_requested", true)).toEqual(["dismissed"]);
+    // Completed is final.
+    expect(decideFlagAnswer("completed", "action_requested", true)).toBe("refused");
+    expect(answersOpen("completed", true)).toEqual([]);
+  });
+  it("an answer in words: who, when in the building's timezone, from where; the history before it", () => {
+    const dana = {
+      answer: "dismissed" as const,
+      by: { name: "Dana Reyes", you: false },
+      source: "email" as const,
+      answeredAt: "2026-11-03T20:00:00.000Z",
+    };
+    expect(answerRecordText(dana, "America/Chicago")).toBe(
+      "Dana Reyes answered “Yes, this is expected” on Nov 3, 2026 at 2:00 PM CST, from an email alert.",
+    );
+    const mine = {
+      answer: "action_requested" as const,
+      by: { name: "Sam Okafor", you: true },
+      source: "app" as const,
+      answeredAt: "2026-11-04T15:30:00.000Z",
+    };
+    expect(answerRecordText(mine, "America/New_York")).toBe(
+      "You answered “No, please investigate” on Nov 4, 2026 at 10:30 AM EST, on the spending page.",
+    );
+    const view = flagAnswerView(
+      { status: "action_requested", answerOnRecord: mine, answers: [dana, mine] },
+      "America/New_York",
+    );
+    expect(view.onRecord).toMatch(/^You answered “No, please investigate”/);
+    expect(view.earlier).toEqual([
+      "Dana Reyes answered “Yes, this is expected” on Nov 3, 2026 at 3:00 PM EST, from an email alert.",
+    ]);
+    expect(view.options).toEqual(["dismissed"]);
+    // A flag answered before the history was kept: its status stands without a name, and nothing is offered.
+    expect(flagAnswerView({ status: "action_requested" }, null)).toEqual({
+      onRecord: null,
+      earlier: [],
+      options: [],
+    });
   });
   it("feedback headings", () => {
     expect(feedbackHeading("action_requested")).toBe("Help is on the way!");

@@ -4,8 +4,10 @@ import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
 import {
   billWindow,
+  FLAG_ALREADY_ANSWERED,
   FLAG_ANSWERS,
   type FlagAnswer,
+  flagAnswerView,
   FLAG_UPDATE_FAILED,
   flagAnchor,
   flagAnswerSchema,
@@ -18,12 +20,21 @@ import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 
+const answerRecordSchema = z.object({
+  answer: z.enum(["dismissed", "action_requested"]),
+  by: z.object({ name: z.string(), you: z.boolean() }),
+  source: z.enum(["app", "email"]),
+  answeredAt: z.string(),
+});
+
 export const billFlagSchema = z.object({
   id: z.number(),
   billStatementId: z.number(),
   type: z.string(),
   status: z.string(),
   details: z.object({ previousSupplier: z.string().nullish() }).passthrough().nullish(),
+  answerOnRecord: answerRecordSchema.nullish(),
+  answers: z.array(answerRecordSchema).default([]),
 });
 export type BillFlag = z.infer<typeof billFlagSchema>;
 
@@ -31,6 +42,7 @@ export const billStatementSchema = z.object({
   id: z.number(),
   buildingId: z.number().nullish(),
   buildingAddress: z.string().nullish(),
+  buildingTimezone: z.string().nullish(),
   accountId: z.number().nullish(),
   accountNumber: z.string().nullish(),
   statementDate: z.string(),
@@ -136,10 +148,18 @@ export async function spendingLoader({ request, params, context }: LoaderFunctio
       { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] },
       result,
     );
+  // An alert's link names its bill (`billId`): that bill's row is marked, server-rendered.
+  const billId = parseId(new URL(request.url).searchParams.get("billId"));
   return {
     state: result.bills.length ? ("ok" as const) : ("empty" as const),
     locationId,
     ...result,
+    // Each flag's answers in words, written here so the page reads the same with JavaScript on and off.
+    bills: result.bills.map((b) => ({
+      ...b,
+      flags: b.flags.map((f) => ({ ...f, answerView: flagAnswerView(f, b.buildingTimezone) })),
+    })),
+    targetBillId: result.bills.some((b) => b.id === billId) ? billId : null,
     submissionId: crypto.randomUUID(),
   };
 }
@@ -162,7 +182,9 @@ export async function spendingAction({ request, params, context }: ActionFunctio
       const result = await settle(answerFlag(api, statementId, flagId, intent));
       if (!result.ok) {
         const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
-        return { kind: "reply", status, body: { flagId, message: FLAG_UPDATE_FAILED } };
+        // Answered meanwhile (in another tab, by another person, from an email): the page reloads its flags.
+        const message = status === 409 ? FLAG_ALREADY_ANSWERED : FLAG_UPDATE_FAILED;
+        return { kind: "reply", status, body: { flagId, message } };
       }
       return {
         kind: "redirect",

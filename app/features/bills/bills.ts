@@ -1,5 +1,11 @@
 import { z } from "zod";
-import type { FlagLike } from "../../../shared/bill-flags";
+import {
+  ANSWER_LABELS,
+  answersOpen,
+  type FlagAnswerStatus,
+  type FlagLike,
+} from "../../../shared/bill-flags";
+import { localTimeParts } from "~/lib/local-time";
 import { submissionIdField } from "~/ui/submission-id";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatDecimal } from "~/lib/decimal";
@@ -71,8 +77,25 @@ export function visibleFlags<F extends FlagLike>(
   return flags.filter((f) => SHOWN_FLAG_TYPES.includes(f.type) && !(f.type === "supplier_change" && ours));
 }
 
-/** Only an unacknowledged flag can be answered. */
-export const canAnswer = (flag: Pick<FlagLike, "status">) => flag.status === "unacknowledged";
+/** One recorded answer of a flag, as the api gives it (rule flag-answer-history). */
+export type FlagAnswerRecord = {
+  answer: FlagAnswerStatus;
+  by: { name: string; you: boolean };
+  source: "app" | "email";
+  answeredAt: string;
+};
+
+/**
+ * One answer in words, with who, when (in the building's timezone) and from where (rule flag-answer-history):
+ * "Dana Reyes answered “Yes, this is expected” on Nov 3, 2026 at 2:00 PM CST, from an email alert."
+ * Written on the server (the spending loader, the answer page): the same words with JavaScript on and off.
+ */
+export function answerRecordText(a: FlagAnswerRecord, timezone: string | null | undefined) {
+  const when = localTimeParts(a.answeredAt, timezone);
+  const who = a.by.you ? "You" : a.by.name;
+  const at = when ? ` on ${when[0]} at ${when[1]}` : "";
+  return `${who} answered “${ANSWER_LABELS[a.answer]}”${at}, ${a.source === "email" ? "from an email alert" : "on the spending page"}.`;
+}
 
 /** The two answers: yes, this is expected → dismissed; no, please investigate → action_requested. */
 export const FLAG_ANSWERS = { confirm: "dismissed", investigate: "action_requested" } as const;
@@ -154,3 +177,30 @@ export const flagAnchor = (flagId: number) => `flag-${flagId}`;
 const FLAG_ANCHOR = /^#flag-\d{1,12}$/;
 /** The flag a location's fragment names (`#flag-<id>`), or null. */
 export const anchoredFlag = (hash: string) => (FLAG_ANCHOR.test(hash) ? hash.slice(1) : null);
+
+/**
+ * What the spending page shows of a flag's answers (rule flag-answer-history), written by the loader: the
+ * answer on record in words, the earlier answers (oldest first), and the answers this person may give now.
+ */
+export function flagAnswerView(
+  flag: { status: string; answerOnRecord?: FlagAnswerRecord | null; answers?: FlagAnswerRecord[] },
+  timezone: string | null | undefined,
+) {
+  const answers = flag.answers ?? [];
+  const onRecord = flag.answerOnRecord ?? null;
+  return {
+    onRecord: onRecord ? answerRecordText(onRecord, timezone) : null,
+    earlier: (onRecord ? answers.slice(0, -1) : answers).map((a) => answerRecordText(a, timezone)),
+    options: answersOpen(flag.status, Boolean(onRecord?.by.you)),
+  };
+}
+export type FlagAnswerView = ReturnType<typeof flagAnswerView>;
+
+/** The intent of each answer's button (the form's `intent`, FLAG_ANSWERS). */
+export const INTENT_OF: Record<FlagAnswerStatus, FlagAnswer> = {
+  dismissed: "confirm",
+  action_requested: "investigate",
+};
+
+/** Another answer reached the flag first (the api's 409): the page shows the answer on record. */
+export const FLAG_ALREADY_ANSWERED = "This bill issue was answered meanwhile: the answer on record is shown here.";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatMoney } from "~/features/bills/bills";
+import { answerRecordText, formatMoney } from "~/features/bills/bills";
 import { formatCalendarDate } from "~/lib/dates";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, type ApiError } from "~/server/upstream/api-error";
@@ -13,8 +13,14 @@ import { failureStatus, getPublicApi } from "~/server/upstream/upstream.server";
 /** A token as the links carry it: opaque, bounded. */
 export const tokenField = z.string().trim().min(1).max(200);
 
-/** The answer page's form: the token only (the answer is the token's own). */
-export const tokenFormSchema = z.object({ token: tokenField });
+/**
+ * The answer page's form: the token, and the answer of the button pressed (the link's own, or the email's
+ * other answer: a wrong tap switched). Without an answer the token's own is recorded.
+ */
+export const tokenFormSchema = z.object({
+  token: tokenField,
+  answer: z.enum(["dismissed", "action_requested"]).optional(),
+});
 
 /**
  * The unsubscribe form: our page's button (token), or a mail provider's RFC 8058 one-click POST, whose body is
@@ -30,16 +36,27 @@ export const parseTokenForm = (form: FormData | URLSearchParams) =>
 export const parseUnsubscribeForm = (form: FormData | URLSearchParams) =>
   parseForm(form, { schema: unsubscribeFormSchema });
 
+const answerStatus = z.enum(["dismissed", "action_requested"]);
+const answerRecordSchema = z.object({
+  answer: answerStatus,
+  by: z.object({ name: z.string(), you: z.boolean() }),
+  source: z.enum(["app", "email"]),
+  answeredAt: z.string(),
+});
+
 const billAnswerSchema = z.object({
   state: z.enum(["open", "answered", "expired", "recorded"]),
-  answer: z.enum(["dismissed", "action_requested"]),
+  answer: answerStatus,
   flag: z.object({ id: z.number(), type: z.string(), status: z.string(), heading: z.string() }),
   bill: z.object({
     id: z.number(),
     statementDate: z.string(),
     totalCharges: z.number(),
-    location: z.object({ id: z.number(), name: z.string() }),
+    accountNumber: z.string().nullish(),
+    location: z.object({ id: z.number(), name: z.string(), timezone: z.string().nullish() }),
   }),
+  onRecord: answerRecordSchema.nullish(),
+  answersOpen: z.array(answerStatus).default([]),
 });
 export type BillAnswerView = z.infer<typeof billAnswerSchema>;
 
@@ -53,8 +70,8 @@ export type UnsubscribeView = z.infer<typeof unsubscribeSchema>;
 export const getBillAnswer = (api: ApiClient, token: string) =>
   api.get("/email-answers/bill-flag", { query: { token }, schema: billAnswerSchema });
 
-export const recordBillAnswer = (api: ApiClient, token: string) =>
-  api.post("/email-answers/bill-flag", { body: { token }, schema: billAnswerSchema });
+export const recordBillAnswer = (api: ApiClient, token: string, answer?: Answer) =>
+  api.post("/email-answers/bill-flag", { body: { token, answer }, schema: billAnswerSchema });
 
 export const getUnsubscribe = (api: ApiClient, token: string) =>
   api.get("/email-answers/unsubscribe", { query: { token }, schema: unsubscribeSchema });
@@ -64,24 +81,56 @@ export const unsubscribe = (api: ApiClient, token: string) =>
 
 type Answer = "dismissed" | "action_requested";
 
-/** What an answer link's page shows: the question, or why the token cannot answer (or that the api failed). */
+/** What the page names and says, written here on the server: the page ships no script, and its chunks stay few. */
+export type AnswerTarget = {
+  locationName: string;
+  accountText: string | null;
+  billText: string;
+  flagHeading: string;
+  /** The answer on record (the flag's status); an unanswered flag reads as the link's answer. */
+  status: Answer;
+  /** The answer on record, who gave it, when and from where (rule flag-answer-history); null when none says. */
+  onRecord: string | null;
+  /** Whether the answer on record is the token's person's. */
+  yours: boolean;
+  /** The answers this person may give now, the link's own first (rule flag-answer-history). */
+  options: Answer[];
+};
+
+/**
+ * What an answer link's page shows (rule email-answer-links): the email's question with the link's answer
+ * (and the other one, to switch a wrong tap); the answer already on record (yours: the spec's confirmation;
+ * another person's: who and when, and what may still be said); or why the token cannot answer.
+ */
 export type AnswerPage =
   | { kind: "question"; answer: Answer; target: AnswerTarget }
+  | { kind: "answered"; answer: Answer; target: AnswerTarget }
+  | { kind: "recorded"; answer: Answer; target: AnswerTarget }
   | { kind: "refused"; state: TokenState | "failed"; error?: ApiError };
-
-/** What the page names, written here on the server: the page ships no script, and its chunks stay few. */
-export type AnswerTarget = { locationName: string; billText: string; flagHeading: string };
 
 const target = (v: BillAnswerView): AnswerTarget => ({
   locationName: v.bill.location.name,
+  accountText: v.bill.accountNumber ? `Acct # ${v.bill.accountNumber}` : null,
   billText: `${formatCalendarDate(v.bill.statementDate)}, ${formatMoney(v.bill.totalCharges)}`,
   flagHeading: v.flag.heading,
+  status: v.flag.status === "dismissed" || v.flag.status === "action_requested" ? v.flag.status : v.answer,
+  onRecord: v.onRecord ? answerRecordText(v.onRecord, v.bill.location.timezone) : null,
+  yours: Boolean(v.onRecord?.by.you),
+  options: [...v.answersOpen].sort((a, b) => Number(b === v.answer) - Number(a === v.answer)),
 });
 
-function refused(error: unknown): AnswerPage {
+function refused(error: unknown): Extract<AnswerPage, { kind: "refused" }> {
   if (!isApiError(error)) throw error;
   const state = refusedTokenState(error.status);
   return state ? { kind: "refused", state } : { kind: "refused", state: "failed", error };
+}
+
+/** The page of a view: the question while the link's answer can be given, else what is on record. */
+function pageOf(v: BillAnswerView): AnswerPage {
+  if (v.state === "expired") return { kind: "refused", state: "expired" };
+  if (v.state === "recorded") return { kind: "recorded", answer: v.answer, target: target(v) };
+  if (v.state === "open") return { kind: "question", answer: v.answer, target: target(v) };
+  return { kind: "answered", answer: v.answer, target: target(v) };
 }
 
 /** The GET: a token for another answer than the page's address is not valid here. */
@@ -89,28 +138,25 @@ export async function loadAnswerPage(api: ApiClient, status: Answer, token: stri
   try {
     const v = await getBillAnswer(api, token);
     if (v.answer !== status) return { kind: "refused", state: "invalid" };
-    if (v.state !== "open") return { kind: "refused", state: v.state === "expired" ? "expired" : "answered" };
-    return { kind: "question", answer: v.answer, target: target(v) };
+    return pageOf(v);
   } catch (error) {
     return refused(error);
   }
 }
 
 /**
- * The POST: records the token's answer. The same form posted again (a double click with JavaScript off) finds
- * its own answer already on the flag and shows the same confirmation.
+ * The POST: records the answer of the button pressed. The same answer again by the same person (a double
+ * click with JavaScript off) is recorded once and confirmed again; a refusal (another person's answer on
+ * record) shows what is on record, read again.
  */
-export async function submitAnswer(
-  api: ApiClient,
-  token: string,
-): Promise<{ kind: "recorded"; answer: Answer } | Extract<AnswerPage, { kind: "refused" }>> {
+export async function submitAnswer(api: ApiClient, token: string, answer?: Answer): Promise<AnswerPage> {
   try {
-    return { kind: "recorded", answer: (await recordBillAnswer(api, token)).answer };
+    return pageOf(await recordBillAnswer(api, token, answer));
   } catch (error) {
-    const page = refused(error) as Extract<AnswerPage, { kind: "refused" }>;
+    const page = refused(error);
     if (page.state !== "answered") return page;
     const v = await getBillAnswer(api, token).catch(() => null);
-    return v && v.flag.status === v.answer ? { kind: "recorded", answer: v.answer } : page;
+    return v ? { kind: "answered", answer: answer ?? v.answer, target: target(v) } : page;
   }
 }
 
@@ -155,15 +201,11 @@ export async function fixMyBillAction({ request }: ActionFunctionArgs) {
   const submission = parseTokenForm(await request.formData());
   if (submission.status !== "success")
     return data({ kind: "refused" as const, state: "invalid" as const }, { status: 400, headers: noStore });
-  const result = await submitAnswer(getPublicApi(request), submission.value.token);
-  if (result.kind === "refused" && result.error)
-    return data(
-      { kind: "refused" as const, state: result.state },
-      { status: failureStatus(result.error), headers: noStore },
-    );
-  return data(result.kind === "refused" ? { kind: result.kind, state: result.state } : result, {
-    headers: noStore,
-  });
+  const { token, answer } = submission.value;
+  const page = await submitAnswer(getPublicApi(request), token, answer);
+  if (page.kind !== "refused") return data(page, { headers: noStore });
+  const status = page.error ? failureStatus(page.error) : tokenPageStatus(page.state);
+  return data({ kind: page.kind, state: page.state }, { status, headers: noStore });
 }
 
 const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token")?.slice(0, 200) ?? "";

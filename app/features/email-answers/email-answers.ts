@@ -3,6 +3,8 @@
  * strings and the states a token can be in. Dependency-free: these pages ship no application JavaScript.
  */
 
+import { ANSWER_AGAIN, FLAG_QUESTION } from "../../../shared/bill-flags";
+
 /** What a token is worth: usable, already used (the answer recorded, or the email already off), expired, unknown. */
 export type TokenState = "open" | "answered" | "done" | "expired" | "invalid";
 
@@ -15,12 +17,14 @@ export function refusedTokenState(status: number): TokenState | null {
 }
 
 export const ANSWER_TEXT = {
-  /** The question each answer link's page asks before its one button. */
-  question: {
-    dismissed: "Confirm that this change on your bill is expected?",
-    action_requested: "Ask our team to investigate this change on your bill?",
-  },
+  /** The email's own question (shared/bill-flags.ts FLAG_QUESTION), asked again above the answers. */
+  question: FLAG_QUESTION,
   button: { dismissed: "Yes, this is expected", action_requested: "No, please investigate" },
+  /** A button that switches the answer on record (yours) to the other one. */
+  change: (label: string) => `Change my answer to “${label}”`,
+  /** What may still be said after an answer is on record, by the one answer left. */
+  again: ANSWER_AGAIN,
+  answeredHeading: "This bill issue has already been answered",
   answered: "This bill issue has already been answered. Nothing more is needed from this link.",
   expired: "This link has expired. You can still answer from the bill on your spending page once you log in.",
   invalid:

@@ -1,6 +1,7 @@
 import { PRODUCT_NAME } from "~/ui/brand";
 import { billDownloadHref, formatMoney, formatNumber, formatRate, formatRange, visibleFlags } from "../bills";
 import { FlagBanner } from "./flag-banner";
+import type { FlagAnswerView } from "../bills";
 import { formatCalendarDate } from "~/lib/dates";
 
 type Bill = {
@@ -19,6 +20,7 @@ type Bill = {
     type: string;
     status: string;
     details?: { previousSupplier?: string | null } | null;
+    answerView?: FlagAnswerView;
   }[];
 };
 
@@ -29,8 +31,11 @@ export function BillsTable({
   bills,
   error,
   submissionId,
+  targetBillId = null,
 }: {
   bills: Bill[];
+  /** The bill an alert's link names (`billId`): its row is marked. */
+  targetBillId?: number | null;
   error?: { flagId: number | null; message: string } | null;
   /** For the flag answer forms (ADR 0010). */
   submissionId: string;
@@ -71,7 +76,12 @@ export function BillsTable({
             const flags = visibleFlags(b.flags, b.supplier, PRODUCT_NAME);
             const supplier = b.supplier ?? b.utility?.name ?? null;
             return [
-              <tr key={b.id} data-testid={`bill-${b.id}`} className={flags.length ? "has-flags" : undefined}>
+              <tr
+                key={b.id}
+                data-testid={`bill-${b.id}`}
+                className={[flags.length ? "has-flags" : "", b.id === targetBillId ? "is-target" : ""].join(" ").trim() || undefined}
+                aria-current={b.id === targetBillId ? "true" : undefined}
+              >
                 <th scope="row">{formatCalendarDate(b.statementDate)}</th>
                 <td data-label="Service period" className="period">
                   {formatRange(b.serviceStartDate, b.serviceEndDate)}

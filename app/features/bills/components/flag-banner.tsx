@@ -3,14 +3,15 @@ import { useEffect } from "react";
 import { Pill } from "~/ui/pill";
 import {
   anchoredFlag,
-  canAnswer,
+  type FlagAnswerView,
   flagAnchor,
+  INTENT_OF,
   groupHeading,
   groupPillStatus,
   pillLabel,
   pillTone,
 } from "../bills";
-import { flagCopy, flagHeading } from "../../../../shared/bill-flags";
+import { ANSWER_AGAIN, ANSWER_LABELS, flagCopy, flagHeading } from "../../../../shared/bill-flags";
 import { FieldErrors } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
 import { SubmitButton } from "~/ui/pending";
@@ -20,6 +21,8 @@ type Flag = {
   type: string;
   status: string;
   details?: { previousSupplier?: string | null } | null;
+  /** The answers in words and the answers open to this person (the loader's `flagAnswerView`). */
+  answerView?: FlagAnswerView;
 };
 
 /** The bill flag banner: supplier_change and rate_class_change flags with headings, pills and the two answers. */
@@ -76,29 +79,42 @@ export function FlagBanner({
             <Pill tone={pillTone(f.status)}>{pillLabel(f.status)}</Pill>
           </div>
           <p>{flagCopy(f, supplier)}</p>
-          {canAnswer(f) ? (
+          {f.answerView?.onRecord ? (
+            <p className="flag-record" data-testid={`flag-record-${f.id}`}>
+              {f.answerView.onRecord}
+            </p>
+          ) : null}
+          {f.answerView?.earlier.length ? (
+            <details className="flag-history">
+              <summary>Earlier answers ({f.answerView.earlier.length})</summary>
+              <ol>
+                {f.answerView.earlier.map((text, i) => (
+                  <li key={i}>{text}</li>
+                ))}
+              </ol>
+            </details>
+          ) : null}
+          {f.answerView?.options.length ? (
             <Form method="post" className="flag-actions" preventScrollReset>
+              {f.status !== "unacknowledged" ? (
+                <p className="flag-again">{ANSWER_AGAIN[f.answerView.options[0]]}</p>
+              ) : null}
               <input type="hidden" name="statementId" value={billId} />
               <input type="hidden" name="flagId" value={f.id} />
               <SubmissionIdInput value={submissionId} />
-              <SubmitButton
-                name="intent"
-                value="confirm"
-                className="btn btn-secondary btn-small"
-                disabled={busyFlag === String(f.id)}
-                pendingLabel="Sending your answer…"
-              >
-                Yes, this is expected
-              </SubmitButton>{" "}
-              <SubmitButton
-                name="intent"
-                value="investigate"
-                className="btn btn-small"
-                disabled={busyFlag === String(f.id)}
-                pendingLabel="Sending your answer…"
-              >
-                No, please investigate
-              </SubmitButton>
+              {f.answerView.options.map((a) => [
+                <SubmitButton
+                  key={a}
+                  name="intent"
+                  value={INTENT_OF[a]}
+                  className={`btn btn-small${a === "dismissed" ? " btn-secondary" : ""}`}
+                  disabled={busyFlag === String(f.id)}
+                  pendingLabel="Sending your answer…"
+                >
+                  {ANSWER_LABELS[a]}
+                </SubmitButton>,
+                " ",
+              ])}
             </Form>
           ) : null}
           {error && error.flagId === f.id ? <FieldErrors errors={[error.message]} alert /> : null}
