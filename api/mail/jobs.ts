@@ -203,7 +203,11 @@ function billFlagCandidates(deps: ApiDeps): Candidate[] {
             },
             flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
             billId: f.statement_id,
-            account: { id: f.account_id, number: f.account_number, accountsAtLocation: f.accounts_at_location },
+            account: {
+              id: f.account_id,
+              number: f.account_number,
+              accountsAtLocation: f.accounts_at_location,
+            },
             confirmToken: t.confirm,
             investigateToken: t.investigate,
           }),

@@ -1,4 +1,3 @@
-import * as clock from "../lib/clock";
 import PDFDocument from "pdfkit";
 import { z } from "zod";
 import type { DB } from "../db";

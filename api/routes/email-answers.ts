@@ -132,10 +132,16 @@ export function emailAnswerRoutes(deps: ApiDeps) {
           });
         }
         if (!t.row.used_at) spendToken(db, t.row.id);
-        return { recorded: decision === "record", view: answerJson(flagView(f.id), t.row.user_id, answer, "recorded") };
+        return {
+          recorded: decision === "record",
+          view: answerJson(flagView(f.id), t.row.user_id, answer, "recorded"),
+        };
       })();
       if (result.recorded)
-        deps.log("bill flag answered from email", { flag_id: result.view.flag.id, answer: result.view.answer });
+        deps.log("bill flag answered from email", {
+          flag_id: result.view.flag.id,
+          answer: result.view.answer,
+        });
       res.json(result.view);
     }),
   );

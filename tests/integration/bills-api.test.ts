@@ -107,21 +107,61 @@ describe("bill statements", () => {
     ).toBe(404);
   });
 
-  it("moves a flag only from unacknowledged to dismissed or action_requested", async () => {
+  it("records each answer with who, when and from where; a second opinion is never lost (rule flag-answer-history)", async () => {
+    // Sam signs in with a password here (his demo account has none: he uses links and codes).
+    api.db
+      .prepare(
+        "UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE id = 1) WHERE email = ?",
+      )
+      .run("sam@harborcoffee.test");
+    cookies.sam = await login("sam@harborcoffee.test");
     const bill = (
       (await (await get("/building/109/bill-statements?account_id=1011")).json()) as { items: Bill[] }
     ).items[0];
     const flag = bill.flags[0];
-    const refused = await patch(`/bill-statement/${bill.id}/bill-flag/${flag.id}`, { status: "completed" });
-    expect(refused.status).toBe(422);
-    const ok = await patch(`/bill-statement/${bill.id}/bill-flag/${flag.id}`, { status: "action_requested" });
-    expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { status: string }).status).toBe("action_requested");
-    const again = await patch(`/bill-statement/${bill.id}/bill-flag/${flag.id}`, { status: "dismissed" });
-    expect(again.status).toBe(422);
-    const body = (await again.json()) as { message: string; body_params: { location: string }[] };
-    expect(body.message).toBe("Validation error");
-    expect(body.body_params[0].location).toBe("status");
+    const path = `/bill-statement/${bill.id}/bill-flag/${flag.id}`;
+    type Answered = {
+      status: string;
+      answer_on_record: { answer: string; by: { name: string; you: boolean }; source: string } | null;
+      answers: { answer: string; by: { name: string } }[];
+      message?: string;
+    };
+    const answer = async (status: string, who: string) => {
+      const res = await patch(path, { status }, who);
+      return { status: res.status, body: (await res.json()) as Answered };
+    };
+    expect((await patch(path, { status: "completed" })).status).toBe(422);
+    const dana = await answer("action_requested", "dana");
+    expect(dana.status).toBe(200);
+    expect(dana.body.status).toBe("action_requested");
+    expect(dana.body.answer_on_record).toMatchObject({
+      answer: "action_requested",
+      by: { name: "Dana Reyes", you: true },
+      source: "app",
+    });
+    // Her own wrong tap: she may switch it.
+    expect((await answer("dismissed", "dana")).body.status).toBe("dismissed");
+    // Sam disagrees: after "Yes, this is expected" anyone who may see the bill still asks for an investigation.
+    const sam = await answer("action_requested", "sam");
+    expect(sam.status).toBe(200);
+    expect(sam.body.answer_on_record).toMatchObject({ by: { name: "Sam Okafor", you: true } });
+    // Dana cannot withdraw Sam's request; Sam's repeat records nothing new.
+    const refused = await answer("dismissed", "dana");
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe("This bill issue has already been answered.");
+    expect((await answer("action_requested", "sam")).status).toBe(200);
+    const listed = (
+      (await (await get("/building/109/bill-statements?account_id=1011")).json()) as {
+        items: (Bill & { flags: Answered[] })[];
+      }
+    ).items[0].flags[0];
+    expect(listed.status).toBe("action_requested");
+    expect(listed.answer_on_record).toMatchObject({ by: { name: "Sam Okafor", you: false } });
+    expect(listed.answers.map((a) => `${a.by.name}: ${a.answer}`)).toEqual([
+      "Dana Reyes: action_requested",
+      "Dana Reyes: dismissed",
+      "Sam Okafor: action_requested",
+    ]);
   });
 
   it("downloads a real PDF", async () => {

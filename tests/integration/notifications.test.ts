@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboxRow } from "../../api/mail/outbox-row";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
-import { call, startTestApi } from "./api-harness";
+import { call, loginCookie, startTestApi } from "./api-harness";
 
 const DANA = "dana@harborcoffee.test";
 const SAM = "sam@harborcoffee.test";
@@ -68,7 +68,11 @@ describe("notification jobs and the test hook", () => {
         )
         .all() as { name: string; nickname: string | null }[]
     ).map((b) => b.nickname || b.name);
-    for (const m of samAlerts) expect(visible.some((name) => m.subject.endsWith(`: ${name}`))).toBe(true);
+    // The subject ends with the location, or with the location and the account when it has several.
+    for (const m of samAlerts)
+      expect(
+        visible.some((name) => m.subject.endsWith(`: ${name}`) || m.subject.includes(`: ${name}, Acct # `)),
+      ).toBe(true);
   });
 
   it("weekly_rundown: dana gets one rundown, once", async () => {
@@ -152,7 +156,7 @@ describe("notification jobs and the test hook", () => {
     }
   });
 
-  it("an answer link: GET changes nothing; POST records it once, spends the other answer, then says answered", async () => {
+  it("an answer link: GET changes nothing; POST records it once, a repeat records nothing, the other answer switches it", async () => {
     const a = mails(api, DANA, "bill_flag")[1];
     const [confirm, investigate] = (JSON.parse(a.links_json) as string[]).map((l) =>
       new URL(l).searchParams.get("token")!,
@@ -163,6 +167,8 @@ describe("notification jobs and the test hook", () => {
       state: "open",
       answer: "action_requested",
       flag: { status: "unacknowledged" },
+      on_record: null,
+      answers_open: ["dismissed", "action_requested"],
     });
     const flagId = (before.json.flag as { id: number }).id;
     const again = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
@@ -173,21 +179,144 @@ describe("notification jobs and the test hook", () => {
       state: "recorded",
       answer: "action_requested",
       flag: { id: flagId, status: "action_requested" },
+      on_record: { answer: "action_requested", by: { name: "Dana Reyes", you: true }, source: "email" },
     });
-    const status = api.db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flagId) as {
-      status: string;
-    };
-    expect(status.status).toBe("action_requested");
-    expect(
-      (await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } })).status,
-    ).toBe(409);
-    const other = await call(api, "POST", "/email-answers/bill-flag", { body: { token: confirm } });
-    expect(other.status).toBe(409);
-    expect(other.json.state).toBe("answered");
-    expect((await call(api, "GET", `/email-answers/bill-flag?token=${confirm}`)).json.state).toBe("answered");
+    const history = () =>
+      api.db
+        .prepare("SELECT answer, source FROM bill_flag_answers WHERE bill_flag_id = ? ORDER BY id")
+        .all(flagId);
+    expect(history()).toEqual([{ answer: "action_requested", source: "email" }]);
+    // A double click: the same answer by the same person is confirmed again, recorded once.
+    const repeat = await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } });
+    expect(repeat.status).toBe(200);
+    expect(history()).toHaveLength(1);
+    // Her other link (or the page's switch) changes her own answer.
+    expect((await call(api, "GET", `/email-answers/bill-flag?token=${confirm}`)).json.state).toBe("open");
+    const other = await call(api, "POST", "/email-answers/bill-flag", {
+      body: { token: investigate, answer: "dismissed" },
+    });
+    expect(other.status).toBe(200);
+    expect(other.json).toMatchObject({ state: "recorded", flag: { status: "dismissed" } });
+    expect(history()).toEqual([
+      { answer: "action_requested", source: "email" },
+      { answer: "dismissed", source: "email" },
+    ]);
     expect((await call(api, "POST", "/email-answers/bill-flag", { body: { token: "nope" } })).status).toBe(
       404,
     );
+  });
+
+  it("opposite answers to one flag: the second person sees who answered, and may still ask for an investigation", async () => {
+    // Both dana and sam were alerted about flags at sam's locations: find one neither has answered.
+    const tokensOf = (to: string) =>
+      mails(api, to, "bill_flag").map((m) => {
+        const [confirm, investigate] = (JSON.parse(m.links_json) as string[]).map((l) =>
+          new URL(l).searchParams.get("token")!,
+        );
+        return { confirm, investigate };
+      });
+    const flagOf = async (token: string) => {
+      const r = await call(api, "GET", `/email-answers/bill-flag?token=${token}`);
+      return r.json.state === "open" ? (r.json.flag as { id: number }).id : null;
+    };
+    const dana = new Map<number, { confirm: string; investigate: string }>();
+    for (const t of tokensOf(DANA)) {
+      const id = await flagOf(t.confirm);
+      if (id) dana.set(id, t);
+    }
+    let shared: {
+      id: number;
+      dana: { confirm: string };
+      sam: { confirm: string; investigate: string };
+    } | null = null;
+    for (const t of tokensOf(SAM)) {
+      const id = await flagOf(t.investigate);
+      if (id && dana.has(id)) shared = { id, dana: dana.get(id)!, sam: t };
+    }
+    expect(shared).not.toBeNull();
+    const { dana: d, sam: s } = shared!;
+
+    expect((await call(api, "POST", "/email-answers/bill-flag", { body: { token: d.confirm } })).status).toBe(
+      200,
+    );
+    // Sam's "No, please investigate" link names Dana's answer and still asks.
+    const samView = await call(api, "GET", `/email-answers/bill-flag?token=${s.investigate}`);
+    expect(samView.json).toMatchObject({
+      state: "open",
+      on_record: { answer: "dismissed", by: { name: "Dana Reyes", you: false }, source: "email" },
+      answers_open: ["action_requested"],
+    });
+    // His "Yes" link finds Dana's yes on record: nothing is recorded in his name, and it is not his feedback.
+    const samYes = await call(api, "POST", "/email-answers/bill-flag", { body: { token: s.confirm } });
+    expect(samYes.status).toBe(409);
+    expect(samYes.json).toMatchObject({
+      state: "answered",
+      on_record: { by: { name: "Dana Reyes", you: false } },
+    });
+    // He asks for an investigation anyway: recorded, in his name.
+    const samNo = await call(api, "POST", "/email-answers/bill-flag", { body: { token: s.investigate } });
+    expect(samNo.status).toBe(200);
+    expect(samNo.json).toMatchObject({
+      state: "recorded",
+      flag: { status: "action_requested" },
+      on_record: { by: { name: "Sam Okafor", you: true } },
+    });
+    // Dana's link can no longer withdraw it.
+    const danaAgain = await call(api, "POST", "/email-answers/bill-flag", {
+      body: { token: d.confirm, answer: "dismissed" },
+    });
+    expect(danaAgain.status).toBe(409);
+    expect(
+      api.db
+        .prepare(
+          "SELECT u.first_name AS who, a.answer FROM bill_flag_answers a JOIN users u ON u.id = a.user_id WHERE a.bill_flag_id = ? ORDER BY a.id",
+        )
+        .all(shared!.id),
+    ).toEqual([
+      { who: "Dana", answer: "dismissed" },
+      { who: "Sam", answer: "action_requested" },
+    ]);
+  });
+
+  it("a former member's answer link neither shows the bill nor answers (rule email-token-access)", async () => {
+    const m = mails(api, SAM, "bill_flag").at(-1)!;
+    const [, investigate] = (JSON.parse(m.links_json) as string[]).map((l) =>
+      new URL(l).searchParams.get("token")!,
+    );
+    const view = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
+    expect(view.status).toBe(200);
+    const flag = view.json.flag as { id: number; status: string };
+    const building = (view.json.bill as { location: { id: number } }).location.id;
+    const status = () =>
+      (api.db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flag.id) as { status: string })
+        .status;
+    const before = status();
+    // Removed from the client (not through the team page, so no token was revoked): refused at use.
+    api.db.prepare("UPDATE users SET client_id = ? WHERE email = ?").run(2, SAM);
+    const gone = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
+    expect(gone.status).toBe(404);
+    expect(JSON.stringify(gone.json)).not.toContain("bill");
+    expect(
+      (await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } })).status,
+    ).toBe(404);
+    api.db.prepare("UPDATE users SET client_id = 1 WHERE email = ?").run(SAM);
+    // Access to the location removed by the client admin: the token is revoked, for good.
+    const danaCookie = await loginCookie(api, DANA);
+    const off = await call(api, "PUT", "/user_building_access", {
+      cookie: danaCookie,
+      body: { user_id: 2, building_id: building, has_access: false },
+    });
+    expect(off.status).toBe(204);
+    expect((await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`)).status).toBe(404);
+    expect(
+      (await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } })).status,
+    ).toBe(404);
+    await call(api, "PUT", "/user_building_access", {
+      cookie: danaCookie,
+      body: { user_id: 2, building_id: building, has_access: true },
+    });
+    expect((await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`)).status).toBe(404);
+    expect(status()).toBe(before);
   });
 
   it("an expired answer link says so and records nothing", async () => {

@@ -1,10 +1,5 @@
 import { z } from "zod";
-import {
-  ANSWER_LABELS,
-  answersOpen,
-  type FlagAnswerStatus,
-  type FlagLike,
-} from "../../../shared/bill-flags";
+import { ANSWER_LABELS, answersOpen, type FlagAnswerStatus, type FlagLike } from "../../../shared/bill-flags";
 import { localTimeParts } from "~/lib/local-time";
 import { submissionIdField } from "~/ui/submission-id";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
@@ -203,4 +198,5 @@ export const INTENT_OF: Record<FlagAnswerStatus, FlagAnswer> = {
 };
 
 /** Another answer reached the flag first (the api's 409): the page shows the answer on record. */
-export const FLAG_ALREADY_ANSWERED = "This bill issue was answered meanwhile: the answer on record is shown here.";
+export const FLAG_ALREADY_ANSWERED =
+  "This bill issue was answered meanwhile: the answer on record is shown here.";

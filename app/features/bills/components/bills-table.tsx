@@ -79,7 +79,11 @@ export function BillsTable({
               <tr
                 key={b.id}
                 data-testid={`bill-${b.id}`}
-                className={[flags.length ? "has-flags" : "", b.id === targetBillId ? "is-target" : ""].join(" ").trim() || undefined}
+                className={
+                  [flags.length ? "has-flags" : "", b.id === targetBillId ? "is-target" : ""]
+                    .join(" ")
+                    .trim() || undefined
+                }
                 aria-current={b.id === targetBillId ? "true" : undefined}
               >
                 <th scope="row">{formatCalendarDate(b.statementDate)}</th>

@@ -112,9 +112,7 @@ export function BillAnswerCard({ page, token }: { page: AnswerPage; token: strin
       <h1>{ANSWER_TEXT.answeredHeading}</h1>
       <BillFacts target={target} />
       <p data-testid="answer-on-record">{target.onRecord ?? ANSWER_TEXT.answered}</p>
-      {target.options.length ? (
-        <p>{ANSWER_TEXT.again[target.options[0]]}</p>
-      ) : null}
+      {target.options.length ? <p>{ANSWER_TEXT.again[target.options[0]]}</p> : null}
       <AnswerButtons token={token} options={target.options} change={false} />
       <Link to="/" className="btn btn-secondary">
         Visit Dashboard
