@@ -88,6 +88,19 @@ describe("accounts api", () => {
     expect((await call("alex", "GET", "/1/credentials_requiring_action")).status).toBe(404);
   });
 
+  it("shows a limited user only the credentials of locations they may see (rule credentials-banner-visible)", async () => {
+    await loginWithCode("sam", "sam@harborcoffee.test");
+    await loginWithCode("priya", "priya@harborcoffee.test");
+    // Chicago (3) has an account at 106, one of sam's; Boston (5) only at 112, which he may not see.
+    const sam = await call("sam", "GET", "/1/credentials_requiring_action");
+    expect(sam.status).toBe(200);
+    expect(sam.body.reconnect_urls.map((c: { username: string }) => c.username)).toEqual(["harbor.chicago"]);
+    expect(sam.body.mfa_refresh_urls).toEqual([]);
+    expect(JSON.stringify(sam.body)).not.toContain("harbor.boston");
+    const priya = await call("priya", "GET", "/1/credentials_requiring_action");
+    expect(priya.body).toEqual({ reconnect_urls: [], mfa_refresh_urls: [] });
+  });
+
   it("connects through the provider and the simulator settles success and invalid credentials", async () => {
     const ok = await call("dana", "POST", "/utility-connections", {
       arcadia_provider_id: "prov_duke",
