@@ -21,36 +21,133 @@ async function runJob(info: Parameters<typeof apiUrl>[0], kind: string) {
 const BILL_ALERT = /^(Please verify energy supplier change|Your utility delivery rate increased): /;
 
 test.describe("answers from email", () => {
-  test("alert → No, please investigate → Help is on the way! → the spending page shows it", async ({
+  test("alert → No, please investigate → Help is on the way! → a wrong tap switched → the spending page shows who", async ({
     page,
   }, info) => {
     const since = await outboxMark(info);
     expect(await runJob(info, "bill_flag")).toBeGreaterThan(0);
     const mail = await waitForMail(info, USERS.dana, since, BILL_ALERT);
     const investigate = mail.links.find((l) => l.includes("/fix-my-bill/action_requested?token="))!;
-    const spending = mail.links.find((l) => /\/locations\/\d+\/spending$/.test(l))!;
+    const spending = new URL(mail.links.find((l) => /\/locations\/\d+\/spending\?/.test(l))!);
     const url = new URL(investigate);
 
-    // Opening the link (as a mail scanner would) changes nothing: it asks, with one button.
+    // Opening the link (as a mail scanner would) changes nothing: it asks the email's own question.
     await openEmailPage(page, url.pathname + url.search);
-    await expect(
-      page.getByRole("heading", { name: "Ask our team to investigate this change on your bill?" }),
-    ).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Did you expect this change?" })).toBeVisible();
+    await expect(page.getByText(/^Acct # /)).toBeVisible();
+    // The link's answer first, the other one beside it (a wrong tap in the email is switched here).
+    await expect(page.getByRole("button")).toHaveText(["No, please investigate", "Yes, this is expected"]);
     await openEmailPage(page, url.pathname + url.search);
     await page.getByRole("button", { name: "No, please investigate" }).click();
     await expect(page.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Visit Dashboard" })).toBeVisible();
+    await expect(page.getByTestId("answer-on-record")).toHaveText(
+      /^You answered “No, please investigate” on .+, from an email alert\.$/,
+    );
 
-    // The link is spent: opened again, it says so plainly.
+    // Opened again, the link shows the answer on record, and lets its giver change it.
     await openEmailPage(page, url.pathname + url.search);
-    await expect(page.getByText("This bill issue has already been answered.")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
+    await page.getByRole("button", { name: "Change my answer to “Yes, this is expected”" }).click();
+    await expect(page.getByRole("heading", { name: "Bill feedback received" })).toBeVisible();
+    await expect(page.getByTestId("answer-on-record")).toHaveText(/^You answered “Yes, this is expected”/);
 
+    // The alert's bills link opens that account and that bill, its flag with the answer on record.
     await loginAs(page, USERS.dana);
-    await page.goto(new URL(spending).pathname);
-    const heading = mail.subject.startsWith("Please verify")
-      ? "Help Request Received — We're on it!"
-      : "Utility delivery rate class updated";
-    await expect(page.getByRole("heading", { name: heading }).first()).toBeVisible();
+    await page.goto(spending.pathname + spending.search + spending.hash);
+    const accountId = spending.searchParams.get("accountId")!;
+    const billId = spending.searchParams.get("billId")!;
+    const select = page.getByLabel("Account Number");
+    if (await select.count()) await expect(select).toHaveValue(accountId);
+    await expect(page.getByTestId(`bill-${billId}`)).toHaveAttribute("aria-current", "true");
+    const flag = page.locator(spending.hash);
+    await expect(flag.locator(".flag-record")).toHaveText(
+      /^You answered “Yes, this is expected” on .+, from an email alert\.$/,
+    );
+    await flag.getByText("Earlier answers (1)").click();
+    await expect(flag.locator(".flag-history li")).toHaveText([/^You answered “No, please investigate”/]);
+  });
+
+  test("opposite answers: Sam sees Dana's answer, who and when, and asks for an investigation anyway", async ({
+    page,
+  }, info) => {
+    const since = await outboxMark(info);
+    expect(await runJob(info, "bill_flag")).toBeGreaterThan(0);
+    // One flag both were alerted about (its anchor in the bills link names it).
+    const alerts = async (to: string) => {
+      const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(to)}`);
+      const { items } = (await res.json()) as { items: { id: number; subject: string; links: string[] }[] };
+      return items.filter((m) => m.id > since && BILL_ALERT.test(m.subject));
+    };
+    const flagOf = (m: { links: string[] }) => m.links.find((l) => l.includes("#flag-"))!.split("#")[1];
+    const sams = await alerts(USERS.sam);
+    const danas = await alerts(USERS.dana);
+    const dana = danas.find((d) => sams.some((m) => flagOf(m) === flagOf(d)))!;
+    const sam = sams.find((m) => flagOf(m) === flagOf(dana))!;
+    const link = (m: { links: string[] }, answer: string) => {
+      const u = new URL(m.links.find((l) => l.includes(`/fix-my-bill/${answer}?token=`))!);
+      return u.pathname + u.search;
+    };
+
+    await openEmailPage(page, link(dana, "dismissed"));
+    await page.getByRole("button", { name: "Yes, this is expected" }).click();
+    await expect(page.getByRole("heading", { name: "Bill feedback received" })).toBeVisible();
+
+    // Sam's "Yes" link: Dana's answer is on record, not his: no "feedback received" for him.
+    await openEmailPage(page, link(sam, "dismissed"));
+    await expect(
+      page.getByRole("heading", { name: "This bill issue has already been answered" }),
+    ).toBeVisible();
+    await expect(page.getByTestId("answer-on-record")).toHaveText(
+      /^Dana Reyes answered “Yes, this is expected” on \w{3} \d{1,2}, \d{4} at .+, from an email alert\.$/,
+    );
+    await expect(page.getByText("Bill feedback received")).toHaveCount(0);
+    // He disagrees: he may still ask for an investigation.
+    await expect(
+      page.getByText("If you do not expect this change, you can still ask our team to investigate."),
+    ).toBeVisible();
+    await page.getByRole("button", { name: "No, please investigate" }).click();
+    await expect(page.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
+    await expect(page.getByTestId("answer-on-record")).toHaveText(/^You answered “No, please investigate”/);
+
+    // Dana's link, opened again, says who asked and when; her yes can no longer withdraw it.
+    await openEmailPage(page, link(dana, "dismissed"));
+    await expect(
+      page.getByRole("heading", { name: "This bill issue has already been answered" }),
+    ).toBeVisible();
+    await expect(page.getByTestId("answer-on-record")).toHaveText(
+      /^Sam Okafor answered “No, please investigate”/,
+    );
+    await expect(page.getByRole("button")).toHaveCount(0);
+  });
+
+  test("a stale spending page answered by another person first: refused, with who answered", async ({
+    page,
+    context,
+  }, info) => {
+    const since = await outboxMark(info);
+    await runJob(info, "bill_flag");
+    const sam = await waitForMail(info, USERS.sam, since, BILL_ALERT);
+    const bills = new URL(sam.links.find((l) => l.includes("#flag-"))!);
+    await loginAs(page, USERS.dana);
+    await page.goto(bills.pathname + bills.search);
+    const flag = page.locator(bills.hash);
+    await expect(flag).toHaveAttribute("data-status", "unacknowledged");
+    // Sam answers from his email meanwhile, in another tab.
+    const other = await context.newPage();
+    const investigate = new URL(sam.links.find((l) => l.includes("/fix-my-bill/action_requested?token="))!);
+    await openEmailPage(other, investigate.pathname + investigate.search);
+    await other.getByRole("button", { name: "No, please investigate" }).click();
+    await expect(other.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
+    // Dana's stale "Yes" does not withdraw Sam's request: she reads who answered.
+    await flag.getByRole("button", { name: "Yes, this is expected" }).click();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "This bill issue was answered meanwhile" }),
+    ).toBeVisible();
+    await expect(flag).toHaveAttribute("data-status", "action_requested");
+    await expect(flag.locator(".flag-record")).toHaveText(
+      /^Sam Okafor answered “No, please investigate” on .+, from an email alert\.$/,
+    );
+    await expect(flag.getByRole("button")).toHaveCount(0);
   });
 
   test("comfort alert → the dismissal link asks → Dismiss issue → the issue reads dismissed", async ({
