@@ -70,7 +70,11 @@ test.describe("bills and energy usage page", () => {
     const banner = page.locator(".flag-banner").first();
     await expect(banner.locator(".flag-group-head .pill")).toHaveClass(/pill-yellow/);
     await expect(banner.locator(".flag-group-head .pill")).toHaveText("Investigating");
-    await expect(banner.getByRole("button")).toHaveCount(0);
+    // An investigation request stays (nobody but its giver withdraws it); after "Yes, this is expected",
+    // anyone may still ask for an investigation (rule flag-answer-history).
+    await expect(banner.locator(".flag[data-status='action_requested']").getByRole("button")).toHaveCount(0);
+    for (const dismissed of await banner.locator(".flag[data-status='dismissed']").all())
+      await expect(dismissed.getByRole("button")).toHaveText(["No, please investigate"]);
     await page.goto("/locations/111/spending");
     await expect(page.getByRole("heading", { name: "New supplier verified" })).toBeVisible();
     await expect(page.locator(".flag-banner").first().locator(".pill-grey")).toHaveCount(3);
