@@ -120,7 +120,7 @@ test.describe("answers from email", () => {
     await expect(page.getByRole("button")).toHaveCount(0);
   });
 
-  test("a stale spending page answered by another person first: refused, with who answered", async ({
+  test("a stale spending page, another person answered first: refused, with who answered", async ({
     page,
     context,
   }, info) => {

@@ -107,7 +107,7 @@ describe("bill statements", () => {
     ).toBe(404);
   });
 
-  it("records each answer with who, when and from where; a second opinion is never lost (rule flag-answer-history)", async () => {
+  it("records each answer with who, when and from where; a second opinion is never lost", async () => {
     // Sam signs in with a password here (his demo account has none: he uses links and codes).
     api.db
       .prepare(
