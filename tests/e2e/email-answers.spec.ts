@@ -47,7 +47,10 @@ test.describe("answers from email", () => {
     // Opened again, the link shows the answer on record, and lets its giver change it.
     await openEmailPage(page, url.pathname + url.search);
     await expect(page.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
-    await page.getByRole("button", { name: "Change my answer to “Yes, this is expected”" }).click();
+    await expect(
+      page.getByText("If this change is expected after all, you can change your answer."),
+    ).toBeVisible();
+    await page.getByRole("button", { name: "Yes, this is expected" }).click();
     await expect(page.getByRole("heading", { name: "Bill feedback received" })).toBeVisible();
     await expect(page.getByTestId("answer-on-record")).toHaveText(/^You answered “Yes, this is expected”/);
 

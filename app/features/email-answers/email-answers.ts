@@ -20,8 +20,6 @@ export const ANSWER_TEXT = {
   /** The email's own question (shared/bill-flags.ts FLAG_QUESTION), asked again above the answers. */
   question: FLAG_QUESTION,
   button: { dismissed: "Yes, this is expected", action_requested: "No, please investigate" },
-  /** A button that switches the answer on record (yours) to the other one. */
-  change: (label: string) => `Change my answer to “${label}”`,
   /** What may still be said after an answer is on record, by the one answer left. */
   again: ANSWER_AGAIN,
   answeredHeading: "This bill issue has already been answered",

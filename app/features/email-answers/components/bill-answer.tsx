@@ -28,13 +28,14 @@ function BillFacts({ target }: { target: AnswerTarget }) {
 
 /**
  * The answers this person may give, each its own button posting the token and that answer: the link's own
- * first (primary), the other one secondary (a wrong tap in the email is switched here). `change` words the
- * buttons as a change of the answer on record.
+ * first (primary), the other one secondary (a wrong tap in the email is switched here). Once an answer is on
+ * record, a line above the one button left says what it changes.
  */
-function AnswerButtons({ token, options, change }: { token: string; options: Answer[]; change: boolean }) {
+function AnswerButtons({ token, options, again }: { token: string; options: Answer[]; again: boolean }) {
   if (!options.length) return null;
   return (
     <Form method="post" className="stack">
+      {again ? <p>{ANSWER_TEXT.again[options[0]]}</p> : null}
       <input type="hidden" name="token" value={token} />
       {options.map((a, i) => (
         <button
@@ -42,9 +43,9 @@ function AnswerButtons({ token, options, change }: { token: string; options: Ans
           type="submit"
           name="answer"
           value={a}
-          className={i === 0 && !change ? "btn" : "btn btn-secondary"}
+          className={i === 0 && !again ? "btn" : "btn btn-secondary"}
         >
-          {change ? ANSWER_TEXT.change(ANSWER_TEXT.button[a]) : ANSWER_TEXT.button[a]}
+          {ANSWER_TEXT.button[a]}
         </button>
       ))}
     </Form>
@@ -80,7 +81,7 @@ function Confirmation({ answer, target, token }: { answer: Answer; target: Answe
       <Thanks answer={answer} />
       <BillFacts target={target} />
       {target.onRecord ? <p data-testid="answer-on-record">{target.onRecord}</p> : null}
-      <AnswerButtons token={token} options={target.options} change />
+      <AnswerButtons token={token} options={target.options} again />
       <Link to="/" className="btn btn-secondary">
         Visit Dashboard
       </Link>
@@ -104,7 +105,7 @@ export function BillAnswerCard({ page, token }: { page: AnswerPage; token: strin
         <h1>{ANSWER_TEXT.question}</h1>
         <BillFacts target={target} />
         {target.onRecord ? <p data-testid="answer-on-record">{target.onRecord}</p> : null}
-        <AnswerButtons token={token} options={target.options} change={false} />
+        <AnswerButtons token={token} options={target.options} again={false} />
       </div>
     );
   return (
@@ -112,8 +113,7 @@ export function BillAnswerCard({ page, token }: { page: AnswerPage; token: strin
       <h1>{ANSWER_TEXT.answeredHeading}</h1>
       <BillFacts target={target} />
       <p data-testid="answer-on-record">{target.onRecord ?? ANSWER_TEXT.answered}</p>
-      {target.options.length ? <p>{ANSWER_TEXT.again[target.options[0]]}</p> : null}
-      <AnswerButtons token={token} options={target.options} change={false} />
+      <AnswerButtons token={token} options={target.options} again />
       <Link to="/" className="btn btn-secondary">
         Visit Dashboard
       </Link>
