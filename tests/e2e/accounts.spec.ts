@@ -1,5 +1,15 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, expectJsState, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  isJs,
+  loginAs,
+  outboxMark,
+  ready,
+  test,
+  USERS,
+  waitForMail,
+} from "./fixtures";
 
 /** Picks a utility on the Select Utility step: typing to filter with JavaScript, the server search without. */
 async function pickUtility(page: Page, info: TestInfo, search: string, name: string) {
@@ -55,6 +65,25 @@ test.describe("accounts page", () => {
     await reconnect.click();
     await expect(page.getByRole("heading", { name: "Select Utility" })).toBeVisible();
     await expect(page.getByLabel("Utility", { exact: true })).toHaveValue("prov_comed");
+  });
+
+  test("a user limited to some locations sees only their locations' credential warnings", async ({
+    page,
+  }, info) => {
+    const since = await outboxMark(info);
+    await page.goto(`/login?email=${encodeURIComponent(USERS.sam)}&next=%2Faccounts`);
+    await ready(page, info);
+    await page.getByRole("button", { name: "Email me a 6-digit code" }).click();
+    const mail = await waitForMail(info, USERS.sam, since, /code/i);
+    await page.getByLabel("6-digit code").fill(mail.code!);
+    await page.getByRole("button", { name: "Log in with code" }).click();
+    await expect(page).toHaveURL(/\/accounts$/);
+    // Chicago's credential has an account at Wicker Park (one of Sam's); Boston's only at a location he may not see.
+    await expect(page.getByTestId("credential-alert")).toHaveCount(1);
+    await expect(page.getByTestId("credential-alert")).toContainText("Reconnect Required");
+    await expect(page.getByTestId("credential-alert")).toContainText("harbor.chicago");
+    await expect(page.getByText("harbor.boston")).toHaveCount(0);
+    expect(await page.content()).not.toContain("harbor.boston");
   });
 
   test("a client with no accounts sees the empty state", async ({ page }) => {

@@ -153,6 +153,41 @@ test.describe("answers from email", () => {
     await expect(flag.getByRole("button")).toHaveCount(0);
   });
 
+  test("a former member's link: Dana removes Sam's access on the team page, his link no longer shows or answers", async ({
+    page,
+  }, info) => {
+    const since = await outboxMark(info);
+    await runJob(info, "bill_flag");
+    const sam = await waitForMail(info, USERS.sam, since, BILL_ALERT);
+    const investigate = new URL(sam.links.find((l) => l.includes("/fix-my-bill/action_requested?token="))!);
+    const location = new URL(sam.links.find((l) => l.includes("#flag-"))!).pathname.split("/")[2];
+    const link = investigate.pathname + investigate.search;
+    await openEmailPage(page, link);
+    const name = await page.locator("dd").first().innerText();
+    await expect(page.getByRole("button", { name: "No, please investigate" })).toBeVisible();
+
+    await loginAs(page, USERS.dana);
+    await page.goto("/settings?tab=team");
+    await page.getByRole("link", { name: "Edit access for Sam Okafor" }).click();
+    const editor = page.getByTestId("access-editor");
+    await expect(editor).toBeVisible();
+    await editor.locator(`input[name="building"][value="${location}"]`).uncheck();
+    await editor.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Location access saved for Sam Okafor");
+
+    await page.context().clearCookies();
+    const res = await openEmailPage(page, link);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
+    await expect(page.getByText(name)).toHaveCount(0);
+    await expect(page.getByRole("button")).toHaveCount(0);
+    // A forged post of the old form records nothing.
+    const forged = await page.request.post(link, {
+      form: { token: investigate.searchParams.get("token")!, answer: "action_requested" },
+    });
+    expect(forged.status()).toBe(404);
+  });
+
   test("comfort alert → the dismissal link asks → Dismiss issue → the issue reads dismissed", async ({
     page,
   }, info) => {
