@@ -82,7 +82,7 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
       },
       {
         type: "p",
-        text: "Each answer opens a page where you confirm it with one button. The links work once and for 30 days.",
+        text: "Each answer opens a page where you confirm it with one button, and where you can change it later. The links work for 30 days, while you have access to this location.",
       },
       {
         type: "list",
