@@ -72,6 +72,7 @@ test.describe("answers from email", () => {
 
   test("opposite answers: Sam sees Dana's answer, who and when, and asks for an investigation anyway", async ({
     page,
+    a11y,
   }, info) => {
     const since = await outboxMark(info);
     expect(await runJob(info, "bill_flag")).toBeGreaterThan(0);
@@ -104,6 +105,7 @@ test.describe("answers from email", () => {
       /^Dana Reyes answered “Yes, this is expected” on \w{3} \d{1,2}, \d{4} at .+, from an email alert\.$/,
     );
     await expect(page.getByText("Bill feedback received")).toHaveCount(0);
+    await a11y();
     // He disagrees: he may still ask for an investigation.
     await expect(
       page.getByText("If you do not expect this change, you can still ask our team to investigate."),
