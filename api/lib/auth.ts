@@ -62,7 +62,11 @@ export function loadAuth(db: DB, token: string | undefined): Auth | null {
     const client = db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as
       | { client_type: string }
       | undefined;
-    if (signInRefusal({ isStaff, clientType: client?.client_type })) return null;
+    if (signInRefusal({ isStaff, clientType: client?.client_type })) {
+      // Ended for good: a client moved back later does not bring old sessions back.
+      db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(clock.now().toISOString(), session.id);
+      return null;
+    }
   }
   return {
     user,

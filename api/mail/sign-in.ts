@@ -16,6 +16,12 @@ export function loginCodeEmail(baseUrl: string, code: string, minutes: number): 
     blocks: [
       { type: "code", text: code },
       { type: "p", text: `Your login code is ${code}. It expires in ${minutes} minutes.` },
+      // The way back to where the code is typed, for a reader who closed the page.
+      {
+        type: "button",
+        secondary: true,
+        link: { href: new URL("/login", baseUrl).href, label: "Open the login page" },
+      },
       { type: "p", text: "If you did not ask for this code, you can ignore this email." },
     ],
   };
