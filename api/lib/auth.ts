@@ -60,11 +60,13 @@ export function loadAuth(db: DB, token: string | undefined): Auth | null {
   // A session of somebody who may not sign in (rule sign-in-by-client-type) is no session: 401 on every path.
   if (!isStaff && user.client_id !== null) {
     const client = db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as
-      | { client_type: string }
-      | undefined;
+      { client_type: string } | undefined;
     if (signInRefusal({ isStaff, clientType: client?.client_type })) {
       // Ended for good: a client moved back later does not bring old sessions back.
-      db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(clock.now().toISOString(), session.id);
+      db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(
+        clock.now().toISOString(),
+        session.id,
+      );
       return null;
     }
   }

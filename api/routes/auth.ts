@@ -493,7 +493,10 @@ export function authRoutes(deps: ApiDeps) {
       );
       const taken = takeToken(deps, "password_reset", token, false);
       if (!taken.row) throw badRequest(taken.error);
-      const refusal = refusalOf(deps, db.prepare("SELECT * FROM users WHERE id = ?").get(taken.row.user_id) as UserRow);
+      const refusal = refusalOf(
+        deps,
+        db.prepare("SELECT * FROM users WHERE id = ?").get(taken.row.user_id) as UserRow,
+      );
       if (refusal) throw refused(refusal);
       res.json({ valid: true });
     }),
@@ -521,13 +524,25 @@ export function authRoutes(deps: ApiDeps) {
         const taken = takeToken(deps, "password_reset", body.token, true);
         if (!taken.row) throw badRequest(taken.error);
         const userId = taken.row.user_id;
-        const refusal = refusalOf(deps, db.prepare("SELECT * FROM users WHERE id = ?").get(userId) as UserRow);
+        const refusal = refusalOf(
+          deps,
+          db.prepare("SELECT * FROM users WHERE id = ?").get(userId) as UserRow,
+        );
         if (refusal) throw refused(refusal);
         const now = nowIso();
         db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(passwordHash, userId);
-        db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(now, userId);
-        db.prepare("UPDATE auth_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(now, userId);
-        db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(now, userId);
+        db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(
+          now,
+          userId,
+        );
+        db.prepare("UPDATE auth_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
+          now,
+          userId,
+        );
+        db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
+          now,
+          userId,
+        );
       })();
       res.json({ message: "Password successfully changed" });
     }),

@@ -16,7 +16,10 @@ describe("who may have a session (rule sign-in-by-client-type)", () => {
   });
 
   it("the api's refusal keeps its code through the catalogue's generic 403", () => {
-    const e = errorFromResponse(403, JSON.stringify({ message: "Login has not yet been enabled", error: "resi" }));
+    const e = errorFromResponse(
+      403,
+      JSON.stringify({ message: "Login has not yet been enabled", error: "resi" }),
+    );
     expect(e.message).toBe("Forbidden");
     expect(e.details).toEqual({ code: "resi" });
     expect(errorFromResponse(403, "").details).toEqual({});
@@ -26,6 +29,8 @@ describe("who may have a session (rule sign-in-by-client-type)", () => {
   it("a 429 keeps when to ask again", () => {
     const e = errorFromResponse(429, JSON.stringify({ message: "Too many", retry_after_seconds: 720 }));
     expect(e.details).toEqual({ retryAfterSeconds: 720 });
-    expect(errorFromResponse(429, JSON.stringify({ message: "x", retry_after_seconds: -1 })).details).toEqual({});
+    expect(errorFromResponse(429, JSON.stringify({ message: "x", retry_after_seconds: -1 })).details).toEqual(
+      {},
+    );
   });
 });

@@ -123,7 +123,8 @@ export function signInRefusalOf(error: ApiError): SignInRefusal | null {
 }
 
 /** The mark of an emailed login link kept in the session it started (not the token: a hash of it). */
-export const linkMark = (token: string) => createHash("sha256").update(token).digest("base64url").slice(0, 22);
+export const linkMark = (token: string) =>
+  createHash("sha256").update(token).digest("base64url").slice(0, 22);
 
 /**
  * A new session for a fresh login (the old cookie's data is dropped), then the safe `next`. Somebody who may

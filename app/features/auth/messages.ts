@@ -24,9 +24,7 @@ export const AUTH_MESSAGES = {
 export function signInMailWaitText(seconds: number) {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   const wait =
-    minutes >= 120
-      ? `${Math.ceil(minutes / 60)} hours`
-      : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+    minutes >= 120 ? `${Math.ceil(minutes / 60)} hours` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
   return `You have asked for several sign-in emails for this address in a short time. To protect the inbox, no more are sent from here for ${wait}. If there is an account for this address, use the most recent email it received, and check the spam folder.`;
 }
 
