@@ -1,4 +1,15 @@
-import { apiUrl, expect, loginAs, outboxMark, PASSWORD, ready, test, USERS, waitForMail } from "./fixtures";
+import {
+  apiUrl,
+  expect,
+  expectNoSeriousA11yViolations,
+  loginAs,
+  outboxMark,
+  PASSWORD,
+  ready,
+  test,
+  USERS,
+  waitForMail,
+} from "./fixtures";
 import { openEmailPage } from "./email-pages";
 import type { Page, TestInfo } from "@playwright/test";
 
@@ -48,6 +59,7 @@ test.describe("a login link tapped again", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByText("Invalid token. Please try again.")).toBeVisible();
     await expect(page.getByText("This login link was already used or has expired.")).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
     // No timed trip to the home page: the form stays while the person types.
     await page.waitForTimeout(5_500);
     await expect(page.getByRole("button", { name: "Email me a new login link" })).toBeVisible();

@@ -64,7 +64,9 @@ export function LinkFailed({ next, answer }: { next: string; answer?: Answer }) 
               Email me a new login link
             </SubmitButton>
           </Form>
-          <a href={login}>Log in another way</a>
+          <a href={login} className="btn btn-secondary btn-block">
+            Log in another way
+          </a>
         </>
       )}
     </>
