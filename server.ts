@@ -373,8 +373,11 @@ server.listen(config.PORT, config.HOST, () => {
   const url = `http://localhost:${config.PORT}`;
   logger.info({ url }, "web server listening");
   if (!config.QUIET_BANNER && config.NODE_ENV !== "test") {
+    const on = (v: string | undefined) => v === "true" || v === "1";
+    const demoOutbox =
+      (on(process.env.API_DEV_OUTBOX) || on(process.env.ENABLE_TEST_HOOKS)) && !process.env.SMTP_URL;
     const demo = closeApi
-      ? `\n  Demo logins (password demo-pass-2024):\n    dana@harborcoffee.test (client admin)   sam@harborcoffee.test (code or link only)\n    alex@mapledental.test   riley@greenwayhomes.test (resi)   jordan@metrotowers.test (migrated)\n    morgan@${config.STAFF_EMAIL_DOMAIN} (staff)\n  Emails the demo sends (login codes, links): ${process.env.API_URL}/dev/outbox\n`
+      ? `\n  Demo logins (password demo-pass-2024):\n    dana@harborcoffee.test (client admin)   sam@harborcoffee.test (code or link only)\n    alex@mapledental.test   riley@greenwayhomes.test (resi)   jordan@metrotowers.test (migrated)\n    morgan@${config.STAFF_EMAIL_DOMAIN} (staff)\n${demoOutbox ? `  Emails the demo sends (login codes, links): ${process.env.API_URL}/dev/outbox\n` : ""}`
       : "";
     console.log(`\n  EnergyOps is running at ${url}\n${demo}`);
   }

@@ -34,6 +34,12 @@ const schema = z.object({
    */
   ENABLE_TEST_HOOKS: z.enum(["true", "false", "1", "0"]).default("false"),
   /**
+   * The demo's outbox page (GET /dev/outbox, api/routes/outbox.ts), which shows every email with its codes and
+   * links: off by default; "true" or "1" serves it (the demo that `npm start` runs without a secret sets it),
+   * as test hooks do. Never served when SMTP_URL delivers the mail.
+   */
+  API_DEV_OUTBOX: z.enum(["true", "false", "1", "0"]).default("false"),
+  /**
    * More buildings for the demo client Harbor Coffee Co. (0 to 2,000; default 0), seeded after the demo data
    * (api/db/seed/extra-locations.ts): `API_EXTRA_LOCATIONS=286` gives it 300 locations, for the benchmark's
    * large client. The demo's sign-ins and its other data do not change.
@@ -82,6 +88,7 @@ export function apiConfigFromEnv(
     quiet: e.NODE_ENV === "test" || e.LOG_LEVEL === "silent",
     clockStart: e.CLOCK_START,
     testHooks: e.ENABLE_TEST_HOOKS === "true" || e.ENABLE_TEST_HOOKS === "1",
+    devOutbox: e.API_DEV_OUTBOX === "true" || e.API_DEV_OUTBOX === "1",
     extraLocations: e.API_EXTRA_LOCATIONS,
     smtp:
       e.SMTP_URL && e.MAIL_FROM

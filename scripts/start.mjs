@@ -21,6 +21,8 @@ if (!process.env.SESSION_SECRET && !process.env.API_URL) {
   fs.mkdirSync(dir, { recursive: true });
   if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
   process.env.SESSION_SECRET = fs.readFileSync(file, "utf8").trim();
+  // The demo's emails (login codes and links) are read on the api's outbox page; a deployment never serves it.
+  process.env.API_DEV_OUTBOX ??= "true";
   console.log(
     `SESSION_SECRET not set: using the demo secret in ${file}. Set SESSION_SECRET for a real deployment.`,
   );

@@ -105,6 +105,25 @@ export function maySendSignInMail(
   );
 }
 
+/**
+ * How long until one more ask for a sign-in mail would be taken, given when this requester's earlier asks for
+ * the same address were taken (any order): 0 while each per-address limit has room, otherwise the time until
+ * the ask that fills the fullest window leaves it. Asks, not sends: it is the same whether or not the address
+ * has an account, so the page may say it (rule sign-in-mail-limit) without telling who has one.
+ */
+export function signInMailWaitMs(
+  askedAtMs: readonly number[],
+  nowMs: number,
+  limits: SignInMailLimits = SIGN_IN_MAIL_LIMITS,
+): number {
+  let wait = 0;
+  for (const { windowMs, max } of limits.perAddress) {
+    const inWindow = askedAtMs.filter((t) => t > nowMs - windowMs && t <= nowMs).sort((a, b) => b - a);
+    if (inWindow.length >= max) wait = Math.max(wait, inWindow[max - 1] + windowMs - nowMs);
+  }
+  return wait;
+}
+
 /** The 8 16-bit groups of an IPv6 address that `isIP` accepted (zone id already removed). */
 function ipv6Groups(ip: string): number[] {
   let text = ip;

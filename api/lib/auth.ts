@@ -5,6 +5,7 @@ import * as clock from "./clock";
 import { sha256 } from "./crypto";
 import { forbidden, notFound, route, type ApiDeps } from "./http";
 import { pathId } from "./ids";
+import { signInRefusal } from "../../shared/sign-in-access";
 
 /** Who is calling: the upstream session (the `api_session` cookie), its user and the client it sees. */
 
@@ -56,6 +57,19 @@ export function loadAuth(db: DB, token: string | undefined): Auth | null {
   const user = db.prepare("SELECT * FROM users WHERE id = ?").get(session.user_id) as UserRow | undefined;
   if (!user) return null;
   const isStaff = user.is_staff === 1;
+  // A session of somebody who may not sign in (rule sign-in-by-client-type) is no session: 401 on every path.
+  if (!isStaff && user.client_id !== null) {
+    const client = db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as
+      { client_type: string } | undefined;
+    if (signInRefusal({ isStaff, clientType: client?.client_type })) {
+      // Ended for good: a client moved back later does not bring old sessions back.
+      db.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(
+        clock.now().toISOString(),
+        session.id,
+      );
+      return null;
+    }
+  }
   return {
     user,
     session,

@@ -5,7 +5,7 @@ import type { DB } from "../db";
 export type ApiConfig = {
   /** Fixed delay added to every answer (benchmarks). */
   latencyMs: number;
-  /** Running with the seeded demo data: enables GET /dev/outbox. */
+  /** Running with the seeded demo data (GET /dev/outbox needs it too, with `testHooks` or `devOutbox`). */
   demoData: boolean;
   /** Origin of the web app, for links in emails. */
   webBaseUrl: string;
@@ -18,6 +18,8 @@ export type ApiConfig = {
   clockStart?: string;
   /** ENABLE_TEST_HOOKS: enables POST /dev/reset (api/routes/dev.ts). Off unless the test servers turn it on. */
   testHooks: boolean;
+  /** API_DEV_OUTBOX: serves GET /dev/outbox without the other test hooks (off by default; never with `smtp`). */
+  devOutbox?: boolean;
   /** API_EXTRA_LOCATIONS: more buildings for the demo client, seeded after the demo (api/db/seed/extra-locations.ts). */
   extraLocations: number;
   /** NOTIFICATION_INTERVAL_MS: how often the notification scheduler runs (api/mail/scheduler.ts); 0: off. */

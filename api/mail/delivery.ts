@@ -43,6 +43,13 @@ const OWN_HEADERS = new Set([
   "sender",
 ]);
 
+/**
+ * Once a send is over (accepted, or refused for good), the row forgets what it said: the text, the HTML and the
+ * extra headers carry login codes, sign-in and reset links, answer and unsubscribe tokens, which must not stay
+ * readable in the database after the mail left. Who, what kind, the subject and the outcome stay for operators.
+ */
+const FORGET_CONTENT = "text = '', html = NULL, headers_json = '{}', links_json = '[]', code = NULL";
+
 /** nodemailer's pooled SMTP options from `SMTP_URL` (credentials percent-decoded). */
 export function transportOptions(url: string): SMTPPool.Options {
   const u = new URL(url);
@@ -86,22 +93,34 @@ export function startDelivery(deps: ApiDeps, options: DeliveryOptions = {}): Del
   let running: Promise<void> | null = null;
   let again = false;
 
+  /**
+   * Claims due rows: those queued for now, and those another claim left `sending` past its lease. One write
+   * transaction (IMMEDIATE: no other process claims in between) reads which rows are due and in what state,
+   * then claims them; `resumed` marks the rows that were left `sending`, the only ones whose send was really
+   * left unfinished (RETURNING gives the row after the update, where every claimed row is `sending`).
+   */
   const claim = (now: number) =>
     db
-      .prepare(
-        `UPDATE outbox SET status = 'sending', attempts = attempts + 1, lease_until = ?, claim_id = ?
-         WHERE id IN (SELECT id FROM outbox
-           WHERE (status = 'queued' AND next_attempt_at <= ?) OR (status = 'sending' AND lease_until <= ?)
-           ORDER BY id LIMIT ?)
-         RETURNING *`,
-      )
-      .all(
-        new Date(now + LEASE_MS).toISOString(),
-        randomUUID(),
-        new Date(now).toISOString(),
-        new Date(now).toISOString(),
-        batch,
-      ) as ClaimedRow[];
+      .transaction(() => {
+        const nowIso = new Date(now).toISOString();
+        const due = db
+          .prepare(
+            `SELECT id, status FROM outbox
+             WHERE (status = 'queued' AND next_attempt_at <= ?) OR (status = 'sending' AND lease_until <= ?)
+             ORDER BY id LIMIT ?`,
+          )
+          .all(nowIso, nowIso, batch) as { id: number; status: string }[];
+        if (due.length === 0) return [];
+        const claimId = randomUUID();
+        const take = db.prepare(
+          "UPDATE outbox SET status = 'sending', attempts = attempts + 1, lease_until = ?, claim_id = ? WHERE id = ? RETURNING *",
+        );
+        return due.map((d) => ({
+          ...(take.get(new Date(now + LEASE_MS).toISOString(), claimId, d.id) as ClaimedRow),
+          resumed: d.status === "sending",
+        }));
+      })
+      .immediate();
 
   /** Writes an outcome if this claim still holds the row; false when it no longer does. */
   const record = (row: ClaimedRow, sql: string, ...values: unknown[]) =>
@@ -109,9 +128,9 @@ export function startDelivery(deps: ApiDeps, options: DeliveryOptions = {}): Del
     db.open &&
     db.prepare(`${sql} WHERE id = ? AND claim_id = ?`).run(...values, row.id, row.claim_id).changes === 1;
 
-  async function deliver(row: ClaimedRow): Promise<"sent" | "retry" | "failed"> {
+  async function deliver(row: ClaimedRow & { resumed: boolean }): Promise<"sent" | "retry" | "failed"> {
     // A row claimed before (attempts counts this claim) whose lease ran out: its sender stopped mid-way.
-    if (row.status === "sending")
+    if (row.resumed)
       deps.log("mail delivery: resuming a send left unfinished", {
         outbox_id: row.id,
         attempts: row.attempts,
@@ -139,7 +158,7 @@ export function startDelivery(deps: ApiDeps, options: DeliveryOptions = {}): Del
       if (
         !record(
           row,
-          "UPDATE outbox SET status = 'sent', delivered_at = ?, lease_until = NULL",
+          `UPDATE outbox SET status = 'sent', delivered_at = ?, lease_until = NULL, ${FORGET_CONTENT}`,
           clock.nowIso(),
         )
       )
@@ -173,7 +192,7 @@ export function startDelivery(deps: ApiDeps, options: DeliveryOptions = {}): Del
       if (step.status === "failed") {
         record(
           row,
-          "UPDATE outbox SET status = 'failed', last_error = ?, lease_until = NULL, next_attempt_at = NULL",
+          `UPDATE outbox SET status = 'failed', last_error = ?, lease_until = NULL, next_attempt_at = NULL, ${FORGET_CONTENT}`,
           `${step.reason}: ${message}`,
         );
         deps.log("mail delivery failed", { ...fields, reason: step.reason });

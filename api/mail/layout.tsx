@@ -48,11 +48,27 @@ export type EmailDoc = {
   baseUrl: string;
   /** Notifications only: the recipient's one-click unsubscribe address and what it stops. */
   unsubscribe?: { href: string; what: string };
+  /**
+   * Whether the footer links to Manage preferences (default yes). Sign-in emails say no: they go to people who
+   * are signed out, whom that page would only send to the login page, and they cannot be turned off anyway.
+   */
+  preferencesLink?: boolean;
 };
 
 export const absolute = (baseUrl: string, path: string) => new URL(path, baseUrl).href;
 
-const colors = { text: "#1f2933", muted: "#52606d", brand: "#0b6e4f", border: "#d9e2ec", bg: "#f5f7fa" };
+/**
+ * The app's colour tokens (app/styles/app.css `:root`: --text, --muted, --primary, --border, --bg), so a
+ * button in an email looks like the button it opens; tests/unit/email-templates.test.ts holds them equal.
+ */
+export const EMAIL_COLORS = {
+  text: "#16212b",
+  muted: "#4f5d6b",
+  brand: "#0b5cad",
+  border: "#d5dce3",
+  bg: "#f5f7f9",
+} as const;
+const colors = EMAIL_COLORS;
 const font = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const s = {
@@ -180,19 +196,18 @@ export function EmailLayout({ doc }: { doc: EmailDoc }) {
           ))}
           <Hr style={s.hr} />
           <Section>
-            <Text style={s.footer}>
-              <Link href={absolute(doc.baseUrl, "/settings")} style={s.link}>
-                Manage preferences
-              </Link>
-              {doc.unsubscribe ? (
-                <>
-                  {" · "}
-                  <Link href={doc.unsubscribe.href} style={s.link}>
-                    Unsubscribe from {doc.unsubscribe.what}
-                  </Link>
-                </>
-              ) : null}
-            </Text>
+            {footerLinks(doc).length > 0 ? (
+              <Text style={s.footer}>
+                {footerLinks(doc).map((l, i) => (
+                  <span key={l.href}>
+                    {i > 0 ? " · " : null}
+                    <Link href={l.href} style={s.link}>
+                      {l.label}
+                    </Link>
+                  </span>
+                ))}
+              </Text>
+            ) : null}
             <Text style={s.footer}>
               {BRAND} · energy management for your locations. You receive this email because you have an{" "}
               {BRAND} account.
@@ -207,7 +222,9 @@ export function EmailLayout({ doc }: { doc: EmailDoc }) {
 /** The footer's links, in the order the HTML shows them. */
 function footerLinks(doc: EmailDoc): EmailLink[] {
   return [
-    { href: absolute(doc.baseUrl, "/settings"), label: "Manage preferences" },
+    ...(doc.preferencesLink === false
+      ? []
+      : [{ href: absolute(doc.baseUrl, "/settings"), label: "Manage preferences" }]),
     ...(doc.unsubscribe
       ? [{ href: doc.unsubscribe.href, label: `Unsubscribe from ${doc.unsubscribe.what}` }]
       : []),

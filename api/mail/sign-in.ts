@@ -2,7 +2,8 @@ import type { EmailDoc } from "./layout";
 
 /**
  * The three sign-in emails. Their sentences are the ones these emails always had (the e2e tests read the code
- * and the first link); the layout adds the heading and the footer.
+ * and the first link); the layout adds the heading and the footer, without Manage preferences: their reader
+ * is signed out, and these emails are not a preference.
  */
 
 export function loginCodeEmail(baseUrl: string, code: string, minutes: number): EmailDoc {
@@ -11,9 +12,16 @@ export function loginCodeEmail(baseUrl: string, code: string, minutes: number): 
     preview: `Your login code is ${code}`,
     heading: "Your login code",
     baseUrl,
+    preferencesLink: false,
     blocks: [
       { type: "code", text: code },
       { type: "p", text: `Your login code is ${code}. It expires in ${minutes} minutes.` },
+      // The way back to where the code is typed, for a reader who closed the page.
+      {
+        type: "button",
+        secondary: true,
+        link: { href: new URL("/login", baseUrl).href, label: "Open the login page" },
+      },
       { type: "p", text: "If you did not ask for this code, you can ignore this email." },
     ],
   };
@@ -25,6 +33,7 @@ export function loginLinkEmail(baseUrl: string, href: string, minutes: number): 
     preview: "Use this link to log in",
     heading: "Log in to EnergyOps",
     baseUrl,
+    preferencesLink: false,
     blocks: [
       { type: "p", text: `Use this link to log in. It expires in ${minutes} minutes and works once:` },
       { type: "button", link: { href, label: "Log in to EnergyOps" } },
@@ -45,6 +54,7 @@ export function passwordResetEmail(
     preview: "Use this link to set a new password",
     heading: subject,
     baseUrl,
+    preferencesLink: false,
     blocks: [
       { type: "p", text: `Use this link to set a new password. It expires in ${minutes} minutes:` },
       { type: "button", link: { href, label: subject } },

@@ -14,6 +14,7 @@ import {
   sessionRouter,
 } from "../lib/auth";
 import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
+import { signInRefusal, type SignInRefusal } from "../../shared/sign-in-access";
 import { sendMail } from "../simulators/mailer";
 import { renderEmail } from "../mail/layout";
 import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../mail/sign-in";
@@ -27,6 +28,7 @@ import {
   mailLedgerHorizonMs,
   maySendSignInMail,
   requesterFromForwardedFor,
+  signInMailWaitMs,
 } from "../domain/sign-in-mail";
 
 const CODE_MINUTES = 10;
@@ -69,6 +71,69 @@ const requesterOf = (req: Request) => requesterFromForwardedFor(req.get("x-forwa
 
 function findUser(deps: ApiDeps, address: string) {
   return deps.db.prepare("SELECT * FROM users WHERE email = ?").get(address.trim()) as UserRow | undefined;
+}
+
+/** Whether this person may have a session at all (rule sign-in-by-client-type): null when they may. */
+function refusalOf(deps: ApiDeps, user: UserRow): SignInRefusal | null {
+  const client = user.client_id
+    ? (deps.db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as
+        { client_type: string } | undefined)
+    : undefined;
+  return signInRefusal({ isStaff: user.is_staff === 1, clientType: client?.client_type });
+}
+
+/**
+ * A sign-in refused by client type, whatever the way in: 403 with `error` saying which (`mycor`: the account
+ * moved to the migrated application; `resi`: login not enabled), as the login options say it.
+ */
+const refused = (refusal: SignInRefusal) =>
+  new HttpError(403, {
+    message:
+      refusal === "resi"
+        ? "Login has not yet been enabled for this account"
+        : "This account has moved to the new commercial platform",
+    error: refusal,
+  });
+
+/**
+ * One ask for a sign-in mail from `requester` for `address`, counted whether or not the address has an account:
+ * within the per-address limits it is written down and 0 is answered; beyond them nothing is written and the
+ * answer is how many seconds until the next ask would be taken (rule sign-in-mail-limit). It depends only on
+ * what this requester asked for this address, so it says nothing about whether an account exists.
+ */
+function askForSignInMail(deps: ApiDeps, address: string, requester: string): number {
+  const { db } = deps;
+  const key = sha256(address.trim().toLowerCase());
+  return db.transaction(() => {
+    const nowMs = clock.nowMs();
+    db.prepare("DELETE FROM sign_in_mail_asks WHERE asked_at <= ?").run(
+      new Date(nowMs - mailLedgerHorizonMs()).toISOString(),
+    );
+    const asked = (
+      db
+        .prepare("SELECT asked_at FROM sign_in_mail_asks WHERE address_hash = ? AND requester = ?")
+        .all(key, requester) as { asked_at: string }[]
+    ).map((r) => Date.parse(r.asked_at));
+    const waitMs = signInMailWaitMs(asked, nowMs);
+    if (waitMs > 0) return Math.ceil(waitMs / 1000);
+    db.prepare("INSERT INTO sign_in_mail_asks (address_hash, requester, asked_at) VALUES (?, ?, ?)").run(
+      key,
+      requester,
+      new Date(nowMs).toISOString(),
+    );
+    return 0;
+  })();
+}
+
+/** Answers 429 with Retry-After when this requester asked for too many sign-in mails for this address. */
+function requireSignInMailAsk(deps: ApiDeps, res: Response, address: string, requester: string) {
+  const waitSeconds = askForSignInMail(deps, address, requester);
+  if (waitSeconds === 0) return;
+  res.setHeader("Retry-After", String(waitSeconds));
+  throw new HttpError(429, {
+    message: "Too many sign-in emails asked for this address from here",
+    retry_after_seconds: waitSeconds,
+  });
 }
 
 /** Starts a new upstream session for the user and answers the user with its cookie. */
@@ -252,13 +317,8 @@ export function authRoutes(deps: ApiDeps) {
     route((req, res) => {
       const user = findUser(deps, req.params.email);
       if (!user) throw new HttpError(404, { message: "No account found for this email address" });
-      const client = user.client_id
-        ? (db.prepare("SELECT client_type FROM clients WHERE id = ?").get(user.client_id) as {
-            client_type: string;
-          })
-        : null;
-      if (client?.client_type === "LARGE_COMMERCIAL") return res.json({ items: [], error: "mycor" });
-      if (client?.client_type === "RESI") return res.json({ items: [], error: "resi" });
+      const refusal = refusalOf(deps, user);
+      if (refusal) return res.json({ items: [], error: refusal });
       const items = [...(user.password_hash ? ["password"] : []), "login_link", "login_code"];
       res.json({ items, error: null });
     }),
@@ -272,6 +332,8 @@ export function authRoutes(deps: ApiDeps) {
       // The same scrypt work whether or not the account exists or has a password: no enumeration by timing.
       const ok = verifyPassword(body.password, user?.password_hash ?? dummyPasswordHash());
       if (!user?.password_hash || !ok) throw unauthorized("Invalid email or password");
+      const refusal = refusalOf(deps, user);
+      if (refusal) throw refused(refusal);
       rememberSignInAddress(deps, user.id, requesterOf(req));
       startSession(deps, res, user);
     }),
@@ -281,8 +343,11 @@ export function authRoutes(deps: ApiDeps) {
     "/auth/login-code/request",
     route(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
-      const user = findUser(deps, body.email);
       const requester = requesterOf(req);
+      requireSignInMailAsk(deps, res, body.email, requester);
+      const found = findUser(deps, body.email);
+      // Nobody who may not sign in is sent a way to (rule sign-in-by-client-type): the same 204.
+      const user = found && !refusalOf(deps, found) ? found : undefined;
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
       const code = user
         ? db.transaction(() => {
@@ -335,6 +400,8 @@ export function authRoutes(deps: ApiDeps) {
         ).run(user.id, nowIso());
         throw unauthorized("Invalid code");
       }
+      const refusal = refusalOf(deps, user);
+      if (refusal) throw refused(refusal);
       // Signed in: every code of this person is spent, not only the one typed.
       db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
         nowIso(),
@@ -349,7 +416,10 @@ export function authRoutes(deps: ApiDeps) {
     "/auth/login-link/request",
     route(async (req, res) => {
       const body = parse(z.object({ email, next: z.string().max(2000).optional() }), req.body);
-      const user = findUser(deps, body.email);
+      requireSignInMailAsk(deps, res, body.email, requesterOf(req));
+      const found = findUser(deps, body.email);
+      // Nobody who may not sign in is sent a way to (rule sign-in-by-client-type): the same 204.
+      const user = found && !refusalOf(deps, found) ? found : undefined;
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
       const href =
         user &&
@@ -377,6 +447,8 @@ export function authRoutes(deps: ApiDeps) {
       const taken = takeToken(deps, "login_link", body.token, true);
       if (!taken.row) throw unauthorized("Invalid token");
       const user = db.prepare("SELECT * FROM users WHERE id = ?").get(taken.row.user_id) as UserRow;
+      const refusal = refusalOf(deps, user);
+      if (refusal) throw refused(refusal);
       rememberSignInAddress(deps, user.id, requesterOf(req));
       startSession(deps, res, user, { next: taken.row.next });
     }),
@@ -386,7 +458,10 @@ export function authRoutes(deps: ApiDeps) {
     "/auth/password-reset/request",
     route(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
-      const user = findUser(deps, body.email);
+      requireSignInMailAsk(deps, res, body.email, requesterOf(req));
+      const found = findUser(deps, body.email);
+      // Nobody who may not sign in is sent a way to (rule sign-in-by-client-type): the same 204.
+      const user = found && !refusalOf(deps, found) ? found : undefined;
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
       const href =
         user &&
@@ -418,6 +493,11 @@ export function authRoutes(deps: ApiDeps) {
       );
       const taken = takeToken(deps, "password_reset", token, false);
       if (!taken.row) throw badRequest(taken.error);
+      const refusal = refusalOf(
+        deps,
+        db.prepare("SELECT * FROM users WHERE id = ?").get(taken.row.user_id) as UserRow,
+      );
+      if (refusal) throw refused(refusal);
       res.json({ valid: true });
     }),
   );
@@ -436,16 +516,32 @@ export function authRoutes(deps: ApiDeps) {
       if (body.password !== body.confirm_password) {
         throw validationError({ body: [{ location: "confirm_password", message: "Passwords must match" }] });
       }
-      const taken = takeToken(deps, "password_reset", body.token, true);
-      if (!taken.row) throw badRequest(taken.error);
+      const passwordHash = hashPassword(body.password);
+      // One transaction: the token is spent, the password set, every session of the person ended, and every
+      // other way in that was mailed to them (reset links, login links, login codes) spent with it, so a
+      // mail read by somebody else before the reset cannot be used after it.
       db.transaction(() => {
-        db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(
-          hashPassword(body.password),
-          taken.row.user_id,
+        const taken = takeToken(deps, "password_reset", body.token, true);
+        if (!taken.row) throw badRequest(taken.error);
+        const userId = taken.row.user_id;
+        const refusal = refusalOf(
+          deps,
+          db.prepare("SELECT * FROM users WHERE id = ?").get(userId) as UserRow,
         );
+        if (refusal) throw refused(refusal);
+        const now = nowIso();
+        db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(passwordHash, userId);
         db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").run(
-          nowIso(),
-          taken.row.user_id,
+          now,
+          userId,
+        );
+        db.prepare("UPDATE auth_tokens SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
+          now,
+          userId,
+        );
+        db.prepare("UPDATE login_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL").run(
+          now,
+          userId,
         );
       })();
       res.json({ message: "Password successfully changed" });

@@ -149,6 +149,22 @@ export function emailAnswerRoutes(deps: ApiDeps) {
   const kindOf = (kind: string | null) =>
     (NOTIFICATION_KINDS as readonly string[]).includes(kind ?? "") ? (kind as NotificationKind) : null;
 
+  /** Whether the person's email preference for this kind is on now (a missing preference is off). */
+  const prefOn = (userId: number, kind: NotificationKind) =>
+    (
+      db
+        .prepare(
+          "SELECT enabled FROM communication_preferences WHERE user_id = ? AND communication_preference_type = ? AND delivery_method_preference = 'email'",
+        )
+        .get(userId, kind) as { enabled: number } | undefined
+    )?.enabled === 1;
+
+  /**
+   * A used token's state: `done` while that kind is still off, `kept` once the person turned it on again since
+   * (the link did its one act; what they chose later stands, rule unsubscribe-once).
+   */
+  const usedState = (userId: number, kind: NotificationKind) => (prefOn(userId, kind) ? "kept" : "done");
+
   /** What an unsubscribe token would turn off. */
   r.get(
     "/email-answers/unsubscribe",
@@ -157,32 +173,37 @@ export function emailAnswerRoutes(deps: ApiDeps) {
       const t = readToken(db, "unsubscribe", token);
       const kind = kindOf(t.row?.kind ?? null);
       if (!t.row || !kind) throw gone("invalid", "This link is not valid.", 404);
-      const state = t.state === "expired" ? "expired" : t.state === "used" ? "done" : "open";
+      const state =
+        t.state === "expired" ? "expired" : t.state === "used" ? usedState(t.row.user_id, kind) : "open";
       res.json({ state, kind, kind_name: KIND_NAMES[kind] });
     }),
   );
 
   /**
-   * Turns that kind of email off for that person (their email preference). Saying it twice is not an error:
-   * a mail provider may repeat a one-click request.
+   * Turns that kind of email off for that person (their email preference), once: the token is spent in the
+   * same transaction, and a spent token changes nothing again (rule unsubscribe-once), so a link replayed
+   * later never switches off what the person turned back on. Saying it twice is not an error (a mail provider
+   * may repeat a one-click request): the answer says what holds now.
    */
   r.post(
     "/email-answers/unsubscribe",
     route((req, res) => {
       const { token } = parse(z.object({ token: tokenField }), req.body);
-      const t = readToken(db, "unsubscribe", token);
-      const kind = kindOf(t.row?.kind ?? null);
-      if (!t.row || !kind) throw gone("invalid", "This link is not valid.", 404);
-      if (t.state === "expired") throw gone("expired", "This link has expired.", 410);
-      db.transaction(() => {
+      const state = db.transaction(() => {
+        const t = readToken(db, "unsubscribe", token);
+        const kind = kindOf(t.row?.kind ?? null);
+        if (!t.row || !kind) throw gone("invalid", "This link is not valid.", 404);
+        if (t.state === "expired") throw gone("expired", "This link has expired.", 410);
+        if (t.state === "used" || !spendToken(db, t.row.id))
+          return { kind, userId: t.row.user_id, state: usedState(t.row.user_id, kind), changed: false };
         db.prepare(
           `INSERT INTO communication_preferences (user_id, communication_preference_type, delivery_method_preference, enabled) VALUES (?, ?, 'email', 0)
            ON CONFLICT (user_id, communication_preference_type, delivery_method_preference) DO UPDATE SET enabled = 0`,
-        ).run(t.row!.user_id, kind);
-        spendToken(db, t.row!.id);
+        ).run(t.row.user_id, kind);
+        return { kind, userId: t.row.user_id, state: "done" as const, changed: true };
       })();
-      deps.log("unsubscribed from email", { user_id: t.row.user_id, kind });
-      res.json({ state: "done", kind, kind_name: KIND_NAMES[kind] });
+      if (state.changed) deps.log("unsubscribed from email", { user_id: state.userId, kind: state.kind });
+      res.json({ state: state.state, kind: state.kind, kind_name: KIND_NAMES[state.kind] });
     }),
   );
 

@@ -37,7 +37,15 @@ const messageJson = (m: OutboxRow) => ({
 });
 
 /**
- * The demo's outbox (only with demo data): every email the api wrote, newest first, 50 at most; `?email=`
+ * Whether the outbox is served: it shows every email with its login codes, links and answer tokens, so only on
+ * a demo or test server that asked for it (test hooks, or API_DEV_OUTBOX, both off by default), with demo
+ * data, and never when a mail server (SMTP_URL) delivers the mail: then the mail is the only place they go.
+ */
+export const outboxServed = (config: ApiDeps["config"]) =>
+  config.demoData && (config.testHooks || config.devOutbox === true) && !config.smtp;
+
+/**
+ * The demo's outbox (`outboxServed`): every email the api wrote, newest first, 50 at most; `?email=`
  * keeps one recipient's. JSON for tests and scripts (`?format=json`, or any Accept that does not put HTML
  * first), readable pages for a person in a browser (`?format=html` forces them).
  */
@@ -52,7 +60,7 @@ export function outboxRoutes(deps: ApiDeps) {
   r.get(
     "/dev/outbox",
     route((req, res) => {
-      if (!deps.config.demoData) throw notFound();
+      if (!outboxServed(deps.config)) throw notFound();
       const { email: to, format } = parse(query, req.query, "query");
       const rows = (
         to
@@ -69,7 +77,7 @@ export function outboxRoutes(deps: ApiDeps) {
   r.get(
     "/dev/outbox/:id",
     route((req, res) => {
-      if (!deps.config.demoData) throw notFound();
+      if (!outboxServed(deps.config)) throw notFound();
       const { format } = parse(query, req.query, "query");
       const id = /^\d{1,12}$/.test(req.params.id) ? Number(req.params.id) : 0;
       const row = db.prepare("SELECT * FROM outbox WHERE id = ?").get(id) as OutboxRow | undefined;

@@ -9,6 +9,8 @@ export const EDITABLE_PREFERENCES = [
   "weekly_rundown",
   "monthly_recap",
   "customer_comfort",
+  // The thermostat issue alerts: their emails offer to unsubscribe, so My Preferences offers the switch back.
+  "device_issue",
 ] as const;
 
 const accessBody = z.object({

@@ -24,6 +24,9 @@ export type Mail = {
  * (`SMTP_URL`) the row is `queued` and the delivery loop (api/mail/delivery.ts) sends it; without one the row
  * is the delivery (`outbox`), readable on the demo's outbox page (GET /dev/outbox). Safe inside a transaction:
  * the email is then written, and sent, only if the transaction commits. Answers the row's id.
+ *
+ * With a mail server the row keeps no code and no list of links (only the outbox page reads them, and it is not
+ * served then); its body, which carries them, is kept only until the send is over (api/mail/delivery.ts).
  */
 export function sendMail(deps: ApiDeps, mail: Mail): number {
   const now = clock.nowIso();
@@ -41,8 +44,8 @@ export function sendMail(deps: ApiDeps, mail: Mail): number {
       mail.html ?? null,
       JSON.stringify(mail.headers ?? {}),
       mail.kind ?? "sign_in",
-      JSON.stringify(mail.links ?? []),
-      mail.code ?? null,
+      JSON.stringify(smtp ? [] : (mail.links ?? [])),
+      smtp ? null : (mail.code ?? null),
       now,
       smtp ? "queued" : "outbox",
       smtp ? now : null,

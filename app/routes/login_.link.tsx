@@ -1,14 +1,12 @@
 import { signInWithLink, tokenLoginLoader } from "~/features/auth/auth.server";
 import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { AUTH_MESSAGES } from "~/features/auth/messages";
+import { LinkFailed } from "~/features/auth/components/link-failed";
 import { forwardRetryAfter } from "~/server/headers";
 import { PublicPage } from "~/ui/brand";
-import { NO_SCRIPTS, StaticCountdown } from "~/ui/static-page";
+import { NO_SCRIPTS } from "~/ui/static-page";
 import { Alert } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
-
-const REDIRECT_SECONDS = 5;
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
 export const handle = NO_SCRIPTS;
@@ -21,7 +19,10 @@ export const headers: HeadersFunction = (args) => {
   return h;
 };
 
-/** The POST signs in with the token (`signInWithLink`); a failure renders the page's error again. */
+/**
+ * The POST signs in with the token, or emails a new link from the failed page (`signInWithLink`); a failure
+ * renders the page with the way on (rule token-login-failure).
+ */
 export const action = ({ request, context }: ActionFunctionArgs) => signInWithLink(request, context);
 
 export default function TokenLogin() {
@@ -34,15 +35,7 @@ export default function TokenLogin() {
         <h1>Log in</h1>
         {actionData?.limited ? <Alert tone="error">{actionData.limited}</Alert> : null}
         {failed ? (
-          <>
-            <Alert tone="error">{AUTH_MESSAGES.invalidToken}</Alert>
-            <StaticCountdown seconds={REDIRECT_SECONDS} to="/">
-              {(left) => <>Returning to the home page in {left} seconds.</>}
-            </StaticCountdown>
-            <a href="/" className="btn btn-secondary">
-              Go now
-            </a>
-          </>
+          <LinkFailed next={next} answer={actionData} />
         ) : (
           <Form method="post" className="stack">
             <p>Continue to log in to your account.</p>

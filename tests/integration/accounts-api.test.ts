@@ -51,6 +51,8 @@ beforeAll(async () => {
     demoData: true,
     quiet: true,
     webBaseUrl: "http://web.test",
+    // A test server: its outbox (GET /dev/outbox, where the sign-in codes are read) is served with test hooks.
+    testHooks: true,
   });
   await login("dana", "dana@harborcoffee.test");
   await login("alex", "alex@mapledental.test");

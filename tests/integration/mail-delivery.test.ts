@@ -5,6 +5,7 @@ import { LEASE_MS } from "../../api/mail/policy";
 import { startApi, type RunningApi } from "../../api/server";
 import { sendMail } from "../../api/simulators/mailer";
 import { SMTP_PASS, startSmtp, type TestSmtp } from "../support/smtp";
+import { apiConfigFromEnv } from "../../api/config";
 import { call } from "./api-harness";
 
 /**
@@ -20,6 +21,8 @@ const DELIVERY = { intervalMs: 60_000, drainMs: 300 };
 
 let smtp: TestSmtp;
 let api: RunningApi;
+/** What the api logged (its `msg`), newest last. */
+const logged: string[] = [];
 /** The api's delivery loop; the crash test replaces it with a second one, as a restarted process would. */
 let delivery: Delivery;
 
@@ -32,6 +35,9 @@ beforeAll(async () => {
     webBaseUrl: "http://web.test",
     smtp: { url: smtp.url, from: FROM, replyTo: REPLY_TO },
     delivery: DELIVERY,
+    // Test hooks on, as on the e2e servers: the outbox is still not served, since this api has a mail server.
+    testHooks: true,
+    log: (msg) => logged.push(msg),
   });
   delivery = api.delivery!;
 });
@@ -56,6 +62,11 @@ type Row = {
   message_id: string;
   code: string | null;
   sent_at: string;
+  text: string;
+  html: string | null;
+  headers_json: string;
+  links_json: string;
+  subject: string;
 };
 const row = (id: number) => api.db.prepare("SELECT * FROM outbox WHERE id = ?").get(id) as Row;
 const latestRowTo = (to: string) =>
@@ -101,13 +112,18 @@ describe("delivery through the mail server", () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     const written = latestRowTo(SAM);
     expect(written.message_id).toMatch(/^<[0-9a-f-]{36}@energyops\.test>$/);
+    // With a mail server the row never keeps the code apart from the body, nor the links.
+    expect(written.code).toBeNull();
+    expect(written.links_json).toBe("[]");
     const [mail] = await arrivedOnce(written.message_id);
+    const code = /Your login code is (\d{6})\./.exec(mail.parsed.text ?? "")?.[1];
+    expect(code).toMatch(/^\d{6}$/);
     expect(mail.envelope.to).toEqual([SAM]);
     expect(mail.envelope.from).toBe("alerts@energyops.test");
     expect(mail.parsed.from?.value).toEqual([{ name: "EnergyOps", address: "alerts@energyops.test" }]);
     expect(mail.parsed.replyTo?.value).toEqual([{ name: "", address: REPLY_TO }]);
     expect(mail.parsed.subject).toBe("Your login code");
-    expect(mail.parsed.text).toContain(`Your login code is ${written.code}.`);
+    expect(mail.parsed.html).toContain(code);
     expect(mail.parsed.date?.toISOString()).toBe(
       new Date(written.sent_at).toISOString().replace(/\.\d+Z$/, ".000Z"),
     );
@@ -116,6 +132,24 @@ describe("delivery through the mail server", () => {
     expect(done.attempts).toBe(1);
     expect(done.delivered_at).not.toBeNull();
     expect(done.lease_until).toBeNull();
+    // Delivered: the row forgets what the mail said (the code in its text and HTML); who, what, when stay.
+    expect(done).toMatchObject({
+      text: "",
+      html: null,
+      headers_json: "{}",
+      code: null,
+      subject: "Your login code",
+    });
+    expect(JSON.stringify(done)).not.toContain(code);
+    // A first delivery is not a send "left unfinished": no crash is reported where none happened.
+    expect(logged).not.toContain("mail delivery: resuming a send left unfinished");
+  });
+
+  it("the outbox is not served while a mail server delivers, even with test hooks on", async () => {
+    expect((await call(api, "GET", "/dev/outbox")).status).toBe(404);
+    expect((await call(api, "GET", `/dev/outbox/${latestRowTo("sam@harborcoffee.test").id}`)).status).toBe(
+      404,
+    );
   });
 
   it("an email with an HTML part arrives with both parts and its extra headers", async () => {
@@ -139,6 +173,8 @@ describe("delivery through the mail server", () => {
     expect(mail.raw).toMatch(/^List-Unsubscribe: <http:\/\/web\.test\/unsubscribe\?token=abc>\r$/m);
     expect(mail.parsed.from?.value[0].address).toBe("alerts@energyops.test");
     expect(row(id).status).toBe("sent");
+    // The unsubscribe token in the header is not kept once the mail left.
+    expect(row(id)).toMatchObject({ html: null, headers_json: "{}" });
   });
 });
 
@@ -189,6 +225,8 @@ describe("the mail server away or refusing", () => {
     expect(row(id).attempts).toBe(1);
     expect(row(id).last_error).toMatch(/refused by the mail server.*550/);
     expect(row(id).next_attempt_at).toBeNull();
+    // Refused for good: nothing more will be sent, so nothing of what it said is kept.
+    expect(row(id)).toMatchObject({ text: "", html: null });
     await smtp.setMode("accept");
     await moveClockPast(new Date(clock.nowMs() + 24 * 3600_000).toISOString());
     expect(smtp.tries - triesBefore).toBe(1);
@@ -238,9 +276,14 @@ describe("a crash between claiming and sending", () => {
     expect(smtp.withMessageId(left.message_id)).toHaveLength(0);
     expect(row(id).status).toBe("sending");
 
+    const resumedBefore = logged.filter((m) => m === "mail delivery: resuming a send left unfinished").length;
     await moveClockPast(left.lease_until!);
     expect(await arrivedOnce(left.message_id)).toHaveLength(1);
     expect(row(id)).toMatchObject({ status: "sent", attempts: 2 });
+    // This one really was left unfinished, and the log says so, once.
+    expect(logged.filter((m) => m === "mail delivery: resuming a send left unfinished")).toHaveLength(
+      resumedBefore + 1,
+    );
   });
 });
 
@@ -256,11 +299,51 @@ describe("without a mail server", () => {
 
 describe("the demo's outbox page", () => {
   const html = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+  /** A demo api without a mail server, with its outbox page turned on (API_DEV_OUTBOX). */
+  let demo: RunningApi;
+  beforeAll(async () => {
+    demo = await startApi({
+      port: 0,
+      dbFile: ":memory:",
+      quiet: true,
+      webBaseUrl: "http://web.test",
+      devOutbox: true,
+    });
+  });
+  afterAll(() => demo.close());
+  const write = (to: string, extra: Partial<Parameters<typeof sendMail>[1]> = {}) =>
+    sendMail(demo.deps, {
+      to,
+      subject: `Test mail to ${to}`,
+      text: `Hello ${to}`,
+      kind: "weekly_rundown",
+      ...extra,
+    });
+  const row = (id: number) => demo.db.prepare("SELECT * FROM outbox WHERE id = ?").get(id) as Row;
+
+  it("is served only when asked for: test hooks or API_DEV_OUTBOX, off by default", async () => {
+    const off = await startApi({
+      port: 0,
+      dbFile: ":memory:",
+      quiet: true,
+      testHooks: false,
+      devOutbox: false,
+    });
+    try {
+      expect((await call(off, "GET", "/dev/outbox")).status).toBe(404);
+      expect((await call(off, "GET", "/dev/outbox/1")).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+    expect(apiConfigFromEnv({}).devOutbox).toBe(false);
+    expect(apiConfigFromEnv({ API_DEV_OUTBOX: "true" }).devOutbox).toBe(true);
+    expect((await call(demo, "GET", "/dev/outbox")).status).toBe(200);
+  });
 
   it("answers JSON to scripts and a readable list to a browser", async () => {
     const to = "page-list@example.test";
     const id = write(to, { subject: "Bill <b>alert</b> & more" });
-    const json = await call(api, "GET", `/dev/outbox?email=${to}`);
+    const json = await call(demo, "GET", `/dev/outbox?email=${to}`);
     expect(json.res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(json.json.items?.[0]).toMatchObject({
       id,
@@ -269,15 +352,15 @@ describe("the demo's outbox page", () => {
       kind: "weekly_rundown",
     });
 
-    const res = await fetch(`${api.url}/dev/outbox?email=${to}`, { headers: html });
+    const res = await fetch(`${demo.url}/dev/outbox?email=${to}`, { headers: html });
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     expect(res.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
     const page = await res.text();
     expect(page).toContain(`<a href="outbox/${id}">Bill &lt;b&gt;alert&lt;/b&gt; &amp; more</a>`);
     expect(page).not.toContain("<b>alert</b>");
-    expect(await (await fetch(`${api.url}/dev/outbox?format=json`, { headers: html })).json()).toHaveProperty(
-      "items",
-    );
+    expect(
+      await (await fetch(`${demo.url}/dev/outbox?format=json`, { headers: html })).json(),
+    ).toHaveProperty("items");
   });
 
   it("shows an email's headers, its HTML part in a sandboxed frame, its text part and its links", async () => {
@@ -286,7 +369,7 @@ describe("the demo's outbox page", () => {
       html: '<html><head></head><body><p>Hi</p><script>alert(1)</script><a href="http://web.test/settings?x=1&amp;y=2">Manage preferences</a></body></html>',
       headers: { "List-Unsubscribe": "<http://web.test/unsubscribe?token=t>" },
     });
-    const res = await fetch(`${api.url}/dev/outbox/${id}`, { headers: html });
+    const res = await fetch(`${demo.url}/dev/outbox/${id}`, { headers: html });
     expect(res.status).toBe(200);
     const page = await res.text();
     expect(page).toContain("<dt>List-Unsubscribe</dt><dd>&lt;http://web.test/unsubscribe?token=t&gt;</dd>");
@@ -300,7 +383,7 @@ describe("the demo's outbox page", () => {
       'Answer here: <a href="http://web.test/fix-my-bill/dismissed?token=a&amp;b=1" target="_blank" rel="noopener noreferrer">',
     );
     expect(page).toContain('<a href="http://web.test/settings?x=1&amp;y=2" target="_blank"');
-    expect((await fetch(`${api.url}/dev/outbox/999999999`, { headers: html })).status).toBe(404);
-    expect((await fetch(`${api.url}/dev/outbox/x`, { headers: html })).status).toBe(404);
+    expect((await fetch(`${demo.url}/dev/outbox/999999999`, { headers: html })).status).toBe(404);
+    expect((await fetch(`${demo.url}/dev/outbox/x`, { headers: html })).status).toBe(404);
   });
 });

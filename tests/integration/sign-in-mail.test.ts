@@ -7,7 +7,9 @@ import { call, startTestApi } from "./api-harness";
 /**
  * Mail bombing: anybody may ask for a login code, a login link or a reset for any address. The api sends at
  * most a few of these mails per person and requesting address, and a few dozen a day per person over every
- * address (silently beyond: the same 204); an address the person signed in from is not held back by what
+ * address (silently beyond: the same 204). What one address asked for one address (whether or not it has an
+ * account) is answered beyond its share with a 429 saying how long to wait, the same for every address, so
+ * the page can explain the wait without telling who has an account. An address the person signed in from is not held back by what
  * strangers asked for. A new code does not void the one the owner is typing, and what it stores per person
  * stays bounded however often it is asked.
  */
@@ -79,16 +81,33 @@ const OWNER = "198.51.100.20";
 const STRANGER = "203.0.113.9";
 
 describe("sign-in mails per person", () => {
-  it("15 requests send 5 mails, and every request answers the same 204", async () => {
+  it("15 requests send 5 mails; beyond 5, the asker is told how long to wait, as for an unknown address", async () => {
+    at("2026-11-18T07:00:00Z");
     const before = mailCount(SAM);
-    for (let i = 0; i < 15; i++) expect((await requestCode(SAM)).status).toBe(204);
+    const answers = [];
+    for (let i = 0; i < 15; i++) answers.push(await requestCode(SAM));
+    expect(answers.map((a) => a.status)).toEqual([...Array(5).fill(204), ...Array(10).fill(429)]);
     expect(mailCount(SAM) - before).toBe(5);
     // Every kind counts against the same limit: a flood cannot move on to links or resets.
-    expect((await requestLink(SAM)).status).toBe(204);
-    expect((await requestReset(SAM)).status).toBe(204);
+    expect((await requestLink(SAM)).status).toBe(429);
+    expect((await requestReset(SAM)).status).toBe(429);
     expect(mailCount(SAM) - before).toBe(5);
-    // An unknown address answers the same.
-    expect((await requestCode("nobody@example.test")).status).toBe(204);
+    const refusal = answers[5];
+    expect(refusal.res.headers.get("retry-after")).toBe("900");
+    expect(refusal.json).toEqual({
+      message: "Too many sign-in emails asked for this address from here",
+      retry_after_seconds: 900,
+    });
+    // An unknown address answers exactly the same: the wait says nothing about who has an account.
+    const nobody = [];
+    for (let i = 0; i < 6; i++) nobody.push(await requestCode("nobody@example.test"));
+    expect(nobody.map((a) => a.status)).toEqual([...Array(5).fill(204), 429]);
+    expect(nobody[5].json).toEqual(refusal.json);
+    expect(nobody[5].res.headers.get("retry-after")).toBe("900");
+    // 15 minutes after the first ask, one more is taken.
+    at("2026-11-18T07:15:01Z");
+    expect((await requestCode(SAM)).status).toBe(204);
+    expect(mailCount(SAM) - before).toBe(6);
   });
 
   it("the window moves on: 15 minutes later mails go out again, up to 10 a day from one address", async () => {
@@ -120,10 +139,12 @@ describe("a stranger cannot spend the owner's sign-in mails", () => {
     for (let quarter = 0; quarter < 8; quarter++) {
       at("2026-11-26T09:00:00Z", quarter * 16);
       for (let i = 0; i < 5; i++)
-        expect((await [requestCode, requestLink, requestReset][i % 3](email, STRANGER)).status).toBe(204);
+        expect((await [requestCode, requestLink, requestReset][i % 3](email, STRANGER)).status).toBe(
+          quarter < 2 ? 204 : 429,
+        );
     }
     expect(mailCount(email) - before).toBe(10);
-    expect((await requestCode(email, STRANGER)).status).toBe(204);
+    expect((await requestCode(email, STRANGER)).status).toBe(429);
     expect(mailCount(email) - before).toBe(10);
 
     // The owner, at the office, asks for a code and signs in with it.

@@ -52,6 +52,8 @@ beforeAll(async () => {
     thermostatActionDelayMs: 60_000,
     quiet: true,
     staffEmailDomain: "energyops.test",
+    // A test server: its outbox (GET /dev/outbox, where the sign-in codes are read) is served with test hooks.
+    testHooks: true,
   });
   await login(DANA);
   await login(ALEX);

@@ -211,7 +211,7 @@ describe(`JavaScript of the email deep-link pages: ≤ ${EMAIL_BUDGET_KIB} KiB g
   /** Each page in its states: [page, path, signed in, method, form, text the page must show]. */
   const PAGES: [string, string, boolean, "GET" | "POST", Record<string, string> | null, string][] = [
     ["token login", "/login/link?token=abc", false, "GET", null, "Continue to log in"],
-    ["token login, invalid token", "/login/link", false, "GET", null, "Returning to the home page"],
+    ["token login, invalid token", "/login/link", false, "GET", null, "Email me a new login link"],
     ["token login, refused token", "/login/link", false, "POST", { token: "nope" }, "Invalid token"],
     ["password reset", "/reset-password?token=nope", false, "GET", null, "Set a new password"],
     [

@@ -72,29 +72,40 @@ describe("free bill health check budget", () => {
 });
 
 describe("sign-in mails through the login page", () => {
-  it("15 code requests from one address send 5 mails, and the page answers every one the same", async () => {
+  it("15 code requests from one address send 5 mails; beyond, the page says how long to wait, for any address", async () => {
     const email = "priya@harborcoffee.test";
     const mails = () =>
       (s.api.db.prepare("SELECT count(*) AS n FROM outbox WHERE to_email = ?").get(email) as { n: number }).n;
     const before = mails();
-    const answers = new Set<string>();
-    for (let i = 0; i < 15; i++) {
-      const res = await fetch(`${s.url}/login?email=${encodeURIComponent(email)}`, {
+    const ask = (address: string, from: string) =>
+      fetch(`${s.url}/login?email=${encodeURIComponent(address)}`, {
         method: "POST",
         redirect: "manual",
-        headers: { "X-Forwarded-For": "192.0.2.100" },
-        body: new URLSearchParams({ intent: "request-code", email, next: "/" }),
+        headers: { "X-Forwarded-For": from },
+        body: new URLSearchParams({ intent: "request-code", email: address, next: "/" }),
       });
-      expect(res.status).toBe(200);
+    const answers = new Set<string>();
+    for (let i = 0; i < 15; i++) {
+      const res = await ask(email, "192.0.2.100");
       const html = await res.text();
-      expect(html).toContain("We&#x27;ve sent a 6-digit code to your email.");
-      const main = /<main[\s\S]*<\/main>/.exec(html);
-      expect(main).not.toBeNull();
-      answers.add(main![0]);
+      if (i < 5) {
+        expect(res.status).toBe(200);
+        expect(html).toContain("We&#x27;ve sent a 6-digit code to your email.");
+      } else {
+        expect(res.status).toBe(429);
+        expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect(html).toContain("You have asked for several sign-in emails for this address in a short time.");
+      }
+      answers.add(/<main[\s\S]*<\/main>/.exec(html)![0]);
     }
     expect(mails() - before).toBe(5);
-    // No hint that the limit was reached: the sixth and the fifteenth answer look like the first.
-    expect(answers.size).toBe(1);
+    // The first five answer alike, the ten waits alike: the sixth says nothing the fifteenth does not.
+    expect(answers.size).toBe(2);
+    // An address without an account is answered the same way: the wait tells nobody who has one.
+    const statuses = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await ask("nobody-here@harborcoffee.test", "192.0.2.101")).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
 

@@ -12,6 +12,7 @@ describe("the reference api's configuration", () => {
       quiet: false,
       clockStart: undefined,
       testHooks: false,
+      devOutbox: false,
       extraLocations: 0,
       smtp: undefined,
       notificationIntervalMs: 60_000,

@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderEmail } from "../../api/mail/layout";
+import { EMAIL_COLORS, renderEmail } from "../../api/mail/layout";
 import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../../api/mail/sign-in";
 import { emailProblems } from "../support/email-checks";
 import {
@@ -17,14 +18,41 @@ describe("sign-in email templates", () => {
     expect(mail.subject).toBe("Your login code");
     expect(mail.text).toContain("Your login code is 123456. It expires in 10 minutes.");
     expect(mail.html).toContain("123456");
+    expect(mail.links).toEqual([`${BASE}/login`]);
     expect(emailProblems(mail, BASE)).toEqual([]);
+  });
+
+  it("sign-in emails carry no Manage preferences link: their reader is signed out", async () => {
+    const mails = await Promise.all([
+      renderEmail(loginCodeEmail(BASE, "123456", 10)),
+      renderEmail(loginLinkEmail(BASE, `${BASE}/login/link?token=abc`, 15)),
+      renderEmail(passwordResetEmail(BASE, `${BASE}/reset-password?token=xyz`, 60, true)),
+    ]);
+    for (const mail of mails) {
+      expect(mail.links).not.toContain(`${BASE}/settings`);
+      expect(mail.html).not.toContain("Manage preferences");
+      expect(mail.text).not.toContain("Manage preferences");
+    }
+  });
+
+  it("the emails' colours are the app's (app/styles/app.css tokens)", async () => {
+    const css = readFileSync("app/styles/app.css", "utf8");
+    const token = (name: string) => new RegExp(`--${name}:\\s*(#[0-9a-f]{6});`, "i").exec(css)?.[1];
+    expect(EMAIL_COLORS).toEqual({
+      text: token("text"),
+      muted: token("muted"),
+      brand: token("primary"),
+      border: token("border"),
+      bg: token("bg"),
+    });
+    const mail = await renderEmail(loginLinkEmail(BASE, `${BASE}/login/link?token=abc`, 15));
+    expect(mail.html).toContain(`background-color:${token("primary")}`);
   });
 
   it("login link: the link first, absolute, in both parts", async () => {
     const href = `${BASE}/login/link?token=abc&next=%2Fsettings`;
     const mail = await renderEmail(loginLinkEmail(BASE, href, 15));
     expect(mail.links[0]).toBe(href);
-    expect(mail.links).toContain(`${BASE}/settings`);
     expect(mail.text).toContain("Use this link to log in. It expires in 15 minutes and works once:");
     expect(mail.html).toContain("Log in to EnergyOps</");
     expect(emailProblems(mail, BASE)).toEqual([]);

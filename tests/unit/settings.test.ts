@@ -103,7 +103,7 @@ describe("access editing", () => {
 });
 
 describe("preferences and tabs", () => {
-  it("reads the four email toggles", () => {
+  it("reads the email toggles, thermostat issue alerts included", () => {
     const t = emailToggles([
       {
         userId: 1,
@@ -123,6 +123,7 @@ describe("preferences and tabs", () => {
       ["Weekly Rundown", false],
       ["Monthly Recap", false],
       ["Customer Comfort Alerts", false],
+      ["Thermostat Issue Alerts", false],
     ]);
   });
   it("shows Team only to team managers", () => {

@@ -4,6 +4,7 @@ import {
   mailLedgerHorizonMs,
   maySendSignInMail,
   requesterFromForwardedFor,
+  signInMailWaitMs,
   SIGN_IN_MAIL_LIMITS,
   UNKNOWN_REQUESTER,
   type KnownAddress,
@@ -152,5 +153,29 @@ describe("the requester of a call (X-Forwarded-For as the web tier sends it)", (
       "x".repeat(80),
     ])
       expect(requesterFromForwardedFor(value)).toBe(UNKNOWN_REQUESTER);
+  });
+});
+
+describe("how long a requester waits for its next sign-in mail (signInMailWaitMs)", () => {
+  it("no wait while both windows have room", () => {
+    expect(signInMailWaitMs([], now)).toBe(0);
+    expect(signInMailWaitMs([ago(1), ago(2), ago(3), ago(4)], now)).toBe(0);
+    // Older than 15 minutes: out of the short window.
+    expect(signInMailWaitMs([ago(1), ago(2), ago(3), ago(4), ago(16)], now)).toBe(0);
+  });
+
+  it("the sixth ask in 15 minutes waits until the oldest of the five leaves the window", () => {
+    expect(signInMailWaitMs([ago(1), ago(2), ago(3), ago(4), ago(10)], now)).toBe(5 * MIN);
+    expect(signInMailWaitMs([ago(10), ago(4), ago(3), ago(2), ago(1), ago(12)], now)).toBe(5 * MIN);
+  });
+
+  it("the eleventh in a day waits for the day window, the longer of the two", () => {
+    const day = [ago(1), ago(2), ...Array.from({ length: 8 }, (_, i) => ago(60 + i * 60))];
+    // The tenth newest was asked 8 hours ago: 16 hours to wait.
+    expect(signInMailWaitMs(day, now)).toBe(DAY - 8 * 60 * MIN);
+  });
+
+  it("asks stamped after now (a clock set back) do not count", () => {
+    expect(signInMailWaitMs([now + MIN, now + 2 * MIN, ago(1), ago(2), ago(3)], now)).toBe(0);
   });
 });

@@ -7,7 +7,9 @@ import {
   type LoaderFunctionArgs,
 } from "@remix-run/node";
 import { Strategy } from "remix-auth/strategy";
+import { createHash } from "node:crypto";
 import { z } from "zod";
+import { signInRefusal, type SignInRefusal } from "../../../shared/sign-in-access";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { ApiError, isApiError } from "~/server/upstream/api-error";
 import { isStaffEmail, getConfig } from "~/server/config.server";
@@ -16,15 +18,17 @@ import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/serve
 import { safeRedirect } from "~/server/safe-redirect";
 import {
   commitSession,
+  getSession,
   getSessionUser,
   newSession,
   secureSessionCookie,
   type SessionUser,
 } from "~/server/upstream/session.server";
-import { getPublicApi } from "~/server/upstream/upstream.server";
+import { getPublicApi, revokeUpstreamSession } from "~/server/upstream/upstream.server";
 import {
   codeSignInSchema,
   emailSchema,
+  linkPageActionSchema,
   linkSignInSchema,
   loginActionSchema,
   LOGIN_OPTIONS_RETRIES,
@@ -37,7 +41,7 @@ import {
   plainHttpNotice,
   validationReply,
 } from "./auth";
-import { AUTH_MESSAGES, LOGIN_INTENTS, type LoginIntent } from "./messages";
+import { AUTH_MESSAGES, LOGIN_INTENTS, signInMailWaitText, type LoginIntent } from "./messages";
 
 /*
  * Signing in, server side: the user as the api answers it and as the session keeps it, the sign-in strategies,
@@ -109,11 +113,40 @@ export async function upstreamLogin(
   return { user: toSessionUser(data), apiSession, next: data.next };
 }
 
-/** A new session for a fresh login (the old cookie's data is dropped), then the safe `next`. */
-export async function completeLogin(result: AuthResult, next: string | null | undefined) {
+/**
+ * Why the api refused a sign-in by client type (its 403 with `error` `mycor` or `resi`, rule
+ * sign-in-by-client-type), or null for any other failure.
+ */
+export function signInRefusalOf(error: ApiError): SignInRefusal | null {
+  const code = error.status === 403 ? error.details.code : undefined;
+  return code === "mycor" || code === "resi" ? code : null;
+}
+
+/** The mark of an emailed login link kept in the session it started (not the token: a hash of it). */
+export const linkMark = (token: string) =>
+  createHash("sha256").update(token).digest("base64url").slice(0, 22);
+
+/**
+ * A new session for a fresh login (the old cookie's data is dropped), then the safe `next`. Somebody who may
+ * not have a session (rule sign-in-by-client-type) gets none, even from an upstream that signed them in: the
+ * upstream session is revoked and the refusal thrown as the api would answer it. `signInLink`: the mark of
+ * the emailed link that signed in (`linkMark`).
+ */
+export async function completeLogin(
+  request: Request,
+  result: AuthResult,
+  next: string | null | undefined,
+  signInLink?: string,
+) {
+  const refusal = signInRefusal({ isStaff: result.user.isStaff, clientType: result.user.client?.clientType });
+  if (refusal) {
+    await revokeUpstreamSession(request, result.apiSession);
+    throw new ApiError("Forbidden", "forbidden", 403, {}, { code: refusal });
+  }
   const session = await newSession();
   session.set("user", result.user);
   session.set("apiSession", result.apiSession);
+  if (signInLink) session.set("signInLink", signInLink);
   return redirect(safeRedirect(next ?? result.next ?? "/"), {
     headers: { "Set-Cookie": await commitSession(session) },
   });
@@ -373,10 +406,19 @@ export async function signIn(
         ? await passwordStrategy.signIn(value, request, context.clientIp)
         : await loginCodeStrategy.signIn(value, request, context.clientIp);
     await attempt.succeeded();
-    return await completeLogin(result, next);
+    return await completeLogin(request, result, next);
   } catch (error) {
     if (!isApiError(error)) throw error;
     if (error.status !== 401) await attempt.abandoned();
+    // Not a failed sign-in: this person may not sign in here (rule sign-in-by-client-type).
+    const refusal = signInRefusalOf(error);
+    if (refusal === "mycor") throw redirect("/mycor");
+    if (refusal === "resi") {
+      return data<LoginActionData>(
+        { intent, formError: AUTH_MESSAGES.resi, ...(intent === "code" ? { codeRequested: true } : {}) },
+        { status: 403 },
+      );
+    }
     // The upstream refused the credentials (a 4xx): 401. It failed (5xx, no answer, time-out): an outage,
     // 502 (ADR 0009), so monitors see it; the form still shows the spec's one message for a failed login.
     const status = error.status >= 400 && error.status < 500 ? 401 : 502;
@@ -396,11 +438,29 @@ export async function signIn(
   }
 }
 
+/**
+ * The api's answer that this browser asked for too many sign-in mails for this address (429, rule
+ * sign-in-mail-limit): the page says how long to wait, in words that hold whether or not an account exists,
+ * with the same 429 and Retry-After. Null for any other failure.
+ */
+function mailWait(error: ApiError, intent: LoginIntent, extra: Partial<LoginActionData> = {}) {
+  if (error.status !== 429) return null;
+  const seconds = error.details.retryAfterSeconds ?? 15 * 60;
+  return data<LoginActionData>(
+    { intent, notice: signInMailWaitText(seconds), ...extra },
+    { status: 429, headers: { "Retry-After": String(seconds) } },
+  );
+}
+
 /** Emails a login link. The answer never says whether the account exists. */
 export async function sendLoginLink(request: Request, context: LoginContext, email: string, next: string) {
-  await requestLoginLink(getPublicApi(request), email, next, context.clientIp).catch((e) => {
-    if (!isApiError(e)) throw e;
-  });
+  try {
+    await requestLoginLink(getPublicApi(request), email, next, context.clientIp);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const wait = mailWait(error, "link");
+    if (wait) return wait;
+  }
   return { intent: "link", message: AUTH_MESSAGES.linkSent } satisfies LoginActionData;
 }
 
@@ -414,6 +474,9 @@ export async function sendLoginCode(request: Request, context: LoginContext, ema
     } satisfies LoginActionData;
   } catch (error) {
     if (!isApiError(error)) throw error;
+    // An earlier code may still be on its way or in the inbox: the field to type it stays.
+    const wait = mailWait(error, "request-code", { codeRequested: true });
+    if (wait) return wait;
     const message =
       error.kind === "http" || error.kind === "validation" ? error.message : AUTH_MESSAGES.codeRequestFailed;
     // The login page answering this request says it (a flash would show on whatever page came next).
@@ -430,6 +493,8 @@ export async function sendPasswordReset(request: Request, context: LoginContext,
     return { intent: "reset", message: AUTH_MESSAGES.resetSent } satisfies LoginActionData;
   } catch (error) {
     if (!isApiError(error)) throw error;
+    const wait = mailWait(error, "reset");
+    if (wait) return wait;
     return data<LoginActionData>(
       { intent: "reset", formError: AUTH_MESSAGES.resetRequestFailed },
       { status: 502 },
@@ -441,9 +506,31 @@ export async function sendPasswordReset(request: Request, context: LoginContext,
 
 const noStore = { "Cache-Control": "no-store" };
 
+/** What the login link page shows after a POST. */
+export type LinkPageData = {
+  /** The link could not sign in (used, expired, unknown, or no token). */
+  failed: boolean;
+  /** Still signed in (by other means): the page offers to go on to `next` rather than a new link. */
+  signedIn?: boolean;
+  /** The page's own limit (sign-in posts per address), as the login page says it. */
+  limited: string | null;
+  /** The answer to "Email me a new login link". */
+  sent?: string;
+  /** The wait before another sign-in mail (rule sign-in-mail-limit). */
+  notice?: string;
+  /** The address typed into the new-link form, kept after a refusal. */
+  email?: string;
+  emailError?: string;
+  /** A person who may not sign in here (resi): the spec's message instead of "Invalid token". */
+  refused?: string;
+};
+
 /**
- * The login link's Continue: the token form parsed once by its strategy's schema, then the upstream sign-in.
- * Every failure (no token, a used or unknown token) shows the one "Invalid token" message.
+ * The login link's POST: Continue (the token, through its strategy), or "Email me a new login link" from the
+ * failed page (an address; `next` kept), both parsed by the page's one schema. A failed link shows the one
+ * "Invalid token" message, and offers the way on: a new link to the same `next`, or, for somebody still
+ * signed in, that page (rule token-login-failure). A large commercial client's person goes to /mycor, a
+ * residential one's sees "Login has not yet been enabled for this account" (rule sign-in-by-client-type).
  */
 export async function signInWithLink(
   request: Request,
@@ -451,21 +538,61 @@ export async function signInWithLink(
 ) {
   if (context.signInLimited) {
     const s = context.signInLimited.retryAfterSeconds;
-    return data(
+    return data<LinkPageData>(
       { failed: true, limited: retryAfterText(s) },
       { status: 429, headers: { "Retry-After": String(s), ...noStore } },
     );
   }
-  const submission = loginLinkStrategy.parse(await request.formData());
+  const submission = parseForm(await request.formData(), { schema: linkPageActionSchema });
   if (submission.status !== "success") {
-    return data({ failed: true, limited: null }, { status: 400, headers: noStore });
+    const payload = submission.payload as { intent?: unknown; email?: unknown };
+    // The new-link form with a bad address: the address comes back as typed, with the message.
+    const asked = payload.intent === "request-link";
+    return data<LinkPageData>(
+      {
+        failed: true,
+        limited: null,
+        ...(asked
+          ? { email: String(payload.email ?? "").slice(0, 254), emailError: AUTH_MESSAGES.invalidEmail }
+          : {}),
+      },
+      { status: 400, headers: noStore },
+    );
+  }
+  const value = submission.value;
+  if (value.intent === "request-link") {
+    const next = safeRedirect(value.next ?? "");
+    try {
+      await requestLoginLink(getPublicApi(request), value.email, next, context.clientIp);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      if (error.status === 429) {
+        const seconds = error.details.retryAfterSeconds ?? 15 * 60;
+        return data<LinkPageData>(
+          { failed: true, limited: null, email: value.email, notice: signInMailWaitText(seconds) },
+          { status: 429, headers: { "Retry-After": String(seconds), ...noStore } },
+        );
+      }
+    }
+    return data<LinkPageData>(
+      { failed: true, limited: null, email: value.email, sent: AUTH_MESSAGES.linkSent },
+      { headers: noStore },
+    );
   }
   try {
-    const result = await loginLinkStrategy.signIn(submission.value, request, context.clientIp);
-    return await completeLogin(result, result.next ?? "/");
+    const result = await loginLinkStrategy.signIn(value, request, context.clientIp);
+    return await completeLogin(request, result, result.next ?? "/", linkMark(value.token));
   } catch (error) {
     if (!isApiError(error)) throw error;
-    return data({ failed: true, limited: null }, { status: 401, headers: noStore });
+    const refusal = signInRefusalOf(error);
+    if (refusal === "mycor") throw redirect("/mycor", { headers: noStore });
+    if (refusal === "resi")
+      return data<LinkPageData>(
+        { failed: true, limited: null, refused: AUTH_MESSAGES.resi },
+        { status: 403, headers: noStore },
+      );
+    const signedIn = (await getSessionUser(request)) !== null;
+    return data<LinkPageData>({ failed: true, limited: null, signedIn }, { status: 401, headers: noStore });
   }
 }
 
@@ -477,6 +604,11 @@ export async function resetPasswordLoader({ request }: LoaderFunctionArgs) {
     return data({ token, tokenError: null as string | null }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     if (!isApiError(error)) throw error;
+    // The link of somebody who may not sign in here (rule sign-in-by-client-type) sets no password.
+    const refusal = signInRefusalOf(error);
+    if (refusal === "mycor") throw redirect("/mycor", { headers: { "Cache-Control": "no-store" } });
+    if (refusal === "resi")
+      return data({ token, tokenError: AUTH_MESSAGES.resi }, { headers: { "Cache-Control": "no-store" } });
     return data({ token, tokenError: error.message }, { headers: { "Cache-Control": "no-store" } });
   }
 }
@@ -515,6 +647,19 @@ export async function resetPasswordAction({ request, context }: ActionFunctionAr
     return { lastResult: null, done: true };
   } catch (error) {
     if (!isApiError(error)) throw error;
+    const refusal = signInRefusalOf(error);
+    if (refusal === "mycor") throw redirect("/mycor");
+    if (refusal === "resi")
+      return data(
+        {
+          lastResult: submission.reply({
+            formErrors: [AUTH_MESSAGES.resi],
+            hideFields: ["password", "confirmPassword"],
+          }),
+          done: false,
+        },
+        { status: 403 },
+      );
     if (error.kind === "validation" && Object.keys(error.fieldErrors).length > 0) {
       const { fieldErrors, formErrors } = validationReply(error, ["password", "confirmPassword"]);
       return data(
@@ -544,11 +689,18 @@ export async function resetPasswordAction({ request, context }: ActionFunctionAr
 
 /**
  * Token login. Mail systems' link scanners open links, so a GET only shows a Continue button; the POST
- * consumes the token and creates the session.
+ * consumes the token and creates the session. The same link opened again in the session it started (a second
+ * tap on the email's button) goes straight on to its page: the link is spent, the person is signed in by it.
  */
 export async function tokenLoginLoader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const token = url.searchParams.get("token") ?? "";
   const next = safeRedirect(url.searchParams.get("next"));
+  if (token) {
+    const session = await getSession(request);
+    const mark = session.get("signInLink");
+    if (session.get("user") && mark && mark === linkMark(token.slice(0, 200)))
+      throw redirect(next, { headers: noStore });
+  }
   return data({ token: token.slice(0, 200), next, failed: token.length === 0 }, { headers: noStore });
 }

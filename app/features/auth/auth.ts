@@ -57,6 +57,15 @@ export const codeSignInSchema = codeLoginSchema.extend({ intent: z.literal("code
 /** The login link's Continue form: the emailed token and where to go next. */
 export const linkSignInSchema = z.object({ token: z.string().trim().min(1), next: nextField });
 
+/**
+ * The login link page's one schema: Continue (the token; `intent` `sign-in`, or none, as the page always
+ * posted), or, once the link failed, "Email me a new login link" (an address, `next` kept).
+ */
+export const linkPageActionSchema = z.union([
+  emailSchema.extend({ intent: z.literal("request-link"), next: nextField }),
+  linkSignInSchema.extend({ intent: z.literal("sign-in").optional() }),
+]);
+
 export const loginActionSchema = z.discriminatedUnion("intent", [
   passwordSignInSchema,
   codeSignInSchema,
@@ -71,6 +80,8 @@ export type LoginActionData = {
   intent: LoginIntent | null;
   message?: string;
   formError?: string;
+  /** Why no sign-in mail goes out for a while (rule sign-in-mail-limit): said, not an error. */
+  notice?: string;
   codeRequested?: boolean;
   /** A failure the spec shows as a toast, on the login page that answers the request. */
   toast?: { kind: "error"; message: string };

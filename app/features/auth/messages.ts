@@ -18,6 +18,17 @@ export const AUTH_MESSAGES = {
 } as const;
 
 /**
+ * Why no sign-in email comes for a while (rule sign-in-mail-limit): this browser's address asked for several
+ * for this email address within the limits' windows. Said the same whether or not an account exists.
+ */
+export function signInMailWaitText(seconds: number) {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const wait =
+    minutes >= 120 ? `${Math.ceil(minutes / 60)} hours` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `You have asked for several sign-in emails for this address in a short time. To protect the inbox, no more are sent from here for ${wait}. If there is an account for this address, use the most recent email it received, and check the spam folder.`;
+}
+
+/**
  * The standard email pattern, for the browser (Continue is enabled only when it matches). The server checks
  * the same field with Zod's email rule; this pattern accepts the same everyday addresses.
  */

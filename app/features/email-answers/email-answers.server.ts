@@ -61,7 +61,7 @@ const billAnswerSchema = z.object({
 export type BillAnswerView = z.infer<typeof billAnswerSchema>;
 
 const unsubscribeSchema = z.object({
-  state: z.enum(["open", "done", "expired"]),
+  state: z.enum(["open", "done", "kept", "expired"]),
   kind: z.string(),
   kindName: z.string(),
 });

@@ -5,8 +5,11 @@
 
 import { ANSWER_AGAIN, FLAG_QUESTION } from "../../../shared/bill-flags";
 
-/** What a token is worth: usable, already used (the answer recorded, or the email already off), expired, unknown. */
-export type TokenState = "open" | "answered" | "done" | "expired" | "invalid";
+/**
+ * What a token is worth: usable, already used (the answer recorded, or the email already off; `kept`: an
+ * unsubscribe link used before, whose email the person has turned on again since), expired, unknown.
+ */
+export type TokenState = "open" | "answered" | "done" | "kept" | "expired" | "invalid";
 
 /** The api's refusal statuses for a token (docs/api-contract.md, Email answers). */
 export function refusedTokenState(status: number): TokenState | null {
@@ -37,6 +40,9 @@ export const UNSUBSCRIBE_TEXT = {
   done: (what: string) =>
     `You will no longer receive ${what} by email. You can turn them on again in My Preferences.`,
   doneHeading: "You are unsubscribed",
+  kept: (what: string) =>
+    `This link was already used. You have turned ${what} on again since then in My Preferences, and an old link does not change that.`,
+  keptHeading: "Your choice stands",
   expired: "This unsubscribe link has expired. Log in and turn the email off in My Preferences.",
   invalid: "This unsubscribe link is not valid. Log in and turn the email off in My Preferences.",
   failed: "Something went wrong. Please try again, or turn the email off in My Preferences.",

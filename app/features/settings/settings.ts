@@ -8,6 +8,9 @@ export const PREFERENCE_TOGGLES = [
   { type: "weekly_rundown", label: "Weekly Rundown" },
   { type: "monthly_recap", label: "Monthly Recap" },
   { type: "customer_comfort", label: "Customer Comfort Alerts" },
+  // Not among the spec's four: the thermostat issue alerts' "Unsubscribe from thermostat issue alerts" sends
+  // people here to turn them on again, so they have their switch (rule editable-preferences).
+  { type: "device_issue", label: "Thermostat Issue Alerts" },
 ] as const;
 export type EditablePreference = (typeof PREFERENCE_TOGGLES)[number]["type"];
 export const isEditablePreference = (t: unknown): t is EditablePreference =>
@@ -20,7 +23,7 @@ export type CommunicationPreference = {
   enabled: boolean;
 };
 
-/** The four email toggles, read from the user's preferences (missing means off). */
+/** The email toggles, read from the user's preferences (missing means off). */
 export function emailToggles(prefs: CommunicationPreference[]) {
   return PREFERENCE_TOGGLES.map((t) => ({
     ...t,

@@ -21,12 +21,39 @@ export class ApiError extends Error {
     readonly status: number,
     /** Validation errors by field location (camelCase), for showing next to the form field. */
     readonly fieldErrors: Record<string, string[]> = {},
+    /**
+     * What the answer's body says besides its message: `error`, a short code (a sign-in refused by client
+     * type says `mycor` or `resi`), and `retry_after_seconds` (a refusal that says when to ask again).
+     */
+    readonly details: ApiErrorDetails = {},
   ) {
     super(message);
   }
 }
 
+export type ApiErrorDetails = { code?: string; retryAfterSeconds?: number };
+
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/** The `error` code and `retry_after_seconds` of an error body, when it has them (anything else: none). */
+function detailsOf(body: unknown): ApiErrorDetails {
+  if (!body || typeof body !== "object") return {};
+  const b = body as Record<string, unknown>;
+  const details: ApiErrorDetails = {};
+  if (typeof b.error === "string" && /^[a-z_]{1,32}$/.test(b.error)) details.code = b.error;
+  const wait = b.retry_after_seconds;
+  if (typeof wait === "number" && Number.isInteger(wait) && wait > 0 && wait <= 86_400)
+    details.retryAfterSeconds = wait;
+  return details;
+}
+
+const parsedOrNull = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+};
 
 type Param = { location?: unknown; message?: unknown };
 
@@ -36,7 +63,7 @@ export function errorFromResponse(
   text: string,
   camel: (k: string) => string = (k) => k,
 ): ApiError {
-  if (status === 403) return new ApiError("Forbidden", "forbidden", 403);
+  if (status === 403) return new ApiError("Forbidden", "forbidden", 403, {}, detailsOf(parsedOrNull(text)));
   if (!text.trim()) return new ApiError(`empty response ${status}`, "empty-response", status);
   let body: unknown;
   try {
@@ -78,7 +105,7 @@ export function errorFromResponse(
     }
   }
   if (typeof b.message === "string")
-    return new ApiError(b.message, status === 401 ? "unauthorized" : "http", status);
+    return new ApiError(b.message, status === 401 ? "unauthorized" : "http", status, {}, detailsOf(b));
   if (typeof b.detail === "string")
     return new ApiError(b.detail, status === 401 ? "unauthorized" : "http", status);
   return new ApiError("Could not parse API Error Message", "unparseable", status);

@@ -1,12 +1,34 @@
 import { data, redirect } from "@remix-run/node";
 import { loginRedirectUrl } from "~/server/safe-redirect";
-import { getSession, type SessionUser } from "./session.server";
+import { signInRefusal } from "../../../shared/sign-in-access";
+import { destroySession, getSession, type SessionUser } from "./session.server";
+import { revokeUpstreamSession } from "./upstream.server";
 
-/** The signed-in user, or a redirect to `/login?next=<path and query>`. */
+/**
+ * Where a person who may not have a session goes (rule sign-in-by-client-type): a large commercial client's
+ * to the migration page, a residential client's to the login page, whose lookup of their address says
+ * "Login has not yet been enabled for this account".
+ */
+export const refusedSignInPath = (refusal: "mycor" | "resi", email: string) =>
+  refusal === "mycor" ? "/mycor" : `/login?email=${encodeURIComponent(email)}`;
+
+/**
+ * The signed-in user, or a redirect to `/login?next=<path and query>`. A session of somebody who may not have
+ * one (a residential or large commercial client's person: rule sign-in-by-client-type) is ended here, upstream
+ * too, whatever page it asks for: they are logged out and sent on as the login page would send them.
+ */
 export async function requireUser(request: Request): Promise<SessionUser> {
   const session = await getSession(request);
   const user = session.get("user");
-  if (!user || !session.get("apiSession")) throw redirect(loginRedirectUrl(request.url));
+  const apiSession = session.get("apiSession");
+  if (!user || !apiSession) throw redirect(loginRedirectUrl(request.url));
+  const refusal = signInRefusal({ isStaff: user.isStaff, clientType: user.client?.clientType });
+  if (refusal) {
+    await revokeUpstreamSession(request, apiSession);
+    throw redirect(refusedSignInPath(refusal, user.email), {
+      headers: { "Set-Cookie": await destroySession(session) },
+    });
+  }
   return user;
 }
 

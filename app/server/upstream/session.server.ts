@@ -26,6 +26,11 @@ export type SessionData = {
   user: SessionUser;
   apiSession: string;
   vendorAlertDismissed: boolean;
+  /**
+   * The mark (`linkMark`, auth.server.ts) of the emailed login link that started this session: the same link
+   * opened again, now spent, goes on to its page instead of failing (rule token-login-failure).
+   */
+  signInLink: string;
   /** Per-area scratch state that must survive a redirect (wizard steps, receipts). Keep it small. */
   [key: `state:${string}`]: unknown;
 };

@@ -56,6 +56,23 @@ async function restoreRealProviderIds(call: OutgoingCall, request: Request): Pro
   );
 }
 
+/**
+ * Ends an upstream session the web tier will not keep (a sign-in it refuses, a session it ends): its token is
+ * revoked upstream. A failure is ignored: the web session that held it is gone either way.
+ */
+export async function revokeUpstreamSession(request: Request, apiSession: string) {
+  const cfg = getConfig();
+  await createApiClient({
+    ...upstreamObservers(request.headers.get(REQUEST_ID_HEADER)),
+    baseUrl: apiBaseUrl(cfg),
+    apiSession,
+    signal: request.signal,
+    timeoutMs: cfg.UPSTREAM_TIMEOUT_MS,
+  })
+    .post("/auth/logout")
+    .catch(() => undefined);
+}
+
 /** The api client without a user session (login, token and public pages). */
 export function getPublicApi(request?: Request): ApiClient {
   const cfg = getConfig();

@@ -90,6 +90,7 @@ export function OptionsStep({
         Logging in as <strong data-testid="login-email">{email}</strong>
       </p>
       {actionData?.message ? <Alert tone="success">{actionData.message}</Alert> : null}
+      {actionData?.notice ? <Alert tone="warning">{actionData.notice}</Alert> : null}
       {actionData?.formError ? <Alert tone="error">{actionData.formError}</Alert> : null}
 
       {hasPassword ? (

@@ -36,6 +36,16 @@ export function UnsubscribeCard({
         </Form>
       </div>
     );
+  if (state === "kept" && what)
+    return (
+      <div className="card stack" role="status">
+        <h1>{UNSUBSCRIBE_TEXT.keptHeading}</h1>
+        <p>{UNSUBSCRIBE_TEXT.kept(what)}</p>
+        <Link to="/settings" className="btn">
+          My Preferences
+        </Link>
+      </div>
+    );
   if (state === "done" && what)
     return (
       <div className="card stack" role="status">
