@@ -14,7 +14,7 @@ import { openEmailPage } from "./email-pages";
 import type { Page, TestInfo } from "@playwright/test";
 
 /**
- * Sign-in emails as a person on a phone meets them (issue 36, point 9; issue 37, point 1): a login link tapped
+ * Sign-in emails as a person on a phone meets them: a login link tapped
  * twice, a link already used, the sixth sign-in mail asked for in a quarter hour, the thermostat alerts'
  * switch, and the people whose client may not sign in here.
  */

@@ -6,7 +6,7 @@ import { TEST_CLOCK_START } from "../support/clock";
 
 /**
  * What a stranger holding an old email, or a person whose client may not sign in here, can still do through
- * the web tier and the api: a password reset spends every other way in that was mailed (issue 36.12); a
+ * the web tier and the api: a password reset spends every other way in that was mailed; a
  * used unsubscribe link never undoes what the person chose since (36.13); the api's outbox of codes and links
  * is not served by a production api (36.11); residential and large commercial clients' people get no session
  * on any path (37.1).
