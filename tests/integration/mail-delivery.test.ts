@@ -328,6 +328,8 @@ describe("the demo's outbox page", () => {
       quiet: true,
       testHooks: false,
       devOutbox: false,
+      // Only the route is under test: no demo data to seed.
+      seed: false,
     });
     try {
       expect((await call(off, "GET", "/dev/outbox")).status).toBe(404);
