@@ -35,6 +35,8 @@ export type Block =
   | { type: "facts"; rows: [string, string][] }
   /** A sub-heading (a location in a digest). */
   | { type: "h2"; text: string }
+  /** A heading under a sub-heading (one alert of a location in a grouped alert email). */
+  | { type: "h3"; text: string }
   /** Lines, each with an optional link to its page. */
   | { type: "list"; items: { text: string; link?: EmailLink }[] };
 
@@ -46,9 +48,16 @@ export type EmailDoc = {
   blocks: Block[];
   /** The web app's public address (the api's `webBaseUrl`); every link is absolute to it. */
   baseUrl: string;
-  /** Notifications only: the recipient's one-click unsubscribe address and what it stops. */
-  unsubscribe?: { href: string; what: string };
+  /**
+   * Notifications only: the recipient's unsubscribe address and what it stops; one per kind of email a grouped
+   * alert email holds.
+   */
+  unsubscribe?: Unsubscribe | Unsubscribe[];
 };
+
+type Unsubscribe = { href: string; what: string };
+const unsubscribes = (doc: EmailDoc): Unsubscribe[] =>
+  doc.unsubscribe ? (Array.isArray(doc.unsubscribe) ? doc.unsubscribe : [doc.unsubscribe]) : [];
 
 export const absolute = (baseUrl: string, path: string) => new URL(path, baseUrl).href;
 
@@ -69,6 +78,7 @@ const s = {
   brand: { color: colors.brand, fontSize: "16px", fontWeight: 700, margin: "0 0 16px" },
   h1: { fontSize: "22px", lineHeight: "28px", margin: "0 0 16px" },
   h2: { fontSize: "17px", lineHeight: "24px", margin: "20px 0 8px" },
+  h3: { fontSize: "16px", lineHeight: "22px", margin: "16px 0 8px" },
   p: { fontSize: "16px", lineHeight: "24px", margin: "0 0 16px" },
   code: {
     fontSize: "28px",
@@ -117,6 +127,12 @@ function BlockView({ block }: { block: Block }) {
     case "h2":
       return (
         <Heading as="h2" style={s.h2}>
+          {block.text}
+        </Heading>
+      );
+    case "h3":
+      return (
+        <Heading as="h3" style={s.h3}>
           {block.text}
         </Heading>
       );
@@ -184,14 +200,14 @@ export function EmailLayout({ doc }: { doc: EmailDoc }) {
               <Link href={absolute(doc.baseUrl, "/settings")} style={s.link}>
                 Manage preferences
               </Link>
-              {doc.unsubscribe ? (
-                <>
+              {unsubscribes(doc).map((u) => (
+                <span key={u.href}>
                   {" · "}
-                  <Link href={doc.unsubscribe.href} style={s.link}>
-                    Unsubscribe from {doc.unsubscribe.what}
+                  <Link href={u.href} style={s.link}>
+                    Unsubscribe from {u.what}
                   </Link>
-                </>
-              ) : null}
+                </span>
+              ))}
             </Text>
             <Text style={s.footer}>
               {BRAND} · energy management for your locations. You receive this email because you have an{" "}
@@ -208,9 +224,7 @@ export function EmailLayout({ doc }: { doc: EmailDoc }) {
 function footerLinks(doc: EmailDoc): EmailLink[] {
   return [
     { href: absolute(doc.baseUrl, "/settings"), label: "Manage preferences" },
-    ...(doc.unsubscribe
-      ? [{ href: doc.unsubscribe.href, label: `Unsubscribe from ${doc.unsubscribe.what}` }]
-      : []),
+    ...unsubscribes(doc).map((u) => ({ href: u.href, label: `Unsubscribe from ${u.what}` })),
   ];
 }
 
@@ -230,6 +244,7 @@ export function toText(doc: EmailDoc): string {
   for (const b of doc.blocks) {
     if (b.type === "p" || b.type === "code") out.push(b.text, "");
     else if (b.type === "h2") out.push(b.text.toUpperCase(), "");
+    else if (b.type === "h3") out.push(b.text, "-".repeat(Math.min(b.text.length, 60)), "");
     else if (b.type === "button") out.push(`${b.link.label}:`, b.link.href, "");
     else if (b.type === "facts") out.push(...b.rows.map(([k, v]) => `${k}: ${v}`), "");
     else

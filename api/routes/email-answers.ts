@@ -102,8 +102,18 @@ export function emailAnswerRoutes(deps: ApiDeps) {
     }),
   );
 
-  const kindOf = (kind: string | null) =>
-    (NOTIFICATION_KINDS as readonly string[]).includes(kind ?? "") ? (kind as NotificationKind) : null;
+  /**
+   * The kinds a token turns off: one, or (the List-Unsubscribe header of a grouped alert email) every kind that
+   * email held, comma-separated. Null when any is unknown.
+   */
+  const kindsOf = (kind: string | null) => {
+    const kinds = (kind ?? "").split(",");
+    return kinds.every((k) => (NOTIFICATION_KINDS as readonly string[]).includes(k))
+      ? (kinds as NotificationKind[])
+      : null;
+  };
+  const kindNames = (kinds: NotificationKind[]) =>
+    kinds.map((k) => KIND_NAMES[k]).join(kinds.length > 2 ? ", " : " and ");
 
   /** What an unsubscribe token would turn off. */
   r.get(
@@ -111,10 +121,10 @@ export function emailAnswerRoutes(deps: ApiDeps) {
     route((req, res) => {
       const { token } = parse(z.object({ token: tokenField }), req.query, "query");
       const t = readToken(db, "unsubscribe", token);
-      const kind = kindOf(t.row?.kind ?? null);
-      if (!t.row || !kind) throw gone("invalid", "This link is not valid.", 404);
+      const kinds = kindsOf(t.row?.kind ?? null);
+      if (!t.row || !kinds) throw gone("invalid", "This link is not valid.", 404);
       const state = t.state === "expired" ? "expired" : t.state === "used" ? "done" : "open";
-      res.json({ state, kind, kind_name: KIND_NAMES[kind] });
+      res.json({ state, kind: kinds[0], kinds, kind_name: kindNames(kinds) });
     }),
   );
 
@@ -127,18 +137,19 @@ export function emailAnswerRoutes(deps: ApiDeps) {
     route((req, res) => {
       const { token } = parse(z.object({ token: tokenField }), req.body);
       const t = readToken(db, "unsubscribe", token);
-      const kind = kindOf(t.row?.kind ?? null);
-      if (!t.row || !kind) throw gone("invalid", "This link is not valid.", 404);
+      const kinds = kindsOf(t.row?.kind ?? null);
+      if (!t.row || !kinds) throw gone("invalid", "This link is not valid.", 404);
       if (t.state === "expired") throw gone("expired", "This link has expired.", 410);
       db.transaction(() => {
-        db.prepare(
-          `INSERT INTO communication_preferences (user_id, communication_preference_type, delivery_method_preference, enabled) VALUES (?, ?, 'email', 0)
-           ON CONFLICT (user_id, communication_preference_type, delivery_method_preference) DO UPDATE SET enabled = 0`,
-        ).run(t.row!.user_id, kind);
+        for (const kind of kinds)
+          db.prepare(
+            `INSERT INTO communication_preferences (user_id, communication_preference_type, delivery_method_preference, enabled) VALUES (?, ?, 'email', 0)
+             ON CONFLICT (user_id, communication_preference_type, delivery_method_preference) DO UPDATE SET enabled = 0`,
+          ).run(t.row!.user_id, kind);
         spendToken(db, t.row!.id);
       })();
-      deps.log("unsubscribed from email", { user_id: t.row.user_id, kind });
-      res.json({ state: "done", kind, kind_name: KIND_NAMES[kind] });
+      deps.log("unsubscribed from email", { user_id: t.row.user_id, kind: kinds.join(",") });
+      res.json({ state: "done", kind: kinds[0], kinds, kind_name: kindNames(kinds) });
     }),
   );
 

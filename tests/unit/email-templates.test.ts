@@ -114,9 +114,19 @@ describe("notification email templates", () => {
         issueAlertEmail({
           ...common,
           kind,
-          location: { id: 104, name: "Pike Place" },
-          thermostat: { id: 1024, name: "Front Counter" },
+          location: { id: 104, name: "Pike Place", timeZone: "America/Los_Angeles" },
+          thermostat: {
+            id: 1024,
+            name: "Front Counter",
+            vendor: "enode",
+            issueAutoresolve: false,
+            tempIndoorF: 70,
+            coolSetpointF: 74,
+            heatSetpointF: 68,
+            mode: "auto",
+          },
           issueSlug: "permanent_hold",
+          currentStatus: "active",
           foundAt: "2026-11-12T09:00:00Z",
         }),
       );
@@ -139,18 +149,27 @@ describe("notification email templates", () => {
           {
             id: 101,
             name: "Capitol Hill",
-            openIssues: 2,
+            timeZone: "America/Los_Angeles",
+            thermostats: { label: "Offline", attention: true, count: 2 },
+            utilityAccounts: 1,
             consumptionKwh: 4312,
             consumptionChange: "6% more than the week before",
             peakKw: 38.2,
-            upcomingEvents: [{ startsAt: "2026-11-19T21:00:00Z" }],
+            upcomingEvents: [{ id: 7, startsAt: "2026-11-19T21:00:00Z", endsAt: "2026-11-20T01:00:00Z" }],
             newBills: [{ statementDate: "2026-11-12", totalChargesCents: 184512 }],
           },
         ],
       }),
     );
-    expect(rundown.subject).toBe("Your Weekly Rundown: Nov 9 – Nov 15, 2026");
-    expect(rundown.links).toContain(`${BASE}/locations/101/usage/consumption`);
+    expect(rundown.subject).toBe("Your Weekly Rundown: Nov 9 – Nov 15, 2026, 1 location needs attention");
+    expect(rundown.links).toContain(`${BASE}/locations/101/usage/consumption?period=week&start=2026-11-09`);
+    expect(rundown.links).toContain(`${BASE}/locations/101/usage/demand?period=week&start=2026-11-09`);
+    expect(rundown.links).toContain(
+      `${BASE}/grid-services?q=Capitol+Hill&from=2026-11-19&to=2026-11-19&open=7`,
+    );
+    expect(rundown.text).toContain("Your location needs attention.");
+    expect(rundown.text).toContain("Thermostats: Offline.");
+    expect(rundown.text).toContain("Upcoming grid event: Nov 19, 2026, 1:00 PM – 5:00 PM PST.");
     expect(emailProblems(rundown, BASE)).toEqual([]);
     const recap = await renderEmail(
       monthlyRecapEmail({
@@ -158,7 +177,14 @@ describe("notification email templates", () => {
         month: "2026-10",
         clientCompliancePct: 87.4,
         locations: [
-          { id: 101, name: "Capitol Hill", spendingCents: 812344, compliancePct: 91.2, gridEvents: 2 },
+          {
+            id: 101,
+            name: "Capitol Hill",
+            spendingCents: 812344,
+            utilityAccounts: 1,
+            compliancePct: 91.2,
+            gridEvents: 2,
+          },
         ],
       }),
     );
