@@ -333,16 +333,19 @@ export const weekUsagePath = (locationId: number, type: "consumption" | "demand"
   `/locations/${locationId}/usage/${type}?${new URLSearchParams({ period: "week", start: from })}`;
 
 /**
- * The Grid Services page showing one location's upcoming events: searched by the location's name, over the
- * local dates from the first event to the last, with the first event's row open.
+ * The Grid Services page showing one location's upcoming events (rule grid-linked-range): searched by the
+ * location's name, over the dates from the first event to the last, with the first event's row open.
  */
 export function gridEventsPath(l: Pick<RundownLocation, "name" | "timeZone" | "upcomingEvents">) {
   const first = l.upcomingEvents[0];
   const last = l.upcomingEvents[l.upcomingEvents.length - 1];
+  // The page filters by the event's start date as the api stores it (UTC): the range covers both that date and
+  // the local one, so an evening event west of UTC is inside it.
+  const dates = [first, last].flatMap((e) => [localIsoDate(e.startsAt, l.timeZone), e.startsAt.slice(0, 10)]);
   return `/grid-services?${new URLSearchParams({
     q: l.name,
-    from: localIsoDate(first.startsAt, l.timeZone),
-    to: localIsoDate(last.startsAt, l.timeZone),
+    from: dates.reduce((a, b) => (b < a ? b : a)),
+    to: dates.reduce((a, b) => (b > a ? b : a)),
     open: String(first.id),
   })}`;
 }
