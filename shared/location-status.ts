@@ -59,12 +59,24 @@ export function thermostatChip(s: DeviceSummary): Chip {
 export const hasThermostatIssues = (s: DeviceSummary) => problemDeviceCount(s) > 0;
 
 /**
+ * What a location needing attention reads in the digest: its chip, and where the chip leads with an ongoing
+ * dispatch, also the dashboard's count of devices with a problem ("Ongoing Dispatch Event, 1 device issue").
+ */
+export function attentionLabel(s: DeviceSummary): string {
+  const chip = thermostatChip(s);
+  const problems = problemDeviceCount(s);
+  if (chip.rank !== 0 || problems === 0) return chip.label;
+  return `${chip.label}, ${problems} device ${problems === 1 ? "issue" : "issues"}`;
+}
+
+/**
  * The digest's opening line: how many of the locations need attention (have thermostat issues), or that
  * none does. "3 of 14 locations need attention", "1 of 14 locations needs attention", "Your location needs
  * attention".
  */
 export function attentionLine(needing: number, total: number): string {
-  if (total === 1) return needing ? "Your location needs attention." : "Nothing at your location needs attention.";
+  if (total === 1)
+    return needing ? "Your location needs attention." : "Nothing at your location needs attention.";
   if (needing === 0) return `None of your ${total} locations needs attention.`;
   return `${needing} of ${total} locations ${needing === 1 ? "needs" : "need"} attention.`;
 }

@@ -31,6 +31,7 @@ import type { ApiDeps } from "../lib/http";
 import { buildingAddress } from "../routes/bills";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import {
+  attentionLabel,
   hasThermostatIssues,
   NO_DEVICES_SUMMARY,
   thermostatChip,
@@ -210,11 +211,19 @@ async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
         if (ledger.run(user.id, f.kind, f.key, sentAt).changes === 0) throw new WrittenElsewhere();
       for (const [k, token] of unsubscribeTokens)
         storeUnsubscribeToken(db, token, user.id, k, UNSUBSCRIBE_TOKEN_DAYS);
-      if (kinds.length > 1) storeUnsubscribeToken(db, headerToken, user.id, kinds.join(","), UNSUBSCRIBE_TOKEN_DAYS);
+      if (kinds.length > 1)
+        storeUnsubscribeToken(db, headerToken, user.id, kinds.join(","), UNSUBSCRIBE_TOKEN_DAYS);
       items.forEach((f, i) => {
         if (!f.flag) return;
         storeAnswerToken(db, answers[i].confirm, user.id, f.flag.id, "dismissed", ANSWER_TOKEN_DAYS);
-        storeAnswerToken(db, answers[i].investigate, user.id, f.flag.id, "action_requested", ANSWER_TOKEN_DAYS);
+        storeAnswerToken(
+          db,
+          answers[i].investigate,
+          user.id,
+          f.flag.id,
+          "action_requested",
+          ANSWER_TOKEN_DAYS,
+        );
       });
       sendMail(deps, {
         to: user.email,
@@ -413,7 +422,9 @@ const localTs = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 1000;
 function anythingConnected(db: DB, buildings: BuildingRow[]) {
   const ids = JSON.stringify(buildings.map((b) => b.id));
   const any = (table: string) =>
-    db.prepare(`SELECT 1 FROM ${table} WHERE building_id IN (SELECT value FROM json_each(?)) LIMIT 1`).get(ids);
+    db
+      .prepare(`SELECT 1 FROM ${table} WHERE building_id IN (SELECT value FROM json_each(?)) LIMIT 1`)
+      .get(ids);
   return Boolean(
     any("utility_accounts") || any("thermostats") || any("bill_statements") || any("usage_intervals"),
   );
@@ -493,7 +504,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
         name: locationName(b),
         timeZone: b.timezone,
         thermostats: {
-          label: thermostatChip(summary).label,
+          label: hasThermostatIssues(summary) ? attentionLabel(summary) : thermostatChip(summary).label,
           attention: hasThermostatIssues(summary),
           count: summary.numThermostats,
         },
@@ -501,9 +512,9 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
         consumptionKwh: week.n ? week.kwh : null,
         consumptionChange: week.n && before.kwh ? changeText(week.kwh ?? 0, before.kwh) : null,
         peakKw: week.n ? week.kw : null,
-        upcomingEvents: (events.all(b.id, nowIso) as { id: number; start_time: string; end_time: string }[]).map(
-          (e) => ({ id: e.id, startsAt: e.start_time, endsAt: e.end_time }),
-        ),
+        upcomingEvents: (
+          events.all(b.id, nowIso) as { id: number; start_time: string; end_time: string }[]
+        ).map((e) => ({ id: e.id, startsAt: e.start_time, endsAt: e.end_time })),
         newBills: (
           bills.all(b.id, period.from, period.to) as {
             statement_date: string;

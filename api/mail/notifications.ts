@@ -133,7 +133,8 @@ const degrees = (f: number) => `${formatNumber(f)}°F`;
 export function comfortReading(d: Pick<IssueAlertData, "thermostat" | "issueSlug" | "foundAt" | "location">) {
   const t = d.thermostat;
   const since = formatLocalDateTime(d.foundAt, d.location.timeZone);
-  if (t.tempIndoorF === null) return `We have no indoor reading from it right now. The issue has been open since ${since}.`;
+  if (t.tempIndoorF === null)
+    return `We have no indoor reading from it right now. The issue has been open since ${since}.`;
   const which = /(^|_)cool/.test(d.issueSlug)
     ? "cool"
     : /(^|_)heat/.test(d.issueSlug)
@@ -189,9 +190,7 @@ export function issueAlertEmail(d: IssueAlertData): EmailDoc {
           `We found an issue with the thermostat ${d.thermostat.name} at ${d.location.name}, open since ${formatLocalDateTime(d.foundAt, d.location.timeZone)}.`,
         ];
   const blocks: Block[] = [
-    ...(d.reminder
-      ? [{ type: "p" as const, text: "A reminder: this issue is still open." }]
-      : []),
+    ...(d.reminder ? [{ type: "p" as const, text: "A reminder: this issue is still open." }] : []),
     ...lead.map((text) => ({ type: "p" as const, text })),
     {
       type: "facts",
@@ -199,9 +198,15 @@ export function issueAlertEmail(d: IssueAlertData): EmailDoc {
         ["Location", d.location.name],
         ["Thermostat", d.thermostat.name],
         ["Issue", label],
-        ...(d.thermostat.tempIndoorF !== null ? [["Indoor temperature", degrees(d.thermostat.tempIndoorF)] as [string, string]] : []),
-        ...(d.thermostat.heatSetpointF !== null ? [["Heating setpoint", degrees(d.thermostat.heatSetpointF)] as [string, string]] : []),
-        ...(d.thermostat.coolSetpointF !== null ? [["Cooling setpoint", degrees(d.thermostat.coolSetpointF)] as [string, string]] : []),
+        ...(d.thermostat.tempIndoorF !== null
+          ? [["Indoor temperature", degrees(d.thermostat.tempIndoorF)] as [string, string]]
+          : []),
+        ...(d.thermostat.heatSetpointF !== null
+          ? [["Heating setpoint", degrees(d.thermostat.heatSetpointF)] as [string, string]]
+          : []),
+        ...(d.thermostat.coolSetpointF !== null
+          ? [["Cooling setpoint", degrees(d.thermostat.coolSetpointF)] as [string, string]]
+          : []),
         ["Open since", formatLocalDateTime(d.foundAt, d.location.timeZone)],
       ],
     },
@@ -229,7 +234,10 @@ export function issueAlertEmail(d: IssueAlertData): EmailDoc {
       },
     );
   else if (refusal === "airzone" || refusal === "autoresolves")
-    blocks.push({ type: "p", text: `${DISMISSAL_REFUSALS[refusal].why} ${DISMISSAL_REFUSALS[refusal].instead}` });
+    blocks.push({
+      type: "p",
+      text: `${DISMISSAL_REFUSALS[refusal].why} ${DISMISSAL_REFUSALS[refusal].instead}`,
+    });
   return {
     subject: `${comfort ? "Comfort alert" : "Thermostat issue"}: ${label} at ${d.location.name}`,
     preview: comfort
@@ -270,7 +278,11 @@ export function alertEmail(d: {
           type: "p",
           text: `${plural(d.waiting, "more alert")} ${d.waiting === 1 ? "is" : "are"} waiting: ${d.nextAt ? `we send at most ${ALERT_EMAILS_PER_DAY} alert emails a day, so they come in your next one, from ${d.nextAt}` : "they come in your next alert email"}. Your dashboard shows them all now.`,
         },
-        { type: "button", secondary: true, link: { href: absolute(d.baseUrl, "/locations"), label: "Open your dashboard" } },
+        {
+          type: "button",
+          secondary: true,
+          link: { href: absolute(d.baseUrl, "/locations"), label: "Open your dashboard" },
+        },
       ]
     : [];
   const unsubscribes = d.unsubscribes.map((u) => unsubscribe(u.kind, u.href));
@@ -362,9 +374,7 @@ export function weeklyRundownEmail(
   const range = formatRange(d.from, dayBefore(d.to));
   const needing = d.locations.filter((l) => l.thermostats.attention);
   const ordered = [...needing, ...d.locations.filter((l) => !l.thermostats.attention)];
-  const blocks: Block[] = [
-    { type: "p", text: attentionLine(needing.length, d.locations.length) },
-  ];
+  const blocks: Block[] = [{ type: "p", text: attentionLine(needing.length, d.locations.length) }];
   if (needing.length)
     blocks.push({
       type: "list",
@@ -394,25 +404,36 @@ export function weeklyRundownEmail(
           ? [
               {
                 text: "No utility account connected: bills, consumption and demand show here once one is.",
-                link: { href: absolute(d.baseUrl, CONNECT_ACCOUNTS_PATH), label: "Connect a utility account" },
+                link: {
+                  href: absolute(d.baseUrl, CONNECT_ACCOUNTS_PATH),
+                  label: "Connect a utility account",
+                },
               },
             ]
-          : [
-              {
-                text:
-                  l.consumptionKwh === null
-                    ? "Consumption: no data last week."
-                    : `Consumption: ${formatNumber(l.consumptionKwh)} kWh${l.consumptionChange ? `, ${l.consumptionChange}` : ""}.`,
-                link: { href: absolute(d.baseUrl, weekUsagePath(l.id, "consumption", d.from)), label: `${l.name} consumption, ${range}` },
-              },
-              {
-                text:
-                  l.peakKw === null
-                    ? "Peak demand: no data last week."
-                    : `Peak demand: ${formatNumber(l.peakKw, 1)} kW.`,
-                link: { href: absolute(d.baseUrl, weekUsagePath(l.id, "demand", d.from)), label: `${l.name} demand, ${range}` },
-              },
-            ]),
+          : l.consumptionKwh === null && l.peakKw === null
+            ? [{ text: "Consumption and demand: no data last week." }]
+            : [
+                {
+                  text:
+                    l.consumptionKwh === null
+                      ? "Consumption: no data last week."
+                      : `Consumption: ${formatNumber(l.consumptionKwh)} kWh${l.consumptionChange ? `, ${l.consumptionChange}` : ""}.`,
+                  link: {
+                    href: absolute(d.baseUrl, weekUsagePath(l.id, "consumption", d.from)),
+                    label: `${l.name} consumption, ${range}`,
+                  },
+                },
+                {
+                  text:
+                    l.peakKw === null
+                      ? "Peak demand: no data last week."
+                      : `Peak demand: ${formatNumber(l.peakKw, 1)} kW.`,
+                  link: {
+                    href: absolute(d.baseUrl, weekUsagePath(l.id, "demand", d.from)),
+                    label: `${l.name} demand, ${range}`,
+                  },
+                },
+              ]),
         ...(l.upcomingEvents.length
           ? [
               {
@@ -508,7 +529,9 @@ export function monthlyRecapEmail(
             }
           : {
               text:
-                l.spendingCents === null ? "No bill this month." : `Spending: ${formatMoney(l.spendingCents)}.`,
+                l.spendingCents === null
+                  ? "No bill this month."
+                  : `Spending: ${formatMoney(l.spendingCents)}.`,
               link: { href: absolute(d.baseUrl, `/locations/${l.id}/spending`), label: `${l.name} bills` },
             },
         {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  attentionLabel,
   attentionLine,
   hasThermostatIssues,
   thermostatChip,
@@ -44,6 +45,12 @@ describe("locations that need attention", () => {
     expect(hasThermostatIssues(summary("IN_DISPATCH_EVENT", 4, [4]))).toBe(true);
     expect(hasThermostatIssues(summary("OPERATING", 3))).toBe(false);
     expect(hasThermostatIssues(summary("NO_DEVICES", 0))).toBe(false);
+  });
+  it("read as the chip, a dispatch with its device issues too", () => {
+    expect(attentionLabel(summary("DEVICE_ISSUES", 2, [1, 2]))).toBe("Offline");
+    expect(attentionLabel(summary("DEVICE_ISSUES", 3, [7]))).toBe("1/3 Offline");
+    expect(attentionLabel(summary("IN_DISPATCH_EVENT", 4, [4]))).toBe("Ongoing Dispatch Event, 1 device issue");
+    expect(attentionLabel(summary("IN_DISPATCH_EVENT", 4))).toBe("Ongoing Dispatch Event");
   });
   it("opens the digest with how many of how many need attention", () => {
     expect(attentionLine(3, 14)).toBe("3 of 14 locations need attention.");
