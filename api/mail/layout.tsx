@@ -77,7 +77,13 @@ const s = {
   },
   brand: { color: colors.brand, fontSize: "16px", fontWeight: 700, margin: "0 0 16px" },
   h1: { fontSize: "22px", lineHeight: "28px", margin: "0 0 16px" },
-  h2: { fontSize: "17px", lineHeight: "24px", margin: "20px 0 8px" },
+  h2: {
+    fontSize: "17px",
+    lineHeight: "24px",
+    margin: "20px 0 8px",
+    paddingTop: "16px",
+    borderTop: `1px solid ${colors.border}`,
+  },
   h3: { fontSize: "16px", lineHeight: "22px", margin: "16px 0 8px" },
   p: { fontSize: "16px", lineHeight: "24px", margin: "0 0 16px" },
   code: {
