@@ -116,7 +116,13 @@ const docs: Record<string, EmailDoc> = {
         compliancePct: 91.2,
         gridEvents: 2,
       },
-      { ...loc(102, "Harbor Coffee Ballard"), spendingCents: null, utilityAccounts: 0, compliancePct: null, gridEvents: 0 },
+      {
+        ...loc(102, "Harbor Coffee Ballard"),
+        spendingCents: null,
+        utilityAccounts: 0,
+        compliancePct: null,
+        gridEvents: 0,
+      },
     ],
   }),
 };

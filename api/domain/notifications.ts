@@ -51,7 +51,8 @@ export const NOTIFICATION_LIMITS: Record<NotificationKind, { max: number; window
 /** The alert kinds: what one run finds of them for one person goes out as one email (rule alert-grouping). */
 export const ALERT_KINDS = ["customer_comfort", "device_issue", "bill_flag"] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
-export const isAlertKind = (kind: string): kind is AlertKind => (ALERT_KINDS as readonly string[]).includes(kind);
+export const isAlertKind = (kind: string): kind is AlertKind =>
+  (ALERT_KINDS as readonly string[]).includes(kind);
 
 /**
  * At most this many alert emails to one person in any 24 hours, whatever their kinds: the cap counts emails,
@@ -84,7 +85,9 @@ export function issueSendKey(
   nowMs: number,
 ): { key: string; reminder: boolean } | null {
   if (sentBeforeMs.length === 0)
-    return issueAlertable(issue, nowMs) ? { key: notificationKey({ issueId: issue.id }), reminder: false } : null;
+    return issueAlertable(issue, nowMs)
+      ? { key: notificationKey({ issueId: issue.id }), reminder: false }
+      : null;
   const open = (issue.currentStatus === "active" || issue.currentStatus === "failed") && !issue.isDismissed;
   const after = RESEND_AFTER_MS[kind];
   if (!open || after === null || nowMs - Math.max(...sentBeforeMs) < after) return null;

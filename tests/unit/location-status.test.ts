@@ -49,7 +49,9 @@ describe("locations that need attention", () => {
   it("read as the chip, a dispatch with its device issues too", () => {
     expect(attentionLabel(summary("DEVICE_ISSUES", 2, [1, 2]))).toBe("Offline");
     expect(attentionLabel(summary("DEVICE_ISSUES", 3, [7]))).toBe("1/3 Offline");
-    expect(attentionLabel(summary("IN_DISPATCH_EVENT", 4, [4]))).toBe("Ongoing Dispatch Event, 1 device issue");
+    expect(attentionLabel(summary("IN_DISPATCH_EVENT", 4, [4]))).toBe(
+      "Ongoing Dispatch Event, 1 device issue",
+    );
     expect(attentionLabel(summary("IN_DISPATCH_EVENT", 4))).toBe("Ongoing Dispatch Event");
   });
   it("opens the digest with how many of how many need attention", () => {
