@@ -1,7 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
-import { DISMISSAL_REFUSALS } from "../../shared/issue-dismissal";
+import { DISMISSAL_REFUSALS, type DismissalRefusal } from "../../shared/issue-dismissal";
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
 import { PublicPage } from "~/ui/brand";
@@ -18,6 +18,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const loader = dismissalLoader;
 
 export const action = dismissalAction;
+
+/** The action's answer when the rule refuses the dismissal (rule dismissal-offer). */
+type Refused = {
+  refusal: DismissalRefusal;
+  target: { thermostatName: string; locationId: number; locationName: string; issueLabel: string };
+};
 
 function Result({ ok }: { ok: boolean }) {
   return (
@@ -43,7 +49,7 @@ function Result({ ok }: { ok: boolean }) {
 export default function DismissThermostatIssue() {
   const { target, params } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const refused = result && "target" in result ? result : null;
+  const refused = result && "refusal" in result ? (result as unknown as Refused) : null;
   if (refused?.refusal)
     return (
       <PublicPage>

@@ -142,13 +142,11 @@ export async function dismissalLoader({ request, context }: LoaderFunctionArgs) 
 export async function dismissalAction({ request, context }: ActionFunctionArgs) {
   await requireUser(request);
   const submission = parseDismissal(await request.formData());
-  if (submission.status !== "success") return { ok: false, refusal: null };
+  if (submission.status !== "success") return { ok: false };
   const api = await getApi(request, context);
   const found = await settle(findDismissalTarget(api, submission.value));
   if (found.ok && found.data?.refusal)
     return data({ ok: false, refusal: found.data.refusal, target: found.data }, { status: 409 });
   const result = await settle(dismissThermostatIssue(api, submission.value));
-  return result.ok
-    ? { ok: true, refusal: null }
-    : data({ ok: false, refusal: null }, { status: failureStatus(result.error) });
+  return result.ok ? { ok: true } : data({ ok: false }, { status: failureStatus(result.error) });
 }
