@@ -38,7 +38,8 @@ const DAY = 24 * HOUR;
 
 /**
  * At most `max` emails of one kind to one person in `windowMs`. What is over the limit is not dropped: it
- * stays unsent and goes out on a later run, once the window has room (alerts are kept for the lookback).
+ * stays unsent and goes out on a later run, once the window has room. The digests are held to it; the alert
+ * kinds go out grouped, capped in emails by `ALERT_EMAILS_PER_DAY` (their rows here are not used by the jobs).
  */
 export const NOTIFICATION_LIMITS: Record<NotificationKind, { max: number; windowMs: number }> = {
   bill_flag: { max: 5, windowMs: DAY },
