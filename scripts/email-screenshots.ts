@@ -19,6 +19,17 @@ const out = process.argv[2] ?? "/tmp/emails";
 const base = "https://app.energyops.example";
 const common = { baseUrl: base, unsubscribeHref: `${base}/unsubscribe?token=sample` };
 const loc = (id: number, name: string) => ({ id, name });
+const tz = "America/Los_Angeles";
+const enode = (id: number, name: string, t: number | null, heat: number | null, cool: number | null) => ({
+  id,
+  name,
+  vendor: "enode",
+  issueAutoresolve: false,
+  tempIndoorF: t,
+  heatSetpointF: heat,
+  coolSetpointF: cool,
+  mode: heat !== null && cool !== null ? "auto" : heat !== null ? "heat" : "cool",
+});
 
 const docs: Record<string, EmailDoc> = {
   "login-code": loginCodeEmail(base, "482913", 10),
@@ -51,17 +62,19 @@ const docs: Record<string, EmailDoc> = {
   "device-issue": issueAlertEmail({
     ...common,
     kind: "device_issue",
-    location: loc(104, "Harbor Coffee Pike Place"),
-    thermostat: { id: 1024, name: "Front Counter" },
+    location: { ...loc(104, "Harbor Coffee Pike Place"), timeZone: tz },
+    thermostat: enode(1024, "Front Counter", 70, 68, 74),
     issueSlug: "permanent_hold",
+    currentStatus: "active",
     foundAt: "2026-11-12T09:00:00Z",
   }),
   "customer-comfort": issueAlertEmail({
     ...common,
     kind: "customer_comfort",
-    location: loc(103, "Harbor Coffee Fremont"),
-    thermostat: { id: 1015, name: "Seating Area" },
+    location: { ...loc(103, "Harbor Coffee Fremont"), timeZone: tz },
+    thermostat: enode(1015, "Seating Area", 66, 70, null),
     issueSlug: "heat_setpoint_above_indoor_temp",
+    currentStatus: "active",
     foundAt: "2026-11-14T09:00:00Z",
   }),
   "weekly-rundown": weeklyRundownEmail({
@@ -71,16 +84,20 @@ const docs: Record<string, EmailDoc> = {
     locations: [
       {
         ...loc(101, "Harbor Coffee Capitol Hill"),
-        openIssues: 2,
+        timeZone: tz,
+        thermostats: { label: "Offline", attention: true, count: 2 },
+        utilityAccounts: 1,
         consumptionKwh: 4312.4,
         consumptionChange: "6% more than the week before",
         peakKw: 38.2,
-        upcomingEvents: [{ startsAt: "2026-11-19T21:00:00Z" }],
+        upcomingEvents: [{ id: 7, startsAt: "2026-11-19T21:00:00Z", endsAt: "2026-11-20T01:00:00Z" }],
         newBills: [{ statementDate: "2026-11-12", totalChargesCents: 184512 }],
       },
       {
         ...loc(102, "Harbor Coffee Ballard"),
-        openIssues: 0,
+        timeZone: tz,
+        thermostats: { label: "Operating", attention: false, count: 3 },
+        utilityAccounts: 1,
         consumptionKwh: 2980,
         consumptionChange: "3% less than the week before",
         peakKw: 22.7,
@@ -97,10 +114,17 @@ const docs: Record<string, EmailDoc> = {
       {
         ...loc(101, "Harbor Coffee Capitol Hill"),
         spendingCents: 812344,
+        utilityAccounts: 1,
         compliancePct: 91.2,
         gridEvents: 2,
       },
-      { ...loc(102, "Harbor Coffee Ballard"), spendingCents: null, compliancePct: null, gridEvents: 0 },
+      {
+        ...loc(102, "Harbor Coffee Ballard"),
+        spendingCents: null,
+        utilityAccounts: 0,
+        compliancePct: null,
+        gridEvents: 0,
+      },
     ],
   }),
 };

@@ -38,7 +38,8 @@ const DAY = 24 * HOUR;
 
 /**
  * At most `max` emails of one kind to one person in `windowMs`. What is over the limit is not dropped: it
- * stays unsent and goes out on a later run, once the window has room (alerts are kept for the lookback).
+ * stays unsent and goes out on a later run, once the window has room. The digests are held to it; the alert
+ * kinds go out grouped, capped in emails by `ALERT_EMAILS_PER_DAY` (their rows here are not used by the jobs).
  */
 export const NOTIFICATION_LIMITS: Record<NotificationKind, { max: number; windowMs: number }> = {
   bill_flag: { max: 5, windowMs: DAY },
@@ -47,6 +48,85 @@ export const NOTIFICATION_LIMITS: Record<NotificationKind, { max: number; window
   weekly_rundown: { max: 1, windowMs: 6 * DAY },
   monthly_recap: { max: 1, windowMs: 27 * DAY },
 };
+
+/** The alert kinds: what one run finds of them for one person goes out as one email (rule alert-grouping). */
+export const ALERT_KINDS = ["customer_comfort", "device_issue", "bill_flag"] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+export const isAlertKind = (kind: string): kind is AlertKind =>
+  (ALERT_KINDS as readonly string[]).includes(kind);
+
+/**
+ * At most this many alert emails to one person in any 24 hours, whatever their kinds: the cap counts emails,
+ * not findings. What a full day holds back waits for the next email, which says so (rule alert-email-cap).
+ */
+export const ALERT_EMAILS_PER_DAY = 3;
+/** At most this many findings in one alert email; the email says how many more wait for the next one. */
+export const ALERT_ITEMS_PER_EMAIL = 10;
+
+/**
+ * How soon a still-open thermostat issue is mailed again (rule alert-resend): a comfort issue (people are too
+ * warm or too cold) at most once a day, a device issue (a hold, a schedule, a device) at most once a week. A bill
+ * flag is mailed once: its answer links stay valid for 30 days.
+ */
+export const RESEND_AFTER_MS: Record<AlertKind, number | null> = {
+  customer_comfort: DAY,
+  device_issue: 7 * DAY,
+  bill_flag: null,
+};
+
+/**
+ * Whether an open issue is mailed in this run, and under which ledger key: the first time while it is news
+ * (`issueAlertable`), keyed `issue:<id>`; then again once `RESEND_AFTER_MS` has passed since the last email
+ * about it, keyed `issue:<id>#<n>` (the n-th email about it), so two runs at once still write each email once.
+ */
+export function issueSendKey(
+  kind: AlertKind,
+  issue: { id: number; currentStatus: string; isDismissed: boolean; createdAtMs: number },
+  sentBeforeMs: number[],
+  nowMs: number,
+): { key: string; reminder: boolean } | null {
+  if (sentBeforeMs.length === 0)
+    return issueAlertable(issue, nowMs)
+      ? { key: notificationKey({ issueId: issue.id }), reminder: false }
+      : null;
+  const open = (issue.currentStatus === "active" || issue.currentStatus === "failed") && !issue.isDismissed;
+  const after = RESEND_AFTER_MS[kind];
+  if (!open || after === null || nowMs - Math.max(...sentBeforeMs) < after) return null;
+  return { key: `${notificationKey({ issueId: issue.id })}#${sentBeforeMs.length + 1}`, reminder: true };
+}
+
+/**
+ * How many more alert emails may go to a person now, and when the next one may once none may: `sentAtMs` are
+ * the instants of their earlier alert emails (every finding of one email is recorded at the same instant).
+ */
+export function alertEmailRoom(sentAtMs: number[], nowMs: number): { room: number; nextAtMs: number | null } {
+  const recent = [...new Set(sentAtMs)].filter((t) => t > nowMs - DAY && t <= nowMs).sort((a, b) => a - b);
+  const room = Math.max(0, ALERT_EMAILS_PER_DAY - recent.length);
+  return { room, nextAtMs: room > 0 ? null : recent[recent.length - ALERT_EMAILS_PER_DAY] + DAY };
+}
+
+/**
+ * The order of one person's findings in their email: by location (by name), then by kind (comfort, device,
+ * bill), then as found. Answers the findings that fit in this email and how many wait for the next.
+ */
+export function groupAlerts<T extends { kind: AlertKind; location: { name: string } }>(
+  findings: T[],
+): { items: T[]; waiting: number } {
+  const order = (k: AlertKind) => ALERT_KINDS.indexOf(k);
+  const sorted = findings
+    .map((f, i) => ({ f, i }))
+    .sort(
+      (a, b) =>
+        (a.f.location.name < b.f.location.name ? -1 : a.f.location.name > b.f.location.name ? 1 : 0) ||
+        order(a.f.kind) - order(b.f.kind) ||
+        a.i - b.i,
+    )
+    .map((x) => x.f);
+  return {
+    items: sorted.slice(0, ALERT_ITEMS_PER_EMAIL),
+    waiting: Math.max(0, sorted.length - ALERT_ITEMS_PER_EMAIL),
+  };
+}
 
 /** How many more emails of this kind may go to a person now, given when the earlier ones went. */
 export function roomUnderLimit(kind: NotificationKind, sentAtMs: number[], nowMs: number): number {

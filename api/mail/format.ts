@@ -45,3 +45,58 @@ export function formatRange(start: string, end: string) {
     return `${formatCalendarDate(start)} – ${formatCalendarDate(end)}`;
   return `${calendar(start, { month: "short", day: "numeric" })} – ${formatCalendarDate(end)}`;
 }
+
+/** A building's zone, or New York's for one without a zone the runtime knows (rule event-times-local). */
+export function knownZone(timeZone: string | null | undefined): string {
+  try {
+    if (timeZone) {
+      new Intl.DateTimeFormat("en-US", { timeZone });
+      return timeZone;
+    }
+  } catch {
+    // An unknown zone: fall through.
+  }
+  return "America/New_York";
+}
+
+const parts = (iso: string, timeZone: string) => {
+  const f = new Intl.DateTimeFormat("en-US", {
+    timeZone: knownZone(timeZone),
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
+  const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+  return {
+    date: `${p.month} ${p.day}, ${p.year}`,
+    time: `${p.hour}:${p.minute} ${p.dayPeriod}`,
+    zone: p.timeZoneName,
+  };
+};
+
+/** An instant in a building's zone: "Nov 17, 2026, 3:05 PM PST". */
+export function formatLocalDateTime(iso: string, timeZone: string) {
+  const p = parts(iso, timeZone);
+  return `${p.date}, ${p.time} ${p.zone}`;
+}
+
+/** An event's span in its building's zone: "Nov 20, 2026, 2:00 – 6:00 PM PST" (both dates when it spans two). */
+export function formatLocalSpan(startIso: string, endIso: string, timeZone: string) {
+  const a = parts(startIso, timeZone);
+  const b = parts(endIso, timeZone);
+  if (a.date !== b.date) return `${a.date}, ${a.time} – ${b.date}, ${b.time} ${b.zone}`;
+  return `${a.date}, ${a.time} – ${b.time} ${b.zone}`;
+}
+
+/** The calendar date of an instant in a building's zone: "2026-11-20". */
+export function localIsoDate(iso: string, timeZone: string) {
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone: knownZone(timeZone),
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date(iso));
+}

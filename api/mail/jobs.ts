@@ -2,14 +2,19 @@ import { TZDate } from "@date-fns/tz";
 import { BRAND } from "./layout";
 import type { DB } from "../db";
 import {
+  ALERT_KINDS,
   ANSWER_TOKEN_DAYS,
+  alertEmailRoom,
+  groupAlerts,
+  isAlertKind,
+  issueSendKey,
+  type AlertKind,
   UNSUBSCRIBE_TOKEN_DAYS,
   billFlagAlertable,
   changeText,
   digestDue,
   homeTimeZone,
   issueAlertKind,
-  issueAlertable,
   monthlyPeriod,
   notificationKey,
   roomUnderLimit,
@@ -24,10 +29,19 @@ import * as clock from "../lib/clock";
 import { randomToken } from "../lib/crypto";
 import type { ApiDeps } from "../lib/http";
 import { buildingAddress } from "../routes/bills";
+import { energyAdvisorBuildings } from "../domain/energy-advisor";
+import {
+  attentionLabel,
+  hasThermostatIssues,
+  NO_DEVICES_SUMMARY,
+  thermostatChip,
+} from "../../shared/location-status";
 import { overrideReport } from "../routes/compliance";
 import { sendMail } from "../simulators/mailer";
 import { absolute, renderEmail, type EmailDoc } from "./layout";
+import { formatLocalDateTime } from "./format";
 import {
+  alertEmail,
   billFlagAlertEmail,
   issueAlertEmail,
   monthlyRecapEmail,
@@ -86,6 +100,9 @@ type Candidate = {
   build: (tokens: { unsubscribe: string; confirm: string; investigate: string }) => EmailDoc;
 };
 
+/** One finding of an alert run: a candidate that goes into its person's one email of the run. */
+type Finding = Candidate & { kind: AlertKind; location: { id: number; name: string } };
+
 /** Renders and writes the candidates in order, within each person's limit; answers how many were written. */
 async function deliver(deps: ApiDeps, candidates: Candidate[]) {
   const { db } = deps;
@@ -132,6 +149,105 @@ async function deliver(deps: ApiDeps, candidates: Candidate[]) {
   return sent;
 }
 
+/**
+ * The alert run's delivery (rules alert-grouping, alert-email-cap): everything the run found for one person
+ * that was not mailed yet goes out as ONE email, by location then kind, within the person's alert emails of
+ * the day; what does not fit waits, and the email says so. Each finding is written in the ledger under its own
+ * key, all at the email's instant, in the email's transaction: a finding another run wrote meanwhile rolls the
+ * whole email back (that run mailed it), so nothing is mailed twice. Answers how many emails were written.
+ */
+async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
+  const { db } = deps;
+  const already = db.prepare(
+    "SELECT 1 FROM notifications_sent WHERE user_id = ? AND kind = ? AND subject_key = ?",
+  );
+  const emailTimes = db.prepare(
+    `SELECT DISTINCT sent_at FROM notifications_sent WHERE user_id = ? AND kind IN (${ALERT_KINDS.map(() => "?").join(", ")})`,
+  );
+  const zones = db.prepare("SELECT id, timezone FROM buildings WHERE client_id = ?");
+  const ledger = db.prepare(
+    "INSERT OR IGNORE INTO notifications_sent (user_id, kind, subject_key, sent_at) VALUES (?, ?, ?, ?)",
+  );
+  const byUser = new Map<number, Finding[]>();
+  for (const f of findings) {
+    if (already.get(f.user.id, f.kind, f.key)) continue;
+    byUser.set(f.user.id, [...(byUser.get(f.user.id) ?? []), f]);
+  }
+  let sent = 0;
+  for (const pending of byUser.values()) {
+    const user = pending[0].user;
+    const nowMs = clock.nowMs();
+    const times = (emailTimes.all(user.id, ...ALERT_KINDS) as { sent_at: string }[]).map((r) =>
+      Date.parse(r.sent_at),
+    );
+    // The day's alert emails are used up: the findings wait (and are not forgotten) for a later run.
+    if (alertEmailRoom(times, nowMs).room === 0) continue;
+    const { items, waiting } = groupAlerts(pending);
+    const next = alertEmailRoom([...times, nowMs], nowMs);
+    const zone = homeTimeZone(zones.all(user.client_id) as { id: number; timezone: string }[]);
+    const kinds = ALERT_KINDS.filter((k) => items.some((f) => f.kind === k));
+    const unsubscribeTokens = new Map(kinds.map((k) => [k, randomToken()]));
+    // One-click unsubscribe (the List-Unsubscribe header) stops every kind the email holds.
+    const headerToken = kinds.length === 1 ? unsubscribeTokens.get(kinds[0])! : randomToken();
+    const answers = items.map(() => ({ confirm: randomToken(), investigate: randomToken() }));
+    const doc = alertEmail({
+      baseUrl: deps.config.webBaseUrl,
+      items: items.map((f, i) => ({
+        kind: f.kind,
+        location: f.location,
+        doc: f.build({ unsubscribe: unsubscribeTokens.get(f.kind)!, ...answers[i] }),
+      })),
+      waiting,
+      nextAt:
+        waiting && next.nextAtMs !== null && zone
+          ? formatLocalDateTime(new Date(next.nextAtMs).toISOString(), zone)
+          : null,
+      unsubscribes: kinds.map((k) => ({ kind: k, href: unsubscribeHref(deps, unsubscribeTokens.get(k)!) })),
+    });
+    const mail = await renderEmail(doc);
+    const sentAt = new Date(nowMs).toISOString();
+    const wrote = db.transaction(() => {
+      for (const f of items)
+        if (ledger.run(user.id, f.kind, f.key, sentAt).changes === 0) throw new WrittenElsewhere();
+      for (const [k, token] of unsubscribeTokens)
+        storeUnsubscribeToken(db, token, user.id, k, UNSUBSCRIBE_TOKEN_DAYS);
+      if (kinds.length > 1)
+        storeUnsubscribeToken(db, headerToken, user.id, kinds.join(","), UNSUBSCRIBE_TOKEN_DAYS);
+      items.forEach((f, i) => {
+        if (!f.flag) return;
+        storeAnswerToken(db, answers[i].confirm, user.id, f.flag.id, "dismissed", ANSWER_TOKEN_DAYS);
+        storeAnswerToken(
+          db,
+          answers[i].investigate,
+          user.id,
+          f.flag.id,
+          "action_requested",
+          ANSWER_TOKEN_DAYS,
+        );
+      });
+      sendMail(deps, {
+        to: user.email,
+        ...mail,
+        kind: kinds.length === 1 ? kinds[0] : "alerts",
+        headers: {
+          "List-Unsubscribe": `<${unsubscribeHref(deps, headerToken)}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+      });
+    });
+    try {
+      wrote();
+      sent++;
+    } catch (error) {
+      if (!(error instanceof WrittenElsewhere)) throw error;
+    }
+  }
+  return sent;
+}
+
+/** Another run wrote one of the email's findings first: this email is rolled back, that run mailed it. */
+class WrittenElsewhere extends Error {}
+
 const unsubscribeHref = (deps: ApiDeps, token: string) =>
   absolute(deps.config.webBaseUrl, `/unsubscribe?${new URLSearchParams({ token })}`);
 
@@ -159,7 +275,7 @@ type FlagCandidateRow = {
   accounts_at_location: number;
 };
 
-function billFlagCandidates(deps: ApiDeps): Candidate[] {
+function billFlagCandidates(deps: ApiDeps): Finding[] {
   const { db } = deps;
   const nowMs = clock.nowMs();
   const flags = db.prepare(
@@ -173,7 +289,7 @@ function billFlagCandidates(deps: ApiDeps): Candidate[] {
      WHERE f.status = 'unacknowledged' AND s.building_id IN (SELECT value FROM json_each(?))
      ORDER BY f.updated_at, f.id`,
   );
-  const out: Candidate[] = [];
+  const out: Finding[] = [];
   for (const user of recipients(db, "bill_flag")) {
     const buildings = new Map(listVisibleBuildings(db, recipientAuth(user)).map((b) => [b.id, b]));
     for (const f of flags.all(JSON.stringify([...buildings.keys()])) as FlagCandidateRow[]) {
@@ -185,6 +301,7 @@ function billFlagCandidates(deps: ApiDeps): Candidate[] {
         kind: "bill_flag",
         key: notificationKey({ flagId: f.flag_id }),
         flag: { id: f.flag_id },
+        location: { id: b.id, name: locationName(b) },
         build: (t) =>
           billFlagAlertEmail({
             baseUrl: deps.config.webBaseUrl,
@@ -226,43 +343,78 @@ type IssueRow = {
   building_id: number;
   thermostat_id: number;
   device_name: string;
+  vendor: string;
+  issue_autoresolve: number;
+  temp_indoor_f: number | null;
+  cool_setpoint_f: number | null;
+  heat_setpoint_f: number | null;
+  mode: string | null;
 };
 
-function issueCandidates(deps: ApiDeps, kind: "device_issue" | "customer_comfort"): Candidate[] {
+/**
+ * Open thermostat issues of this kind at the locations each person may see: new ones while they are news, and
+ * still-open ones again once their re-send interval has passed (rule alert-resend, `issueSendKey`).
+ */
+function issueCandidates(deps: ApiDeps, kind: "device_issue" | "customer_comfort"): Finding[] {
   const { db } = deps;
   const nowMs = clock.nowMs();
   const issues = db.prepare(
     `SELECT i.id, i.issue_slug, i.current_status, i.is_dismissed, i.created_at, i.building_id, t.id AS thermostat_id,
-       t.device_name
+       t.device_name, t.vendor, t.issue_autoresolve, t.temp_indoor_f, t.cool_setpoint_f, t.heat_setpoint_f, t.mode
      FROM thermostat_issues i JOIN thermostats t ON t.id = i.thermostat_id
      WHERE i.current_status IN ('active', 'failed') AND i.building_id IN (SELECT value FROM json_each(?))
      ORDER BY i.created_at, i.id`,
   );
-  const out: Candidate[] = [];
+  const sends = db.prepare(
+    "SELECT sent_at FROM notifications_sent WHERE user_id = ? AND kind = ? AND (subject_key = ? OR subject_key LIKE ?)",
+  );
+  const out: Finding[] = [];
   for (const user of recipients(db, kind)) {
     const buildings = new Map(listVisibleBuildings(db, recipientAuth(user)).map((b) => [b.id, b]));
     for (const i of issues.all(JSON.stringify([...buildings.keys()])) as IssueRow[]) {
       if (issueAlertKind(i.issue_slug) !== kind) continue;
-      const issue = {
-        currentStatus: i.current_status,
-        isDismissed: i.is_dismissed === 1,
-        createdAtMs: Date.parse(i.created_at),
-      };
-      if (!issueAlertable(issue, nowMs)) continue;
+      const key = notificationKey({ issueId: i.id });
+      const before = (sends.all(user.id, kind, key, `${key}#%`) as { sent_at: string }[]).map((r) =>
+        Date.parse(r.sent_at),
+      );
+      const send = issueSendKey(
+        kind,
+        {
+          id: i.id,
+          currentStatus: i.current_status,
+          isDismissed: i.is_dismissed === 1,
+          createdAtMs: Date.parse(i.created_at),
+        },
+        before,
+        nowMs,
+      );
+      if (!send) continue;
       const b = buildings.get(i.building_id)!;
       out.push({
         user,
         kind,
-        key: notificationKey({ issueId: i.id }),
+        key: send.key,
+        location: { id: b.id, name: locationName(b) },
         build: (t) =>
           issueAlertEmail({
             baseUrl: deps.config.webBaseUrl,
             unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
             kind,
-            location: { id: b.id, name: locationName(b) },
-            thermostat: { id: i.thermostat_id, name: i.device_name },
+            location: { id: b.id, name: locationName(b), timeZone: b.timezone },
+            thermostat: {
+              id: i.thermostat_id,
+              name: i.device_name,
+              vendor: i.vendor,
+              issueAutoresolve: i.issue_autoresolve === 1,
+              tempIndoorF: i.temp_indoor_f,
+              coolSetpointF: i.cool_setpoint_f,
+              heatSetpointF: i.heat_setpoint_f,
+              mode: i.mode,
+            },
             issueSlug: i.issue_slug,
+            currentStatus: i.current_status,
             foundAt: i.created_at,
+            reminder: send.reminder,
           }),
       });
     }
@@ -277,6 +429,18 @@ const localMidnight = (isoDate: string, timeZone: string) => {
   return new Date(+new TZDate(y, m - 1, d, 0, 0, timeZone)).toISOString();
 };
 const localTs = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 1000;
+
+/** Whether any of the locations has a utility account, a thermostat, a bill or usage to report. */
+function anythingConnected(db: DB, buildings: BuildingRow[]) {
+  const ids = JSON.stringify(buildings.map((b) => b.id));
+  const any = (table: string) =>
+    db
+      .prepare(`SELECT 1 FROM ${table} WHERE building_id IN (SELECT value FROM json_each(?)) LIMIT 1`)
+      .get(ids);
+  return Boolean(
+    any("utility_accounts") || any("thermostats") || any("bill_statements") || any("usage_intervals"),
+  );
+}
 
 type Digest = { user: Recipient; buildings: BuildingRow[]; period: DigestPeriod };
 
@@ -297,7 +461,9 @@ function digestCandidates(
   for (const user of recipients(db, kind)) {
     const zone = homeTimeZone(clientZones.all(user.client_id) as { id: number; timezone: string }[]);
     const buildings = listVisibleBuildings(db, recipientAuth(user));
-    if (!zone || buildings.length === 0) continue;
+    // Nothing connected at any of the person's locations: a digest would only report zeros (rule
+    // nothing-connected); the app's "Set up your account" is where to start.
+    if (!zone || buildings.length === 0 || !anythingConnected(db, buildings)) continue;
     const period = kind === "weekly_rundown" ? weeklyPeriod(nowMs, zone) : monthlyPeriod(nowMs, zone);
     if (force || digestDue(period, nowMs)) out.push({ user, buildings, period });
   }
@@ -312,20 +478,31 @@ function digestCandidates(
 function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
   const { db } = deps;
   const nowIso = clock.nowIso();
-  const openIssues = db.prepare(
-    "SELECT count(*) AS n FROM thermostat_issues WHERE building_id = ? AND current_status IN ('active', 'failed') AND is_dismissed = 0",
-  );
+  const accounts = db.prepare("SELECT count(*) AS n FROM utility_accounts WHERE building_id = ?");
   const usage = db.prepare(
     "SELECT sum(kwh) AS kwh, max(kw) AS kw, count(*) AS n FROM usage_intervals WHERE building_id = ? AND ts >= ? AND ts < ?",
   );
   const events = db.prepare(
-    "SELECT start_time FROM dispatches WHERE building_id = ? AND start_time > ? AND is_internal_test = 0 ORDER BY start_time LIMIT 5",
+    "SELECT id, start_time, end_time FROM dispatches WHERE building_id = ? AND start_time > ? AND is_internal_test = 0 ORDER BY start_time, id LIMIT 5",
   );
   const bills = db.prepare(
     "SELECT statement_date, total_charges_cents FROM bill_statements WHERE building_id = ? AND statement_date >= ? AND statement_date < ? ORDER BY statement_date",
   );
   return digestCandidates(deps, "weekly_rundown", force, ({ buildings, period }, unsubscribe) => {
+    // The dashboard's device summaries, read through the dashboard's own rule (shared/location-status.ts).
+    const summaries = new Map(
+      energyAdvisorBuildings(deps, buildings).map((a) => [
+        a.building.id,
+        {
+          deviceStatus: a.device_summary.device_status,
+          numThermostats: a.device_summary.num_thermostats,
+          unreachableThermostatsIds: a.device_summary.unreachable_thermostats_ids,
+          issueThermostatsIds: a.device_summary.issue_thermostats_ids,
+        },
+      ]),
+    );
     const locations: RundownLocation[] = buildings.map((b) => {
+      const summary = summaries.get(b.id) ?? NO_DEVICES_SUMMARY;
       const week = usage.get(b.id, localTs(period.from), localTs(period.to)) as {
         kwh: number | null;
         kw: number | null;
@@ -337,13 +514,19 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
       return {
         id: b.id,
         name: locationName(b),
-        openIssues: (openIssues.get(b.id) as { n: number }).n,
+        timeZone: b.timezone,
+        thermostats: {
+          label: hasThermostatIssues(summary) ? attentionLabel(summary) : thermostatChip(summary).label,
+          attention: hasThermostatIssues(summary),
+          count: summary.numThermostats,
+        },
+        utilityAccounts: (accounts.get(b.id) as { n: number }).n,
         consumptionKwh: week.n ? week.kwh : null,
         consumptionChange: week.n && before.kwh ? changeText(week.kwh ?? 0, before.kwh) : null,
         peakKw: week.n ? week.kw : null,
-        upcomingEvents: (events.all(b.id, nowIso) as { start_time: string }[]).map((e) => ({
-          startsAt: e.start_time,
-        })),
+        upcomingEvents: (
+          events.all(b.id, nowIso) as { id: number; start_time: string; end_time: string }[]
+        ).map((e) => ({ id: e.id, startsAt: e.start_time, endsAt: e.end_time })),
         newBills: (
           bills.all(b.id, period.from, period.to) as {
             statement_date: string;
@@ -364,6 +547,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
 
 function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
   const { db } = deps;
+  const accounts = db.prepare("SELECT count(*) AS n FROM utility_accounts WHERE building_id = ?");
   const spending = db.prepare(
     "SELECT sum(total_charges_cents) AS cents, count(*) AS n FROM bill_statements WHERE building_id = ? AND statement_date >= ? AND statement_date < ?",
   );
@@ -384,6 +568,7 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
         id: b.id,
         name: locationName(b),
         spendingCents: s.n ? s.cents : null,
+        utilityAccounts: (accounts.get(b.id) as { n: number }).n,
         compliancePct: pct.get(b.id) ?? null,
         gridEvents: (
           events.get(b.id, localMidnight(period.from, b.timezone), localMidnight(period.to, b.timezone)) as {
@@ -402,22 +587,28 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
   });
 }
 
+/** What one run of the jobs covers: one kind, or every alert kind at once ("alerts", one email per person). */
+export type NotificationRun = NotificationKind | "alerts";
+
 /**
- * Runs one kind's job as of the api's clock and answers how many emails it wrote. `force` (the test hook)
+ * Runs one job as of the api's clock and answers how many emails it wrote. An alert kind alone, or "alerts" (all
+ * three, as the scheduler runs them), sends each person one email of what the run found. `force` (the test hook)
  * sends the latest digest period even outside its due day; alerts have no due time.
  */
 export async function runNotificationJob(
   deps: ApiDeps,
-  kind: NotificationKind,
+  kind: NotificationRun,
   force = false,
 ): Promise<number> {
-  const candidates =
-    kind === "bill_flag"
-      ? billFlagCandidates(deps)
-      : kind === "device_issue" || kind === "customer_comfort"
-        ? issueCandidates(deps, kind)
-        : kind === "weekly_rundown"
-          ? weeklyCandidates(deps, force)
-          : monthlyCandidates(deps, force);
-  return deliver(deps, candidates);
+  if (kind === "alerts" || isAlertKind(kind)) {
+    const kinds = kind === "alerts" ? ALERT_KINDS : [kind];
+    const findings = kinds.flatMap((k) =>
+      k === "bill_flag" ? billFlagCandidates(deps) : issueCandidates(deps, k),
+    );
+    return deliverAlerts(deps, findings);
+  }
+  return deliver(
+    deps,
+    kind === "weekly_rundown" ? weeklyCandidates(deps, force) : monthlyCandidates(deps, force),
+  );
 }

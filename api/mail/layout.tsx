@@ -35,6 +35,8 @@ export type Block =
   | { type: "facts"; rows: [string, string][] }
   /** A sub-heading (a location in a digest). */
   | { type: "h2"; text: string }
+  /** A heading under a sub-heading (one alert of a location in a grouped alert email). */
+  | { type: "h3"; text: string }
   /** Lines, each with an optional link to its page. */
   | { type: "list"; items: { text: string; link?: EmailLink }[] };
 
@@ -46,14 +48,21 @@ export type EmailDoc = {
   blocks: Block[];
   /** The web app's public address (the api's `webBaseUrl`); every link is absolute to it. */
   baseUrl: string;
-  /** Notifications only: the recipient's one-click unsubscribe address and what it stops. */
-  unsubscribe?: { href: string; what: string };
+  /**
+   * Notifications only: the recipient's unsubscribe address and what it stops; one per kind of email a grouped
+   * alert email holds.
+   */
+  unsubscribe?: Unsubscribe | Unsubscribe[];
   /**
    * Whether the footer links to Manage preferences (default yes). Sign-in emails say no: they go to people who
    * are signed out, whom that page would only send to the login page, and they cannot be turned off anyway.
    */
   preferencesLink?: boolean;
 };
+
+type Unsubscribe = { href: string; what: string };
+const unsubscribes = (doc: EmailDoc): Unsubscribe[] =>
+  doc.unsubscribe ? (Array.isArray(doc.unsubscribe) ? doc.unsubscribe : [doc.unsubscribe]) : [];
 
 export const absolute = (baseUrl: string, path: string) => new URL(path, baseUrl).href;
 
@@ -84,7 +93,14 @@ const s = {
   },
   brand: { color: colors.brand, fontSize: "16px", fontWeight: 700, margin: "0 0 16px" },
   h1: { fontSize: "22px", lineHeight: "28px", margin: "0 0 16px" },
-  h2: { fontSize: "17px", lineHeight: "24px", margin: "20px 0 8px" },
+  h2: {
+    fontSize: "17px",
+    lineHeight: "24px",
+    margin: "20px 0 8px",
+    paddingTop: "16px",
+    borderTop: `1px solid ${colors.border}`,
+  },
+  h3: { fontSize: "16px", lineHeight: "22px", margin: "16px 0 8px" },
   p: { fontSize: "16px", lineHeight: "24px", margin: "0 0 16px" },
   code: {
     fontSize: "28px",
@@ -133,6 +149,12 @@ function BlockView({ block }: { block: Block }) {
     case "h2":
       return (
         <Heading as="h2" style={s.h2}>
+          {block.text}
+        </Heading>
+      );
+    case "h3":
+      return (
+        <Heading as="h3" style={s.h3}>
           {block.text}
         </Heading>
       );
@@ -225,9 +247,7 @@ function footerLinks(doc: EmailDoc): EmailLink[] {
     ...(doc.preferencesLink === false
       ? []
       : [{ href: absolute(doc.baseUrl, "/settings"), label: "Manage preferences" }]),
-    ...(doc.unsubscribe
-      ? [{ href: doc.unsubscribe.href, label: `Unsubscribe from ${doc.unsubscribe.what}` }]
-      : []),
+    ...unsubscribes(doc).map((u) => ({ href: u.href, label: `Unsubscribe from ${u.what}` })),
   ];
 }
 
@@ -247,6 +267,7 @@ export function toText(doc: EmailDoc): string {
   for (const b of doc.blocks) {
     if (b.type === "p" || b.type === "code") out.push(b.text, "");
     else if (b.type === "h2") out.push(b.text.toUpperCase(), "");
+    else if (b.type === "h3") out.push(b.text, "-".repeat(Math.min(b.text.length, 60)), "");
     else if (b.type === "button") out.push(`${b.link.label}:`, b.link.href, "");
     else if (b.type === "facts") out.push(...b.rows.map(([k, v]) => `${k}: ${v}`), "");
     else

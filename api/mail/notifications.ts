@@ -3,13 +3,23 @@ import { flagCopy, flagHeading } from "../../shared/bill-flags";
 import { issueLabel } from "../../shared/status-labels";
 import {
   formatCalendarDate,
+  formatLocalDateTime,
+  formatLocalSpan,
   formatMoney,
   formatMonthLong,
   formatNumber,
   formatRange,
   formatRate,
+  localIsoDate,
 } from "./format";
-import { KIND_NAMES, type NotificationKind } from "../domain/notifications";
+import { DISMISSAL_REFUSALS, dismissalRefusal } from "../../shared/issue-dismissal";
+import { attentionLine } from "../../shared/location-status";
+import {
+  ALERT_EMAILS_PER_DAY,
+  KIND_NAMES,
+  type AlertKind,
+  type NotificationKind,
+} from "../domain/notifications";
 import { absolute, type Block, type EmailDoc } from "./layout";
 
 /** The notification emails, as `EmailDoc`s (api/mail/layout.tsx renders them). */
@@ -107,45 +117,120 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
 
 export type IssueAlertData = Common & {
   kind: "device_issue" | "customer_comfort";
-  location: { id: number; name: string };
-  thermostat: { id: number; name: string };
+  location: { id: number; name: string; timeZone: string };
+  thermostat: {
+    id: number;
+    name: string;
+    vendor: string;
+    issueAutoresolve: boolean;
+    tempIndoorF: number | null;
+    coolSetpointF: number | null;
+    heatSetpointF: number | null;
+    mode: string | null;
+  };
   issueSlug: string;
+  currentStatus: string;
   foundAt: string;
+  /** A reminder of an issue mailed before and still open (rule alert-resend). */
+  reminder?: boolean;
 };
 
-/** A thermostat issue alert: the issue in the catalogue's words, the control room, and the dismissal link. */
+const degrees = (f: number) => `${formatNumber(f)}°F`;
+
+/**
+ * How far a comfort issue's room is from its setpoint, and since when (rule comfort-alert-reading): the setpoint
+ * the issue names (heat or cool), else the one the mode uses, both in auto mode.
+ */
+export function comfortReading(d: Pick<IssueAlertData, "thermostat" | "issueSlug" | "foundAt" | "location">) {
+  const t = d.thermostat;
+  const since = formatLocalDateTime(d.foundAt, d.location.timeZone);
+  if (t.tempIndoorF === null)
+    return `We have no indoor reading from it right now. The issue has been open since ${since}.`;
+  const which = /(^|_)cool/.test(d.issueSlug)
+    ? "cool"
+    : /(^|_)heat/.test(d.issueSlug)
+      ? "heat"
+      : t.mode === "cool" || t.mode === "heat"
+        ? t.mode
+        : "auto";
+  const against = (kind: "cool" | "heat", sp: number | null) => {
+    if (sp === null) return null;
+    const diff = Math.round((t.tempIndoorF! - sp) * 10) / 10;
+    const gap = diff === 0 ? "right at it" : `${degrees(Math.abs(diff))} ${diff > 0 ? "warmer" : "cooler"}`;
+    return `a ${kind === "cool" ? "cooling" : "heating"} setpoint of ${degrees(sp)} (${gap})`;
+  };
+  const setpoints =
+    which === "auto"
+      ? [against("heat", t.heatSetpointF), against("cool", t.coolSetpointF)].filter(Boolean).join(" and ")
+      : against(which, which === "cool" ? t.coolSetpointF : t.heatSetpointF);
+  return `It reads ${degrees(t.tempIndoorF)} indoors against ${setpoints || "no setpoint we can read"}. The issue has been open since ${since}.`;
+}
+
+/** What a schedule issue means and what to do about it (rule hold-alert-advice). */
+function scheduleAdvice(d: IssueAlertData): string[] {
+  const since = formatLocalDateTime(d.foundAt, d.location.timeZone);
+  const what =
+    d.issueSlug === "permanent_hold"
+      ? `${d.thermostat.name} is on a permanent hold since ${since}: it no longer follows its schedule and keeps the same setpoints day and night, also when ${d.location.name} is closed.`
+      : `${d.thermostat.name}'s schedule has not changed between open and closed hours since ${since}, so it heats or cools ${d.location.name} when nobody is there.`;
+  const todo =
+    d.thermostat.vendor === "airzone"
+      ? "To put it back on its schedule, change it on the thermostat or in the Airzone app: Airzone thermostats cannot be put back from EnergyOps."
+      : `To put it back on its recommended schedule, open the control room and press Resolve Issue on the ${d.thermostat.name} card.`;
+  return [what, todo];
+}
+
+/**
+ * A thermostat issue alert: the issue in the catalogue's words, how bad it is (a comfort issue's reading
+ * against its setpoint, a hold's meaning and what to do), the control room, and the dismissal link only where
+ * the rule lets the user dismiss it (rule dismissal-offer); elsewhere, why not and what to do instead.
+ */
 export function issueAlertEmail(d: IssueAlertData): EmailDoc {
   const label = issueLabel(d.issueSlug);
   const comfort = d.kind === "customer_comfort";
-  return {
-    subject: `${comfort ? "Comfort alert" : "Thermostat issue"}: ${label} at ${d.location.name}`,
-    preview: `${d.thermostat.name} at ${d.location.name}: ${label}`,
-    heading: `${label}: ${d.thermostat.name}`,
-    baseUrl: d.baseUrl,
-    unsubscribe: unsubscribe(d.kind, d.unsubscribeHref),
-    blocks: [
-      {
-        type: "p",
-        text: comfort
-          ? `The thermostat ${d.thermostat.name} at ${d.location.name} may be keeping the space too warm or too cold.`
-          : `We found an issue with the thermostat ${d.thermostat.name} at ${d.location.name}.`,
+  const schedule = d.issueSlug === "permanent_hold" || d.issueSlug === "unchanging_schedule";
+  const refusal = dismissalRefusal(d.thermostat, [{ currentStatus: d.currentStatus, isDismissed: false }]);
+  const lead = comfort
+    ? [
+        `The space at ${d.location.name} served by the thermostat ${d.thermostat.name} may be too warm or too cold.`,
+        comfortReading(d),
+      ]
+    : schedule
+      ? scheduleAdvice(d)
+      : [
+          `We found an issue with the thermostat ${d.thermostat.name} at ${d.location.name}, open since ${formatLocalDateTime(d.foundAt, d.location.timeZone)}.`,
+        ];
+  const blocks: Block[] = [
+    ...(d.reminder ? [{ type: "p" as const, text: "A reminder: this issue is still open." }] : []),
+    ...lead.map((text) => ({ type: "p" as const, text })),
+    {
+      type: "facts",
+      rows: [
+        ["Location", d.location.name],
+        ["Thermostat", d.thermostat.name],
+        ["Issue", label],
+        ...(d.thermostat.tempIndoorF !== null
+          ? [["Indoor temperature", degrees(d.thermostat.tempIndoorF)] as [string, string]]
+          : []),
+        ...(d.thermostat.heatSetpointF !== null
+          ? [["Heating setpoint", degrees(d.thermostat.heatSetpointF)] as [string, string]]
+          : []),
+        ...(d.thermostat.coolSetpointF !== null
+          ? [["Cooling setpoint", degrees(d.thermostat.coolSetpointF)] as [string, string]]
+          : []),
+        ["Open since", formatLocalDateTime(d.foundAt, d.location.timeZone)],
+      ],
+    },
+    {
+      type: "button",
+      link: {
+        href: absolute(d.baseUrl, `/locations/${d.location.id}/control`),
+        label: `Open the ${d.location.name} control room`,
       },
-      {
-        type: "facts",
-        rows: [
-          ["Location", d.location.name],
-          ["Thermostat", d.thermostat.name],
-          ["Issue", label],
-          ["Found", formatCalendarDate(d.foundAt.slice(0, 10))],
-        ],
-      },
-      {
-        type: "button",
-        link: {
-          href: absolute(d.baseUrl, `/locations/${d.location.id}/control`),
-          label: `Open the ${d.location.name} control room`,
-        },
-      },
+    },
+  ];
+  if (refusal === null)
+    blocks.push(
       {
         type: "p",
         text: "If this is expected (the thermostat is set this way on purpose), you can dismiss the issue and we will stop flagging it.",
@@ -158,61 +243,213 @@ export function issueAlertEmail(d: IssueAlertData): EmailDoc {
           label: "Dismiss this thermostat issue",
         },
       },
-    ],
+    );
+  else if (refusal === "airzone" || refusal === "autoresolves")
+    blocks.push({
+      type: "p",
+      text: `${DISMISSAL_REFUSALS[refusal].why} ${DISMISSAL_REFUSALS[refusal].instead}`,
+    });
+  return {
+    subject: `${comfort ? "Comfort alert" : "Thermostat issue"}: ${label} at ${d.location.name}`,
+    preview: comfort
+      ? `${d.thermostat.name} at ${d.location.name}: ${d.thermostat.tempIndoorF === null ? label : `${degrees(d.thermostat.tempIndoorF)} indoors`}`
+      : `${d.thermostat.name} at ${d.location.name}: ${label}`,
+    heading: `${label}: ${d.thermostat.name}`,
+    baseUrl: d.baseUrl,
+    unsubscribe: unsubscribe(d.kind, d.unsubscribeHref),
+    blocks,
+  };
+}
+
+/** What each alert kind is called in a grouped email, before the alert's own heading. */
+const ALERT_KIND_TITLES: Record<AlertKind, string> = {
+  customer_comfort: "Comfort alert",
+  device_issue: "Thermostat issue",
+  bill_flag: "Bill Audit Alert",
+};
+
+export type AlertEmailItem = { kind: AlertKind; location: { id: number; name: string }; doc: EmailDoc };
+
+/**
+ * One email for everything one run found for one person (rule alert-grouping): by location, then by kind, each
+ * alert with its own heading, figures and answer links. One alert alone reads as it always did. `waiting`
+ * findings did not fit (or the day's emails are used up): the email says how many, and from when the next can
+ * come (`nextAt`, already written in the person's zone), so nobody wonders where they went.
+ */
+export function alertEmail(d: {
+  baseUrl: string;
+  items: AlertEmailItem[];
+  waiting: number;
+  nextAt: string | null;
+  unsubscribes: { kind: AlertKind; href: string }[];
+}): EmailDoc {
+  const more: Block[] = d.waiting
+    ? [
+        {
+          type: "p",
+          text: `${plural(d.waiting, "more alert")} ${d.waiting === 1 ? "is" : "are"} waiting: ${d.nextAt ? `we send at most ${ALERT_EMAILS_PER_DAY} alert emails a day, so they come in your next one, from ${d.nextAt}` : "they come in your next alert email"}. Your dashboard shows them all now.`,
+        },
+        {
+          type: "button",
+          secondary: true,
+          link: { href: absolute(d.baseUrl, "/locations"), label: "Open your dashboard" },
+        },
+      ]
+    : [];
+  const unsubscribes = d.unsubscribes.map((u) => unsubscribe(u.kind, u.href));
+  if (d.items.length === 1) {
+    const only = d.items[0].doc;
+    return { ...only, blocks: [...only.blocks, ...more], unsubscribe: unsubscribes };
+  }
+  const locations = [...new Map(d.items.map((i) => [i.location.id, i.location.name])).values()];
+  const first = d.items[0].doc;
+  const blocks: Block[] = [
+    {
+      type: "p",
+      text: `${plural(d.items.length, "alert")} at ${locations.length === 1 ? locations[0] : `${plural(locations.length, "location")}`}, by location. Each has its own links.`,
+    },
+    ...more,
+  ];
+  let at: number | null = null;
+  for (const item of d.items) {
+    if (item.location.id !== at) {
+      blocks.push({ type: "h2", text: item.location.name });
+      at = item.location.id;
+    }
+    blocks.push({ type: "h3", text: `${ALERT_KIND_TITLES[item.kind]}: ${item.doc.heading}` });
+    blocks.push(...item.doc.blocks);
+  }
+  return {
+    subject: `${first.subject}, and ${plural(d.items.length - 1, "more alert")}`,
+    preview: `${plural(d.items.length, "alert")} at ${locations.join(", ")}`,
+    heading: `${plural(d.items.length, "alert")} at your locations`,
+    baseUrl: d.baseUrl,
+    unsubscribe: unsubscribes,
+    blocks,
   };
 }
 
 export type RundownLocation = {
   id: number;
   name: string;
-  openIssues: number;
+  timeZone: string;
+  /** The dashboard's chip for the location's thermostats, and whether it needs attention (shared/location-status.ts). */
+  thermostats: { label: string; attention: boolean; count: number };
+  /** Utility accounts connected at the location: none means no bills and no usage to report. */
+  utilityAccounts: number;
   consumptionKwh: number | null;
   /** "5% more than the week before", or null. */
   consumptionChange: string | null;
   peakKw: number | null;
-  upcomingEvents: { startsAt: string }[];
+  upcomingEvents: { id: number; startsAt: string; endsAt: string }[];
   newBills: { statementDate: string; totalChargesCents: number }[];
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Weekly Rundown: per location, issues, last week's consumption against the week before, peak, events, bills. */
+/** Where a location's utility accounts are connected, and where its thermostats are told about. */
+export const CONNECT_ACCOUNTS_PATH = "/authorize-arcadia";
+export const SET_UP_PATH = "/onboarding";
+
+/** The usage page of the digest's week: period=week starting on its Monday (the usage page's URL state). */
+export const weekUsagePath = (locationId: number, type: "consumption" | "demand", from: string) =>
+  `/locations/${locationId}/usage/${type}?${new URLSearchParams({ period: "week", start: from })}`;
+
+/**
+ * The Grid Services page showing one location's upcoming events (rule grid-linked-range): searched by the
+ * location's name, over the dates from the first event to the last, with the first event's row open.
+ */
+export function gridEventsPath(l: Pick<RundownLocation, "name" | "timeZone" | "upcomingEvents">) {
+  const first = l.upcomingEvents[0];
+  const last = l.upcomingEvents[l.upcomingEvents.length - 1];
+  // The page filters by the event's start date as the api stores it (UTC): the range covers both that date and
+  // the local one, so an evening event west of UTC is inside it.
+  const dates = [first, last].flatMap((e) => [localIsoDate(e.startsAt, l.timeZone), e.startsAt.slice(0, 10)]);
+  return `/grid-services?${new URLSearchParams({
+    q: l.name,
+    from: dates.reduce((a, b) => (b < a ? b : a)),
+    to: dates.reduce((a, b) => (b > a ? b : a)),
+    open: String(first.id),
+  })}`;
+}
+
+/**
+ * Weekly Rundown (rule rundown-attention): opens with how many locations need attention by the dashboard's
+ * own rule and words, those locations first; then per location its thermostats as the dashboard says them, last
+ * week's consumption against the week before and its peak (each linked to that week on the usage page), the
+ * upcoming grid events with their local times, new bills; and what is not connected, with where to connect it.
+ */
 export function weeklyRundownEmail(
   d: Common & { from: string; to: string; locations: RundownLocation[] },
 ): EmailDoc {
   const range = formatRange(d.from, dayBefore(d.to));
-  const blocks: Block[] = [
-    { type: "p", text: `Last week (${range}) at your ${plural(d.locations.length, "location")}.` },
-  ];
-  for (const l of d.locations) {
+  const needing = d.locations.filter((l) => l.thermostats.attention);
+  const ordered = [...needing, ...d.locations.filter((l) => !l.thermostats.attention)];
+  const blocks: Block[] = [{ type: "p", text: attentionLine(needing.length, d.locations.length) }];
+  if (needing.length)
+    blocks.push({
+      type: "list",
+      items: needing.map((l) => ({
+        text: `${l.name}: ${l.thermostats.label}.`,
+        link: { href: absolute(d.baseUrl, `/locations/${l.id}/control`), label: `${l.name} thermostats` },
+      })),
+    });
+  blocks.push({ type: "p", text: `Last week (${range}) at your ${plural(d.locations.length, "location")}:` });
+  for (const l of ordered) {
     const at = (path: string) => absolute(d.baseUrl, `/locations/${l.id}${path}`);
+    const noAccount = l.utilityAccounts === 0 && l.consumptionKwh === null;
     blocks.push({ type: "h2", text: l.name });
     blocks.push({
       type: "list",
       items: [
-        {
-          text: l.openIssues ? `Open thermostat issues: ${l.openIssues}.` : "No open thermostat issues.",
-          link: { href: at("/control"), label: `${l.name} thermostats` },
-        },
-        {
-          text:
-            l.consumptionKwh === null
-              ? "Consumption: no data last week."
-              : `Consumption: ${formatNumber(l.consumptionKwh)} kWh${l.consumptionChange ? `, ${l.consumptionChange}` : ""}.`,
-          link: { href: at("/usage/consumption"), label: `${l.name} consumption` },
-        },
-        {
-          text:
-            l.peakKw === null
-              ? "Peak demand: no data last week."
-              : `Peak demand: ${formatNumber(l.peakKw, 1)} kW.`,
-          link: { href: at("/usage/demand"), label: `${l.name} demand` },
-        },
+        l.thermostats.count
+          ? {
+              text: `Thermostats: ${l.thermostats.label}.`,
+              link: { href: at("/control"), label: `${l.name} thermostats` },
+            }
+          : {
+              text: `Thermostats: ${l.thermostats.label}. None is connected here yet.`,
+              link: { href: absolute(d.baseUrl, SET_UP_PATH), label: "Tell us about its thermostats" },
+            },
+        ...(noAccount
+          ? [
+              {
+                text: "No utility account connected: bills, consumption and demand show here once one is.",
+                link: {
+                  href: absolute(d.baseUrl, CONNECT_ACCOUNTS_PATH),
+                  label: "Connect a utility account",
+                },
+              },
+            ]
+          : l.consumptionKwh === null && l.peakKw === null
+            ? [{ text: "Consumption and demand: no data last week." }]
+            : [
+                {
+                  text:
+                    l.consumptionKwh === null
+                      ? "Consumption: no data last week."
+                      : `Consumption: ${formatNumber(l.consumptionKwh)} kWh${l.consumptionChange ? `, ${l.consumptionChange}` : ""}.`,
+                  link: {
+                    href: absolute(d.baseUrl, weekUsagePath(l.id, "consumption", d.from)),
+                    label: `${l.name} consumption, ${range}`,
+                  },
+                },
+                {
+                  text:
+                    l.peakKw === null
+                      ? "Peak demand: no data last week."
+                      : `Peak demand: ${formatNumber(l.peakKw, 1)} kW.`,
+                  link: {
+                    href: absolute(d.baseUrl, weekUsagePath(l.id, "demand", d.from)),
+                    label: `${l.name} demand, ${range}`,
+                  },
+                },
+              ]),
         ...(l.upcomingEvents.length
           ? [
               {
-                text: `Upcoming grid events: ${l.upcomingEvents.length}, the first on ${formatCalendarDate(l.upcomingEvents[0].startsAt.slice(0, 10))}.`,
-                link: { href: absolute(d.baseUrl, "/grid-services"), label: `Grid events for ${l.name}` },
+                text: `Upcoming grid ${l.upcomingEvents.length === 1 ? "event" : "events"}: ${l.upcomingEvents.length === 1 ? "" : `${l.upcomingEvents.length}, the first `}${formatLocalSpan(l.upcomingEvents[0].startsAt, l.upcomingEvents[0].endsAt, l.timeZone)}.`,
+                link: { href: absolute(d.baseUrl, gridEventsPath(l)), label: `Grid events for ${l.name}` },
               },
             ]
           : []),
@@ -228,8 +465,12 @@ export function weeklyRundownEmail(
     });
   }
   return {
-    subject: `Your Weekly Rundown: ${range}`,
-    preview: `Thermostats, consumption, demand, grid events and bills at your locations, ${range}`,
+    subject: needing.length
+      ? `Your Weekly Rundown: ${range}, ${needing.length} ${needing.length === 1 ? "location needs" : "locations need"} attention`
+      : `Your Weekly Rundown: ${range}`,
+    preview: needing.length
+      ? `${attentionLine(needing.length, d.locations.length)} ${needing.map((l) => `${l.name}: ${l.thermostats.label}`).join("; ")}`
+      : `Thermostats, consumption, demand, grid events and bills at your locations, ${range}`,
     heading: "Your Weekly Rundown",
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("weekly_rundown", d.unsubscribeHref),
@@ -241,6 +482,8 @@ export type RecapLocation = {
   id: number;
   name: string;
   spendingCents: number | null;
+  /** Utility accounts connected at the location (none: no bill can be reported, rule nothing-connected). */
+  utilityAccounts: number;
   compliancePct: number | null;
   gridEvents: number;
 };
@@ -255,12 +498,13 @@ export function monthlyRecapEmail(
 ): EmailDoc {
   const monthName = formatMonthLong(`${d.month.slice(0, 7)}-01`);
   const total = d.locations.reduce((sum, l) => sum + (l.spendingCents ?? 0), 0);
+  const anyAccount = d.locations.some((l) => l.utilityAccounts > 0 || l.spendingCents !== null);
   const blocks: Block[] = [
     { type: "p", text: `${monthName} at your ${plural(d.locations.length, "location")}.` },
     {
       type: "facts",
       rows: [
-        ["Spending on bills", formatMoney(total)],
+        ["Spending on bills", anyAccount ? formatMoney(total) : "no utility account connected"],
         [
           "Schedule compliance",
           d.clientCompliancePct === null ? "N/A" : `${Math.round(d.clientCompliancePct)}%`,
@@ -268,6 +512,14 @@ export function monthlyRecapEmail(
         ["Grid events taken part in", String(d.locations.reduce((n, l) => n + l.gridEvents, 0))],
       ],
     },
+    ...(anyAccount
+      ? []
+      : [
+          {
+            type: "button" as const,
+            link: { href: absolute(d.baseUrl, CONNECT_ACCOUNTS_PATH), label: "Connect a utility account" },
+          },
+        ]),
     {
       type: "button",
       link: {
@@ -281,11 +533,18 @@ export function monthlyRecapEmail(
     blocks.push({
       type: "list",
       items: [
-        {
-          text:
-            l.spendingCents === null ? "No bill this month." : `Spending: ${formatMoney(l.spendingCents)}.`,
-          link: { href: absolute(d.baseUrl, `/locations/${l.id}/spending`), label: `${l.name} bills` },
-        },
+        l.spendingCents === null && l.utilityAccounts === 0
+          ? {
+              text: "No utility account connected: its bills show here once one is.",
+              link: { href: absolute(d.baseUrl, CONNECT_ACCOUNTS_PATH), label: "Connect a utility account" },
+            }
+          : {
+              text:
+                l.spendingCents === null
+                  ? "No bill this month."
+                  : `Spending: ${formatMoney(l.spendingCents)}.`,
+              link: { href: absolute(d.baseUrl, `/locations/${l.id}/spending`), label: `${l.name} bills` },
+            },
         {
           text: `Schedule compliance: ${l.compliancePct === null ? "N/A" : `${Math.round(l.compliancePct)}%`}.`,
         },

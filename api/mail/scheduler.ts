@@ -1,5 +1,5 @@
 import type { ApiDeps } from "../lib/http";
-import { NOTIFICATION_KINDS } from "../domain/notifications";
+import { isAlertKind, NOTIFICATION_KINDS } from "../domain/notifications";
 import { runNotificationJob } from "./jobs";
 
 /**
@@ -15,7 +15,8 @@ export function startNotificationScheduler(deps: ApiDeps, intervalMs: number): (
     if (running || stopped) return;
     running = true;
     try {
-      for (const kind of NOTIFICATION_KINDS) {
+      // The alert kinds run together: one email per person of what this run found (rule alert-grouping).
+      for (const kind of ["alerts", ...NOTIFICATION_KINDS.filter((k) => !isAlertKind(k))] as const) {
         if (stopped) break;
         try {
           const sent = await runNotificationJob(deps, kind);

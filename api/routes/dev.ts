@@ -32,13 +32,13 @@ export function devRoutes(deps: ApiDeps) {
   );
 
   /**
-   * Runs one notification job now, as of the api's clock, digests included outside their due day; answers
-   * how many emails it wrote. What was already sent is not sent again (the ledger's key).
+   * Runs one notification job now ("alerts": every alert kind in one run, as the scheduler does), as of the
+   * api's clock, digests included outside their due day; answers how many emails it wrote. What was already sent is not sent again (the ledger's key).
    */
   r.post(
     "/dev/notifications/run",
     route(async (req, res) => {
-      const { kind } = parse(z.object({ kind: z.enum(NOTIFICATION_KINDS) }), req.body);
+      const { kind } = parse(z.object({ kind: z.enum([...NOTIFICATION_KINDS, "alerts"]) }), req.body);
       const sent = await runNotificationJob(deps, kind, true);
       deps.log("test hook: notifications run", { kind, sent });
       res.json({ sent });

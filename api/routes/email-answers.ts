@@ -146,8 +146,18 @@ export function emailAnswerRoutes(deps: ApiDeps) {
     }),
   );
 
-  const kindOf = (kind: string | null) =>
-    (NOTIFICATION_KINDS as readonly string[]).includes(kind ?? "") ? (kind as NotificationKind) : null;
+  /**
+   * The kinds a token turns off: one, or (the List-Unsubscribe header of a grouped alert email) every kind that
+   * email held, comma-separated. Null when any is unknown.
+   */
+  const kindsOf = (kind: string | null) => {
+    const kinds = (kind ?? "").split(",");
+    return kinds.every((k) => (NOTIFICATION_KINDS as readonly string[]).includes(k))
+      ? (kinds as NotificationKind[])
+      : null;
+  };
+  const kindNames = (kinds: NotificationKind[]) =>
+    kinds.map((k) => KIND_NAMES[k]).join(kinds.length > 2 ? ", " : " and ");
 
   /** Whether the person's email preference for this kind is on now (a missing preference is off). */
   const prefOn = (userId: number, kind: NotificationKind) =>
@@ -160,10 +170,11 @@ export function emailAnswerRoutes(deps: ApiDeps) {
     )?.enabled === 1;
 
   /**
-   * A used token's state: `done` while that kind is still off, `kept` once the person turned it on again since
+   * A used token's state: `done` while its kinds are still off, `kept` once the person turned one on again since
    * (the link did its one act; what they chose later stands, rule unsubscribe-once).
    */
-  const usedState = (userId: number, kind: NotificationKind) => (prefOn(userId, kind) ? "kept" : "done");
+  const usedState = (userId: number, kinds: NotificationKind[]) =>
+    kinds.some((kind) => prefOn(userId, kind)) ? "kept" : "done";
 
   /** What an unsubscribe token would turn off. */
   r.get(
@@ -171,11 +182,11 @@ export function emailAnswerRoutes(deps: ApiDeps) {
     route((req, res) => {
       const { token } = parse(z.object({ token: tokenField }), req.query, "query");
       const t = readToken(db, "unsubscribe", token);
-      const kind = kindOf(t.row?.kind ?? null);
-      if (!t.row || !kind) throw gone("invalid", "This link is not valid.", 404);
+      const kinds = kindsOf(t.row?.kind ?? null);
+      if (!t.row || !kinds) throw gone("invalid", "This link is not valid.", 404);
       const state =
-        t.state === "expired" ? "expired" : t.state === "used" ? usedState(t.row.user_id, kind) : "open";
-      res.json({ state, kind, kind_name: KIND_NAMES[kind] });
+        t.state === "expired" ? "expired" : t.state === "used" ? usedState(t.row.user_id, kinds) : "open";
+      res.json({ state, kind: kinds[0], kinds, kind_name: kindNames(kinds) });
     }),
   );
 
@@ -191,19 +202,26 @@ export function emailAnswerRoutes(deps: ApiDeps) {
       const { token } = parse(z.object({ token: tokenField }), req.body);
       const state = db.transaction(() => {
         const t = readToken(db, "unsubscribe", token);
-        const kind = kindOf(t.row?.kind ?? null);
-        if (!t.row || !kind) throw gone("invalid", "This link is not valid.", 404);
+        const kinds = kindsOf(t.row?.kind ?? null);
+        if (!t.row || !kinds) throw gone("invalid", "This link is not valid.", 404);
         if (t.state === "expired") throw gone("expired", "This link has expired.", 410);
         if (t.state === "used" || !spendToken(db, t.row.id))
-          return { kind, userId: t.row.user_id, state: usedState(t.row.user_id, kind), changed: false };
-        db.prepare(
-          `INSERT INTO communication_preferences (user_id, communication_preference_type, delivery_method_preference, enabled) VALUES (?, ?, 'email', 0)
-           ON CONFLICT (user_id, communication_preference_type, delivery_method_preference) DO UPDATE SET enabled = 0`,
-        ).run(t.row.user_id, kind);
-        return { kind, userId: t.row.user_id, state: "done" as const, changed: true };
+          return { kinds, userId: t.row.user_id, state: usedState(t.row.user_id, kinds), changed: false };
+        for (const kind of kinds)
+          db.prepare(
+            `INSERT INTO communication_preferences (user_id, communication_preference_type, delivery_method_preference, enabled) VALUES (?, ?, 'email', 0)
+             ON CONFLICT (user_id, communication_preference_type, delivery_method_preference) DO UPDATE SET enabled = 0`,
+          ).run(t.row.user_id, kind);
+        return { kinds, userId: t.row.user_id, state: "done" as const, changed: true };
       })();
-      if (state.changed) deps.log("unsubscribed from email", { user_id: state.userId, kind: state.kind });
-      res.json({ state: state.state, kind: state.kind, kind_name: KIND_NAMES[state.kind] });
+      if (state.changed)
+        deps.log("unsubscribed from email", { user_id: state.userId, kind: state.kinds.join(",") });
+      res.json({
+        state: state.state,
+        kind: state.kinds[0],
+        kinds: state.kinds,
+        kind_name: kindNames(state.kinds),
+      });
     }),
   );
 

@@ -52,6 +52,12 @@ export default function GridServices() {
             maxLength={100}
             placeholder="Address or city"
           />
+          {state.range ? (
+            <>
+              <input type="hidden" name="from" value={state.range.startDate} />
+              <input type="hidden" name="to" value={state.range.endDate} />
+            </>
+          ) : null}
           {isDefaultSort
             ? null
             : state.sort.map((s) => <input key={s.field} type="hidden" name="sort" value={sortToParam(s)} />)}

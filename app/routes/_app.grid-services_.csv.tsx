@@ -16,8 +16,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!user.clientId) throw redirect("/");
   const url = new URL(request.url);
-  const { q, sort } = parseGridState(url.searchParams);
-  const range = defaultDateRange(now());
+  const { q, sort, range: named } = parseGridState(url.searchParams);
+  const range = named ?? defaultDateRange(now());
   const rows = await settle(
     listAllDispatches(await getApi(request, context), user.clientId, { q, sort }, range),
   );

@@ -1,11 +1,13 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DISMISSAL_TEXT, dismissalHref } from "~/features/thermostats/dismissal";
+import { DISMISSAL_REFUSALS, type DismissalRefusal } from "../../shared/issue-dismissal";
 import { MESSAGES } from "~/features/thermostats/messages";
 import styles from "~/features/thermostats/thermostats.css";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 import { SubmitButton } from "~/ui/pending";
+import { DismissalRefusalCard } from "~/features/thermostats/components/dismissal-refusal";
 import { dismissalLoader, dismissalAction } from "~/features/thermostats/dismissal.server";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
@@ -16,6 +18,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const loader = dismissalLoader;
 
 export const action = dismissalAction;
+
+/** The action's answer when the rule refuses the dismissal (rule dismissal-offer). */
+type Refused = {
+  refusal: DismissalRefusal;
+  target: { thermostatName: string; locationId: number; locationName: string; issueLabel: string };
+};
 
 function Result({ ok }: { ok: boolean }) {
   return (
@@ -41,6 +49,13 @@ function Result({ ok }: { ok: boolean }) {
 export default function DismissThermostatIssue() {
   const { target, params } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const refused = result && "refusal" in result ? (result as unknown as Refused) : null;
+  if (refused?.refusal)
+    return (
+      <PublicPage>
+        <DismissalRefusalCard refusal={refused.refusal} target={refused.target} />
+      </PublicPage>
+    );
   if (result)
     return (
       <PublicPage>
@@ -51,6 +66,12 @@ export default function DismissThermostatIssue() {
     return (
       <PublicPage>
         <Result ok={false} />
+      </PublicPage>
+    );
+  if (target.refusal)
+    return (
+      <PublicPage>
+        <DismissalRefusalCard refusal={target.refusal} target={target} />
       </PublicPage>
     );
   return (
@@ -65,7 +86,7 @@ export default function DismissThermostatIssue() {
           <dt>Issue</dt>
           <dd>{target.issueLabel}</dd>
         </dl>
-        <p>{target.alreadyDismissed ? DISMISSAL_TEXT.alreadyDismissed : DISMISSAL_TEXT.explanation}</p>
+        <p>{DISMISSAL_TEXT.explanation}</p>
         <Form method="post" action={dismissalHref(params)} className="stack">
           <input type="hidden" name="thermostatId" value={params.thermostatId} />
           <input type="hidden" name="issueSlug" value={params.issueSlug} />
@@ -80,5 +101,7 @@ export default function DismissThermostatIssue() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.target ? "Dismiss thermostat issue" : MESSAGES.submissionFailed} · EnergyOps` },
+  {
+    title: `${data?.target ? (data.target.refusal ? DISMISSAL_REFUSALS[data.target.refusal].heading : "Dismiss thermostat issue") : MESSAGES.submissionFailed} · EnergyOps`,
+  },
 ];

@@ -6,7 +6,8 @@ import { expectNoAppScripts, openEmailPage } from "./email-pages";
  * script does with JavaScript on, and the way from them into the app, in both projects. Their own flows are in
  * auth.spec (token login, password reset), thermostats.spec (dismissal) and bills.spec (fix-my-bill).
  */
-const LINK = "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold";
+// Front of House: an Enode thermostat whose hold does not auto-resolve, so the rule lets it be dismissed.
+const LINK = "/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold";
 
 test.describe("email deep-link pages", () => {
   test("a link from the page leads into the app, which hydrates there", async ({ page }, info) => {

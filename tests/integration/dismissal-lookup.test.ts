@@ -49,7 +49,8 @@ async function open(thermostatId: number, issueSlug: string) {
 const WINDOW_BAR = {
   thermostatName: "Window Bar",
   issueLabel: "Inactive schedule",
-  alreadyDismissed: false,
+  // Window Bar's hold auto-resolves: the control room hides DISMISS, and so does the link (rule dismissal-offer).
+  refusal: "autoresolves",
 };
 
 describe("the dismissal page's lookup", () => {
@@ -58,6 +59,20 @@ describe("the dismissal page's lookup", () => {
     expect(status).toBe(200);
     expect(target).toMatchObject(WINDOW_BAR);
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /thermostats/1024"]);
+  });
+
+  it("says why an issue may not be dismissed: Airzone, already dismissed, resolved; a dismissible one has no refusal", async () => {
+    expect((await open(1019, "permanent_hold")).target).toMatchObject({
+      thermostatName: "Downstairs",
+      refusal: "airzone",
+    });
+    expect((await open(1022, "unchanging_schedule")).target).toMatchObject({ refusal: "dismissed" });
+    expect((await open(1003, "permanent_hold")).target).toMatchObject({ refusal: "resolved" });
+    expect((await open(1021, "permanent_hold")).target).toMatchObject({ refusal: "resolving" });
+    expect((await open(1013, "permanent_hold")).target).toMatchObject({
+      thermostatName: "Front of House",
+      refusal: null,
+    });
   });
 
   it("another client's thermostat: nothing to name (404), still one call", async () => {

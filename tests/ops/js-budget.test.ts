@@ -224,7 +224,7 @@ describe(`JavaScript of the email deep-link pages: ≤ ${EMAIL_BUDGET_KIB} KiB g
     ],
     [
       "thermostat dismissal",
-      "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold",
+      "/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold",
       true,
       "GET",
       null,
@@ -232,10 +232,10 @@ describe(`JavaScript of the email deep-link pages: ≤ ${EMAIL_BUDGET_KIB} KiB g
     ],
     [
       "thermostat dismissal, answered",
-      "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold",
+      "/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold",
       true,
       "POST",
-      { thermostatId: "1024", issueSlug: "permanent_hold" },
+      { thermostatId: "1013", issueSlug: "permanent_hold" },
       "Thermostat feedback received",
     ],
     ["fix-my-bill", "/fix-my-bill/action_requested", false, "GET", null, "Help is on the way!"],

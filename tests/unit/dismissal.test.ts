@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { dismissalHref } from "~/features/thermostats/dismissal";
 import { issueLabel } from "../../shared/status-labels";
 import { dismissalSchema } from "~/features/thermostats/dismissal.server";
+import { DISMISSAL_REFUSALS, dismissalRefusal } from "../../shared/issue-dismissal";
 
 describe("the dismissal link's parameters", () => {
   const parse = (query: string) => parseWithZod(new URLSearchParams(query), { schema: dismissalSchema });
@@ -45,5 +46,31 @@ describe("issueLabel", () => {
     ["constructor", "Constructor"],
   ])("%s reads %s", (slug, label) => {
     expect(issueLabel(slug)).toBe(label);
+  });
+});
+
+describe("dismissalRefusal (rule dismissal-offer)", () => {
+  const enode = { vendor: "enode", issueAutoresolve: false };
+  const active = { currentStatus: "active", isDismissed: false };
+  it("lets an open issue of an Enode thermostat be dismissed, failed ones too", () => {
+    expect(dismissalRefusal(enode, [active])).toBeNull();
+    expect(dismissalRefusal(enode, [{ currentStatus: "failed", isDismissed: false }])).toBeNull();
+  });
+  it("never on an Airzone thermostat, nor when the issue auto-resolves", () => {
+    expect(dismissalRefusal({ vendor: "airzone", issueAutoresolve: false }, [active])).toBe("airzone");
+    expect(dismissalRefusal({ vendor: "enode", issueAutoresolve: true }, [active])).toBe("autoresolves");
+  });
+  it("says an issue is already dismissed, resolved, absent or being resolved", () => {
+    expect(dismissalRefusal(enode, [{ currentStatus: "dismissed", isDismissed: true }])).toBe("dismissed");
+    expect(dismissalRefusal(enode, [{ currentStatus: "active", isDismissed: true }])).toBe("dismissed");
+    expect(dismissalRefusal(enode, [{ currentStatus: "resolved", isDismissed: false }])).toBe("resolved");
+    expect(dismissalRefusal(enode, [])).toBe("resolved");
+    expect(dismissalRefusal(enode, [{ currentStatus: "processing", isDismissed: false }])).toBe("resolving");
+  });
+  it("has words for every refusal, none of them an error", () => {
+    for (const text of Object.values(DISMISSAL_REFUSALS)) {
+      expect(text.heading).not.toMatch(/fail|error/i);
+      expect(text.instead.length).toBeGreaterThan(10);
+    }
   });
 });

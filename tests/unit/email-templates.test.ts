@@ -4,7 +4,9 @@ import { EMAIL_COLORS, renderEmail } from "../../api/mail/layout";
 import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../../api/mail/sign-in";
 import { emailProblems } from "../support/email-checks";
 import {
+  alertEmail,
   billFlagAlertEmail,
+  comfortReading,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
@@ -166,9 +168,19 @@ describe("notification email templates", () => {
         issueAlertEmail({
           ...common,
           kind,
-          location: { id: 104, name: "Pike Place" },
-          thermostat: { id: 1024, name: "Front Counter" },
+          location: { id: 104, name: "Pike Place", timeZone: "America/Los_Angeles" },
+          thermostat: {
+            id: 1024,
+            name: "Front Counter",
+            vendor: "enode",
+            issueAutoresolve: false,
+            tempIndoorF: 70,
+            coolSetpointF: 74,
+            heatSetpointF: 68,
+            mode: "auto",
+          },
           issueSlug: "permanent_hold",
+          currentStatus: "active",
           foundAt: "2026-11-12T09:00:00Z",
         }),
       );
@@ -191,18 +203,27 @@ describe("notification email templates", () => {
           {
             id: 101,
             name: "Capitol Hill",
-            openIssues: 2,
+            timeZone: "America/Los_Angeles",
+            thermostats: { label: "Offline", attention: true, count: 2 },
+            utilityAccounts: 1,
             consumptionKwh: 4312,
             consumptionChange: "6% more than the week before",
             peakKw: 38.2,
-            upcomingEvents: [{ startsAt: "2026-11-19T21:00:00Z" }],
+            upcomingEvents: [{ id: 7, startsAt: "2026-11-19T21:00:00Z", endsAt: "2026-11-20T01:00:00Z" }],
             newBills: [{ statementDate: "2026-11-12", totalChargesCents: 184512 }],
           },
         ],
       }),
     );
-    expect(rundown.subject).toBe("Your Weekly Rundown: Nov 9 – Nov 15, 2026");
-    expect(rundown.links).toContain(`${BASE}/locations/101/usage/consumption`);
+    expect(rundown.subject).toBe("Your Weekly Rundown: Nov 9 – Nov 15, 2026, 1 location needs attention");
+    expect(rundown.links).toContain(`${BASE}/locations/101/usage/consumption?period=week&start=2026-11-09`);
+    expect(rundown.links).toContain(`${BASE}/locations/101/usage/demand?period=week&start=2026-11-09`);
+    expect(rundown.links).toContain(
+      `${BASE}/grid-services?q=Capitol+Hill&from=2026-11-19&to=2026-11-19&open=7`,
+    );
+    expect(rundown.text).toContain("Your location needs attention.");
+    expect(rundown.text).toContain("Thermostats: Offline.");
+    expect(rundown.text).toContain("Upcoming grid event: Nov 19, 2026, 1:00 PM – 5:00 PM PST.");
     expect(emailProblems(rundown, BASE)).toEqual([]);
     const recap = await renderEmail(
       monthlyRecapEmail({
@@ -210,12 +231,152 @@ describe("notification email templates", () => {
         month: "2026-10",
         clientCompliancePct: 87.4,
         locations: [
-          { id: 101, name: "Capitol Hill", spendingCents: 812344, compliancePct: 91.2, gridEvents: 2 },
+          {
+            id: 101,
+            name: "Capitol Hill",
+            spendingCents: 812344,
+            utilityAccounts: 1,
+            compliancePct: 91.2,
+            gridEvents: 2,
+          },
         ],
       }),
     );
     expect(recap.subject).toBe("Your Monthly Recap: October 2026");
     expect(recap.text).toContain("Schedule compliance: 87%");
     expect(emailProblems(recap, BASE)).toEqual([]);
+  });
+});
+
+describe("what an alert says (issue 36)", () => {
+  const common = { baseUrl: BASE, unsubscribeHref: `${BASE}/unsubscribe?token=u` };
+  const thermostat = {
+    id: 1015,
+    name: "Drive-Thru",
+    vendor: "enode",
+    issueAutoresolve: false,
+    tempIndoorF: 66,
+    coolSetpointF: 76,
+    heatSetpointF: 70,
+    mode: "heat",
+  };
+  const location = { id: 105, name: "South Congress", timeZone: "America/Chicago" };
+
+  it("a comfort alert: the indoor temperature against the setpoint, and since when (rule comfort-alert-reading)", () => {
+    expect(
+      comfortReading({
+        thermostat,
+        location,
+        issueSlug: "heat_setpoint_above_indoor_temp",
+        foundAt: "2026-11-07T03:55:00Z",
+      }),
+    ).toBe(
+      "It reads 66°F indoors against a heating setpoint of 70°F (4°F cooler). The issue has been open since Nov 6, 2026, 9:55 PM CST.",
+    );
+    expect(
+      comfortReading({
+        thermostat: { ...thermostat, tempIndoorF: 78, mode: "auto" },
+        location,
+        issueSlug: "unexpected_temperature",
+        foundAt: "2026-11-07T03:55:00Z",
+      }),
+    ).toContain(
+      "against a heating setpoint of 70°F (8°F warmer) and a cooling setpoint of 76°F (2°F warmer)",
+    );
+    expect(
+      comfortReading({
+        thermostat: { ...thermostat, tempIndoorF: null },
+        location,
+        issueSlug: "x",
+        foundAt: "2026-11-07T03:55:00Z",
+      }),
+    ).toMatch(/^We have no indoor reading from it right now\./);
+  });
+
+  it("an Airzone thermostat's alert offers no dismissal and says what to do instead (rule dismissal-offer)", async () => {
+    const mail = await renderEmail(
+      issueAlertEmail({
+        ...common,
+        kind: "device_issue",
+        location,
+        thermostat: { ...thermostat, id: 1019, name: "Downstairs", vendor: "airzone" },
+        issueSlug: "permanent_hold",
+        currentStatus: "active",
+        foundAt: "2026-11-11T07:05:00Z",
+      }),
+    );
+    expect(mail.links.some((l) => l.includes("/dismiss-thermostat-issue"))).toBe(false);
+    expect(mail.text).not.toContain("Dismiss this thermostat issue");
+    expect(mail.text).toContain("Issues on Airzone thermostats cannot be resolved or dismissed in EnergyOps");
+    // A hold: no longer follows its schedule, and what to do (rule hold-alert-advice).
+    expect(mail.text).toContain(
+      "Downstairs is on a permanent hold since Nov 11, 2026, 1:05 AM CST: it no longer follows its schedule",
+    );
+    expect(mail.text).toContain("change it on the thermostat or in the Airzone app");
+  });
+
+  it("one email for several alerts, by location then kind, each with its own links; what waits is said", async () => {
+    const bill = (id: number, name: string, token: string) =>
+      billFlagAlertEmail({
+        ...common,
+        location: { id, name, address: "1 Main St" },
+        bill: {
+          statementDate: "2026-11-12",
+          serviceStartDate: "2026-10-10",
+          serviceEndDate: "2026-11-09",
+          totalChargesCents: 100,
+          totalElectricChargesCents: 90,
+          consumptionKwh: 10,
+          rateCents: 14,
+          supplier: null,
+          utility: "Util",
+        },
+        flag: { type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+        confirmToken: `${token}-yes`,
+        investigateToken: `${token}-no`,
+      });
+    const mail = await renderEmail(
+      alertEmail({
+        baseUrl: BASE,
+        items: [
+          { kind: "bill_flag", location: { id: 1, name: "Alpha" }, doc: bill(1, "Alpha", "a") },
+          { kind: "bill_flag", location: { id: 2, name: "Beta" }, doc: bill(2, "Beta", "b") },
+        ],
+        waiting: 2,
+        nextAt: "Nov 19, 2026, 7:05 AM PST",
+        unsubscribes: [{ kind: "bill_flag", href: `${BASE}/unsubscribe?token=u` }],
+      }),
+    );
+    expect(mail.subject).toBe("Your utility delivery rate increased: Alpha, and 1 more alert");
+    expect(mail.text.indexOf("ALPHA")).toBeLessThan(mail.text.indexOf("BETA"));
+    for (const t of ["a-yes", "a-no", "b-yes", "b-no"])
+      expect(mail.links.some((l) => l.endsWith(`token=${t}`))).toBe(true);
+    expect(mail.text).toContain(
+      "2 more alerts are waiting: we send at most 3 alert emails a day, so they come in your next one, from Nov 19, 2026, 7:05 AM PST.",
+    );
+    expect(emailProblems(mail, BASE)).toEqual([]);
+  });
+
+  it("a recap with no utility account connected says so, with a link, and no $0.00 (rule nothing-connected)", async () => {
+    const recap = await renderEmail(
+      monthlyRecapEmail({
+        ...common,
+        month: "2026-10",
+        clientCompliancePct: null,
+        locations: [
+          {
+            id: 201,
+            name: "Office",
+            spendingCents: null,
+            utilityAccounts: 0,
+            compliancePct: null,
+            gridEvents: 0,
+          },
+        ],
+      }),
+    );
+    expect(recap.text).not.toContain("$0.00");
+    expect(recap.text).toContain("Spending on bills: no utility account connected");
+    expect(recap.links).toContain(`${BASE}/authorize-arcadia`);
   });
 });

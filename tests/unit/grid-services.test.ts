@@ -315,3 +315,19 @@ describe("Grid Services CSV", () => {
     expect(toCsv(rows).split("\r\n")[2]).toMatch(/^'=HYPERLINK\(1\),/);
   });
 });
+
+describe("a range the URL names (rule grid-linked-range: the Weekly Rundown's event links)", () => {
+  it("takes from and to when both are real dates in order, at most a year apart, and keeps them in links", () => {
+    const s = parseGridState(new URLSearchParams("q=LoDo&from=2026-11-23&to=2026-11-24&open=62"));
+    expect(s.range).toEqual({ startDate: "2026-11-23", endDate: "2026-11-24" });
+    expect(gridSearch(s)).toBe("?q=LoDo&from=2026-11-23&to=2026-11-24&open=62");
+    for (const bad of [
+      "from=2026-11-24&to=2026-11-23",
+      "from=2026-02-30&to=2026-03-01",
+      "from=2024-01-01&to=2026-01-01",
+      "from=2026-11-23",
+      "from=x&to=y",
+    ])
+      expect(parseGridState(new URLSearchParams(bad)).range).toBeUndefined();
+  });
+});

@@ -12,9 +12,9 @@ import {
   sortLocations,
   streetNumber,
   tableRows,
-  thermostatChip,
   withRememberedSort,
 } from "~/features/locations/locations";
+import { thermostatChip } from "../../shared/location-status";
 import type { Building } from "~/features/locations/locations.server";
 
 const summary = (deviceStatus: string, num: number, unreachable: number[] = [], issues: number[] = []) => ({
@@ -22,28 +22,6 @@ const summary = (deviceStatus: string, num: number, unreachable: number[] = [], 
   numThermostats: num,
   unreachableThermostatsIds: unreachable,
   issueThermostatsIds: issues,
-});
-
-describe("thermostatChip (spec part 1 §2)", () => {
-  it("shows an ongoing dispatch first, whatever else is true", () => {
-    expect(thermostatChip(summary("IN_DISPATCH_EVENT", 4, [4], [1])).label).toBe("Ongoing Dispatch Event");
-  });
-  it("says Offline when every device is unreachable", () => {
-    expect(thermostatChip(summary("DEVICE_ISSUES", 2, [1, 2])).label).toBe("Offline");
-    expect(thermostatChip(summary("DEVICE_ISSUES", 2, [1, 2], [1])).label).toBe("Offline");
-  });
-  it("says n/m Offline when some are unreachable and none has an issue", () => {
-    expect(thermostatChip(summary("DEVICE_ISSUES", 3, [7])).label).toBe("1/3 Offline");
-  });
-  it("counts the distinct union of issue and unreachable devices", () => {
-    expect(thermostatChip(summary("DEVICE_ISSUES", 5, [16], [13, 14, 15])).label).toBe("4 device issues");
-    expect(thermostatChip(summary("DEVICE_ISSUES", 3, [7], [7])).label).toBe("1 device issue");
-    expect(thermostatChip(summary("DEVICE_ISSUES", 3, [], [2, 2])).label).toBe("1 device issue");
-  });
-  it("says Operating when nothing is wrong, and No Devices when there are none", () => {
-    expect(thermostatChip(summary("OPERATING", 3)).label).toBe("Operating");
-    expect(thermostatChip(summary("NO_DEVICES", 0)).label).toBe("No Devices");
-  });
 });
 
 describe("the 45-day rule", () => {

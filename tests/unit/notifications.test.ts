@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  ALERT_ITEMS_PER_EMAIL,
+  alertEmailRoom,
   billFlagAlertable,
+  groupAlerts,
+  issueSendKey,
+  type AlertKind,
   digestDue,
   homeTimeZone,
   issueAlertKind,
@@ -129,5 +134,62 @@ describe("exactly-once keys and limits", () => {
     expect(roomUnderLimit("bill_flag", [...four, now - 25 * 3_600_000], now)).toBe(1);
     expect(roomUnderLimit("weekly_rundown", [now - 7 * DAY], now)).toBe(1);
     expect(roomUnderLimit("weekly_rundown", [now - 5 * DAY], now)).toBe(0);
+  });
+});
+
+describe("alert runs: grouping, the daily cap in emails, re-sends", () => {
+  const now = at("2026-11-18T19:30:00Z");
+  const HOUR = 3_600_000;
+  const open = { id: 7, currentStatus: "active", isDismissed: false, createdAtMs: now - 2 * DAY };
+
+  it("re-sends a still-open comfort issue after a day, a device issue after a week, a bill flag never", () => {
+    expect(issueSendKey("customer_comfort", open, [], now)).toEqual({ key: "issue:7", reminder: false });
+    expect(issueSendKey("customer_comfort", open, [now - 23 * HOUR], now)).toBeNull();
+    expect(issueSendKey("customer_comfort", open, [now - 2 * DAY, now - 25 * HOUR], now)).toEqual({
+      key: "issue:7#3",
+      reminder: true,
+    });
+    expect(issueSendKey("device_issue", open, [now - 6 * DAY], now)).toBeNull();
+    expect(issueSendKey("device_issue", open, [now - 7 * DAY], now)).toEqual({
+      key: "issue:7#2",
+      reminder: true,
+    });
+    expect(issueSendKey("bill_flag", open, [now - 30 * DAY], now)).toBeNull();
+  });
+
+  it("never re-sends a dismissed or closed issue; a first alert only while it is news", () => {
+    const dismissed = { ...open, isDismissed: true };
+    expect(issueSendKey("customer_comfort", dismissed, [now - 2 * DAY], now)).toBeNull();
+    expect(
+      issueSendKey("customer_comfort", { ...open, currentStatus: "resolved" }, [now - 2 * DAY], now),
+    ).toBeNull();
+    expect(issueSendKey("customer_comfort", { ...open, createdAtMs: now - 20 * DAY }, [], now)).toBeNull();
+  });
+
+  it("caps alert emails, not findings: three a day; once full, the next from when the oldest is a day old", () => {
+    expect(alertEmailRoom([], now)).toEqual({ room: 3, nextAtMs: null });
+    // Findings of one email share its instant: two emails, not four findings.
+    expect(alertEmailRoom([now - HOUR, now - HOUR, now - 2 * HOUR, now - 2 * HOUR], now).room).toBe(1);
+    expect(alertEmailRoom([now - 5 * HOUR, now - 3 * HOUR, now - HOUR], now)).toEqual({
+      room: 0,
+      nextAtMs: now + 19 * HOUR,
+    });
+    expect(alertEmailRoom([now - 25 * HOUR, now - 3 * HOUR, now - HOUR], now).room).toBe(1);
+  });
+
+  it("orders by location, then kind (comfort, device, bill), then as found; ten an email, the rest wait", () => {
+    const f = (name: string, kind: AlertKind, n: number) => ({ location: { name }, kind, n });
+    const { items, waiting } = groupAlerts([
+      f("B", "bill_flag", 1),
+      f("A", "bill_flag", 2),
+      f("B", "customer_comfort", 3),
+      f("A", "device_issue", 4),
+      f("A", "bill_flag", 5),
+    ]);
+    expect(items.map((i) => i.n)).toEqual([4, 2, 5, 3, 1]);
+    expect(waiting).toBe(0);
+    const many = groupAlerts(Array.from({ length: 13 }, (_, i) => f("A", "bill_flag", i)));
+    expect(many.items).toHaveLength(ALERT_ITEMS_PER_EMAIL);
+    expect(many.waiting).toBe(3);
   });
 });

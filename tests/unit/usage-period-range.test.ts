@@ -37,3 +37,14 @@ describe("usage period range", () => {
     expect(stepStart("month", "2021-01-01", -1, t)).toBeNull();
   });
 });
+
+describe("week steps", () => {
+  const t = { y: 2026, m: 11, d: 21 };
+  it("steps a week at a time, up to this week's Monday, from the first Monday of 2021", () => {
+    expect(stepStart("week", "2026-11-09", -1, t)).toBe("2026-11-02");
+    expect(stepStart("week", "2026-11-09", 1, t)).toBe("2026-11-16");
+    expect(stepStart("week", "2026-11-16", 1, t)).toBeNull();
+    expect(periodBounds("week", t)).toEqual({ min: "2021-01-04", max: "2026-11-16" });
+    expect(clampStart("week", "2030-01-07", t)).toBe("2026-11-16");
+  });
+});

@@ -5,6 +5,7 @@ import {
   energyAxisTicks,
   gapRanges,
   granularityFor,
+  rangeLabel,
   isDayDisabled,
   isMonthDisabled,
   isYearDisabled,
@@ -213,5 +214,33 @@ describe("the usage chart's x axis title", () => {
     expect(usageXAxisTitle("hour", null)).toBe("Hour of day");
     expect(usageXAxisTitle("day", "ET")).toBe("Date");
     expect(usageXAxisTitle("month", "ET")).toBe("Month");
+  });
+});
+
+describe("the week period (rule usage-week-period: the Weekly Rundown's links)", () => {
+  it("shows Monday to Sunday by day, its start normalised to its Monday", () => {
+    expect(resolveView("week", "2026-11-09", t, null)).toEqual({
+      kind: "ok",
+      period: "week",
+      start: "2026-11-09",
+      startDate: "2026-11-09",
+      endDate: "2026-11-15",
+    });
+    expect(resolveView("week", "2026-11-12", t, null)).toEqual({
+      kind: "redirect",
+      period: "week",
+      start: "2026-11-09",
+    });
+    expect(resolveView("week", null, t, null)).toEqual({
+      kind: "redirect",
+      period: "week",
+      start: "2026-11-09",
+    });
+    expect(granularityFor("week", "demand")).toBe("day");
+    expect(granularityFor("week", "consumption")).toBe("day");
+  });
+  it("is labelled with its dates", () => {
+    const view = resolveView("week", "2026-11-09", t, null);
+    expect(view.kind === "ok" && rangeLabel(view)).toBe("Week of Nov 9, 2026 – Nov 15, 2026");
   });
 });

@@ -138,7 +138,7 @@ export async function gridServicesLoader({ request, context }: LoaderFunctionArg
   if (!user.clientId) throw redirect("/");
   const url = new URL(request.url);
   const state = parseGridState(url.searchParams);
-  const range = defaultDateRange(now());
+  const range = state.range ?? defaultDateRange(now());
   const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
   return withPrimaryStatus(
     {

@@ -97,7 +97,36 @@ function parseSortItem(value: string): SortItem | null {
   return { field: field as SortField, dir };
 }
 
-export type GridState = { q: string; page: number; sort: SortItem[]; open: number[] };
+export type DateRange = { startDate: string; endDate: string };
+export type GridState = {
+  q: string;
+  page: number;
+  sort: SortItem[];
+  open: number[];
+  /** A range the URL names (`from`, `to`: an email's link to its events), instead of the default range. */
+  range?: DateRange;
+};
+
+/** The longest range a URL may name, in days (the default range is six months). */
+export const MAX_RANGE_DAYS = 366;
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The URL's `from` and `to` (rule grid-linked-range): both real dates, `from` not after `to`, at most a year
+ * apart; anything else is no range (the page shows its default one).
+ */
+export function parseGridRange(params: URLSearchParams): DateRange | undefined {
+  const from = params.get("from") ?? "";
+  const to = params.get("to") ?? "";
+  if (!isoDate.test(from) || !isoDate.test(to)) return undefined;
+  const a = Date.parse(`${from}T00:00:00Z`);
+  const b = Date.parse(`${to}T00:00:00Z`);
+  if (!Number.isFinite(a) || !Number.isFinite(b) || new Date(a).toISOString().slice(0, 10) !== from)
+    return undefined;
+  if (new Date(b).toISOString().slice(0, 10) !== to || b < a || b - a > MAX_RANGE_DAYS * 86_400_000)
+    return undefined;
+  return { startDate: from, endDate: to };
+}
 
 /** The page's state from its URL; anything malformed falls back to the defaults. */
 export function parseGridState(params: URLSearchParams): GridState {
@@ -109,13 +138,18 @@ export function parseGridState(params: URLSearchParams): GridState {
     .getAll("open")
     .map(parseId)
     .filter((n) => n !== null);
-  return { q, page, sort, open };
+  const range = parseGridRange(params);
+  return range ? { q, page, sort, open, range } : { q, page, sort, open };
 }
 
 /** The URL query for a state; defaults are left out so the plain /grid-services is the default view. */
 export function gridSearch(state: GridState) {
   const p = new URLSearchParams();
   if (state.q) p.set("q", state.q);
+  if (state.range) {
+    p.set("from", state.range.startDate);
+    p.set("to", state.range.endDate);
+  }
   const isDefaultSort = state.sort.map(sortToParam).join(",") === DEFAULT_SORT.map(sortToParam).join(",");
   if (!isDefaultSort) for (const s of state.sort) p.append("sort", sortToParam(s));
   if (state.page > 1) p.set("page", String(state.page));

@@ -1,20 +1,23 @@
 import { accountStatusView as connectionStatus } from "~/features/accounts/account-status";
 import {
   formatAddress,
-  hasThermostatIssues,
   lastBillView,
   type LastBillView,
   locationLabel,
-  thermostatChip,
   locationsPageOf,
   tableRows,
-  type Chip,
   parseTableState,
   SORT_COOKIE,
   sortCaption,
   sortCookieValue,
   withRememberedSort,
 } from "./locations";
+import {
+  hasThermostatIssues,
+  NO_DEVICES_SUMMARY,
+  thermostatChip,
+  type Chip,
+} from "../../../shared/location-status";
 import {
   type Building,
   type EnergyAdvisorBuilding,
@@ -63,14 +66,6 @@ export function dashboardTableState(request: Request) {
   return { state, setCookie };
 }
 
-/** A location the energy-advisor list does not know has no devices. */
-const NO_DEVICES = {
-  deviceStatus: "NO_DEVICES",
-  numThermostats: 0,
-  unreachableThermostatsIds: [],
-  issueThermostatsIds: [],
-};
-
 /** A summary card counts every location it is about and links the first ten (the table lists them all). */
 export const SUMMARY_LINKS = 10;
 
@@ -103,7 +98,7 @@ export function dashboardView({
   const byId = new Map(advisor.map((a) => [a.building.id, a]));
   const all = buildings.map((b) => {
     const a = byId.get(b.id);
-    const summary = a?.deviceSummary ?? NO_DEVICES;
+    const summary = a?.deviceSummary ?? NO_DEVICES_SUMMARY;
     return {
       building: b,
       summary,

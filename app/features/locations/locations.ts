@@ -3,6 +3,7 @@ import type { Building } from "./locations.server";
 import { parseId } from "~/lib/ids";
 import { formatCalendarDate } from "~/lib/dates";
 import { formatMoney } from "~/features/bills/bills";
+import type { Chip } from "../../../shared/location-status";
 
 /** "1912 Pike Pl, Seattle, WA 98101" */
 export function formatAddress(a: Building["address"]) {
@@ -88,47 +89,6 @@ export function selectorLocations<T extends { id: number }>(list: T[], currentId
     locationCount: list.length,
   };
 }
-
-/* ---------- the Thermostats chip (rule location-chip, docs/rules.md) ---------- */
-
-export type DeviceStatus = "IN_DISPATCH_EVENT" | "DEVICE_ISSUES" | "OPERATING" | "NO_DEVICES";
-export type DeviceSummary = {
-  deviceStatus: DeviceStatus | string;
-  numThermostats: number;
-  unreachableThermostatsIds: number[];
-  issueThermostatsIds: number[];
-};
-export type ChipTone = "info" | "error" | "warning" | "success" | "grey";
-export type Chip = { label: string; tone: ChipTone; rank: number };
-
-/** Devices with a problem: the distinct union of issue and unreachable devices. */
-export const problemDeviceCount = (s: DeviceSummary) =>
-  new Set([...s.issueThermostatsIds, ...s.unreachableThermostatsIds]).size;
-
-/**
- * The chip of the Thermostats cell: 'Ongoing Dispatch Event'; 'Offline' when every device is unreachable,
- * 'n/m Offline' when some are and none has an issue; 'Operating'; 'n device issue(s)' over the distinct
- * union of issue and unreachable devices; otherwise 'No Devices'. `rank` orders the column (worst first).
- */
-export function thermostatChip(s: DeviceSummary): Chip {
-  const unreachable = new Set(s.unreachableThermostatsIds).size;
-  const issues = new Set(s.issueThermostatsIds).size;
-  if (s.deviceStatus === "IN_DISPATCH_EVENT")
-    return { label: "Ongoing Dispatch Event", tone: "info", rank: 0 };
-  if (s.numThermostats > 0 && unreachable > 0 && unreachable >= s.numThermostats)
-    return { label: "Offline", tone: "error", rank: 1 };
-  if (unreachable > 0 && issues === 0)
-    return { label: `${unreachable}/${s.numThermostats} Offline`, tone: "error", rank: 2 };
-  const problems = problemDeviceCount(s);
-  if (s.deviceStatus === "OPERATING" || (s.numThermostats > 0 && problems === 0))
-    return { label: "Operating", tone: "success", rank: 4 };
-  if (problems > 0)
-    return { label: `${problems} device ${problems === 1 ? "issue" : "issues"}`, tone: "warning", rank: 3 };
-  return { label: "No Devices", tone: "grey", rank: 5 };
-}
-
-/** A location has thermostat issues when any device has an issue or is unreachable. */
-export const hasThermostatIssues = (s: DeviceSummary) => problemDeviceCount(s) > 0;
 
 /* ---------- Last Bill ---------- */
 

@@ -1,11 +1,16 @@
 import { listAllBuildings } from "~/features/locations/locations.server";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
-import { isDismissedIssue, type ThermostatIssue } from "./thermostats";
+import type { ThermostatIssue } from "./thermostats";
 import { parseForm } from "~/server/forms.server";
 import { z } from "zod";
 import type { DismissalParams } from "./dismissal";
 import { issueLabel } from "../../../shared/status-labels";
+import {
+  dismissalRefusal,
+  type DismissalRefusal,
+  type DismissalThermostat,
+} from "../../../shared/issue-dismissal";
 import { dismissIssueBySlug, listThermostats } from "./thermostats.server";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
@@ -26,16 +31,23 @@ export const parseDismissal = (form: URLSearchParams | FormData) =>
 
 export type DismissalTarget = {
   thermostatName: string;
+  locationId: number;
   locationName: string;
   issueLabel: string;
-  alreadyDismissed: boolean;
+  /** Why the issue may not be dismissed (rule dismissal-offer), or null when it may. */
+  refusal: DismissalRefusal | null;
 };
 
 type Issue = Pick<ThermostatIssue, "issueSlug" | "currentStatus" | "isDismissed">;
 
 /** The one-thermostat answer (our extension of the contract, docs/api/thermostats.md): only what the page names. */
 const oneThermostatSchema = z.object({
-  thermostat: z.object({ id: z.number(), deviceName: z.string() }),
+  thermostat: z.object({
+    id: z.number(),
+    deviceName: z.string(),
+    vendor: z.string(),
+    issueAutoresolve: z.boolean(),
+  }),
   issues: z.array(
     z.object({
       issueSlug: z.string(),
@@ -50,17 +62,20 @@ const oneThermostatSchema = z.object({
 const NOT_FOUND_MESSAGE = "Object Not Found Matching Id";
 
 function target(
-  thermostatName: string,
-  building: { name: string; nickname?: string | null },
+  thermostat: DismissalThermostat & { deviceName: string },
+  building: { id: number; name: string; nickname?: string | null },
   issues: Issue[],
   issueSlug: string,
 ): DismissalTarget {
-  const open = issues.filter((x) => x.issueSlug === issueSlug && x.currentStatus !== "resolved");
   return {
-    thermostatName,
+    thermostatName: thermostat.deviceName,
+    locationId: building.id,
     locationName: building.nickname || building.name,
     issueLabel: issueLabel(issueSlug),
-    alreadyDismissed: open.length > 0 && open.every(isDismissedIssue),
+    refusal: dismissalRefusal(
+      thermostat,
+      issues.filter((x) => x.issueSlug === issueSlug),
+    ),
   };
 }
 
@@ -76,7 +91,7 @@ export async function findDismissalTarget(
 ): Promise<DismissalTarget | null> {
   try {
     const one = await api.get(`/thermostats/${params.thermostatId}`, { schema: oneThermostatSchema });
-    return target(one.thermostat.deviceName, one.building, one.issues, params.issueSlug);
+    return target(one.thermostat, one.building, one.issues, params.issueSlug);
   } catch (error) {
     if (!isApiError(error) || error.status !== 404) throw error;
     if (error.message === NOT_FOUND_MESSAGE) return null;
@@ -96,7 +111,7 @@ export async function findByListing(
   const lists = await Promise.all(buildings.map((b) => listThermostats(api, b.id)));
   for (const [i, items] of lists.entries()) {
     const item = items.find((t) => t.thermostat.id === thermostatId);
-    if (item) return target(item.thermostat.deviceName, buildings[i], item.issues, issueSlug);
+    if (item) return target(item.thermostat, buildings[i], item.issues, issueSlug);
   }
   return null;
 }
@@ -119,10 +134,19 @@ export async function dismissalLoader({ request, context }: LoaderFunctionArgs) 
   return withPrimaryStatus({ target: target.ok ? target.data : null, params: submission.value }, target);
 }
 
+/**
+ * The button's POST. The rule is asked again first (the page may be old, or the link forged): an issue the rule
+ * does not let the user dismiss is answered with the reason, not sent upstream, and not reported as a failure
+ * (it is a rule, not an incident).
+ */
 export async function dismissalAction({ request, context }: ActionFunctionArgs) {
   await requireUser(request);
   const submission = parseDismissal(await request.formData());
   if (submission.status !== "success") return { ok: false };
-  const result = await settle(dismissThermostatIssue(await getApi(request, context), submission.value));
+  const api = await getApi(request, context);
+  const found = await settle(findDismissalTarget(api, submission.value));
+  if (found.ok && found.data?.refusal)
+    return data({ ok: false, refusal: found.data.refusal, target: found.data }, { status: 409 });
+  const result = await settle(dismissThermostatIssue(api, submission.value));
   return result.ok ? { ok: true } : data({ ok: false }, { status: failureStatus(result.error) });
 }

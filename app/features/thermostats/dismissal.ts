@@ -14,7 +14,6 @@ export const DISMISSAL_TEXT = {
   heading: "Dismiss this thermostat issue?",
   explanation: "We will stop flagging this issue for this thermostat.",
   button: "Dismiss issue",
-  alreadyDismissed: "This issue is already dismissed.",
 } as const;
 
 /** The link (and form action) for the given parameters. */

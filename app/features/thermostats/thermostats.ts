@@ -60,6 +60,7 @@ export const MAX_POLLS = 20;
 
 import { MESSAGES } from "./messages";
 import type { CardStatus } from "../../../shared/status-labels";
+import { dismissalRefusal } from "../../../shared/issue-dismissal";
 import { submissionIdField } from "~/ui/submission-id";
 
 // ---------------------------------------------------------------- modes
@@ -227,7 +228,7 @@ export function issueActions(item: ThermostatInfo): {
   return {
     issue,
     canResolve: RESOLVABLE_SLUGS.includes(issue.issueSlug),
-    canDismiss: !item.thermostat.issueAutoresolve,
+    canDismiss: dismissalRefusal(item.thermostat, [issue]) === null,
   };
 }
 

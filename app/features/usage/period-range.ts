@@ -1,4 +1,14 @@
-import { addMonths, EARLIEST_YEAR, parseYmd, todayYmd, ymd, type Period, type Today } from "./usage";
+import {
+  addDays,
+  addMonths,
+  EARLIEST_YEAR,
+  mondayOf,
+  parseYmd,
+  todayYmd,
+  ymd,
+  type Period,
+  type Today,
+} from "./usage";
 
 /**
  * The periods a usage chart may show (rule usage-period-range, docs/rules.md): from 2021 (the calendar's
@@ -7,12 +17,14 @@ import { addMonths, EARLIEST_YEAR, parseYmd, todayYmd, ymd, type Period, type To
  */
 export type SteppedPeriod = Exclude<Period, "bill">;
 export const isSteppedPeriod = (p: string | null): p is SteppedPeriod =>
-  p === "day" || p === "month" || p === "year";
+  p === "day" || p === "week" || p === "month" || p === "year";
 
 /** The first and the last allowed start of a period. */
 export function periodBounds(period: SteppedPeriod, t: Today): { min: string; max: string } {
   const min = ymd(EARLIEST_YEAR, 1, 1);
   if (period === "day") return { min, max: todayYmd(t) };
+  // The first Monday of 2021 (the week of Dec 28, 2020 starts before the earliest year) to this week's.
+  if (period === "week") return { min: ymd(EARLIEST_YEAR, 1, 4), max: mondayOf(todayYmd(t)) };
   if (period === "month") return { min, max: ymd(t.y, t.m, 1) };
   return { min, max: ymd(t.y, 1, 1) };
 }
@@ -39,6 +51,8 @@ export function stepStart(period: SteppedPeriod, start: string, dir: -1 | 1, t: 
   if (period === "day") {
     const date = new Date(Date.UTC(y, m - 1, d + dir));
     next = ymd(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
+  } else if (period === "week") {
+    next = addDays(mondayOf(start), 7 * dir);
   } else if (period === "month") {
     const [ny, nm] = addMonths(y, m, dir);
     next = ymd(ny, nm, 1);

@@ -173,7 +173,13 @@ export async function usagePageLoader({ request, params, context }: LoaderFuncti
           )
         : null,
       picker: picker === "date" || picker === "bill" ? picker : null,
-      tab: isPickerTab(tabParam) ? tabParam : result.view.period === "bill" ? "month" : result.view.period,
+      tab: isPickerTab(tabParam)
+        ? tabParam
+        : result.view.period === "bill"
+          ? "month"
+          : result.view.period === "week"
+            ? "day"
+            : result.view.period,
       cal: url.searchParams.get("cal"),
       bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
       billsFailed: result.bills ? !result.bills.ok : false,

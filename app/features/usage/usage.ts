@@ -7,18 +7,24 @@ export const USAGE_TYPES = ["demand", "consumption"] as const;
 export type UsageType = (typeof USAGE_TYPES)[number];
 export const isUsageType = (v: unknown): v is UsageType => v === "demand" || v === "consumption";
 
-export const PERIODS = ["bill", "day", "month", "year"] as const;
+/**
+ * The periods of the usage page's URL (`period` and `start`). `week` (Monday to Sunday, `start` its Monday) is
+ * not offered by the date picker: it is what the Weekly Rundown reports, and its links open it (rule
+ * usage-week-period).
+ */
+export const PERIODS = ["bill", "day", "week", "month", "year"] as const;
 export type Period = (typeof PERIODS)[number];
 export const isPeriod = (v: unknown): v is Period =>
   typeof v === "string" && (PERIODS as readonly string[]).includes(v);
 
 export type Granularity = "quarter_hour" | "hour" | "day" | "week" | "month" | "year";
 
-/** The server granularity for a page period: day → quarter_hour (demand) or hour (consumption), month → day, year → month, bill → day. */
+/** The server granularity for a page period: day → quarter_hour (demand) or hour (consumption), week and month → day, year → month, bill → day. */
 export function granularityFor(period: Period, usageType: UsageType): Granularity {
   switch (period) {
     case "day":
       return usageType === "demand" ? "quarter_hour" : "hour";
+    case "week":
     case "month":
       return "day";
     case "year":
@@ -106,6 +112,8 @@ const yesterday = (t: Today) => {
 /** The default start of each period: yesterday (the last complete day), this month, this year. */
 export function defaultStart(period: Exclude<Period, "bill">, t: Today) {
   if (period === "day") return yesterday(t);
+  // The last complete week: the Monday before this week's.
+  if (period === "week") return mondayOf(addDays(todayYmd(t), -7));
   if (period === "month") return ymd(t.y, t.m, 1);
   return ymd(t.y, 1, 1);
 }
@@ -141,14 +149,29 @@ export function resolveView(
   if (start !== startParam) return { kind: "redirect", period, start };
   const [y, m, d] = parsed;
   if (period === "day") return { kind: "ok", period, start, startDate: start, endDate: start };
+  if (period === "week") return { kind: "ok", period, start, startDate: start, endDate: addDays(start, 6) };
   if (period === "month")
     return { kind: "ok", period, start, startDate: ymd(y, m, 1), endDate: ymd(y, m, daysInMonth(y, m)) };
   void d;
   return { kind: "ok", period, start, startDate: ymd(y, 1, 1), endDate: ymd(y, 12, 31) };
 }
 
+/** A date `days` later (or earlier), calendar arithmetic. */
+export function addDays(iso: string, days: number) {
+  const [y, m, d] = iso.split("-").map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d + days));
+  return ymd(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+}
+
+/** The Monday of the week (Monday to Sunday) a date is in. */
+export function mondayOf(iso: string) {
+  const [y, m, d] = iso.split("-").map(Number);
+  return addDays(iso, -((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7));
+}
+
 function normalise(period: Exclude<Period, "bill">, [y, m, d]: [number, number, number]) {
   if (period === "day") return ymd(y, m, d);
+  if (period === "week") return mondayOf(ymd(y, m, d));
   if (period === "month") return ymd(y, m, 1);
   return ymd(y, 1, 1);
 }
@@ -288,6 +311,8 @@ export function usageHref(
 export function rangeLabel(view: Extract<View, { kind: "ok" }>) {
   const [y, m, d] = view.startDate.split("-").map(Number);
   if (view.period === "day") return `${MONTH_LONG[m - 1]} ${d}, ${y}`;
+  if (view.period === "week")
+    return `Week of ${formatCalendarDate(view.startDate)} – ${formatCalendarDate(view.endDate)}`;
   if (view.period === "month") return `${MONTH_LONG[m - 1]} ${y}`;
   if (view.period === "year") return String(y);
   return `Bill period ${formatCalendarDate(view.startDate)} – ${formatCalendarDate(view.endDate)}`;

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { isSteppedPeriod, stepStart } from "../period-range";
 import type { Period, Today } from "../usage";
 
-const NOUN = { day: "day", month: "month", year: "year" } as const;
+const NOUN = { day: "day", week: "week", month: "month", year: "year" } as const;
 
 /**
  * ‹ › next to the period heading: plain links to the previous and next period (they work without JavaScript),
