@@ -4,7 +4,7 @@ import { apiUrl, expect, isJs, loginAs, outboxMark, test, USERS, waitForMail } f
 import { openEmailPage } from "./email-pages";
 
 /**
- * The mail says what the app says, and offers only what the rules allow (issue 36, points 2, 3, 5, 6, 8), in
+ * The mail says what the app says, and offers only what the rules allow, in
  * both projects: the jobs run through the api's test hook, the mail is read from the outbox as sent, and its
  * links are followed as a manager would.
  */

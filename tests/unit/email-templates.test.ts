@@ -248,7 +248,7 @@ describe("notification email templates", () => {
   });
 });
 
-describe("what an alert says (issue 36)", () => {
+describe("what an alert says", () => {
   const common = { baseUrl: BASE, unsubscribeHref: `${BASE}/unsubscribe?token=u` };
   const thermostat = {
     id: 1015,
@@ -331,7 +331,9 @@ describe("what an alert says (issue 36)", () => {
           supplier: null,
           utility: "Util",
         },
-        flag: { type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+        flag: { id, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+        billId: 500 + id,
+        account: { id: 100 + id, number: `A-${id}`, accountsAtLocation: 1 },
         confirmToken: `${token}-yes`,
         investigateToken: `${token}-no`,
       });
