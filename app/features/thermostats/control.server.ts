@@ -157,6 +157,7 @@ export async function saveSettings(
         intent: "save",
         thermostatId,
         lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
+        failure: MESSAGES.updateFailed,
       },
     };
   }
@@ -206,6 +207,7 @@ export async function saveSettings(
         intent: "save",
         thermostatId,
         lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
+        failure: message,
       },
     };
   }
