@@ -1,4 +1,5 @@
 import {
+  apiUrl,
   expect,
   expectJsState,
   expectNoSeriousA11yViolations,
@@ -294,6 +295,36 @@ test.describe("schedule compliance report", () => {
     const worst = rows[0];
     expect(worst.pct).toBeLessThan(50);
     expect(worst.bg).not.toBe("rgb(31, 166, 74)");
+  });
+
+  test("Least Compliant Days that fail upstream show the error state and the status, not N/A", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    const planned = await fetch(`${apiUrl(info)}/dev/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        method: "GET",
+        pathPrefix: "/override-report/worst-performing-days/",
+        status: 500,
+      }),
+    });
+    expect(planned.status).toBe(204);
+    const monthStart = prev.toISOString().slice(0, 10);
+    const res = await page.goto(`/override-report/1013?period=month&start=${monthStart}`);
+    // A monitor sees the failure (ADR 0009); the page around it still shows.
+    expect(res?.status()).toBe(502);
+    await ready(page, info);
+    const card = page.getByRole("region", { name: "Least Compliant Days" });
+    await expect(card.getByRole("alert")).toHaveText(NO_DATA);
+    await expect(page.getByTestId("worst-days-empty")).toHaveCount(0);
+    await expect(page.getByTestId("thermostat-header")).toBeVisible();
+    await expect(page.getByTestId("chart-x-labels")).toBeVisible();
+    // Once the upstream answers again, so does the page.
+    const again = await page.goto(`/override-report/1013?period=month&start=${monthStart}`);
+    expect(again?.status()).toBe(200);
+    await expect(page.getByTestId("worst-day").first()).toBeVisible();
   });
 
   test("a Least Compliant Day opens that day in the chart, ticked every 6 hours, and goes back to the month", async ({
