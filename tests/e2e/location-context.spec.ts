@@ -63,3 +63,16 @@ test.describe("redirects say why", () => {
     await expect(page.getByTestId("toast")).toHaveCount(0);
   });
 });
+
+// An unknown path under /api/ (the download namespace) stays a 404 (rule api-unknown-404): a browser is told so
+// and offered the start page; the status stays for scripts, monitors and downloads.
+test("an unknown /api/ path: 404, saying so, with a link to the start page", async ({ asDana: page }) => {
+  const res = await page.goto("/api/no-such-download");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "That page doesn't exist", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "Go to the start page" }).click();
+  await expect(page).toHaveURL(/\/locations$/);
+  const plain = await page.request.get("/api/no-such-download", { headers: { accept: "*/*" } });
+  expect(plain.status()).toBe(404);
+  expect(await plain.text()).toBe("Not Found");
+});
