@@ -16,6 +16,7 @@ import { errorFields, getLogger } from "./app/server/ops/logger.server";
 import { isCrossSiteRequest } from "./app/server/http/csrf";
 import { hostHeaders } from "./app/server/http/host-header.server";
 import { apiPassthrough } from "./app/server/upstream/passthrough.server";
+import { PAGE_NOT_FOUND } from "./app/features/shell/notices";
 import { createLoadShedder } from "./app/server/http/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/ops/metrics.server";
 import { makeRateLimitStore } from "./app/server/ops/rate-limit.server";
@@ -321,6 +322,8 @@ app.use(
   apiPassthrough({
     demoFile: (p) =>
       /^\/bill-statement\/\d+\/download$/.test(p) ? path.resolve("public/sample-bill.pdf") : null,
+    // An unknown /api/ path stays a 404 (rule api-unknown-404): a browser is told so, with a link to the start.
+    notFoundMessage: PAGE_NOT_FOUND,
   }),
 );
 

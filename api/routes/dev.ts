@@ -5,6 +5,7 @@ import { type ApiDeps, parse, route } from "../lib/http";
 import { z } from "zod";
 import { NOTIFICATION_KINDS } from "../domain/notifications";
 import { runNotificationJob } from "../mail/jobs";
+import { clearFaults } from "./dev-faults";
 
 /**
  * Test hooks, mounted only when the api runs with ENABLE_TEST_HOOKS and its demo data (the e2e servers,
@@ -25,6 +26,7 @@ export function devRoutes(deps: ApiDeps) {
         staffEmailDomain: deps.config.staffEmailDomain,
         extraLocations: deps.config.extraLocations,
       });
+      clearFaults(deps);
       const ms = Math.round(performance.now() - started);
       deps.log("test hook: demo data reset", { ms, history });
       res.json({ now: clock.nowIso(), ms, history });

@@ -13,11 +13,14 @@ import { onboardingRoutes } from "./onboarding";
 import { settingsRoutes } from "./settings";
 import { prospectRoutes } from "./prospect";
 import { devRoutes } from "./dev";
+import { devFaultRoutes } from "./dev-faults";
 import { outboxRoutes } from "./outbox";
 import { emailAnswerRoutes } from "./email-answers";
 
 /** Every router of the reference api, mounted under /api in this order: one entry per area, none nested. */
 export const routers: ((deps: ApiDeps) => Router)[] = [
+  // Test hooks only (ENABLE_TEST_HOOKS): planned failures answer before any other route runs.
+  devFaultRoutes,
   authRoutes,
   coreRoutes,
   locationsRoutes,

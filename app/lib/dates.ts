@@ -1,4 +1,7 @@
 /** "January" … "December". */
+/** The calendars' earliest year (the spec's "Picker earliest year 2021"): no picker or dated URL goes before it. */
+export const EARLIEST_CALENDAR_YEAR = 2021;
+
 export const MONTH_LONG = [
   "January",
   "February",

@@ -1,4 +1,4 @@
-import { locationIdParam } from "~/features/bills/bills.server";
+import { requireLocationId } from "~/features/locations/locations.server";
 import { redirect } from "@remix-run/node";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -7,5 +7,5 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireSmb(request);
   // Only a parsed id goes into the Location header: the raw parameter is whatever the visitor typed.
-  throw redirect(`/locations/${locationIdParam(params.locationId)}/spending`);
+  throw redirect(`/locations/${await requireLocationId(request, params.locationId)}/spending`);
 }

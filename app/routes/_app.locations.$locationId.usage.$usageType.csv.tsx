@@ -1,6 +1,6 @@
 import { getApi } from "~/server/upstream/upstream.server";
 import { loadUsage } from "~/features/usage/usage.server";
-import { locationIdParam } from "~/features/bills/bills.server";
+import { requireLocationId } from "~/features/locations/locations.server";
 import { redirect } from "@remix-run/node";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
@@ -14,7 +14,7 @@ import { csvDownload } from "~/server/csv";
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
-  const locationId = locationIdParam(params.locationId);
+  const locationId = await requireLocationId(request, params.locationId);
   const url = new URL(request.url);
   if (!isUsageType(params.usageType))
     throw redirect(`/locations/${locationId}/usage/demand/csv${url.search}`);
@@ -22,6 +22,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   let result;
   try {
     result = await loadUsage(await getApi(request, context), {
+      request,
       locationId,
       usageType,
       search: url.searchParams,

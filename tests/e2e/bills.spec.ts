@@ -122,7 +122,9 @@ test.describe("bills and energy usage page", () => {
     await expect(answered.getByRole("button")).toHaveText(["No, please investigate"]);
   });
 
-  test("the group heading counts only the flags still to answer", async ({ asDana: page }, info) => {
+  test("the group heading counts the flags shown, each with its own state", async ({
+    asDana: page,
+  }, info) => {
     await openSpending(page, info, 101);
     const testId = await page
       .locator(".flag-banner")
@@ -134,10 +136,14 @@ test.describe("bills and energy usage page", () => {
     const open = banner.locator(".flag[data-status='unacknowledged']");
     await expect(heading).toHaveText("We have detected 2 bill issues that could mean higher bills");
     await open.first().getByRole("button", { name: "Yes, this is expected" }).click();
-    await expect(heading).toHaveText("We have detected 1 bill issue that could mean higher bills");
+    await expect(open).toHaveCount(1);
+    await expect(heading).toHaveText("We have detected 2 bill issues that could mean higher bills");
+    await expect(banner.locator(".flag[data-status='dismissed'] .pill")).toHaveText("Verified");
     await open.first().getByRole("button", { name: "No, please investigate" }).click();
-    await expect(heading).toHaveText("Both bill issues have been answered");
     await expect(open).toHaveCount(0);
+    await expect(heading).toHaveText("We have detected 2 bill issues that could mean higher bills");
+    await expect(banner.locator(".flag[data-status='action_requested'] .pill")).toHaveText("Investigating");
+    await expect(banner.locator(".flag-group-head .pill")).toHaveText("Investigating");
   });
 
   test("answer: no, please investigate", async ({ asDana: page }, info) => {

@@ -1,4 +1,5 @@
 import {
+  apiUrl,
   expect,
   expectJsState,
   expectNoSeriousA11yViolations,
@@ -33,7 +34,8 @@ test.describe("schedule compliance report", () => {
     await expect(page.getByRole("radio", { name: "Jan" })).toBeEnabled();
     const years = await page.getByLabel("Year").locator("option").allTextContents();
     expect(years[0]).toBe(String(year));
-    expect(years.at(-1)).toBe(String(year - 12));
+    // 12 years back, never before the calendars' earliest year, 2021.
+    expect(years.at(-1)).toBe(String(Math.max(year - 12, 2021)));
     await page.getByLabel("Year").selectOption(String(year - 1));
     if (isJs(info)) await expect(page.getByRole("radio", { name: "Dec" })).toBeEnabled();
     // The same month a year ago: within the 13 months of demo history.
@@ -46,6 +48,26 @@ test.describe("schedule compliance report", () => {
     // A future month typed into the URL falls back to the default with a message.
     await page.goto(`/override-report?period=month&start=${year + 1}-01-01`);
     await expect(page.getByText("future months are not available")).toBeVisible();
+    await expect(page.getByTestId("time-frame")).toContainText(prevLabel);
+  });
+
+  test("a month before 2021 in the URL falls back to the default with the message", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/override-report?period=month&start=2019-05-01");
+    await ready(page, info);
+    await expect(
+      page.getByText("Choose a month from the list; future months are not available."),
+    ).toBeVisible();
+    await expect(page.getByTestId("time-frame")).toContainText(prevLabel);
+    await expect(page.getByTestId("time-frame")).not.toContainText("2019");
+    await page.getByTestId("time-frame").click();
+    await expect(page.getByLabel("Year").locator("option", { hasText: "2019" })).toHaveCount(0);
+    // A day of such a month on one thermostat: the day view's message, the default month.
+    await page.goto("/override-report/1013?period=day&start=2019-05-14");
+    await ready(page, info);
+    await expect(page.getByText(/^That day cannot be shown/)).toBeVisible();
     await expect(page.getByTestId("time-frame")).toContainText(prevLabel);
   });
 
@@ -294,6 +316,36 @@ test.describe("schedule compliance report", () => {
     const worst = rows[0];
     expect(worst.pct).toBeLessThan(50);
     expect(worst.bg).not.toBe("rgb(31, 166, 74)");
+  });
+
+  test("Least Compliant Days that fail upstream show the error state and the status, not N/A", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    const planned = await fetch(`${apiUrl(info)}/dev/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        method: "GET",
+        pathPrefix: "/override-report/worst-performing-days/",
+        status: 500,
+      }),
+    });
+    expect(planned.status).toBe(204);
+    const monthStart = prev.toISOString().slice(0, 10);
+    const res = await page.goto(`/override-report/1013?period=month&start=${monthStart}`);
+    // A monitor sees the failure (ADR 0009); the page around it still shows.
+    expect(res?.status()).toBe(502);
+    await ready(page, info);
+    const card = page.getByRole("region", { name: "Least Compliant Days" });
+    await expect(card.getByRole("alert")).toHaveText(NO_DATA);
+    await expect(page.getByTestId("worst-days-empty")).toHaveCount(0);
+    await expect(page.getByTestId("thermostat-header")).toBeVisible();
+    await expect(page.getByTestId("chart-x-labels")).toBeVisible();
+    // Once the upstream answers again, so does the page.
+    const again = await page.goto(`/override-report/1013?period=month&start=${monthStart}`);
+    expect(again?.status()).toBe(200);
+    await expect(page.getByTestId("worst-day").first()).toBeVisible();
   });
 
   test("a Least Compliant Day opens that day in the chart, ticked every 6 hours, and goes back to the month", async ({

@@ -34,6 +34,27 @@ test.describe("redirects say why", () => {
     }
   });
 
+  test("every path of a location the user cannot see says why: pages, redirects and CSV downloads", async ({
+    asDana: page,
+  }) => {
+    // An emailed link to a location gone from the account (99999), or to an address that is no id at all.
+    const paths = ["", "/control", "/spending", "/usage", "/usage/demand", "/usage/consumption"];
+    const csv = ["/spending/csv", "/usage/demand/csv?period=month&start=2026-10-01"];
+    for (const id of ["99999", "abc", "0"]) {
+      for (const path of [...paths, ...csv]) {
+        await page.goto(`/locations/${id}${path}`);
+        await expect(page, `/locations/${id}${path}`).toHaveURL(/\/locations$/);
+        await expect(page.getByTestId("toast"), `/locations/${id}${path}`).toHaveText(
+          /That location isn't available to your account/,
+        );
+      }
+    }
+    // Shown once: the next page has no toast.
+    await page.goto("/locations");
+    await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+  });
+
   test("an unknown path: to the start page with a toast", async ({ asDana: page }) => {
     await page.goto("/no-such-page/at-all");
     await expect(page).toHaveURL(/\/locations$/);
@@ -41,4 +62,17 @@ test.describe("redirects say why", () => {
     await page.goto("/locations");
     await expect(page.getByTestId("toast")).toHaveCount(0);
   });
+});
+
+// An unknown path under /api/ (the download namespace) stays a 404 (rule api-unknown-404): a browser is told so
+// and offered the start page; the status stays for scripts, monitors and downloads.
+test("an unknown /api/ path: 404, saying so, with a link to the start page", async ({ asDana: page }) => {
+  const res = await page.goto("/api/no-such-download");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "That page doesn't exist", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "Go to the start page" }).click();
+  await expect(page).toHaveURL(/\/locations$/);
+  const plain = await page.request.get("/api/no-such-download", { headers: { accept: "*/*" } });
+  expect(plain.status()).toBe(404);
+  expect(await plain.text()).toBe("Not Found");
 });

@@ -1,5 +1,5 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { expect, expectJsState, isJs, loginAs, PASSWORD, ready, test, USERS } from "./fixtures";
+import { apiUrl, expect, expectJsState, isJs, loginAs, PASSWORD, ready, test, USERS } from "./fixtures";
 import { expectNoAppScripts, openEmailPage } from "./email-pages";
 
 /**
@@ -130,6 +130,40 @@ test.describe("thermostat control room", () => {
     await expect(card.getByTestId("receipt")).toContainText("completed");
     await expect(card.getByTestId("card-cool")).toHaveText(`${next}°F`);
     await expect(settings.getByLabel("Cool setpoint (°F)")).toHaveValue(String(next));
+  });
+
+  test("a Save the vendor refuses: the card says why, a toast too with JavaScript, no stale toast after", async ({
+    page,
+  }, info) => {
+    const id = pick(info, 1010, 1011);
+    const message = "The thermostat vendor is not answering";
+    const planned = await fetch(`${apiUrl(info)}/dev/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        method: "POST",
+        pathPrefix: `/thermostats/${id}/settings`,
+        status: 503,
+        message,
+      }),
+    });
+    expect(planned.status).toBe(204);
+    await open(page, info, "/locations/104/control");
+    const card = page.getByTestId(`thermostat-${id}`);
+    const settings = await openSettings(card);
+    const cool = settings.getByLabel("Cool setpoint (°F)");
+    const next = Number(await cool.inputValue()) >= 85 ? 72 : Number(await cool.inputValue()) + 1;
+    await cool.fill(String(next));
+    await settings.getByRole("button", { name: "Save" }).click();
+    await expect(settings.getByRole("alert").filter({ hasText: message })).toBeVisible();
+    // What was typed stays.
+    await expect(settings.getByLabel("Cool setpoint (°F)")).toHaveValue(String(next));
+    if (isJs(info)) await expect(toast(page, message)).toBeVisible();
+    else await expect(page.getByTestId("toast")).toHaveCount(0);
+    await expect(toast(page, "Thermostat update submitted")).toHaveCount(0);
+    await open(page, info, "/locations");
+    await expect(page.getByRole("heading", { name: "Locations", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("toast")).toHaveCount(0);
   });
 
   test("a card whose device moved on from its latest change says both", async ({ page }, info) => {

@@ -117,6 +117,15 @@ export const PAGES: PageCase[] = [
     faultStatus: { "404": 404 },
   },
   {
+    // The one-thermostat view's Least Compliant Days: a failure is the report's error state in that card (not
+    // the empty table's "N/A") and the failure's status, like the chart's history (ADR 0009).
+    name: "compliance report, one thermostat's least compliant days",
+    path: "/override-report/1003?period=month&start=2026-10-01",
+    user: DANA,
+    call: /^\/override-report\/worst-performing-days\//,
+    errorText: "No thermostat data found for the selected date range.",
+  },
+  {
     name: "accounts",
     path: "/accounts",
     user: DANA,

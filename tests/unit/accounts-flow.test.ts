@@ -11,6 +11,7 @@ import {
   reconnectHref,
   resolveConnectStep,
   shouldSendTaskStep,
+  recordsFlowOpening,
   soleUtilityMatch,
   utilityFilterStatus,
   CONNECT_MESSAGES,
@@ -198,6 +199,24 @@ describe("credentials", () => {
     expect(shouldSendTaskStep({ isStaff: false }, 2)).toBe(true);
     expect(shouldSendTaskStep({ isStaff: false }, 5)).toBe(false);
     expect(shouldSendTaskStep({ isStaff: true }, 1)).toBe(false);
+  });
+  it("a GET of the flow records its opening for a client's user, never for staff, a prefetch or a subresource", () => {
+    const client = { isStaff: false, clientId: 2 };
+    const req = (method: string, headers: Record<string, string> = {}) => ({
+      method,
+      headers: new Headers(headers),
+    });
+    expect(recordsFlowOpening(req("GET"), client)).toBe(true);
+    expect(recordsFlowOpening(req("GET", { "sec-fetch-dest": "document" }), client)).toBe(true);
+    expect(recordsFlowOpening(req("GET", { "sec-fetch-dest": "empty" }), client)).toBe(true);
+    expect(recordsFlowOpening(req("GET"), { isStaff: true, clientId: 2 })).toBe(false);
+    expect(recordsFlowOpening(req("GET"), { isStaff: false, clientId: null })).toBe(false);
+    expect(recordsFlowOpening(req("HEAD"), client)).toBe(false);
+    expect(recordsFlowOpening(req("GET", { "sec-purpose": "prefetch" }), client)).toBe(false);
+    expect(recordsFlowOpening(req("GET", { purpose: "prefetch" }), client)).toBe(false);
+    expect(recordsFlowOpening(req("GET", { "sec-purpose": "prefetch;prerender" }), client)).toBe(false);
+    expect(recordsFlowOpening(req("GET", { "sec-fetch-dest": "image" }), client)).toBe(false);
+    expect(recordsFlowOpening(req("GET", { "sec-fetch-dest": "script" }), client)).toBe(false);
   });
   it("turns the provider's reconnect address into a link", () => {
     expect(

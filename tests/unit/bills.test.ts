@@ -46,14 +46,16 @@ describe("flag headings", () => {
       "We have detected 2 bill issues that could mean higher bills",
     );
   });
-  it("the group heading counts only flags still waiting for an answer", () => {
+  it("the group heading counts every flag shown, answered or not", () => {
     const f = (...statuses: string[]) => statuses.map((status) => ({ status }));
     expect(groupHeading(f("unacknowledged", "dismissed"))).toBe(
-      "We have detected 1 bill issue that could mean higher bills",
+      "We have detected 2 bill issues that could mean higher bills",
     );
-    expect(groupHeading(f("action_requested", "dismissed"))).toBe("Both bill issues have been answered");
+    expect(groupHeading(f("action_requested", "dismissed"))).toBe(
+      "We have detected 2 bill issues that could mean higher bills",
+    );
     expect(groupHeading(f("completed", "dismissed", "action_requested"))).toBe(
-      "All 3 bill issues have been answered",
+      "We have detected 3 bill issues that could mean higher bills",
     );
   });
 });

@@ -18,6 +18,8 @@ import {
   nextDaySort,
   parseChartOptions,
   parseDaySort,
+  BAD_DAY_MESSAGE,
+  BAD_MONTH_MESSAGE,
   parsePeriod,
   pickerYears,
   previousMonthStart,
@@ -43,11 +45,32 @@ describe("period and month picker limits", () => {
     });
   });
 
-  it("offers the current year and the 12 before it", () => {
+  it("offers the current year and the 12 before it, none before 2021", () => {
     const years = pickerYears(today);
-    expect(years[0]).toBe(2026);
-    expect(years.at(-1)).toBe(2014);
-    expect(years).toHaveLength(13);
+    expect(years).toEqual([2026, 2025, 2024, 2023, 2022, 2021]);
+    const later = pickerYears(new Date(Date.UTC(2040, 5, 1)));
+    expect(later[0]).toBe(2040);
+    expect(later.at(-1)).toBe(2028);
+    expect(later).toHaveLength(13);
+  });
+
+  it("a month before 2021 falls back to the default with the message, as other bad months do", () => {
+    expect(parsePeriod(new URLSearchParams("period=month&start=2019-05-01"), today)).toMatchObject({
+      start: "2026-10-01",
+      error: BAD_MONTH_MESSAGE,
+    });
+    expect(parsePeriod(new URLSearchParams("period=month&start=2020-12-01"), today).error).toBe(
+      BAD_MONTH_MESSAGE,
+    );
+    expect(parsePeriod(new URLSearchParams("period=month&start=2021-01-01"), today)).toMatchObject({
+      start: "2021-01-01",
+      error: null,
+    });
+    expect(parsePeriod(new URLSearchParams("period=day&start=2019-05-14"), today)).toMatchObject({
+      start: "2026-10-01",
+      day: null,
+      error: BAD_DAY_MESSAGE,
+    });
   });
 
   it("disables future months only", () => {

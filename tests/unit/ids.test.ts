@@ -3,7 +3,7 @@ import { idParam, ID_MAX_DIGITS, parseId } from "~/lib/ids";
 import { parseGridState } from "~/features/grid-services/grid-services";
 import { parseTableState } from "~/features/locations/locations";
 import { teamQuery } from "~/features/settings/settings.server";
-import { locationIdParam } from "~/features/bills/bills.server";
+import { requireLocationId } from "~/features/locations/locations.server";
 
 const NOT_IDS = [
   "",
@@ -63,16 +63,14 @@ describe("idParam", () => {
     }
   });
 
-  it("throws what the route asks for instead (the location pages go back to the list)", () => {
-    let thrown: unknown;
-    try {
-      locationIdParam("1e3");
-    } catch (e) {
-      thrown = e;
-    }
+  it("throws what the route asks for instead (the location pages go back to the list, saying why)", async () => {
+    const request = new Request("http://web.test/locations/1e3/usage");
+    const thrown = await requireLocationId(request, "1e3").catch((e: unknown) => e);
     expect((thrown as Response).status).toBe(302);
     expect((thrown as Response).headers.get("Location")).toBe("/locations");
-    expect(locationIdParam("101")).toBe(101);
+    // The toast rides in the session cookie (a flash the next page reads once).
+    expect((thrown as Response).headers.get("Set-Cookie")).toBeTruthy();
+    expect(await requireLocationId(request, "101")).toBe(101);
   });
 });
 

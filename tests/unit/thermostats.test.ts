@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "~/features/thermostats/messages";
 import { saveSettings } from "~/features/thermostats/control.server";
 import type { ApiClient } from "~/server/upstream/api-client.server";
+import { ApiError } from "~/server/upstream/api-error";
 import {
   borderColour,
   brandOf,
@@ -26,6 +27,7 @@ import {
   settingsSchema,
   timesFormatter,
   updateErrorMessage,
+  saveFailureToast,
   vendorLabel,
   type ThermostatInfo,
   type ThermostatIssue,
@@ -541,6 +543,58 @@ describe("an unlinked thermostat cannot be changed (rule unlinked-no-change)", (
     // The refusal is said on the card of the answering page, never as a flash for the next page.
     expect(outcome).not.toHaveProperty("toast");
     expect(outcome.body.lastResult.error?.[""]).toEqual([MESSAGES.unlinkedRefused]);
+  });
+});
+
+describe("a Save that fails upstream (rule save-failure-toast)", () => {
+  const form = () => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries({
+      intent: "save",
+      thermostatId: "1",
+      mode: "heat",
+      coolSetpointF: "74",
+      heatSetpointF: "66",
+    }))
+      f.set(k, v);
+    return f;
+  };
+  it("answers the server's text as the card's error and as the failure the toast shows", async () => {
+    const api = {
+      get: async () => ({ items: [item()] }),
+      post: async () => {
+        throw new ApiError("The thermostat vendor is not answering", "http", 503);
+      },
+    } as unknown as ApiClient;
+    const outcome = await saveSettings(api, 101, { intent: "save", thermostatId: 1, tab: "all" }, form());
+    expect(outcome.kind).toBe("reply");
+    if (outcome.kind !== "reply") return;
+    expect(outcome.status).toBe(503);
+    expect(outcome.body.lastResult.error?.[""]).toEqual(["The thermostat vendor is not answering"]);
+    expect(saveFailureToast(outcome.body)).toEqual({
+      kind: "error",
+      message: "The thermostat vendor is not answering",
+    });
+    // Never a flash: without JavaScript the answering page's card says it, and the next page says nothing.
+    expect(outcome).not.toHaveProperty("toast");
+  });
+  it("the list failing says the generic message; the form's own errors get no toast", async () => {
+    const failing = {
+      get: async () => {
+        throw new ApiError("boom", "http", 500);
+      },
+    } as unknown as ApiClient;
+    const outcome = await saveSettings(failing, 101, { intent: "save", thermostatId: 1, tab: "all" }, form());
+    if (outcome.kind !== "reply") throw new Error("expected a reply");
+    expect(saveFailureToast(outcome.body)).toEqual({ kind: "error", message: MESSAGES.updateFailed });
+    const api = { get: async () => ({ items: [item()] }), post: vi.fn() } as unknown as ApiClient;
+    const bad = form();
+    bad.set("coolSetpointF", "not a number");
+    const invalid = await saveSettings(api, 101, { intent: "save", thermostatId: 1, tab: "all" }, bad);
+    if (invalid.kind !== "reply") throw new Error("expected a reply");
+    expect(invalid.status).toBe(400);
+    expect(saveFailureToast(invalid.body)).toBeNull();
+    expect(saveFailureToast(undefined)).toBeNull();
   });
 });
 

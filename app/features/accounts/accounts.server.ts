@@ -112,11 +112,11 @@ export function connectUtility(api: ApiClient, input: ConnectInput) {
 }
 
 /**
- * Opening the connect flow: bill_monitoring goes in progress and (non-staff only) task step 1 is sent.
- * Failures here never block the flow.
+ * Opening the connect flow by its button (a POST): bill_monitoring goes in progress and task step 1 is sent, for a
+ * client's own users only (never staff: rule connect-open-marks-progress). Failures here never block the flow.
  */
 export async function markConnectFlowOpened(api: ApiClient, user: SessionUser) {
-  if (!user.clientId) return;
+  if (!user.clientId || user.isStaff) return;
   const clientId = user.clientId;
   await Promise.all([
     settle(
@@ -125,6 +125,24 @@ export async function markConnectFlowOpened(api: ApiClient, user: SessionUser) {
         return update ? setOnboardingStepStatus(api, clientId, update.id, update.status) : null;
       }),
     ),
+    shouldSendTaskStep(user, 1) ? settle(sendOnboardingTaskStep(api, clientId, 1)) : null,
+  ]);
+}
+
+/**
+ * Opening the connect flow by a GET (its address, a RECONNECT or REFRESH MFA link, the flow's own first screen):
+ * when `recordsFlowOpening` allows it, bill_monitoring moves from not_started to in_progress, with task step 1
+ * (page visited) sent once with it. Already in progress or complete, it only reads: a GET writes at most once per
+ * client, and never moves a step back. Failures never block the flow (rule connect-open-marks-progress).
+ */
+export async function markFlowOpenedOnVisit(api: ApiClient, user: SessionUser) {
+  const clientId = user.clientId;
+  if (!clientId || user.isStaff) return;
+  const steps = await settle(getOnboardingSteps(api, clientId));
+  const update = steps.ok ? billMonitoringUpdate(steps.data) : null;
+  if (!update) return;
+  await Promise.all([
+    settle(setOnboardingStepStatus(api, clientId, update.id, update.status)),
     shouldSendTaskStep(user, 1) ? settle(sendOnboardingTaskStep(api, clientId, 1)) : null,
   ]);
 }

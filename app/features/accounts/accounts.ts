@@ -301,6 +301,26 @@ export const TASK_STEP = {
 export const shouldSendTaskStep = (user: { isStaff: boolean }, code: number) =>
   !user.isStaff && (code === TASK_STEP.pageVisited || code === TASK_STEP.submitted);
 
+/**
+ * Whether this request opens the connect flow in a way that records the opening (rule connect-open-marks-progress,
+ * docs/rules.md): the spec says opening the flow marks Bill Monitoring in progress, however it is opened (its
+ * address, an emailed or RECONNECT / REFRESH MFA link, a button). So a GET of the flow records it, as the one
+ * exception to "no GET changes anything", kept narrow: only a client's own user (never staff, impersonating or
+ * not), only the page or its data (a navigation or a fetch: never a prefetch, a HEAD, or a subresource such as an
+ * image another page embeds), and the write itself only moves not_started to in_progress (billMonitoringUpdate).
+ */
+export function recordsFlowOpening(
+  request: { method: string; headers: Pick<Headers, "get"> },
+  user: { isStaff: boolean; clientId: number | null },
+): boolean {
+  if (request.method !== "GET" || user.isStaff || !user.clientId) return false;
+  const h = request.headers;
+  const purpose = `${h.get("sec-purpose") ?? ""} ${h.get("purpose") ?? ""} ${h.get("x-moz") ?? ""}`;
+  if (/prefetch|prerender/i.test(purpose)) return false;
+  const dest = h.get("sec-fetch-dest");
+  return dest === null || ["document", "iframe", "empty"].includes(dest);
+}
+
 /** Reconnect addresses from the provider: links back into this app become relative paths. */
 export function reconnectHref(url: string, ownOrigin: string) {
   try {

@@ -24,6 +24,7 @@ import {
   type ConnectStep,
   CONNECT_MESSAGES,
   credentialsSchema,
+  recordsFlowOpening,
 } from "./accounts";
 import {
   listAccounts,
@@ -31,6 +32,7 @@ import {
   connectUtility,
   markConnectFlowOpened,
   markConnectSubmitted,
+  markFlowOpenedOnVisit,
   submitConedAccounts,
 } from "./accounts.server";
 import { parseId } from "~/lib/ids";
@@ -83,7 +85,7 @@ export async function loadConnectFlow(
   const confirmed = p.get("confirmed") === "on";
 
   const opening = !requested && !providerId && !q;
-  // Opening the flow is recorded by a POST (see the "opened" intent): a GET never changes anything upstream.
+  // Opening the flow is recorded by the loader (authorizeArcadiaLoader), not here: the dialog's action reuses this.
   const [utilities, receipt] = await Promise.all([
     settle(listUtilities(api)),
     overrides.receipt ?? readReceipt(request),
@@ -198,7 +200,12 @@ export async function loadConnectFlow(
 
 export async function authorizeArcadiaLoader({ request, context }: LoaderFunctionArgs) {
   const user = await requireClientUser(request);
-  const flow = await loadConnectFlow(request, await getApi(request, context), user);
+  const api = await getApi(request, context);
+  // Opening the flow, however it is opened, marks Bill Monitoring in progress (rule connect-open-marks-progress).
+  const [flow] = await Promise.all([
+    loadConnectFlow(request, api, user),
+    recordsFlowOpening(request, user) ? markFlowOpenedOnVisit(api, user) : null,
+  ]);
   return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
 }
 
@@ -212,7 +219,7 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
   const api = await getApi(request, context);
   if (value.intent === "opened") {
     // The Connect Utility Accounts button (with and without JavaScript): bill_monitoring in progress and task
-    // step 1, then the flow (this page, or the shell's dialog). A GET of the flow never records it.
+    // step 1, then the flow (this page, or the shell's dialog), whose GET then finds it marked and only reads.
     await markConnectFlowOpened(api, user);
     return redirect(safeRedirect(value.next, "/authorize-arcadia"));
   }

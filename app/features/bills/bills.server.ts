@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
@@ -13,12 +13,13 @@ import {
   flagAnswerSchema,
 } from "./bills";
 import { now } from "~/server/clock.server";
-import { idParam, parseId } from "~/lib/ids";
+import { parseId } from "~/lib/ids";
 import { feedbackHeading } from "./feedback";
 import { idempotentAction, type ActionOutcome } from "~/server/idempotency.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
 import { requireSmb } from "~/server/upstream/guards.server";
+import { locationUnavailable, requireLocationId } from "~/features/locations/locations.server";
 
 const answerRecordSchema = z.object({
   answer: z.enum(["dismissed", "action_requested"]),
@@ -96,9 +97,6 @@ export function answerFlag(api: ApiClient, statementId: number, flagId: number, 
   });
 }
 
-/** The location id of the URL, or a redirect to the locations list (an id that cannot exist). */
-export const locationIdParam = (value: string | undefined) => idParam(value, () => redirect("/locations"));
-
 /** A 404 from the api for the building: the location does not exist for this user. */
 export const isNotFound = (r: { ok: boolean; error?: { status: number } }) =>
   !r.ok && r.error?.status === 404;
@@ -111,9 +109,14 @@ export function todayUtc(at = now()) {
 /**
  * The bills of a location for the spending page and its CSV: accounts and bills of the last 13 months together.
  * Without a chosen account, several accounts show the first one's bills (the same answer, filtered here).
- * An api 404 for the building redirects to the locations list.
+ * An api 404 for the building goes back to the locations list, saying why.
  */
-export async function loadLocationBills(api: ApiClient, locationId: number, accountParam: string | null) {
+export async function loadLocationBills(
+  request: Request,
+  api: ApiClient,
+  locationId: number,
+  accountParam: string | null,
+) {
   const { minDate, maxDate } = billWindow(todayUtc());
   // Only an id goes to the api: anything else in the query is treated as no choice (the api refuses it with a
   // 400, which the page would show and report as an upstream failure, and the CSV would answer 502).
@@ -122,7 +125,7 @@ export async function loadLocationBills(api: ApiClient, locationId: number, acco
     settle(listAccounts(api, locationId)),
     settle(listBills(api, { buildingId: locationId, minDate, maxDate, accountId: requested ?? undefined })),
   ]);
-  if (isNotFound(accounts) || isNotFound(bills)) throw redirect("/locations");
+  if (isNotFound(accounts) || isNotFound(bills)) throw await locationUnavailable(request);
   if (!accounts.ok) return { ok: false as const, error: accounts.error };
   if (!bills.ok) return { ok: false as const, error: bills.error };
   const accountId = requested ?? (accounts.data.length > 1 ? accounts.data[0].id : null);
@@ -140,9 +143,9 @@ export async function loadLocationBills(api: ApiClient, locationId: number, acco
 
 export async function spendingLoader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
-  const locationId = locationIdParam(params.locationId);
+  const locationId = await requireLocationId(request, params.locationId);
   const accountParam = new URL(request.url).searchParams.get("accountId");
-  const result = await loadLocationBills(await getApi(request, context), locationId, accountParam);
+  const result = await loadLocationBills(request, await getApi(request, context), locationId, accountParam);
   if (!result.ok)
     return withPrimaryStatus(
       { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] },
@@ -166,7 +169,7 @@ export async function spendingLoader({ request, params, context }: LoaderFunctio
 
 export async function spendingAction({ request, params, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
-  locationIdParam(params.locationId);
+  await requireLocationId(request, params.locationId);
   const form = await request.formData();
   // One schema: a missing or unknown answer (intent) fails here like any other field.
   const submission = parseForm(form, { schema: flagAnswerSchema });

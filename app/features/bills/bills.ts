@@ -25,17 +25,12 @@ export type BillFlagStatus = (typeof BILL_FLAG_STATUSES)[number];
 export const SHOWN_FLAG_TYPES: readonly string[] = ["supplier_change", "rate_class_change"];
 
 /**
- * The heading above several flags shown together (rule flag-group-heading, docs/rules.md): it counts only the
- * flags still waiting for an answer, so an answered flag no longer adds to "We have detected N bill issues";
- * once none waits it says they have all been answered.
+ * The heading above several flags shown together (rule flag-headings, docs/rules.md): the spec's "We have
+ * detected N bill issues that could mean higher bills", where N counts the flags shown under it, answered or not;
+ * each flag below carries its own state (heading and pill), so the count never contradicts what is listed.
  */
 export function groupHeading(flags: Pick<FlagLike, "status">[]): string {
-  const open = flags.filter((f) => f.status === "unacknowledged").length;
-  if (open > 1) return `We have detected ${open} bill issues that could mean higher bills`;
-  if (open === 1) return "We have detected 1 bill issue that could mean higher bills";
-  return flags.length === 2
-    ? "Both bill issues have been answered"
-    : `All ${flags.length} bill issues have been answered`;
+  return `We have detected ${flags.length} bill issues that could mean higher bills`;
 }
 
 const OPEN_STATUSES = ["unacknowledged", "action_requested"];

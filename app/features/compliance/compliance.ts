@@ -1,5 +1,5 @@
 import { pageOf } from "~/lib/paging";
-import { compareIso } from "~/lib/dates";
+import { compareIso, EARLIEST_CALENDAR_YEAR } from "~/lib/dates";
 import { format } from "date-fns";
 import {
   formatZonedDay,
@@ -38,9 +38,15 @@ export function monthAfter(start: string) {
 }
 
 /** Years the picker offers: the current year and the 12 before it, newest first. */
+/**
+ * The year selector's years (rule compliance-picker-years, docs/rules.md): this year and up to 12 before it, none
+ * before the calendars' earliest year, 2021 (the spec's "Picker earliest year 2021").
+ */
 export function pickerYears(today: Date) {
   const y = today.getUTCFullYear();
-  return Array.from({ length: PICKER_YEARS_BACK + 1 }, (_, i) => y - i);
+  return Array.from({ length: PICKER_YEARS_BACK + 1 }, (_, i) => y - i).filter(
+    (year) => year >= EARLIEST_CALENDAR_YEAR,
+  );
 }
 
 /** A month (1..12) of a year lies after the current month. */

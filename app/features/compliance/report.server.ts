@@ -44,8 +44,8 @@ export function monthPickerRedirect(url: URL, today: Date) {
 
 /**
  * The schedule compliance report's view model: the client's report for the period and, for one thermostat
- * (`thermostatIdParam`), its history and worst days. `report` and `history` are the primary outcomes (the
- * page's status). A malformed id, an unknown thermostat or another client's one is a thrown 404.
+ * (`thermostatIdParam`), its history and worst days. `report`, `history` and `worstDays` are the primary
+ * outcomes (the page's status). A malformed id, an unknown thermostat or another client's one is a thrown 404.
  */
 export async function overrideReportView(
   api: ApiClient,
@@ -109,6 +109,7 @@ export async function overrideReportView(
   return {
     report,
     history,
+    worstDays,
     view: {
       todayIso: today.toISOString().slice(0, 10),
       period,
@@ -142,7 +143,7 @@ export async function overrideReportLoader({ request, params, context }: LoaderF
   const today = now();
   monthPickerRedirect(url, today);
   const api = await getApi(request, context);
-  const { view, report, history } = await overrideReportView(
+  const { view, report, history, worstDays } = await overrideReportView(
     api,
     user.clientId,
     params.thermostatId,
@@ -150,5 +151,7 @@ export async function overrideReportLoader({ request, params, context }: LoaderF
     today,
     getConfig().HELP_URL,
   );
-  return withPrimaryStatus(view, report, history);
+  // With a thermostat chosen, its Least Compliant Days are one of its view's three parts (cards, days, chart), as
+  // primary as the chart: their failure shows that card's error state and answers the failure's status (ADR 0009).
+  return withPrimaryStatus(view, report, history, worstDays);
 }

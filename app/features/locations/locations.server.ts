@@ -128,6 +128,22 @@ export function locationZone(location: Pick<Building, "timezone">) {
 }
 
 /**
+ * Back to /locations saying why (rule redirect-says-why): a location this user cannot see (another client's, one
+ * whose access was revoked since an email linked to it, an unknown id or not an id), on any of its paths: its
+ * pages, their redirects, their CSV downloads and their forms.
+ */
+export function locationUnavailable(request: Request) {
+  return redirectWithToast(request, "/locations", { kind: "info", message: LOCATION_UNAVAILABLE });
+}
+
+/** The location id of the URL, or (not an id at all) back to /locations with the toast. */
+export async function requireLocationId(request: Request, value: string | undefined): Promise<number> {
+  const id = parseId(value);
+  if (id === null) throw await locationUnavailable(request);
+  return id;
+}
+
+/**
  * A location's pages (SMB only). An unknown or foreign location id goes back to /locations, with a toast that
  * says why (rule redirect-says-why). When the location
  * list itself fails, no page of the location can be shown: the error page, with the outage status (ADR 0009).
@@ -139,8 +155,7 @@ export async function locationLayoutLoader({ request, params, context }: LoaderF
       throw isApiError(error) ? data(null, { status: failureStatus(error) }) : error;
     },
   );
-  if (!location)
-    throw await redirectWithToast(request, "/locations", { kind: "info", message: LOCATION_UNAVAILABLE });
+  if (!location) throw await locationUnavailable(request);
   // The label (name, or code for staff) names the location in each page's title and heading; the zone label
   // ("ET") goes next to its local times, written here because the browser builds no Intl formatter.
   return {

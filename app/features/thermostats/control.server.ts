@@ -11,7 +11,6 @@ import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import { supportEmail } from "~/server/config.server";
 import { SUBMISSION_ID_FIELD, submissionIdField } from "~/ui/submission-id";
-import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import {
   cardAnchor,
   changedSettings,
@@ -25,7 +24,11 @@ import {
   type Tab,
 } from "./thermostats";
 import { cardTimesOf } from "./card-times";
-import { listAllBuildings } from "~/features/locations/locations.server";
+import {
+  listAllBuildings,
+  locationUnavailable,
+  requireLocationId,
+} from "~/features/locations/locations.server";
 import {
   dismissIssue,
   getThermostatAction,
@@ -33,13 +36,13 @@ import {
   resolveIssue,
   updateThermostatSettings,
 } from "./thermostats.server";
-import { idParam, parseId } from "~/lib/ids";
+import { parseId } from "~/lib/ids";
 import { now as clockNow } from "~/server/clock.server";
 import { withQuery } from "~/lib/query";
 
 /** The control room's location id: anything but a positive safe integer goes back to the locations list. */
-export function locationIdOf(params: { locationId?: string }) {
-  return idParam(params.locationId, () => redirect("/locations"));
+export function locationIdOf(request: Request, params: { locationId?: string }) {
+  return requireLocationId(request, params.locationId);
 }
 
 /**
@@ -67,8 +70,7 @@ export async function controlRoomView(
   ]);
   // Another client's building, or one this user may no longer see (access revoked since an email linked
   // here): back to the list, saying why, as the location layout does for an id it does not know.
-  if (!list.ok && list.error.status === 404)
-    throw await redirectWithToast(request, "/locations", { kind: "info", message: LOCATION_UNAVAILABLE });
+  if (!list.ok && list.error.status === 404) throw await locationUnavailable(request);
   return {
     list,
     view: {
@@ -157,6 +159,7 @@ export async function saveSettings(
         intent: "save",
         thermostatId,
         lastResult: { status: "error", error: { "": [MESSAGES.updateFailed] } },
+        failure: MESSAGES.updateFailed,
       },
     };
   }
@@ -206,6 +209,7 @@ export async function saveSettings(
         intent: "save",
         thermostatId,
         lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
+        failure: message,
       },
     };
   }
@@ -214,7 +218,7 @@ export async function saveSettings(
 /** The control room's loader (the route's server code lives in its feature: docs/architecture.md, "Script files"). */
 export async function controlRoomLoader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireSmb(request);
-  const locationId = locationIdOf(params);
+  const locationId = await locationIdOf(request, params);
   const api = await getApi(request, context);
   const url = new URL(request.url);
   const { view, list } = await controlRoomView(api, user, locationId, url, supportEmail(), request);
@@ -224,7 +228,7 @@ export async function controlRoomLoader({ request, params, context }: LoaderFunc
 /** The control room's action: answers an issue, or saves a thermostat's settings once per submission id. */
 export async function controlRoomAction({ request, params, context }: ActionFunctionArgs) {
   const user = await requireSmb(request);
-  const locationId = locationIdOf(params);
+  const locationId = await locationIdOf(request, params);
   const form = await request.formData();
   // One schema: an unknown intent or a malformed id fails here, a 400 with the form's reply.
   const submission = parseForm(form, { schema: controlActionSchema });

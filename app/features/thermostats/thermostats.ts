@@ -367,6 +367,16 @@ export function updateErrorMessage(error: { kind: string; message: string } | nu
   return MESSAGES.updateFailed;
 }
 
+/**
+ * The toast of a Save that failed upstream (rule save-failure-toast, docs/rules.md): the same message as the card's
+ * error, as an error toast; a reply without an upstream failure (the form's own errors, a success) has none.
+ */
+export function saveFailureToast(
+  reply: { failure?: string } | null | undefined,
+): { kind: "error"; message: string } | null {
+  return reply?.failure ? { kind: "error", message: reply.failure } : null;
+}
+
 /** "mode cool, cool 74°F" — what a change asked for, for the card's receipt. */
 export function describeChange(data: ThermostatAction["deviceSpecificData"]): string {
   const parts: string[] = [];

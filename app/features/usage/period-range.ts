@@ -1,14 +1,5 @@
-import {
-  addDays,
-  addMonths,
-  EARLIEST_YEAR,
-  mondayOf,
-  parseYmd,
-  todayYmd,
-  ymd,
-  type Period,
-  type Today,
-} from "./usage";
+import { EARLIEST_CALENDAR_YEAR } from "~/lib/dates";
+import { addDays, addMonths, mondayOf, parseYmd, todayYmd, ymd, type Period, type Today } from "./usage";
 
 /**
  * The periods a usage chart may show (rule usage-period-range, docs/rules.md): from 2021 (the calendar's
@@ -21,10 +12,10 @@ export const isSteppedPeriod = (p: string | null): p is SteppedPeriod =>
 
 /** The first and the last allowed start of a period. */
 export function periodBounds(period: SteppedPeriod, t: Today): { min: string; max: string } {
-  const min = ymd(EARLIEST_YEAR, 1, 1);
+  const min = ymd(EARLIEST_CALENDAR_YEAR, 1, 1);
   if (period === "day") return { min, max: todayYmd(t) };
   // The first Monday of 2021 (the week of Dec 28, 2020 starts before the earliest year) to this week's.
-  if (period === "week") return { min: ymd(EARLIEST_YEAR, 1, 4), max: mondayOf(todayYmd(t)) };
+  if (period === "week") return { min: ymd(EARLIEST_CALENDAR_YEAR, 1, 4), max: mondayOf(todayYmd(t)) };
   if (period === "month") return { min, max: ymd(t.y, t.m, 1) };
   return { min, max: ymd(t.y, 1, 1) };
 }

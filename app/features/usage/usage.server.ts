@@ -4,13 +4,7 @@ import { redirect, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { settle } from "~/server/upstream/api-error";
 import { primaryStatus, getApi } from "~/server/upstream/upstream.server";
 import { billWindow, formatMoney } from "~/features/bills/bills";
-import {
-  isNotFound,
-  listBills,
-  todayUtc,
-  type BillStatement,
-  locationIdParam,
-} from "~/features/bills/bills.server";
+import { isNotFound, listBills, todayUtc, type BillStatement } from "~/features/bills/bills.server";
 import {
   granularityFor,
   joinSeries,
@@ -26,6 +20,7 @@ import {
   usageSummary,
 } from "./usage";
 import { requireSmb } from "~/server/upstream/guards.server";
+import { locationUnavailable, requireLocationId } from "~/features/locations/locations.server";
 import { isPickerTab } from "./components/date-pickers";
 import { clampStart, isSteppedPeriod } from "./period-range";
 
@@ -76,11 +71,18 @@ export type UsageLoad = {
 /**
  * The usage page's data: the view from period and start (a period=bill needs the bills first; otherwise the bills,
  * when the bill picker needs them, and the usage load together). A bill that no longer exists falls back to
- * period month at the current date; an api 404 for the building goes to the locations list.
+ * period month at the current date; an api 404 for the building goes to the locations list, saying why.
  */
 export async function loadUsage(
   api: ApiClient,
-  q: { locationId: number; usageType: UsageType; search: URLSearchParams; needBills: boolean },
+  q: {
+    /** The page's request: a location this user cannot see goes back to the list with its toast. */
+    request: Request;
+    locationId: number;
+    usageType: UsageType;
+    search: URLSearchParams;
+    needBills: boolean;
+  },
 ): Promise<UsageLoad> {
   const today = todayUtc();
   const t = todayParts(today);
@@ -93,7 +95,7 @@ export async function loadUsage(
   let view: View;
   if (periodParam === "bill") {
     const bills = await billsPromise!;
-    if (isNotFound(bills)) throw redirect("/locations");
+    if (isNotFound(bills)) throw await locationUnavailable(q.request);
     view = resolveView("bill", q.search.get("start"), t, bills.ok ? bills.data : []);
   } else {
     view = resolveView(periodParam, q.search.get("start"), t, null);
@@ -118,7 +120,7 @@ export async function loadUsage(
     ),
     billsPromise,
   ]);
-  if (isNotFound(usage) || (bills && isNotFound(bills))) throw redirect("/locations");
+  if (isNotFound(usage) || (bills && isNotFound(bills))) throw await locationUnavailable(q.request);
   return {
     view,
     granularity,
@@ -136,7 +138,7 @@ export async function loadUsage(
 
 export async function usagePageLoader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
-  const locationId = locationIdParam(params.locationId);
+  const locationId = await requireLocationId(request, params.locationId);
   const url = new URL(request.url);
   if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
   const usageType: UsageType = params.usageType;
@@ -150,6 +152,7 @@ export async function usagePageLoader({ request, params, context }: LoaderFuncti
     throw redirect(`${url.pathname}${url.search}`);
   }
   const result = await loadUsage(await getApi(request, context), {
+    request,
     locationId,
     usageType,
     search: url.searchParams,

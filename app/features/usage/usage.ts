@@ -1,6 +1,6 @@
 import { withQuery } from "~/lib/query";
 import { formatDecimal } from "~/lib/decimal";
-import { compareIso, formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
+import { compareIso, EARLIEST_CALENDAR_YEAR, formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
 /** Pure rules of the usage explorer (docs/rules.md, Usage). */
 
 export const USAGE_TYPES = ["demand", "consumption"] as const;
@@ -34,8 +34,6 @@ export function granularityFor(period: Period, usageType: UsageType): Granularit
   }
 }
 
-export const EARLIEST_YEAR = 2021;
-
 const pad = (n: number) => String(n).padStart(2, "0");
 export const ymd = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
 export const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
@@ -63,14 +61,14 @@ export const todayYmd = (t: Today) => ymd(t.y, t.m, t.d);
 /** The year grid: the current year and the 11 preceding ones, oldest first. */
 export const yearGrid = (t: Today) => Array.from({ length: 12 }, (_, i) => t.y - 11 + i);
 /** Years before 2021 and after this year cannot be chosen. */
-export const isYearDisabled = (year: number, t: Today) => year < EARLIEST_YEAR || year > t.y;
+export const isYearDisabled = (year: number, t: Today) => year < EARLIEST_CALENDAR_YEAR || year > t.y;
 /** Months after the current month of this year (and every month of a disabled year) cannot be chosen. */
 export const isMonthDisabled = (year: number, month: number, t: Today) =>
   isYearDisabled(year, t) || (year === t.y && month > t.m);
 /** No future days and nothing before 2021. */
 export const isDayDisabled = (iso: string, t: Today) => {
   const p = parseYmd(iso);
-  return !p || p[0] < EARLIEST_YEAR || iso > todayYmd(t);
+  return !p || p[0] < EARLIEST_CALENDAR_YEAR || iso > todayYmd(t);
 };
 
 /** The weeks of a month for a calendar grid (Sunday first); null pads days outside the month. */

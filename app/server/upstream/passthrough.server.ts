@@ -19,10 +19,27 @@ const PASS_HEADERS = ["content-type", "content-disposition", "content-length", "
 export type DemoFileResolver = (upstreamPath: string) => string | null;
 
 /**
+ * The answer to an `/api/` path that is not an allowed download (rule api-unknown-404, docs/rules.md): a 404, not
+ * the spec's redirect of unknown paths to the index. A browser (it asks for HTML) gets a page that says so and
+ * links to the start page; a script, a monitor or a download gets the plain status.
+ */
+export function notFoundPage(message: string) {
+  const text = message.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${text} · EnergyOps</title></head>` +
+    `<body><main><h1>${text}</h1><p><a href="/">Go to the start page</a></p></main></body></html>`
+  );
+}
+
+/**
  * `/api/*` passthrough (GET only): streams an allowed upstream download through with the user's upstream
  * session. Anything else is refused. In demo mode `demoFile` may swap a real file for a sample.
  */
-export function apiPassthrough(opts: { demoFile?: DemoFileResolver } = {}): RequestHandler {
+export function apiPassthrough(
+  opts: { demoFile?: DemoFileResolver; notFoundMessage?: string } = {},
+): RequestHandler {
   return async (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET");
@@ -31,7 +48,10 @@ export function apiPassthrough(opts: { demoFile?: DemoFileResolver } = {}): Requ
     }
     const upstreamPath = req.path;
     if (!ALLOWED.some((re) => re.test(upstreamPath))) {
-      res.status(404).type("text/plain").send("Not Found");
+      res.status(404);
+      if (opts.notFoundMessage && req.accepts(["text/plain", "text/html"]) === "text/html")
+        res.type("text/html").send(notFoundPage(opts.notFoundMessage));
+      else res.type("text/plain").send("Not Found");
       return;
     }
     const session = await sessionStorage().getSession(req.headers.cookie);

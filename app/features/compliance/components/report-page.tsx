@@ -96,7 +96,7 @@ export function OverrideReportPage({ d }: { d: SerializeFrom<OverrideReportView>
             autoResets={selected.autoResetCount}
           />
           <WorstDaysTable
-            days={d.worstDays === "error" ? null : d.worstDays}
+            days={d.worstDays}
             sort={d.daySort}
             sortHref={(s: DaySort) => withParams(search, { daySort: `${s.key}:${s.dir}` })}
             dayHref={dayHref}

@@ -10,6 +10,7 @@ import {
   complianceLevel,
   formatDay,
   formatPercent,
+  NO_HISTORY_MESSAGE,
   nextDaySort,
   nextThermostatSort,
   rankedCompliance,
@@ -22,6 +23,7 @@ import {
   type WorstDay,
 } from "../compliance";
 import { SubmitButton } from "~/ui/pending";
+import { Alert } from "~/ui/states";
 
 export function ComplianceCards({
   compliance,
@@ -300,7 +302,8 @@ export function WorstDaysTable({
   dayHref,
   selectedDay,
 }: {
-  days: WorstDay[] | null;
+  /** The month's least compliant days; "error" when they could not be read (not the same as none). */
+  days: WorstDay[] | "error" | null;
   sort: DaySort;
   sortHref: (s: DaySort) => string;
   /** Where a row's date goes: that day in the Thermostat Settings chart (a plain link, with or without JavaScript). */
@@ -320,7 +323,10 @@ export function WorstDaysTable({
   return (
     <section className="card stack" aria-labelledby="worst-days">
       <h2 id="worst-days">Least Compliant Days</h2>
-      {!days || days.length === 0 ? (
+      {days === "error" ? (
+        // A failed read is not "no data": the report's error state, not the empty table's N/A.
+        <Alert tone="error">{NO_HISTORY_MESSAGE}</Alert>
+      ) : !days || days.length === 0 ? (
         <p data-testid="worst-days-empty">N/A</p>
       ) : (
         <div className="table-wrap table-cards">

@@ -12,7 +12,15 @@ import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { SubmissionIdInput } from "~/ui/submission-id";
 import { useHydrated } from "~/ui/use-hydrated";
-import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
+import {
+  canSave,
+  limitsOf,
+  modeDisplayName,
+  saveFailureToast,
+  settingsSchema,
+  type ThermostatInfo,
+} from "../thermostats";
+import { usePageToast } from "~/ui/toasts";
 import { SubmitButton } from "~/ui/pending";
 
 /** The device's settings, or while a change is pending the values it asked for (the form resets when it finishes). */
@@ -28,7 +36,13 @@ function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
   };
 }
 
-export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: SubmissionResult<string[]> };
+export type SettingsReply = {
+  intent: "save";
+  thermostatId: number;
+  lastResult: SubmissionResult<string[]>;
+  /** Save failed upstream (not the form's own errors): the message the card shows, and the toast with JavaScript. */
+  failure?: string;
+};
 
 /**
  * The setting form of a card (rules thermostat-settings-schema and changed-fields-only, docs/rules.md): Conform + the device's Zod schema, validated as you type
@@ -178,6 +192,11 @@ function LiveSettingsForm({
   // Devices with the same limits share one schema and its constraints (both cached).
   const schema = settingsSchema(limits);
   const reply = fetcher.data?.thermostatId === id ? fetcher.data : serverReply;
+  // A Save that failed upstream: on the card (the form's error) and, with JavaScript, as a toast too (the
+  // fetcher's answer; rule save-failure-toast). The server's HTML (JavaScript off) has the card alone, and
+  // nothing is flashed, so the next page shows no stale toast.
+  const answered = fetcher.state === "idle" && fetcher.data?.thermostatId === id ? fetcher.data : undefined;
+  usePageToast(hydrated ? saveFailureToast(answered) : null, answered);
   const [form, fields] = useForm({
     id: `settings-${id}`,
     lastResult: fetcher.state === "idle" ? reply?.lastResult : undefined,

@@ -1,9 +1,8 @@
 import { Form, Link } from "@remix-run/react";
-import { formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
+import { EARLIEST_CALENDAR_YEAR, formatCalendarDate, MONTH_LONG, MONTH_SHORT } from "~/lib/dates";
 import { LinkTabs } from "~/ui/link-tabs";
 import { UrlDialog } from "~/ui/url-dialog";
 import {
-  EARLIEST_YEAR,
   addMonths,
   isDayDisabled,
   isMonthDisabled,
@@ -51,7 +50,7 @@ export function DatePickerDialog({
   const calMatch = /^(\d{4})(?:-(\d{2}))?$/.exec(cal ?? "");
   let year = calMatch ? Number(calMatch[1]) : cy;
   let month = calMatch?.[2] ? Number(calMatch[2]) : cm;
-  if (year < EARLIEST_YEAR || year > today.y) [year, month] = [cy, cm];
+  if (year < EARLIEST_CALENDAR_YEAR || year > today.y) [year, month] = [cy, cm];
   if (month < 1 || month > 12 || (year === today.y && month > today.m))
     month = year === today.y ? today.m : 1;
   const tabs = (["day", "month", "year"] as const).map((v) => ({
@@ -143,7 +142,7 @@ function DayGrid({
         <span className="row picker-nav">
           <NavLink
             to={href({ picker: "date", tab: "day", cal: mm(py, pm) })}
-            disabled={py < EARLIEST_YEAR}
+            disabled={py < EARLIEST_CALENDAR_YEAR}
             label="Previous month"
           >
             ‹
