@@ -61,7 +61,7 @@ const restrict = (regex, message) => ({ regex, message });
 const UP_TO_SHARED = "(?!(\\.\\./)*(shared|api)/)";
 const R = {
   noApi: restrict(
-    "^(\\.\\./)+api/",
+    "^(\\.\\./)+api/|^api/",
     "app/ never imports api/: the web talks to the api over HTTP (app/server/upstream/api-client.server.ts); code both need goes in shared/.",
   ),
   noClimbTwo: restrict(
@@ -93,11 +93,11 @@ const R = {
     "app/lib is pure helpers and imports nothing of app/ but app/lib: take the value as an argument, or put the code where its dependency lives.",
   ),
   apiNoApp: restrict(
-    "^~/|^(\\.\\./)+app/",
+    "^~/|^(\\.\\./)+app/|^app/",
     "api/ never imports app/ (ADR 0003, ADR 0020): it shares only the contract with the web. Pure code both must run identically goes in shared/.",
   ),
   sharedNothing: restrict(
-    "^~/|^\\.\\./",
+    "^~/|^\\.\\./|^(app|api)/",
     "shared/ imports nothing of app/ or api/: it holds pure code both run identically, and packages only.",
   ),
 };

@@ -1,4 +1,4 @@
-import type { LinksFunction } from "@remix-run/node";
+import type { LinksFunction, ShouldRevalidateFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
@@ -16,20 +16,27 @@ export const links: LinksFunction = () => [
 
 export const loader = appShellLoader;
 
+/**
+ * The shell's data (locations, the section links, onboarding) changes only when something is posted or the user
+ * moves to another location: any other in-app navigation keeps it, so a `.data` request runs only the page's own
+ * loader (issue 39; bench/ab.ts measures `.data` navigations).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  currentParams,
+  nextParams,
+  defaultShouldRevalidate,
+}) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (currentParams.locationId !== nextParams.locationId) return defaultShouldRevalidate;
+  return false;
+};
+
 export default function AppShell() {
-  const {
-    user,
-    hasClient,
-    locations,
-    locationCount,
-    current,
-    nav,
-    showOnboarding,
-    helpUrl,
-    here,
-    demoModeActive,
-  } = useLoaderData<typeof loader>();
+  const { user, hasClient, locations, locationCount, current, nav, showOnboarding, helpUrl, demoModeActive } =
+    useLoaderData<typeof loader>();
   const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
   return (
     <div className="shell">
       <aside className="sidebar" aria-label="Main">

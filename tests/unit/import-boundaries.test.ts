@@ -55,6 +55,10 @@ const FORBIDDEN: [string, string, RegExp][] = [
   ["api/routes/bills.ts", "../../app/features/demo-mode/demo-mode", /shared\//],
   ["api/routes/locations.ts", "~/server/csv", /shared\//],
   ["api/db/seed/core.ts", "../../../app/lib/ids", /shared\//],
+  // a bare path from the repository's root (no `baseUrl` resolves it, and the rules still refuse it)
+  ["api/routes/bills.ts", "app/lib/ids", /shared\//],
+  ["app/server/config.server.ts", "api/lib/ids", /shared\//],
+  ["shared/csv.ts", "app/lib/ids", /imports nothing/],
   ["shared/csv.ts", "../app/lib/ids", /imports nothing/],
   ["shared/csv.ts", "../api/lib/ids", /imports nothing/],
   ["shared/csv.ts", "~/lib/ids", /imports nothing/],
