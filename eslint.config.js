@@ -107,12 +107,19 @@ const otherFeatureInternals = (feature) =>
     `^~/features/(?!${feature}/)[^/]+/(components/|.*\\.css$)`,
     "A feature imports from another feature only its top-level modules (rules, strings, `.server` steps), never its components or stylesheet: move a shared component to app/ui, or have the route pass it down.",
   );
+/** Everywhere: Remix's public API only (no `UNSAFE_` export: it changes without notice between versions). */
+const REMIX_PUBLIC_ONLY = {
+  regex: "^@remix-run/",
+  importNamePattern: "^UNSAFE_",
+  message:
+    "Remix's UNSAFE_ exports are its internals: use its public API (a route's `handle` read through useMatches(), what a loader or action returns).",
+};
 const layer = (files, restrictions) => ({
   files,
   rules: {
     "no-restricted-imports": [
       "error",
-      { patterns: restrictions.map(({ regex, message }) => ({ regex, message })) },
+      { patterns: [...restrictions.map(({ regex, message }) => ({ regex, message })), REMIX_PUBLIC_ONLY] },
     ],
   },
 });

@@ -1,5 +1,12 @@
-import type { LinksFunction, ShouldRevalidateFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import type { LinksFunction } from "@remix-run/node";
+import {
+  Form,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
 import styles from "~/features/shell/shell.css";
@@ -9,10 +16,8 @@ import { LocationSelect } from "~/features/shell/location-select";
 import { SubmitButton } from "~/ui/pending";
 import { appShellLoader } from "~/features/shell/shell.server";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "stylesheet", href: accountsStyles },
-];
+export const handle = { stylesheets: [styles, accountsStyles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = appShellLoader;
 

@@ -103,6 +103,24 @@ const ALLOWED: [string, string][] = [
 ];
 
 describe("import boundaries (eslint.config.js)", () => {
+  it("reports an UNSAFE_ export of Remix anywhere, and lets its public API through", async () => {
+    for (const file of ["app/ui/critical-css.tsx", "app/routes/login.tsx", "api/app.ts"]) {
+      const unsafe = await restricted(
+        file,
+        `import { UNSAFE_RemixContext } from "@remix-run/react";\nexport const y = UNSAFE_RemixContext;\n`,
+      );
+      expect(unsafe, file).toHaveLength(1);
+      expect(unsafe[0]).toMatch(/public API/);
+      expect(
+        await restricted(
+          file,
+          `import { useMatches } from "@remix-run/react";\nexport const y = useMatches;\n`,
+        ),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   for (const [file, spec, advice] of FORBIDDEN) {
     it(`reports ${file} importing "${spec}"`, async () => {
       const messages = await restricted(file, importOf(spec));
