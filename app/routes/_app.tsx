@@ -24,7 +24,7 @@ export const loader = appShellLoader;
 /**
  * The shell's data (locations, the section links, onboarding) changes only when something is posted or the user
  * moves to another location: any other in-app navigation keeps it, so a `.data` request runs only the page's own
- * loader (issue 39; bench/ab.ts measures `.data` navigations).
+ * loader (bench/ab.ts measures such `.data` navigations).
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   formMethod,
