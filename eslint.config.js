@@ -61,7 +61,7 @@ const restrict = (regex, message) => ({ regex, message });
 const UP_TO_SHARED = "(?!(\\.\\./)*(shared|api)/)";
 const R = {
   noApi: restrict(
-    "^(\\.\\./)+api/",
+    "^(\\.\\./)+api/|^api/",
     "app/ never imports api/: the web talks to the api over HTTP (app/server/upstream/api-client.server.ts); code both need goes in shared/.",
   ),
   noClimbTwo: restrict(
@@ -93,11 +93,11 @@ const R = {
     "app/lib is pure helpers and imports nothing of app/ but app/lib: take the value as an argument, or put the code where its dependency lives.",
   ),
   apiNoApp: restrict(
-    "^~/|^(\\.\\./)+app/",
+    "^~/|^(\\.\\./)+app/|^app/",
     "api/ never imports app/ (ADR 0003, ADR 0020): it shares only the contract with the web. Pure code both must run identically goes in shared/.",
   ),
   sharedNothing: restrict(
-    "^~/|^\\.\\./",
+    "^~/|^\\.\\./|^(app|api)/",
     "shared/ imports nothing of app/ or api/: it holds pure code both run identically, and packages only.",
   ),
 };
@@ -107,12 +107,19 @@ const otherFeatureInternals = (feature) =>
     `^~/features/(?!${feature}/)[^/]+/(components/|.*\\.css$)`,
     "A feature imports from another feature only its top-level modules (rules, strings, `.server` steps), never its components or stylesheet: move a shared component to app/ui, or have the route pass it down.",
   );
+/** Everywhere: Remix's public API only (no `UNSAFE_` export: it changes without notice between versions). */
+const REMIX_PUBLIC_ONLY = {
+  regex: "^@remix-run/",
+  importNamePattern: "^UNSAFE_",
+  message:
+    "Remix's UNSAFE_ exports are its internals: use its public API (a route's `handle` read through useMatches(), what a loader or action returns).",
+};
 const layer = (files, restrictions) => ({
   files,
   rules: {
     "no-restricted-imports": [
       "error",
-      { patterns: restrictions.map(({ regex, message }) => ({ regex, message })) },
+      { patterns: [...restrictions.map(({ regex, message }) => ({ regex, message })), REMIX_PUBLIC_ONLY] },
     ],
   },
 });

@@ -1,12 +1,6 @@
 import { PassThrough } from "node:stream";
-import {
-  createReadableStreamFromReadable,
-  type AppLoadContext,
-  type EntryContext,
-  type HandleErrorFunction,
-} from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
-import { isRouteErrorResponse } from "@remix-run/router";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { getSessionUser } from "./server/upstream/session.server";
 import { NonceContext, StaffErrorContext } from "./ui/nonce";
@@ -19,8 +13,9 @@ const ABORT_DELAY = 10_000;
 export const streamTimeout = ABORT_DELAY;
 
 /**
- * Remix's own way (its default entry.server for Node): React's streaming renderer, with `<RemixServer>` writing
- * its hydration scripts, each carrying the page's CSP nonce.
+ * Remix's own renderer (its default entry.server for Node): React's `renderToPipeableStream`, with `<RemixServer>`
+ * writing its hydration scripts, each carrying the page's CSP nonce. No route defers data, so the page is sent
+ * once all of it is ready, as one body.
  */
 export default async function handleRequest(
   request: Request,
@@ -56,15 +51,19 @@ export default async function handleRequest(
         // data then arrives inline, not as Suspense fallbacks swapped in by React's scripts, and a page without
         // <Scripts> (the email deep links) stays free of JavaScript.
         onAllReady() {
+          // Everything is ready, so the page is written at once: collect it into one body (with its
+          // Content-Length) instead of bridging a Node stream into a web stream for the adapter to read back.
           const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          body.once("close", () => clearTimeout(deadline));
+          const chunks: Buffer[] = [];
+          body.on("data", (chunk: Buffer) => chunks.push(chunk));
+          body.once("end", () => {
+            clearTimeout(deadline);
+            const html = Buffer.concat(chunks);
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            responseHeaders.set("Content-Length", String(html.byteLength));
+            resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+          });
+          body.once("error", reject);
           pipe(body);
         },
         onShellError(error: unknown) {

@@ -10,11 +10,12 @@ import { reportClientError } from "~/ui/client-errors";
 import { useEscapeClosesMenus } from "~/ui/escape-closes-menus";
 import { ToastRegion } from "~/ui/toasts";
 import { PAGE_SCRIPT, usePageScripts } from "~/ui/static-page";
-import { BodyStyles, HeadStyles } from "~/ui/critical-css";
 import { NavigationPending, PENDING_SCRIPT } from "~/ui/pending";
+import { BodyStyles, HeadStyles } from "~/ui/critical-css";
 
 // The icon is written in <head> by Layout: on a first visit the links move to the end of <body> (critical-css.tsx).
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const meta: MetaFunction = () => [{ title: "EnergyOps" }];
 

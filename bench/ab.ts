@@ -7,7 +7,11 @@
  * measurement (default 1,000; 8 connections) after a warm-up of BENCH_AB_WARMUP pages (default 1,500) on each.
  * The machine's speed drifts by a third within minutes: a change is judged by the median of the rounds' B ÷ A,
  * each ratio taken from two measurements seconds apart, not by two runs of the full bench.
- * Default paths: the privacy page (signed out, as the bench's static floor) and the locations dashboard.
+ * Default paths: the privacy page (signed out, as the bench's static floor), the locations dashboard, and an in-app
+ * navigation as a signed-in user makes it: the `.data` request of a link from one location's thermostats to its
+ * bills. A path `A-path=>B-path` gives each tree its own URL: the `.data` URL names the routes whose loaders the
+ * browser wants (`_routes`), which a tree's `shouldRevalidate` decides (BENCH_AB_NAV overrides the default
+ * navigation pair).
  * Pages are asked for as a first visit (stylesheets inline); BENCH_AB_VISITOR=returning sends the cookie that says
  * the browser has the build's stylesheets cached, where a tree sets one.
  * Beside CPU, each measurement's page time under that load (8 connections) is kept: p50, p90 and p97.5 (autocannon
@@ -25,7 +29,14 @@ if (!treeA || !treeB) {
   console.error("usage: npx tsx bench/ab.ts <tree A> <tree B> [path…]");
   process.exit(2);
 }
-const paths = rest.length ? rest : ["/privacy-policy", "/locations"];
+// The tree at 10dae8e reloads every loader on a link (no `_routes`); with the shell's shouldRevalidate only the
+// location layout and the page run (the root's loader always does: it reads the flash toast).
+const NAV =
+  process.env.BENCH_AB_NAV ??
+  "/locations/101/spending.data=>/locations/101/spending.data?_routes=root,routes/_app.locations.$locationId,routes/_app.locations.$locationId.spending";
+const paths = rest.length ? rest : ["/privacy-policy", "/locations", NAV];
+/** The URL tree `i` (0: A, 1: B) is asked for, for a path that may be a pair `A-path=>B-path`. */
+const urlOf = (p: string, i: number) => (p.includes("=>") ? p.split("=>")[i] : p);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 7));
 const N = Number(process.env.BENCH_PAGES_N ?? 1000);
 const WARMUP = Number(process.env.BENCH_AB_WARMUP ?? 1500);
@@ -60,7 +71,7 @@ try {
   const run = async (s: (typeof servers)[number], p: string, amount: number): Promise<Measure> => {
     const before = cpuMs(s.pid);
     const r = await autocannon({
-      url: `${s.url}${p}`,
+      url: `${s.url}${urlOf(p, servers.indexOf(s))}`,
       connections: 8,
       amount,
       headers: headersFor(s, p),

@@ -10,7 +10,8 @@ import { Pager, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { accountsLoader } from "~/features/accounts/accounts.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = accountsLoader;
 

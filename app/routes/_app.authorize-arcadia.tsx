@@ -4,7 +4,8 @@ import { ConnectFlow } from "~/features/accounts/components/connect-flow";
 import styles from "~/features/accounts/accounts.css";
 import { authorizeArcadiaLoader, authorizeArcadiaAction } from "~/features/accounts/connect-flow.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = authorizeArcadiaLoader;
 

@@ -17,7 +17,8 @@ import { formatCalendarDate } from "~/lib/dates";
 import { SubmitButton } from "~/ui/pending";
 import { gridServicesLoader } from "~/features/grid-services/grid-services.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = gridServicesLoader;
 

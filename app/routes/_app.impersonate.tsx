@@ -8,7 +8,8 @@ import { withQuery } from "~/lib/query";
 import { SubmitButton } from "~/ui/pending";
 import { impersonateLoader, impersonateAction } from "~/features/impersonation/impersonation.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = impersonateLoader;
 

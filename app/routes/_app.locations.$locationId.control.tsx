@@ -6,7 +6,8 @@ import { LocationSuffix } from "~/features/locations/components/location-heading
 import { controlRoomAction, controlRoomLoader } from "~/features/thermostats/control.server";
 import styles from "~/features/thermostats/thermostats.css";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = controlRoomLoader;
 

@@ -20,11 +20,8 @@ import plotStyles from "~/ui/plot.css";
 import { SubmitButton } from "~/ui/pending";
 import { spendingLoader, spendingAction } from "~/features/bills/bills.server";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: plotStyles },
-  { rel: "stylesheet", href: usageStyles },
-  { rel: "stylesheet", href: styles },
-];
+export const handle = { stylesheets: [plotStyles, usageStyles, styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = spendingLoader;
 

@@ -13,10 +13,8 @@ import { ErrorState } from "~/ui/states";
 import plotStyles from "~/ui/plot.css";
 import { usagePageLoader } from "~/features/usage/usage.server";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: plotStyles },
-  { rel: "stylesheet", href: styles },
-];
+export const handle = { stylesheets: [plotStyles, styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = usagePageLoader;
 

@@ -7,7 +7,8 @@ import styles from "~/features/locations/locations.css";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { dashboardLoader, dashboardAction } from "~/features/locations/dashboard.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = dashboardLoader;
 

@@ -14,7 +14,8 @@ import { EmptyState, ErrorState } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
 import { onboardingLoader, onboardingAction } from "~/features/onboarding/onboarding.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = onboardingLoader;
 

@@ -6,10 +6,8 @@ import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import plotStyles from "~/ui/plot.css";
 import { overrideReportLoader } from "~/features/compliance/report.server";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: plotStyles },
-  { rel: "stylesheet", href: styles },
-];
+export const handle = { stylesheets: [plotStyles, styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = overrideReportLoader;
 

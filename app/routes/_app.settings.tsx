@@ -8,7 +8,8 @@ import { GeneralErrorBoundary } from "~/ui/error-boundary";
 import { ErrorState } from "~/ui/states";
 import { settingsLoader, settingsAction } from "~/features/settings/settings.server";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = settingsLoader;
 

@@ -1,5 +1,12 @@
 import type { LinksFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import {
+  Form,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
 import styles from "~/features/shell/shell.css";
@@ -9,27 +16,32 @@ import { LocationSelect } from "~/features/shell/location-select";
 import { SubmitButton } from "~/ui/pending";
 import { appShellLoader } from "~/features/shell/shell.server";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "stylesheet", href: accountsStyles },
-];
+export const handle = { stylesheets: [styles, accountsStyles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = appShellLoader;
 
+/**
+ * The shell's data (locations, the section links, onboarding) changes only when something is posted or the user
+ * moves to another location: any other in-app navigation keeps it, so a `.data` request runs only the page's own
+ * loader (bench/ab.ts measures such `.data` navigations).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  currentParams,
+  nextParams,
+  defaultShouldRevalidate,
+}) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (currentParams.locationId !== nextParams.locationId) return defaultShouldRevalidate;
+  return false;
+};
+
 export default function AppShell() {
-  const {
-    user,
-    hasClient,
-    locations,
-    locationCount,
-    current,
-    nav,
-    showOnboarding,
-    helpUrl,
-    here,
-    demoModeActive,
-  } = useLoaderData<typeof loader>();
+  const { user, hasClient, locations, locationCount, current, nav, showOnboarding, helpUrl, demoModeActive } =
+    useLoaderData<typeof loader>();
   const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
   return (
     <div className="shell">
       <aside className="sidebar" aria-label="Main">

@@ -11,9 +11,8 @@ import { DismissalRefusalCard } from "~/features/thermostats/components/dismissa
 import { dismissalLoader, dismissalAction } from "~/features/thermostats/dismissal.server";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
-export const handle = NO_SCRIPTS;
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const handle = { ...NO_SCRIPTS, stylesheets: [styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = dismissalLoader;
 

@@ -15,10 +15,8 @@ import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 import { healthCheckLoader, healthCheckAction } from "~/features/prospect/prospect.server";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: accountStyles },
-  { rel: "stylesheet", href: styles },
-];
+export const handle = { stylesheets: [accountStyles, styles] };
+export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = healthCheckLoader;
 

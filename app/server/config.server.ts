@@ -34,6 +34,11 @@ const schema = z.object({
   REDIS_URL: url.optional(),
   /** Number of trusted proxy hops in front of the server (0: the socket address is the client). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Whether this process gzips its answers (pages, `.data`, build assets). "off" behind a proxy that compresses
+   * (docs/deploy.md's nginx does): gzip then costs the proxy's CPU, not this event loop's.
+   */
+  HTTP_COMPRESSION: z.enum(["on", "off"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   DATA_DIR: z.string().min(1).default("data"),
   /** Sign-in POSTs (every kind) per client address and window; generous, offices share an address. */

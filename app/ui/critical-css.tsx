@@ -1,5 +1,5 @@
-import { Links, UNSAFE_RemixContext, useMatches } from "@remix-run/react";
-import { useContext, useState } from "react";
+import { Links, useMatches } from "@remix-run/react";
+import { useState } from "react";
 
 /**
  * First paint with the document: on a first visit the page carries its stylesheets inline (`<style>` under the
@@ -12,6 +12,18 @@ import { useContext, useState } from "react";
  * The mode of a document is fixed for its life: the client reads it from the server's render (the root loader's
  * answer then) and keeps it, so a later revalidation that sees the cookie does not move the links.
  */
+
+/**
+ * A route's stylesheets are declared once, in its `handle` (`export const handle = { stylesheets: [styles] }`):
+ * its `links` renders them as `<link>`s from there, and the first-visit inline styles below read the same list
+ * through `useMatches()`, Remix's public API for the matched routes' handles. (Each route writes its `links` in
+ * one line rather than importing a helper: a helper shared by the root and the routes would be one more script
+ * file on every page, tests/ops/js-budget.test.ts.) A handle may say other things, or nothing.
+ */
+function handleStylesheets(handle: unknown): readonly string[] {
+  const list = (handle as { stylesheets?: unknown } | undefined)?.stylesheets;
+  return Array.isArray(list) ? list.filter((h): h is string => typeof h === "string") : [];
+}
 
 /** On the server: a built stylesheet's text by its href (installed by app/server/stylesheets.server.ts). */
 export const stylesheetSource: { read?: (href: string) => string | undefined } = {};
@@ -30,16 +42,14 @@ function styleText(href: string) {
   return documentStyles.get(href);
 }
 
-/** The stylesheet hrefs of the matched routes, in the order `<Links>` renders them. */
+/**
+ * The stylesheet hrefs of the matched routes, in the order `<Links>` renders them: each route declares them in
+ * its `handle` (app/ui/route-styles.ts), which `useMatches()` gives us.
+ */
 function useStylesheetHrefs() {
-  const routeModules = useContext(UNSAFE_RemixContext)?.routeModules ?? {};
   const hrefs: string[] = [];
-  for (const match of useMatches()) {
-    for (const link of routeModules[match.id]?.links?.() ?? []) {
-      if ("rel" in link && link.rel === "stylesheet" && typeof link.href === "string" && !link.media)
-        if (!hrefs.includes(link.href)) hrefs.push(link.href);
-    }
-  }
+  for (const match of useMatches())
+    for (const href of handleStylesheets(match.handle)) if (!hrefs.includes(href)) hrefs.push(href);
   return hrefs;
 }
 

@@ -1,4 +1,4 @@
-import { expect, expectJsState, loginAs, ready, test, USERS } from "./fixtures";
+import { expect, expectJsState, isJs, loginAs, ready, test, USERS } from "./fixtures";
 
 test.describe("the authenticated shell", () => {
   test("the location selector opens without a script and lists names by street number", async ({
@@ -104,5 +104,63 @@ test.describe("the authenticated shell", () => {
     const res = await page.request.get("/vendor-auth", { maxRedirects: 0 });
     expect(res.status()).toBe(302);
     expect(res.headers().location).toBe("https://vendor-auth.energyops.test/authorize");
+  });
+
+  test("in-app navigation keeps the shell's data; another location or a post reloads it", async ({
+    page,
+  }, info) => {
+    // With JavaScript, a link asks only for the page's own data (`.data?_routes=…` without the shell); without
+    // it every answer is a whole document. Either way the shell shows the right links for where the user is.
+    const dataRequests: URL[] = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith(".data")) dataRequests.push(url);
+    });
+    const loadsShell = (url: URL) => {
+      const routes = url.searchParams.get("_routes");
+      return routes === null || routes.split(",").includes("routes/_app");
+    };
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    await loginAs(page, USERS.dana);
+    await page.goto("/locations/101/control");
+    await ready(page, info);
+    await expect(sections.getByRole("link", { name: "Bill History" })).toHaveAttribute(
+      "href",
+      "/locations/101/spending",
+    );
+
+    // Same location, another section: the shell is kept.
+    await sections.getByRole("link", { name: "Bill History" }).click();
+    await expect(page).toHaveURL(/\/locations\/101\/spending/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    if (isJs(info)) {
+      expect(dataRequests.length).toBeGreaterThan(0);
+      expect(dataRequests.every((u) => !loadsShell(u))).toBe(true);
+    }
+
+    // Another location: the shell's links follow it.
+    dataRequests.length = 0;
+    await page
+      .getByRole("complementary", { name: "Main" })
+      .getByTestId("location-select")
+      .locator("summary")
+      .click();
+    await page
+      .getByRole("list", { name: "Locations" })
+      .getByRole("link", { name: "Harbor Coffee Loop" })
+      .click();
+    await expect(page).toHaveURL(/\/locations\/\d+\/control/);
+    const loop = new URL(page.url()).pathname.split("/")[2];
+    expect(loop).not.toBe("101");
+    await expect(sections.getByRole("link", { name: "Bill History" })).toHaveAttribute(
+      "href",
+      `/locations/${loop}/spending`,
+    );
+    if (isJs(info)) expect(dataRequests.some(loadsShell)).toBe(true);
+
+    // A post (signing out is one) runs the shell's loader again: the next page is the login page.
+    dataRequests.length = 0;
+    await page.getByRole("complementary", { name: "Main" }).getByRole("button", { name: "Sign Out" }).click();
+    await expect(page).toHaveURL(/\/login/);
   });
 });

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
- * A document's HTML is streamed by React with Remix's hydration scripts after it (entry.server, Remix's default
- * way): whole pages, gzip, HEAD, pages without scripts, and a client that leaves mid-page.
+ * A document's HTML is rendered by React with Remix's hydration scripts after it (entry.server, Remix's default
+ * renderer) and sent as one body once ready: whole pages with their length, gzip, HEAD, pages without scripts,
+ * and a client that leaves mid-page.
  */
 let stack: Stack;
 let cookie: string;
@@ -39,10 +40,18 @@ describe("document answers", () => {
     }
   });
 
-  it("send a whole page uncompressed when the client does not ask for gzip", async () => {
-    const raw = await rawGet("/privacy-policy", "");
-    expect(raw.encoding).toBeUndefined();
-    expectWholePage(raw.body.toString(), "uncompressed");
+  it("send a whole page uncompressed, as one body with its length, when the client does not ask for gzip", async () => {
+    for (const [path, headers] of [
+      ["/privacy-policy", ""],
+      ["/settings", `Cookie: ${cookie}\r\n`],
+    ] as const) {
+      const raw = await rawGet(path, headers);
+      expect(raw.encoding, path).toBeUndefined();
+      // entry.server renders the page once everything is ready: one body with a Content-Length, not chunks.
+      expect(raw.chunked, path).toBe(false);
+      expect(raw.length, path).toBe(raw.body.byteLength);
+      expectWholePage(raw.body.toString(), path);
+    }
   });
 
   it("gzip the same page when the client accepts it", async () => {

@@ -227,6 +227,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
       REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
       SESSION_SECRET: "scale-test-secret-0123456789abcdef0123456789",
       TRUST_PROXY: "1",
+      // nginx compresses (docs/deploy.md): the instances send plain bytes.
+      HTTP_COMPRESSION: "off",
       LOG_LEVEL: "warn",
       QUIET_BANNER: "true",
       CLOCK_START: TEST_CLOCK_START,

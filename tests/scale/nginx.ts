@@ -53,6 +53,15 @@ http {
   access_log ${o.accessLog ?? "off"};
   server_tokens off;
 
+  # Compression here, not in the web instances (HTTP_COMPRESSION=off): pages, data and assets, for every client
+  # that asks, whatever the proxy in front of nginx (text/x-script: Remix's .data answers; text/html is implied).
+  gzip on;
+  gzip_comp_level 5;
+  gzip_min_length 1024;
+  gzip_proxied any;
+  gzip_vary on;
+  gzip_types text/css text/plain text/csv application/javascript text/javascript application/json text/x-script image/svg+xml;
+
   # Affinity key: the session cookie's value, or the client's address when there is none (signed out).
   # A map, because nginx variable names cannot hold the cookie name's "-".
   map $http_cookie $energyops_affinity {

@@ -55,6 +55,10 @@ const FORBIDDEN: [string, string, RegExp][] = [
   ["api/routes/bills.ts", "../../app/features/demo-mode/demo-mode", /shared\//],
   ["api/routes/locations.ts", "~/server/csv", /shared\//],
   ["api/db/seed/core.ts", "../../../app/lib/ids", /shared\//],
+  // a bare path from the repository's root (no `baseUrl` resolves it, and the rules still refuse it)
+  ["api/routes/bills.ts", "app/lib/ids", /shared\//],
+  ["app/server/config.server.ts", "api/lib/ids", /shared\//],
+  ["shared/csv.ts", "app/lib/ids", /imports nothing/],
   ["shared/csv.ts", "../app/lib/ids", /imports nothing/],
   ["shared/csv.ts", "../api/lib/ids", /imports nothing/],
   ["shared/csv.ts", "~/lib/ids", /imports nothing/],
@@ -99,6 +103,24 @@ const ALLOWED: [string, string][] = [
 ];
 
 describe("import boundaries (eslint.config.js)", () => {
+  it("reports an UNSAFE_ export of Remix anywhere, and lets its public API through", async () => {
+    for (const file of ["app/ui/critical-css.tsx", "app/routes/login.tsx", "api/app.ts"]) {
+      const unsafe = await restricted(
+        file,
+        `import { UNSAFE_RemixContext } from "@remix-run/react";\nexport const y = UNSAFE_RemixContext;\n`,
+      );
+      expect(unsafe, file).toHaveLength(1);
+      expect(unsafe[0]).toMatch(/public API/);
+      expect(
+        await restricted(
+          file,
+          `import { useMatches } from "@remix-run/react";\nexport const y = useMatches;\n`,
+        ),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   for (const [file, spec, advice] of FORBIDDEN) {
     it(`reports ${file} importing "${spec}"`, async () => {
       const messages = await restricted(file, importOf(spec));

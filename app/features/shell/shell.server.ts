@@ -30,7 +30,6 @@ export async function appShellLoader({ request, params, context }: LoaderFunctio
   ]);
   const list = buildings.ok ? sortLocations(buildings.data, user.isStaff) : [];
   const current = list.find((b) => b.id === wanted) ?? null;
-  const url = new URL(request.url);
   return {
     demoModeActive: user.isDemoMode,
     user: {
@@ -58,6 +57,5 @@ export async function appShellLoader({ request, params, context }: LoaderFunctio
           }),
     showOnboarding: Boolean(steps?.ok && onboardingIncomplete(steps.data)),
     helpUrl: getConfig().HELP_URL,
-    here: `${url.pathname}${url.search}`,
   };
 }
