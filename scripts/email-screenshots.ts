@@ -42,6 +42,7 @@ const docs: Record<string, EmailDoc> = {
       supplier: "Direct Energy Business",
       utility: "ComEd",
     },
+    previousBill: { rateCents: 12.6 },
     flag: { id: 9001, type: "supplier_change", status: "unacknowledged", previousSupplier: "ComEd" },
     billId: 5001,
     account: { id: 1006, number: "4410-2231-09", accountsAtLocation: 2 },

@@ -23,6 +23,7 @@ import { listVisibleBuildings, type BuildingRow } from "../lib/buildings";
 import * as clock from "../lib/clock";
 import { randomToken } from "../lib/crypto";
 import type { ApiDeps } from "../lib/http";
+import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
 import { buildingAddress } from "../routes/bills";
 import { overrideReport } from "../routes/compliance";
 import { sendMail } from "../simulators/mailer";
@@ -151,6 +152,7 @@ type FlagCandidateRow = {
   total_electric_charges_cents: number;
   consumption_kwh: number;
   rate_cents: number;
+  previous_rate_cents: number | null;
   supplier: string | null;
   utility_name: string;
   statement_id: number;
@@ -166,7 +168,7 @@ function billFlagCandidates(deps: ApiDeps): Candidate[] {
     `SELECT f.id AS flag_id, f.type, f.status, f.previous_supplier, f.updated_at, s.building_id, s.statement_date,
        s.service_start_date, s.service_end_date, s.total_charges_cents, s.total_electric_charges_cents,
        s.consumption_kwh, s.rate_cents, s.supplier, u.name AS utility_name, s.id AS statement_id,
-       a.id AS account_id, a.number AS account_number,
+       a.id AS account_id, a.number AS account_number, ${PREVIOUS_BILL_COLUMNS("s")},
        (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location
      FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
        JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
@@ -201,6 +203,7 @@ function billFlagCandidates(deps: ApiDeps): Candidate[] {
               supplier: f.supplier,
               utility: f.utility_name,
             },
+            previousBill: f.previous_rate_cents === null ? null : { rateCents: f.previous_rate_cents },
             flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
             billId: f.statement_id,
             account: {

@@ -1,5 +1,6 @@
 // The flag's heading and question are the spec's words, shared with the web's spending page.
 import { flagCopy, flagHeading } from "../../shared/bill-flags";
+import { flagPrice, priceLine } from "../../shared/flag-price";
 import { issueLabel } from "../../shared/status-labels";
 import {
   formatCalendarDate,
@@ -31,6 +32,8 @@ export type BillAlertData = Common & {
     supplier: string | null;
     utility: string;
   };
+  /** The previous bill of the same account (rule flag-price), null when this is its first. */
+  previousBill: { rateCents: number } | null;
   flag: { id: number; type: string; status: string; previousSupplier: string | null };
   /** The bill's statement id and its utility account; `accountsAtLocation` says whether to name it in the subject. */
   billId: number;
@@ -40,7 +43,10 @@ export type BillAlertData = Common & {
   investigateToken: string;
 };
 
-/** Bill Audit Alert: the flag's heading and question (rule flag-headings), the bill's figures, two answers. */
+/**
+ * Bill Audit Alert: first what the change costs on this bill (rule flag-price), then the flag's heading and
+ * question (rule flag-headings), the bill's figures, two answers.
+ */
 export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
   const heading = flagHeading(d.flag);
   const flag = { ...d.flag, details: { previousSupplier: d.flag.previousSupplier } };
@@ -73,6 +79,12 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("bill_flag", d.unsubscribeHref),
     blocks: [
+      {
+        type: "p",
+        text: priceLine(
+          flagPrice({ rateCents: d.bill.rateCents, kwh: d.bill.consumptionKwh }, d.previousBill),
+        ),
+      },
       { type: "p", text: flagCopy(flag, d.bill.supplier) },
       { type: "facts", rows },
       { type: "button", link: { href: answer("dismissed", d.confirmToken), label: "Yes, this is expected" } },

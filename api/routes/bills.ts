@@ -8,10 +8,11 @@ import { type ApiDeps, HttpError, notFound, parse, route, validationError } from
 import { answerJson, answerOnRecord, flagAnswers, recordFlagAnswer } from "../lib/flag-answers";
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
+import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
 // Demo mode's stand-ins (docs/rules.md, demo-mode-anonymisation), the same the web shows (ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoUtilityName } from "../../shared/demo-stand-ins";
 
-type BillRow = BillStatementRow;
+type BillRow = BillStatementRow & PreviousBillColumns;
 type FlagRow = {
   id: number;
   bill_statement_id: number;
@@ -34,7 +35,8 @@ export const BILL_FLAG_TYPES = [
 ] as const;
 export const BILL_FLAG_STATUSES = ["unacknowledged", "action_requested", "dismissed", "completed"] as const;
 
-const BILL_SELECT = `SELECT s.*, a.number AS account_number, u.id AS utility_id, u.name AS utility_name
+const BILL_SELECT = `SELECT s.*, a.number AS account_number, u.id AS utility_id, u.name AS utility_name,
+  ${PREVIOUS_BILL_COLUMNS("s")}
   FROM bill_statements s JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id`;
 
 export const buildingAddress = (b: BuildingRow) =>
@@ -84,6 +86,9 @@ function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[], reader: R
     total_electric_charges: s.total_electric_charges_cents,
     supplier: s.supplier,
     utility: { id: s.utility_id, name: s.utility_name },
+    // The previous bill of the same account, for the price of a finding (rule flag-price); null for the first.
+    previous_bill:
+      s.previous_bill_id === null ? null : { id: s.previous_bill_id, rate: s.previous_rate_cents },
     flags: flags.map((f) => flagJson(f, reader)),
   };
 }
@@ -109,7 +114,7 @@ const money = (cents: number) =>
   `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** A one-page PDF of the bill statement (pdfkit): header, account, service period, usage and charges. */
-export function billPdf(bill: BillRow, building: BuildingRow, demo = false): Promise<Buffer> {
+export function billPdf(bill: BillStatementRow, building: BuildingRow, demo = false): Promise<Buffer> {
   // In demo mode the utility and the account number are stand-ins too, the same ones the pages show.
   const utilityName = demo ? demoUtilityName(bill.utility_name) : bill.utility_name;
   const accountNumber = demo ? demoAccountNumber(bill.account_number) : bill.account_number;

@@ -13,6 +13,7 @@ import {
   flagAnswerSchema,
 } from "./bills";
 import { now } from "~/server/clock.server";
+import { flagPrice, priceLine } from "../../../shared/flag-price";
 import { idParam, parseId } from "~/lib/ids";
 import { feedbackHeading } from "./feedback";
 import { idempotentAction, type ActionOutcome } from "~/server/idempotency.server";
@@ -55,6 +56,8 @@ export const billStatementSchema = z.object({
   totalElectricCharges: z.number().nullish(),
   supplier: z.string().nullish(),
   utility: z.object({ id: z.number(), name: z.string() }).nullish(),
+  /** The previous bill of the same account (rule flag-price); null for an account's first bill. */
+  previousBill: z.object({ id: z.number(), rate: z.number().nullable() }).nullish(),
   flags: z.array(billFlagSchema).default([]),
 });
 export type BillStatement = z.infer<typeof billStatementSchema>;
@@ -64,6 +67,13 @@ export type Account = z.infer<typeof accountSchema>;
 
 const accountsAnswer = z.object({ items: z.array(accountSchema) });
 const statementsAnswer = z.object({ items: z.array(billStatementSchema) });
+
+/** The price of a finding on this bill (rule flag-price): this bill's rate against the previous bill's. */
+export const billFlagPrice = (b: Pick<BillStatement, "rate" | "consumption" | "previousBill">) =>
+  flagPrice(
+    { rateCents: b.rate, kwh: b.consumption },
+    b.previousBill ? { rateCents: b.previousBill.rate } : null,
+  );
 
 /** GET /building/{buildingId}/accounts */
 export async function listAccounts(api: ApiClient, buildingId: number) {
@@ -154,10 +164,15 @@ export async function spendingLoader({ request, params, context }: LoaderFunctio
     state: result.bills.length ? ("ok" as const) : ("empty" as const),
     locationId,
     ...result,
-    // Each flag's answers in words, written here so the page reads the same with JavaScript on and off.
+    // Each flag's answers in words and its price (rule flag-price), written here so the page reads the same
+    // with JavaScript on and off.
     bills: result.bills.map((b) => ({
       ...b,
-      flags: b.flags.map((f) => ({ ...f, answerView: flagAnswerView(f, b.buildingTimezone) })),
+      flags: b.flags.map((f) => ({
+        ...f,
+        answerView: flagAnswerView(f, b.buildingTimezone),
+        price: priceLine(billFlagPrice(b)),
+      })),
     })),
     targetBillId: result.bills.some((b) => b.id === billId) ? billId : null,
     submissionId: crypto.randomUUID(),

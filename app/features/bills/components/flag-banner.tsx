@@ -23,6 +23,8 @@ type Flag = {
   details?: { previousSupplier?: string | null } | null;
   /** The answers in words and the answers open to this person (the loader's `flagAnswerView`). */
   answerView?: FlagAnswerView;
+  /** What the change costs on this bill, in words (the loader's rule flag-price line). */
+  price?: string;
 };
 
 /** The bill flag banner: supplier_change and rate_class_change flags with headings, pills and the two answers. */
@@ -78,6 +80,11 @@ export function FlagBanner({
             <HeadingTag>{flagHeading(f)}</HeadingTag>
             <Pill tone={pillTone(f.status)}>{pillLabel(f.status)}</Pill>
           </div>
+          {f.price ? (
+            <p className="flag-price" data-testid={`flag-price-${f.id}`}>
+              {f.price}
+            </p>
+          ) : null}
           <p>{flagCopy(f, supplier)}</p>
           {f.answerView?.onRecord ? (
             <p className="flag-record" data-testid={`flag-record-${f.id}`}>
