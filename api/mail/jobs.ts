@@ -30,6 +30,8 @@ import { sendMail } from "../simulators/mailer";
 import { absolute, renderEmail, type EmailDoc } from "./layout";
 import {
   billFlagAlertEmail,
+  flagOutcomeEmail,
+  type FlagOutcomeData,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
@@ -88,7 +90,7 @@ type Candidate = {
 };
 
 /** Renders and writes the candidates in order, within each person's limit; answers how many were written. */
-async function deliver(deps: ApiDeps, candidates: Candidate[]) {
+async function deliver(deps: ApiDeps, candidates: Candidate[], limited = true) {
   const { db } = deps;
   const already = db.prepare(
     "SELECT 1 FROM notifications_sent WHERE user_id = ? AND kind = ? AND subject_key = ?",
@@ -105,7 +107,7 @@ async function deliver(deps: ApiDeps, candidates: Candidate[]) {
       Date.parse(r.sent_at),
     );
     // Over the limit: not sent now and not forgotten; a later run sends it once the window has room.
-    if (roomUnderLimit(c.kind, times, nowMs) === 0) continue;
+    if (limited && roomUnderLimit(c.kind, times, nowMs) === 0) continue;
     const tokens = { unsubscribe: randomToken(), confirm: randomToken(), investigate: randomToken() };
     const doc = c.build(tokens);
     const mail = await renderEmail(doc);
@@ -403,6 +405,72 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
       locations,
     });
   });
+}
+
+/**
+ * The outcome of a closed investigation (rule flag-outcome): one email to each person who gets that client's
+ * Bill Audit Alerts and may see the location, once per flag (the ledger's key), right when staff close it. Not
+ * held back by the alert limit: it answers a question the client asked. Answers how many were written.
+ */
+export async function sendFlagOutcome(deps: ApiDeps, flagId: number): Promise<number> {
+  const { db } = deps;
+  const f = db
+    .prepare(
+      `SELECT f.id AS flag_id, f.type, f.status, f.previous_supplier, s.id AS statement_id, s.building_id,
+         s.statement_date, s.supplier, a.id AS account_id, a.number AS account_number,
+         o.outcome, o.credit_cents, o.note, o.closed_at, u.first_name, u.last_name
+       FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
+         JOIN utility_accounts a ON a.id = s.account_id
+         JOIN bill_flag_outcomes o ON o.bill_flag_id = f.id JOIN users u ON u.id = o.user_id
+       WHERE f.id = ?`,
+    )
+    .get(flagId) as
+    | (Omit<FlagOutcomeData["flag"], "id"> & {
+        flag_id: number;
+        previous_supplier: string | null;
+        statement_id: number;
+        building_id: number;
+        statement_date: string;
+        supplier: string | null;
+        account_id: number;
+        account_number: string;
+        outcome: FlagOutcomeData["outcome"]["outcome"];
+        credit_cents: number | null;
+        note: string;
+        closed_at: string;
+        first_name: string;
+        last_name: string;
+      })
+    | undefined;
+  if (!f) return 0;
+  const out: Candidate[] = [];
+  for (const user of recipients(db, "bill_flag")) {
+    const b = listVisibleBuildings(db, recipientAuth(user)).find((x) => x.id === f.building_id);
+    if (!b) continue;
+    out.push({
+      user,
+      kind: "bill_flag",
+      key: `outcome:${f.flag_id}`,
+      build: (t) =>
+        flagOutcomeEmail({
+          baseUrl: deps.config.webBaseUrl,
+          unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+          location: { id: b.id, name: locationName(b) },
+          flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
+          bill: { id: f.statement_id, statementDate: f.statement_date, supplier: f.supplier },
+          account: { id: f.account_id, number: f.account_number },
+          outcome: {
+            outcome: f.outcome,
+            creditCents: f.credit_cents,
+            note: f.note,
+            by: `${f.first_name} ${f.last_name}`.trim(),
+            closedAt: f.closed_at,
+            timezone: b.timezone,
+          },
+        }),
+    });
+  }
+  return deliver(deps, out, false);
 }
 
 /**

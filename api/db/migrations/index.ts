@@ -11,6 +11,7 @@ import { m071_mail_delivery } from "./071_mail_delivery";
 import { m072_notifications } from "./072_notifications";
 import { m073_sign_in_requester } from "./073_sign_in_requester";
 import { m074_bill_flag_answers } from "./074_bill_flag_answers";
+import { m080_bill_flag_outcomes } from "./080_bill_flag_outcomes";
 
 export type Migration = { id: string; sql: string };
 
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   m072_notifications,
   m073_sign_in_requester,
   m074_bill_flag_answers,
+  m080_bill_flag_outcomes,
 ];
