@@ -104,7 +104,7 @@ export function FlagBanner({
               {f.answerView.onRecord}
             </p>
           ) : null}
-          {f.answerView?.earlier.length ? (
+          {f.answerView?.earlier.length && !f.outcome ? (
             <details className="flag-history">
               <summary>Earlier answers ({f.answerView.earlier.length})</summary>
               <ol>
@@ -120,8 +120,9 @@ export function FlagBanner({
               <p>Note: {f.outcome.note}</p>
             </div>
           ) : null}
-          {f.raised && (f.answerView?.onRecord || f.outcome) ? (
-            <details className="flag-history" data-testid={`flag-history-${f.id}`}>
+          {/* A closed investigation's whole history (rule flag-outcome), in place of the earlier answers. */}
+          {f.raised && f.outcome ? (
+            <details className="flag-history flag-timeline" data-testid={`flag-history-${f.id}`}>
               <summary>History</summary>
               <ol>
                 <li>{f.raised}</li>
