@@ -10,6 +10,7 @@ import { renderEmail, type EmailDoc } from "../api/mail/layout";
 import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../api/mail/sign-in";
 import {
   billFlagAlertEmail,
+  flagOutcomeEmail,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
@@ -53,11 +54,27 @@ const docs: Record<string, EmailDoc> = {
       supplier: "Direct Energy Business",
       utility: "ComEd",
     },
+    previousBill: { rateCents: 12.6 },
     flag: { id: 9001, type: "supplier_change", status: "unacknowledged", previousSupplier: "ComEd" },
     billId: 5001,
     account: { id: 1006, number: "4410-2231-09", accountsAtLocation: 2 },
     confirmToken: "sample-yes",
     investigateToken: "sample-no",
+  }),
+  "flag-outcome": flagOutcomeEmail({
+    ...common,
+    location: { id: 105, name: "Harbor Coffee South Congress" },
+    flag: { id: 7009, type: "rate_class_change", status: "completed", previousSupplier: null },
+    bill: { id: 5001, statementDate: "2026-11-18", supplier: null },
+    account: { id: 1006, number: "AE-30019-881" },
+    outcome: {
+      outcome: "credit_received",
+      creditCents: 120450,
+      note: "Austin Energy moved the account back to its small-commercial rate class and credited the difference.",
+      by: "Morgan Ellis",
+      closedAt: "2026-11-28T15:00:00.000Z",
+      timezone: "America/Chicago",
+    },
   }),
   "device-issue": issueAlertEmail({
     ...common,

@@ -28,6 +28,7 @@ import { listVisibleBuildings, type BuildingRow } from "../lib/buildings";
 import * as clock from "../lib/clock";
 import { randomToken } from "../lib/crypto";
 import type { ApiDeps } from "../lib/http";
+import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
 import { buildingAddress } from "../routes/bills";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import {
@@ -43,6 +44,8 @@ import { formatLocalDateTime } from "./format";
 import {
   alertEmail,
   billFlagAlertEmail,
+  flagOutcomeEmail,
+  type FlagOutcomeData,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
@@ -104,7 +107,7 @@ type Candidate = {
 type Finding = Candidate & { kind: AlertKind; location: { id: number; name: string } };
 
 /** Renders and writes the candidates in order, within each person's limit; answers how many were written. */
-async function deliver(deps: ApiDeps, candidates: Candidate[]) {
+async function deliver(deps: ApiDeps, candidates: Candidate[], limited = true) {
   const { db } = deps;
   const already = db.prepare(
     "SELECT 1 FROM notifications_sent WHERE user_id = ? AND kind = ? AND subject_key = ?",
@@ -121,7 +124,7 @@ async function deliver(deps: ApiDeps, candidates: Candidate[]) {
       Date.parse(r.sent_at),
     );
     // Over the limit: not sent now and not forgotten; a later run sends it once the window has room.
-    if (roomUnderLimit(c.kind, times, nowMs) === 0) continue;
+    if (limited && roomUnderLimit(c.kind, times, nowMs) === 0) continue;
     const tokens = { unsubscribe: randomToken(), confirm: randomToken(), investigate: randomToken() };
     const doc = c.build(tokens);
     const mail = await renderEmail(doc);
@@ -267,6 +270,7 @@ type FlagCandidateRow = {
   total_electric_charges_cents: number;
   consumption_kwh: number;
   rate_cents: number;
+  previous_rate_cents: number | null;
   supplier: string | null;
   utility_name: string;
   statement_id: number;
@@ -282,7 +286,7 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
     `SELECT f.id AS flag_id, f.type, f.status, f.previous_supplier, f.updated_at, s.building_id, s.statement_date,
        s.service_start_date, s.service_end_date, s.total_charges_cents, s.total_electric_charges_cents,
        s.consumption_kwh, s.rate_cents, s.supplier, u.name AS utility_name, s.id AS statement_id,
-       a.id AS account_id, a.number AS account_number,
+       a.id AS account_id, a.number AS account_number, ${PREVIOUS_BILL_COLUMNS("s")},
        (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location
      FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
        JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
@@ -318,6 +322,7 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
               supplier: f.supplier,
               utility: f.utility_name,
             },
+            previousBill: f.previous_rate_cents === null ? null : { rateCents: f.previous_rate_cents },
             flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
             billId: f.statement_id,
             account: {
@@ -589,6 +594,72 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
 
 /** What one run of the jobs covers: one kind, or every alert kind at once ("alerts", one email per person). */
 export type NotificationRun = NotificationKind | "alerts";
+
+/**
+ * The outcome of a closed investigation (rule flag-outcome): one email to each person who gets that client's
+ * Bill Audit Alerts and may see the location, once per flag (the ledger's key), right when staff close it. Not
+ * held back by the alert limit: it answers a question the client asked. Answers how many were written.
+ */
+export async function sendFlagOutcome(deps: ApiDeps, flagId: number): Promise<number> {
+  const { db } = deps;
+  const f = db
+    .prepare(
+      `SELECT f.id AS flag_id, f.type, f.status, f.previous_supplier, s.id AS statement_id, s.building_id,
+         s.statement_date, s.supplier, a.id AS account_id, a.number AS account_number,
+         o.outcome, o.credit_cents, o.note, o.closed_at, u.first_name, u.last_name
+       FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
+         JOIN utility_accounts a ON a.id = s.account_id
+         JOIN bill_flag_outcomes o ON o.bill_flag_id = f.id JOIN users u ON u.id = o.user_id
+       WHERE f.id = ?`,
+    )
+    .get(flagId) as
+    | (Omit<FlagOutcomeData["flag"], "id"> & {
+        flag_id: number;
+        previous_supplier: string | null;
+        statement_id: number;
+        building_id: number;
+        statement_date: string;
+        supplier: string | null;
+        account_id: number;
+        account_number: string;
+        outcome: FlagOutcomeData["outcome"]["outcome"];
+        credit_cents: number | null;
+        note: string;
+        closed_at: string;
+        first_name: string;
+        last_name: string;
+      })
+    | undefined;
+  if (!f) return 0;
+  const out: Candidate[] = [];
+  for (const user of recipients(db, "bill_flag")) {
+    const b = listVisibleBuildings(db, recipientAuth(user)).find((x) => x.id === f.building_id);
+    if (!b) continue;
+    out.push({
+      user,
+      kind: "bill_flag",
+      key: `outcome:${f.flag_id}`,
+      build: (t) =>
+        flagOutcomeEmail({
+          baseUrl: deps.config.webBaseUrl,
+          unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+          location: { id: b.id, name: locationName(b) },
+          flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
+          bill: { id: f.statement_id, statementDate: f.statement_date, supplier: f.supplier },
+          account: { id: f.account_id, number: f.account_number },
+          outcome: {
+            outcome: f.outcome,
+            creditCents: f.credit_cents,
+            note: f.note,
+            by: `${f.first_name} ${f.last_name}`.trim(),
+            closedAt: f.closed_at,
+            timezone: b.timezone,
+          },
+        }),
+    });
+  }
+  return deliver(deps, out, false);
+}
 
 /**
  * Runs one job as of the api's clock and answers how many emails it wrote. An alert kind alone, or "alerts" (all

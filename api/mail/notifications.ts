@@ -1,5 +1,7 @@
 // The flag's heading and question are the spec's words, shared with the web's spending page.
 import { flagCopy, flagHeading } from "../../shared/bill-flags";
+import { flagPrice, priceLine } from "../../shared/flag-price";
+import { type FlagOutcome, OUTCOME_LABELS, outcomeWords } from "../../shared/flag-outcome";
 import { issueLabel } from "../../shared/status-labels";
 import {
   formatCalendarDate,
@@ -41,6 +43,8 @@ export type BillAlertData = Common & {
     supplier: string | null;
     utility: string;
   };
+  /** The previous bill of the same account (rule flag-price), null when this is its first. */
+  previousBill: { rateCents: number } | null;
   flag: { id: number; type: string; status: string; previousSupplier: string | null };
   /** The bill's statement id and its utility account; `accountsAtLocation` says whether to name it in the subject. */
   billId: number;
@@ -50,7 +54,10 @@ export type BillAlertData = Common & {
   investigateToken: string;
 };
 
-/** Bill Audit Alert: the flag's heading and question (rule flag-headings), the bill's figures, two answers. */
+/**
+ * Bill Audit Alert: first what the change costs on this bill (rule flag-price), then the flag's heading and
+ * question (rule flag-headings), the bill's figures, two answers.
+ */
 export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
   const heading = flagHeading(d.flag);
   const flag = { ...d.flag, details: { previousSupplier: d.flag.previousSupplier } };
@@ -83,6 +90,12 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("bill_flag", d.unsubscribeHref),
     blocks: [
+      {
+        type: "p",
+        text: priceLine(
+          flagPrice({ rateCents: d.bill.rateCents, kwh: d.bill.consumptionKwh }, d.previousBill),
+        ),
+      },
       { type: "p", text: flagCopy(flag, d.bill.supplier) },
       { type: "facts", rows },
       { type: "button", link: { href: answer("dismissed", d.confirmToken), label: "Yes, this is expected" } },
@@ -105,6 +118,91 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
               href: absolute(
                 d.baseUrl,
                 `/locations/${d.location.id}/spending?${new URLSearchParams({ accountId: String(d.account.id), billId: String(d.billId) })}#flag-${d.flag.id}`,
+              ),
+              label: `${d.location.name} bills, ${account}`,
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export type FlagOutcomeData = Common & {
+  location: { id: number; name: string };
+  flag: { id: number; type: string; status: string; previousSupplier: string | null };
+  bill: { id: number; statementDate: string; supplier: string | null };
+  account: { id: number; number: string };
+  outcome: {
+    outcome: FlagOutcome;
+    creditCents: number | null;
+    note: string;
+    by: string;
+    closedAt: string;
+    timezone: string | null;
+  };
+};
+
+/** "Nov 28, 2026 at 9:00 AM PST" in the location's timezone. */
+function closedWhen(iso: string, timeZone: string | null) {
+  const at = new Date(iso);
+  const tz = timeZone ?? "UTC";
+  const date = new Intl.DateTimeFormat("en-US", {
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    timeZone: tz,
+  });
+  const time = new Intl.DateTimeFormat("en-US", {
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: tz,
+    timeZoneName: "short",
+  });
+  return `${date.format(at)} at ${time.format(at)}`;
+}
+
+/**
+ * The outcome of an investigation the client asked for (rule flag-outcome): what was found, by whom and when,
+ * the staff's note, and the bill on the spending page with the flag's history.
+ */
+export function flagOutcomeEmail(d: FlagOutcomeData): EmailDoc {
+  const what = d.flag.type === "supplier_change" ? "supplier change" : "delivery rate class change";
+  const account = `Acct # ${d.account.number}`;
+  const words = outcomeWords({ outcome: d.outcome.outcome, creditCents: d.outcome.creditCents });
+  const lead: Record<FlagOutcome, string> = {
+    credit_received: `We investigated the ${what} on your bill and the utility credited your account.`,
+    billing_correct: `We investigated the ${what} on your bill: the billing was correct.`,
+    closed_by_client: `The investigation of the ${what} on your bill was closed at your request.`,
+  };
+  return {
+    subject: `Investigation closed: ${words} at ${d.location.name}`,
+    preview: `${words}: the ${what} on the bill of ${formatCalendarDate(d.bill.statementDate)} at ${d.location.name} (${account})`,
+    heading: `Investigation closed: ${OUTCOME_LABELS[d.outcome.outcome]}`,
+    baseUrl: d.baseUrl,
+    unsubscribe: unsubscribe("bill_flag", d.unsubscribeHref),
+    blocks: [
+      { type: "p", text: lead[d.outcome.outcome] },
+      {
+        type: "facts",
+        rows: [
+          ["Outcome", words],
+          ["Note", d.outcome.note],
+          ["Closed by", `${d.outcome.by}, ${closedWhen(d.outcome.closedAt, d.outcome.timezone)}`],
+          ["Location", d.location.name],
+          ["Account", account],
+          ["Statement date", formatCalendarDate(d.bill.statementDate)],
+        ],
+      },
+      {
+        type: "list",
+        items: [
+          {
+            text: "The bill and the history of this bill issue:",
+            link: {
+              href: absolute(
+                d.baseUrl,
+                `/locations/${d.location.id}/spending?${new URLSearchParams({ accountId: String(d.account.id), billId: String(d.bill.id) })}#flag-${d.flag.id}`,
               ),
               label: `${d.location.name} bills, ${account}`,
             },

@@ -2,16 +2,20 @@ import PDFDocument from "pdfkit";
 import { z } from "zod";
 import type { DB } from "../db";
 import type { BillStatementRow } from "../db/rows";
-import { type Auth, getAuth, sessionRouter } from "../lib/auth";
+import { type Auth, getAuth, requireStaffAuth, sessionRouter } from "../lib/auth";
 import { type BuildingRow, requireBuilding, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { answerJson, answerOnRecord, flagAnswers, recordFlagAnswer } from "../lib/flag-answers";
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
+import { closeFlag, flagOutcomes, outcomeJson } from "../lib/flag-outcomes";
+import { FLAG_OUTCOMES, outcomeProblem } from "../../shared/flag-outcome";
+import { sendFlagOutcome } from "../mail/jobs";
+import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
 // Demo mode's stand-ins (docs/rules.md, demo-mode-anonymisation), the same the web shows (ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoUtilityName } from "../../shared/demo-stand-ins";
 
-type BillRow = BillStatementRow;
+type BillRow = BillStatementRow & PreviousBillColumns;
 type FlagRow = {
   id: number;
   bill_statement_id: number;
@@ -34,19 +38,26 @@ export const BILL_FLAG_TYPES = [
 ] as const;
 export const BILL_FLAG_STATUSES = ["unacknowledged", "action_requested", "dismissed", "completed"] as const;
 
-const BILL_SELECT = `SELECT s.*, a.number AS account_number, u.id AS utility_id, u.name AS utility_name
+const BILL_SELECT = `SELECT s.*, a.number AS account_number, u.id AS utility_id, u.name AS utility_name,
+  ${PREVIOUS_BILL_COLUMNS("s")}
   FROM bill_statements s JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id`;
 
 export const buildingAddress = (b: BuildingRow) =>
   [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`].filter(Boolean).join(", ");
 
 /** The reader of a flag: their id (is an answer theirs?) and demo mode (no real names). */
-type Reader = { userId: number; demo: boolean; answers: ReturnType<typeof flagAnswers> };
+type Reader = {
+  userId: number;
+  demo: boolean;
+  answers: ReturnType<typeof flagAnswers>;
+  outcomes: ReturnType<typeof flagOutcomes>;
+};
 
 const readerOf = (db: DB, auth: Auth, flagIds: number[]): Reader => ({
   userId: auth.user.id,
   demo: auth.session.is_demo_mode === 1,
   answers: flagAnswers(db, flagIds),
+  outcomes: flagOutcomes(db, flagIds),
 });
 
 /** A flag with its answers (rule flag-answer-history): the one on record (or null) and the whole history. */
@@ -63,6 +74,10 @@ function flagJson(f: FlagRow, reader: Reader) {
     updated_at: f.updated_at,
     answer_on_record: onRecord ? answerJson(onRecord, reader.userId, reader.demo) : null,
     answers: answers.map((a) => answerJson(a, reader.userId, reader.demo)),
+    // How the investigation ended (rule flag-outcome), or null.
+    outcome: reader.outcomes.has(f.id)
+      ? outcomeJson(reader.outcomes.get(f.id)!, reader.userId, reader.demo)
+      : null,
   };
 }
 
@@ -84,6 +99,9 @@ function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[], reader: R
     total_electric_charges: s.total_electric_charges_cents,
     supplier: s.supplier,
     utility: { id: s.utility_id, name: s.utility_name },
+    // The previous bill of the same account, for the price of a finding (rule flag-price); null for the first.
+    previous_bill:
+      s.previous_bill_id === null ? null : { id: s.previous_bill_id, rate: s.previous_rate_cents },
     flags: flags.map((f) => flagJson(f, reader)),
   };
 }
@@ -105,11 +123,21 @@ const listQuery = z.object({
 
 const patchBody = z.object({ status: z.enum(BILL_FLAG_STATUSES) });
 
+const outcomeBody = z.object({
+  outcome: z.enum(FLAG_OUTCOMES),
+  credit_cents: z.number().int().nullish(),
+  note: z
+    .string()
+    .trim()
+    .min(1, "Write a note for the client")
+    .max(2000, "Keep the note under 2,000 characters"),
+});
+
 const money = (cents: number) =>
   `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** A one-page PDF of the bill statement (pdfkit): header, account, service period, usage and charges. */
-export function billPdf(bill: BillRow, building: BuildingRow, demo = false): Promise<Buffer> {
+export function billPdf(bill: BillStatementRow, building: BuildingRow, demo = false): Promise<Buffer> {
   // In demo mode the utility and the account number are stand-ins too, the same ones the pages show.
   const utilityName = demo ? demoUtilityName(bill.utility_name) : bill.utility_name;
   const accountNumber = demo ? demoAccountNumber(bill.account_number) : bill.account_number;
@@ -238,6 +266,37 @@ export function billRoutes(deps: ApiDeps) {
           status: flag.status,
         });
       }
+      const row = db.prepare("SELECT * FROM bill_flags WHERE id = ?").get(flag.id) as FlagRow;
+      res.json(flagJson(row, readerOf(db, auth, [flag.id])));
+    }),
+  );
+
+  // Staff, on the client's account, close an investigation (rule flag-outcome): the flag becomes completed and the
+  // people who get that client's Bill Audit Alerts for the location get one email with the outcome.
+  r.post(
+    "/bill-statement/:statementId/bill-flag/:flagId/outcome",
+    route(async (req, res) => {
+      const auth = getAuth(res);
+      requireStaffAuth(auth);
+      const { bill } = requireBill(db, auth, req.params.statementId);
+      const flag = db
+        .prepare("SELECT * FROM bill_flags WHERE id = ? AND bill_statement_id = ?")
+        .get(pathId(req.params.flagId), bill.id) as FlagRow | undefined;
+      if (!flag) throw notFound();
+      const body = parse(outcomeBody, req.body, "body");
+      const creditCents = body.credit_cents ?? null;
+      const problem = outcomeProblem(body.outcome, creditCents);
+      if (problem) throw validationError({ body: [{ location: "credit_cents", message: problem }] });
+      const closed = db.transaction(() =>
+        closeFlag(db, flag.id, auth.user.id, { outcome: body.outcome, creditCents, note: body.note }),
+      )();
+      if (!closed) {
+        throw new HttpError(409, {
+          message: "This bill issue is not under investigation and cannot be closed.",
+          status: flag.status,
+        });
+      }
+      await sendFlagOutcome(deps, flag.id);
       const row = db.prepare("SELECT * FROM bill_flags WHERE id = ?").get(flag.id) as FlagRow;
       res.json(flagJson(row, readerOf(db, auth, [flag.id])));
     }),

@@ -11,6 +11,10 @@ import { rotateSession, userJson } from "./auth";
 // same the web uses, so a download shows what the pages show (shared/, ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoName, demoUtilityName } from "../../shared/demo-stand-ins";
 import { toCsv, type CsvCell } from "../../shared/csv";
+import { flagHeading } from "../../shared/bill-flags";
+import { flagPrice } from "../../shared/flag-price";
+import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
+import { BRAND } from "../mail/layout";
 
 /* ---------- demo mode in the CSV export (rule demo-mode-anonymisation) ---------- */
 
@@ -32,7 +36,47 @@ export const CSV_HEADER = [
   "Total Charges ($)",
   "Electric Charges ($)",
   "Supplier",
+  // The bill's findings (rule flag-price): the shown flags' headings, the amount at stake and its inputs.
+  "Bill Issues",
+  "At Stake ($)",
+  "At Stake",
 ];
+
+/** The flags users see on a bill (a supplier change to us is not a finding), for the CSV's Bill Issues. */
+function shownFlagsByBill(deps: ApiDeps, billIds: number[]) {
+  const rows = deps.db
+    .prepare(
+      `SELECT f.bill_statement_id, f.type, f.status, s.supplier FROM bill_flags f
+       JOIN bill_statements s ON s.id = f.bill_statement_id
+       WHERE f.type IN ('supplier_change', 'rate_class_change')
+         AND f.bill_statement_id IN (SELECT value FROM json_each(?)) ORDER BY f.id`,
+    )
+    .all(JSON.stringify(billIds)) as {
+    bill_statement_id: number;
+    type: string;
+    status: string;
+    supplier: string | null;
+  }[];
+  const out = new Map<number, string[]>();
+  for (const f of rows) {
+    if (f.type === "supplier_change" && f.supplier?.toLowerCase().includes(BRAND.toLowerCase())) continue;
+    out.set(f.bill_statement_id, [...(out.get(f.bill_statement_id) ?? []), flagHeading(f)]);
+  }
+  return out;
+}
+
+/** A bill's findings in the CSV: headings, the amount at stake (empty when not priced) and the rule's words. */
+function findingCells(
+  r: { rate_cents: number; consumption_kwh: number } & PreviousBillColumns,
+  headings: string[] | undefined,
+): CsvCell[] {
+  if (!headings?.length) return ["", "", ""];
+  const price = flagPrice(
+    { rateCents: r.rate_cents, kwh: r.consumption_kwh },
+    r.previous_bill_id === null ? null : { rateCents: r.previous_rate_cents },
+  );
+  return [headings.join("; "), price.cents === null ? "" : (price.cents / 100).toFixed(2), price.text];
+}
 
 function exportCsv(deps: ApiDeps, auth: Auth) {
   const buildings = listVisibleBuildings(deps.db, auth);
@@ -40,13 +84,15 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
   if (buildings.length) {
     const rows = deps.db
       .prepare(
-        `SELECT s.*, a.number AS account_number, u.name AS utility_name FROM bill_statements s
+        `SELECT s.*, a.number AS account_number, u.name AS utility_name, ${PREVIOUS_BILL_COLUMNS("s")}
+         FROM bill_statements s
          JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
          WHERE s.building_id IN (${placeholders(buildings.length)})
          ORDER BY s.building_id, s.statement_date DESC, a.number`,
       )
-      .all(...buildings.map((b) => b.id)) as Pick<
+      .all(...buildings.map((b) => b.id)) as (Pick<
       BillStatementRow,
+      | "id"
       | "building_id"
       | "account_number"
       | "utility_name"
@@ -58,7 +104,13 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
       | "total_charges_cents"
       | "total_electric_charges_cents"
       | "supplier"
-    >[];
+      | "rate_cents"
+    > &
+      PreviousBillColumns)[];
+    const flags = shownFlagsByBill(
+      deps,
+      rows.map((r) => r.id),
+    );
     const byId = new Map(buildings.map((b) => [b.id, b]));
     const demo = auth.session.is_demo_mode === 1;
     for (const r of rows) {
@@ -86,6 +138,7 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
         (r.total_charges_cents / 100).toFixed(2),
         (r.total_electric_charges_cents / 100).toFixed(2),
         r.supplier === null ? "" : demo ? demoUtilityName(r.supplier) : r.supplier,
+        ...findingCells(r, flags.get(r.id)),
       ]);
     }
   }

@@ -54,6 +54,33 @@ test.describe("bills and energy usage page", () => {
     await a11y();
   });
 
+  test("each finding is priced from its bill's own figures (rule flag-price)", async ({
+    asDana: page,
+  }, info) => {
+    await openSpending(page, info, 101);
+    const prices = page.locator(".flag-banner .flag-price");
+    await expect(prices).toHaveCount(2);
+    const line = (await prices.first().textContent())!;
+    const m = line.match(
+      /^At stake on this bill: \$(0\.\d{4}) → \$(0\.\d{4}) per kWh × ([\d,]+) kWh = \$([\d,]+\.\d{2})\.$/,
+    );
+    expect(m, line).not.toBeNull();
+    const [, before, now, kwh, amount] = m!;
+    // Both flags of the bill read the same price; its inputs are this bill's rate and kWh, shown in its row.
+    await expect(prices.nth(1)).toHaveText(line);
+    const latest = billRows(page).first();
+    await expect(latest).toContainText(`$${now}`);
+    await expect(latest).toContainText(kwh);
+    await expect(billRows(page).nth(1)).toContainText(`$${before}`);
+    const cents = Math.round(((Number(now) - Number(before)) * 10000 * Number(kwh.replace(/,/g, ""))) / 100);
+    expect(amount.replace(/,/g, "")).toBe((cents / 100).toFixed(2));
+    // A rate that did not rise says so instead of a number (105's rate class change).
+    await openSpending(page, info, 105);
+    await expect(page.locator(".flag-banner .flag-price").first()).toHaveText(
+      /^At stake on this bill: nothing, the rate did not rise \(\$0\.\d{4} → \$0\.\d{4} per kWh\)\.$/,
+    );
+  });
+
   test("a bill's chart link opens its usage", async ({ asDana: page }, info) => {
     await openSpending(page, info, 101);
     const link = page.locator('svg.chart-svg a[href*="period=bill"]').last();

@@ -109,6 +109,7 @@ describe("notification email templates", () => {
         ...common,
         location: { id: 106, name: "Wicker Park", address: "1425 N Milwaukee Ave" },
         bill,
+        previousBill: { rateCents: 12.6 },
         flag: { id: 77, type: "supplier_change", status: "unacknowledged", previousSupplier: "ComEd" },
         billId: 501,
         account: { id: 1006, number: "4410-2231-09", accountsAtLocation: 1 },
@@ -117,6 +118,10 @@ describe("notification email templates", () => {
       }),
     );
     expect(mail.subject).toBe("Please verify energy supplier change: Wicker Park");
+    // The first line prices the change from the bill's own figures (rule flag-price).
+    expect(mail.text.split("\n").find((l) => l.trim() && !l.includes("supplier change"))).toBe(
+      "At stake on this bill: $0.1260 → $0.1421 per kWh × 18,342 kWh = $295.31.",
+    );
     expect(mail.text).toContain("Account: Acct # 4410-2231-09");
     expect(mail.html).toContain("Did you expect this change?");
     expect(mail.text).toContain("Total charges: $3,238.44");
@@ -134,6 +139,7 @@ describe("notification email templates", () => {
       ...common,
       location: { id: 1, name: "A", address: "x" },
       bill,
+      previousBill: null,
       flag: { id: 1, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
       billId: 2,
       account: { id: 3, number: "X-1", accountsAtLocation: 1 },
@@ -141,6 +147,10 @@ describe("notification email templates", () => {
       investigateToken: "b",
     });
     expect(doc.heading).toBe("Your utility delivery rate increased");
+    expect(doc.blocks[0]).toEqual({
+      type: "p",
+      text: "At stake on this bill: not priced, there is no previous bill of this account to compare the rate with.",
+    });
   });
 
   it("Bill Audit Alert at a location with several accounts: the subject names the account; the link opens it and the bill", async () => {
@@ -149,6 +159,7 @@ describe("notification email templates", () => {
         ...common,
         location: { id: 109, name: "Slope", address: "x" },
         bill,
+        previousBill: { rateCents: 14.5 },
         flag: { id: 88, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
         billId: 612,
         account: { id: 1012, number: "77-0093-1", accountsAtLocation: 2 },
@@ -159,6 +170,9 @@ describe("notification email templates", () => {
     expect(mail.subject).toBe("Your utility delivery rate increased: Slope, Acct # 77-0093-1");
     expect(mail.links).toContain(`${BASE}/locations/109/spending?accountId=1012&billId=612#flag-88`);
     expect(mail.text).toContain("Slope bills, Acct # 77-0093-1");
+    expect(mail.text).toContain(
+      "At stake on this bill: nothing, the rate did not rise ($0.1450 → $0.1421 per kWh).",
+    );
     expect(emailProblems(mail, BASE)).toEqual([]);
   });
 
@@ -333,6 +347,7 @@ describe("what an alert says", () => {
         },
         flag: { id, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
         billId: 500 + id,
+        previousBill: null,
         account: { id: 100 + id, number: `A-${id}`, accountsAtLocation: 1 },
         confirmToken: `${token}-yes`,
         investigateToken: `${token}-no`,

@@ -12,6 +12,7 @@ import { m072_notifications } from "./072_notifications";
 import { m073_sign_in_requester } from "./073_sign_in_requester";
 import { m074_bill_flag_answers } from "./074_bill_flag_answers";
 import { m076_sign_in_mail_asks } from "./076_sign_in_mail_asks";
+import { m080_bill_flag_outcomes } from "./080_bill_flag_outcomes";
 
 export type Migration = { id: string; sql: string };
 
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   m073_sign_in_requester,
   m074_bill_flag_answers,
   m076_sign_in_mail_asks,
+  m080_bill_flag_outcomes,
 ];

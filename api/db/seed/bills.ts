@@ -2,6 +2,7 @@ import { prng } from "../../lib/prng";
 import { addDays, isoDate, type SeedContext } from "./context";
 import { HARBOR_ACCOUNT_ROWS, UTILITY_FOR_BUILDING, UTILITY_ROWS } from "./core";
 import { CLIMATE } from "./usage";
+import { USER } from "./ids";
 
 export const BILL_MONTHS = 13;
 /** Locations whose latest bill has a demand spike (≥ 1.5 × the 12-month mean demand). */
@@ -23,6 +24,42 @@ const SUPPLIER_CHANGES: Record<number, [number, string]> = {
   1015: [0, "EnergyOps Energy Services"],
   1018: [0, "Direct Energy Business"],
 };
+
+/** The first flag's id; each FLAG_SEEDS entry is the next. */
+export const FIRST_FLAG_ID = 7001;
+const flagIdOf = (account: number, index: number, type: string) =>
+  FIRST_FLAG_ID + FLAG_SEEDS.findIndex(([a, i, t]) => a === account && i === index && t === type);
+
+/**
+ * Closed investigations (rule flag-outcome), by Morgan (staff): 108's supplier change three bills back ended with
+ * a credit, 111's rate class change on the bill before last was correct. 110's supplier change and 105's rate
+ * class change are still open (action requested).
+ */
+export const FLAG_OUTCOME_SEEDS: [
+  account: number,
+  index: number,
+  type: string,
+  outcome: string,
+  credit: number | null,
+  note: string,
+][] = [
+  [
+    1010,
+    3,
+    "supplier_change",
+    "credit_received",
+    18250,
+    "The utility reversed the supplier enrolment we did not authorise and credited the difference.",
+  ],
+  [
+    1014,
+    1,
+    "rate_class_change",
+    "billing_correct",
+    null,
+    "The new rate class follows the higher demand at this location; the utility billed it correctly.",
+  ],
+];
 
 type FlagSeed = [account: number, billIndex: number, type: string, status: string];
 /**
@@ -147,7 +184,7 @@ export function seedBills(ctx: SeedContext) {
   const insertFlag = db.prepare(
     "INSERT INTO bill_flags (id, bill_statement_id, type, status, previous_supplier, details_json, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  let flagId = 7001;
+  let flagId = FIRST_FLAG_ID;
   for (const [accountId, index, type, status] of FLAG_SEEDS) {
     const billId = billIds.get(`${accountId}:${index}`);
     if (!billId) continue;
@@ -163,6 +200,24 @@ export function seedBills(ctx: SeedContext) {
       previous,
       JSON.stringify(details),
       addDays(today, -index * 30).toISOString(),
+    );
+  }
+  seedFlagOutcomes(ctx);
+}
+
+/** The seeded outcomes of closed investigations (FLAG_OUTCOME_SEEDS), a day after each flag's bill was raised. */
+export function seedFlagOutcomes({ db, today }: SeedContext) {
+  const insert = db.prepare(
+    "INSERT INTO bill_flag_outcomes (bill_flag_id, outcome, credit_cents, note, user_id, closed_at) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  for (const [account, index, type, outcome, credit, note] of FLAG_OUTCOME_SEEDS) {
+    insert.run(
+      flagIdOf(account, index, type),
+      outcome,
+      credit,
+      note,
+      USER.morgan,
+      addDays(today, -index * 30 + 7).toISOString(),
     );
   }
 }

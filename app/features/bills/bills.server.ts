@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
@@ -10,9 +10,15 @@ import {
   flagAnswerView,
   FLAG_UPDATE_FAILED,
   flagAnchor,
-  flagAnswerSchema,
+  FLAG_CLOSE_FAILED,
+  outcomeRecordText,
+  parseCredit,
+  raisedText,
+  spendingFormSchema,
 } from "./bills";
+import { FLAG_OUTCOMES, outcomeProblem } from "../../../shared/flag-outcome";
 import { now } from "~/server/clock.server";
+import { flagPrice, priceLine } from "../../../shared/flag-price";
 import { parseId } from "~/lib/ids";
 import { feedbackHeading } from "./feedback";
 import { idempotentAction, type ActionOutcome } from "~/server/idempotency.server";
@@ -36,6 +42,16 @@ export const billFlagSchema = z.object({
   details: z.object({ previousSupplier: z.string().nullish() }).passthrough().nullish(),
   answerOnRecord: answerRecordSchema.nullish(),
   answers: z.array(answerRecordSchema).default([]),
+  /** How the investigation ended (rule flag-outcome), or null. */
+  outcome: z
+    .object({
+      outcome: z.enum(FLAG_OUTCOMES),
+      creditCents: z.number().nullable(),
+      note: z.string(),
+      by: z.object({ name: z.string(), you: z.boolean() }),
+      closedAt: z.string(),
+    })
+    .nullish(),
 });
 export type BillFlag = z.infer<typeof billFlagSchema>;
 
@@ -56,6 +72,8 @@ export const billStatementSchema = z.object({
   totalElectricCharges: z.number().nullish(),
   supplier: z.string().nullish(),
   utility: z.object({ id: z.number(), name: z.string() }).nullish(),
+  /** The previous bill of the same account (rule flag-price); null for an account's first bill. */
+  previousBill: z.object({ id: z.number(), rate: z.number().nullable() }).nullish(),
   flags: z.array(billFlagSchema).default([]),
 });
 export type BillStatement = z.infer<typeof billStatementSchema>;
@@ -65,6 +83,13 @@ export type Account = z.infer<typeof accountSchema>;
 
 const accountsAnswer = z.object({ items: z.array(accountSchema) });
 const statementsAnswer = z.object({ items: z.array(billStatementSchema) });
+
+/** The price of a finding on this bill (rule flag-price): this bill's rate against the previous bill's. */
+export const billFlagPrice = (b: Pick<BillStatement, "rate" | "consumption" | "previousBill">) =>
+  flagPrice(
+    { rateCents: b.rate, kwh: b.consumption },
+    b.previousBill ? { rateCents: b.previousBill.rate } : null,
+  );
 
 /** GET /building/{buildingId}/accounts */
 export async function listAccounts(api: ApiClient, buildingId: number) {
@@ -94,6 +119,19 @@ export function answerFlag(api: ApiClient, statementId: number, flagId: number, 
   return api.patch(`/bill-statement/${statementId}/bill-flag/${flagId}`, {
     body: { status: FLAG_ANSWERS[answer] },
     schema: flagAnswerAnswer,
+  });
+}
+
+/** POST bill-statement/{statementId}/bill-flag/{flagId}/outcome: staff close an investigation (rule flag-outcome). */
+export function closeFlagInvestigation(
+  api: ApiClient,
+  statementId: number,
+  flagId: number,
+  body: { outcome: string; creditCents: number | null; note: string },
+) {
+  return api.post(`/bill-statement/${statementId}/bill-flag/${flagId}/outcome`, {
+    body: { outcome: body.outcome, creditCents: body.creditCents, note: body.note },
+    schema: billFlagSchema,
   });
 }
 
@@ -142,7 +180,7 @@ export async function loadLocationBills(
 }
 
 export async function spendingLoader({ request, params, context }: LoaderFunctionArgs) {
-  await requireSmb(request);
+  const user = await requireSmb(request);
   const locationId = await requireLocationId(request, params.locationId);
   const accountParam = new URL(request.url).searchParams.get("accountId");
   const result = await loadLocationBills(request, await getApi(request, context), locationId, accountParam);
@@ -157,10 +195,22 @@ export async function spendingLoader({ request, params, context }: LoaderFunctio
     state: result.bills.length ? ("ok" as const) : ("empty" as const),
     locationId,
     ...result,
-    // Each flag's answers in words, written here so the page reads the same with JavaScript on and off.
+    // Each flag's answers in words and its price (rule flag-price), written here so the page reads the same
+    // with JavaScript on and off.
     bills: result.bills.map((b) => ({
       ...b,
-      flags: b.flags.map((f) => ({ ...f, answerView: flagAnswerView(f, b.buildingTimezone) })),
+      flags: b.flags.map((f) => ({
+        ...f,
+        answerView: flagAnswerView(f, b.buildingTimezone),
+        price: priceLine(billFlagPrice(b)),
+        // Its history (rule flag-outcome): raised with the bill, the answers, and how it ended.
+        raised: raisedText(b.statementDate),
+        outcome: f.outcome
+          ? { text: outcomeRecordText(f.outcome, b.buildingTimezone), note: f.outcome.note }
+          : null,
+        // Staff, on the client's account, may close an investigation.
+        canClose: user.isStaff && f.status === "action_requested",
+      })),
     })),
     targetBillId: result.bills.some((b) => b.id === billId) ? billId : null,
     submissionId: crypto.randomUUID(),
@@ -172,9 +222,24 @@ export async function spendingAction({ request, params, context }: ActionFunctio
   await requireLocationId(request, params.locationId);
   const form = await request.formData();
   // One schema: a missing or unknown answer (intent) fails here like any other field.
-  const submission = parseForm(form, { schema: flagAnswerSchema });
-  if (submission.status !== "success")
-    return invalidSubmission(submission, { flagId: null, message: FLAG_UPDATE_FAILED });
+  const submission = parseForm(form, { schema: spendingFormSchema });
+  const typed = {
+    outcome: String(form.get("outcome") ?? ""),
+    credit: String(form.get("credit") ?? ""),
+    note: String(form.get("note") ?? ""),
+  };
+  const postedFlag = parseId(String(form.get("flagId") ?? ""));
+  if (submission.status !== "success") {
+    return form.get("intent") === "close" && postedFlag !== null
+      ? invalidSubmission(submission, {
+          flagId: postedFlag,
+          message: firstError(submission.error) ?? FLAG_CLOSE_FAILED,
+          values: typed,
+        })
+      : invalidSubmission(submission, { flagId: null, message: FLAG_UPDATE_FAILED });
+  }
+  if (submission.value.intent === "close")
+    return closeAction({ request, context }, user, submission.value, form, typed);
   const { intent, statementId, flagId, submissionId } = submission.value;
   // Once per submission id: a double click or a browser resubmit answers the flag once (ADR 0010).
   const url = new URL(request.url);
@@ -193,6 +258,51 @@ export async function spendingAction({ request, params, context }: ActionFunctio
         kind: "redirect",
         to: `${url.pathname}${url.search}#${flagAnchor(flagId)}`,
         toast: { kind: "success", message: feedbackHeading(FLAG_ANSWERS[intent]) },
+      };
+    },
+  );
+}
+
+const firstError = (error: Record<string, string[] | null> | null | undefined) =>
+  Object.values(error ?? {}).find((e) => e?.length)?.[0];
+
+/** Staff close an investigation (rule flag-outcome): once per submission id; bad input keeps what was typed. */
+async function closeAction(
+  { request, context }: Pick<ActionFunctionArgs, "request" | "context">,
+  user: Awaited<ReturnType<typeof requireSmb>>,
+  v: Extract<z.infer<typeof spendingFormSchema>, { intent: "close" }>,
+  form: FormData,
+  typed: { outcome: string; credit: string; note: string },
+) {
+  const url = new URL(request.url);
+  const refuse = (status: number, message: string) =>
+    data({ flagId: v.flagId, message, values: typed }, { status });
+  if (!user.isStaff) return refuse(403, FLAG_CLOSE_FAILED);
+  const credit = parseCredit(v.credit);
+  if (credit === "invalid")
+    return refuse(400, "Enter the credit as an amount above $0.00, in dollars and cents");
+  const problem = outcomeProblem(v.outcome, credit);
+  if (problem) return refuse(400, problem);
+  return idempotentAction(
+    { request, context },
+    { user, scope: "bill-flag-close", form, submissionId: v.submissionId },
+    async (api): Promise<ActionOutcome<{ flagId: number | null; message: string; values: typeof typed }>> => {
+      const result = await settle(
+        closeFlagInvestigation(api, v.statementId, v.flagId, {
+          outcome: v.outcome,
+          creditCents: credit,
+          note: v.note,
+        }),
+      );
+      if (!result.ok) {
+        const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
+        const message = status === 409 ? FLAG_ALREADY_ANSWERED : FLAG_CLOSE_FAILED;
+        return { kind: "reply", status, body: { flagId: v.flagId, message, values: typed } };
+      }
+      return {
+        kind: "redirect",
+        to: `${url.pathname}${url.search}#${flagAnchor(v.flagId)}`,
+        toast: { kind: "success", message: "Investigation closed: the client has been emailed the outcome" },
       };
     },
   );

@@ -4,6 +4,7 @@ import { localTimeParts } from "~/lib/local-time";
 import { submissionIdField } from "~/ui/submission-id";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatDecimal } from "~/lib/decimal";
+import { FLAG_OUTCOMES, type FlagOutcome, outcomeWords } from "../../../shared/flag-outcome";
 
 /** Pure rules of bills and bill-issue flags (docs/rules.md, Bills and bill-issue flags). */
 
@@ -195,3 +196,56 @@ export const INTENT_OF: Record<FlagAnswerStatus, FlagAnswer> = {
 /** Another answer reached the flag first (the api's 409): the page shows the answer on record. */
 export const FLAG_ALREADY_ANSWERED =
   "This bill issue was answered meanwhile: the answer on record is shown here.";
+
+/* ---------- closing an investigation (rule flag-outcome) ---------- */
+
+/** Staff close an investigation: the outcome, the credit in dollars (for "credit received") and a note. */
+export const flagCloseSchema = z.object({
+  intent: z.literal("close"),
+  statementId: positiveId,
+  flagId: positiveId,
+  outcome: z.enum(FLAG_OUTCOMES, { errorMap: () => ({ message: "Choose an outcome" }) }),
+  credit: z.string().trim().max(20).optional(),
+  note: z
+    .string({ required_error: "Write a note for the client" })
+    .trim()
+    .min(1, "Write a note for the client")
+    .max(2000, "Keep the note under 2,000 characters"),
+  submissionId: submissionIdField,
+});
+
+/** The spending page's one form schema: an answer (confirm, investigate) or staff closing (close). */
+export const spendingFormSchema = z.discriminatedUnion("intent", [flagAnswerSchema, flagCloseSchema]);
+
+/** A credit typed in dollars ("$1,234.5", "120") as cents, or null when it is not an amount. */
+export function parseCredit(text: string | undefined): number | null | "invalid" {
+  const t = (text ?? "").replace(/[$,\s]/g, "");
+  if (!t) return null;
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(t)) return "invalid";
+  return Math.round(Number(t) * 100);
+}
+
+/** How an investigation ended, as the api gives it. */
+export type FlagOutcomeRecord = {
+  outcome: FlagOutcome;
+  creditCents: number | null;
+  note: string;
+  by: { name: string; you: boolean };
+  closedAt: string;
+};
+
+/**
+ * The outcome in words, with who and when (in the building's timezone): "Morgan Lee closed the investigation
+ * on Nov 28, 2026 at 9:00 AM PST: Credit received: $120.00."
+ */
+export function outcomeRecordText(o: FlagOutcomeRecord, timezone: string | null | undefined) {
+  const when = localTimeParts(o.closedAt, timezone);
+  const who = o.by.you ? "You" : o.by.name;
+  return `${who} closed the investigation${when ? ` on ${when[0]} at ${when[1]}` : ""}: ${outcomeWords(o)}.`;
+}
+
+/** The first entry of a flag's history: it was raised with its bill. */
+export const raisedText = (statementDate: string) =>
+  `Raised with the bill of ${formatCalendarDate(statementDate)}.`;
+
+export const FLAG_CLOSE_FAILED = "Unable to close this investigation";

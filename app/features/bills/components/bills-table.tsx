@@ -1,7 +1,6 @@
 import { PRODUCT_NAME } from "~/ui/brand";
 import { billDownloadHref, formatMoney, formatNumber, formatRate, formatRange, visibleFlags } from "../bills";
-import { FlagBanner } from "./flag-banner";
-import type { FlagAnswerView } from "../bills";
+import { FlagBanner, type FlagBannerFlag, type FlagFormError } from "./flag-banner";
 import { formatCalendarDate } from "~/lib/dates";
 
 type Bill = {
@@ -15,13 +14,7 @@ type Bill = {
   totalCharges: number | null;
   supplier?: string | null;
   utility?: { name: string } | null;
-  flags: {
-    id: number;
-    type: string;
-    status: string;
-    details?: { previousSupplier?: string | null } | null;
-    answerView?: FlagAnswerView;
-  }[];
+  flags: FlagBannerFlag[];
 };
 
 const COLUMNS = 8;
@@ -36,7 +29,7 @@ export function BillsTable({
   bills: Bill[];
   /** The bill an alert's link names (`billId`): its row is marked. */
   targetBillId?: number | null;
-  error?: { flagId: number | null; message: string } | null;
+  error?: FlagFormError | null;
   /** For the flag answer forms (ADR 0010). */
   submissionId: string;
 }) {

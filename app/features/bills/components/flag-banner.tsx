@@ -12,17 +12,32 @@ import {
   pillTone,
 } from "../bills";
 import { ANSWER_AGAIN, ANSWER_LABELS, flagCopy, flagHeading } from "../../../../shared/bill-flags";
+import { FLAG_OUTCOMES, OUTCOME_LABELS } from "../../../../shared/flag-outcome";
 import { FieldErrors } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
 import { SubmitButton } from "~/ui/pending";
 
-type Flag = {
+export type FlagBannerFlag = {
   id: number;
   type: string;
   status: string;
   details?: { previousSupplier?: string | null } | null;
   /** The answers in words and the answers open to this person (the loader's `flagAnswerView`). */
   answerView?: FlagAnswerView;
+  /** What the change costs on this bill, in words (the loader's rule flag-price line). */
+  price?: string;
+  /** Its history's first line (raised with the bill) and how it ended (rule flag-outcome). */
+  raised?: string;
+  outcome?: { text: string; note: string } | null;
+  /** Staff on the client's account may close this investigation. */
+  canClose?: boolean;
+};
+type Flag = FlagBannerFlag;
+/** A refused answer or close, with what was typed into the close form. */
+export type FlagFormError = {
+  flagId: number | null;
+  message: string;
+  values?: { outcome: string; credit: string; note: string };
 };
 
 /** The bill flag banner: supplier_change and rate_class_change flags with headings, pills and the two answers. */
@@ -38,7 +53,7 @@ export function FlagBanner({
   statementLabel: string;
   supplier: string | null | undefined;
   flags: Flag[];
-  error?: { flagId: number | null; message: string } | null;
+  error?: FlagFormError | null;
   /** Rendered by the server; a repeat of the same answer is processed once (ADR 0010). */
   submissionId: string;
 }) {
@@ -78,13 +93,18 @@ export function FlagBanner({
             <HeadingTag>{flagHeading(f)}</HeadingTag>
             <Pill tone={pillTone(f.status)}>{pillLabel(f.status)}</Pill>
           </div>
+          {f.price ? (
+            <p className="flag-price" data-testid={`flag-price-${f.id}`}>
+              {f.price}
+            </p>
+          ) : null}
           <p>{flagCopy(f, supplier)}</p>
           {f.answerView?.onRecord ? (
             <p className="flag-record" data-testid={`flag-record-${f.id}`}>
               {f.answerView.onRecord}
             </p>
           ) : null}
-          {f.answerView?.earlier.length ? (
+          {f.answerView?.earlier.length && !f.outcome ? (
             <details className="flag-history">
               <summary>Earlier answers ({f.answerView.earlier.length})</summary>
               <ol>
@@ -93,6 +113,35 @@ export function FlagBanner({
                 ))}
               </ol>
             </details>
+          ) : null}
+          {f.outcome ? (
+            <div className="flag-outcome" data-testid={`flag-outcome-${f.id}`}>
+              <p className="flag-record">{f.outcome.text}</p>
+              <p>Note: {f.outcome.note}</p>
+            </div>
+          ) : null}
+          {/* A closed investigation's whole history (rule flag-outcome), in place of the earlier answers. */}
+          {f.raised && f.outcome ? (
+            <details className="flag-history flag-timeline" data-testid={`flag-history-${f.id}`}>
+              <summary>History</summary>
+              <ol>
+                <li>{f.raised}</li>
+                {f.answerView?.earlier.map((text, i) => (
+                  <li key={i}>{text}</li>
+                ))}
+                {f.answerView?.onRecord ? <li>{f.answerView.onRecord}</li> : null}
+                {f.outcome ? <li>{f.outcome.text}</li> : null}
+              </ol>
+            </details>
+          ) : null}
+          {f.canClose ? (
+            <CloseForm
+              billId={billId}
+              flagId={f.id}
+              submissionId={submissionId}
+              error={error && error.flagId === f.id ? error : null}
+              busy={busyFlag === String(f.id)}
+            />
           ) : null}
           {f.answerView?.options.length ? (
             <Form method="post" className="flag-actions" preventScrollReset>
@@ -117,9 +166,72 @@ export function FlagBanner({
               ])}
             </Form>
           ) : null}
-          {error && error.flagId === f.id ? <FieldErrors errors={[error.message]} alert /> : null}
+          {error && error.flagId === f.id && !f.canClose ? (
+            <FieldErrors errors={[error.message]} alert />
+          ) : null}
         </div>
       ))}
     </section>
+  );
+}
+
+/** Staff close an investigation (rule flag-outcome): an outcome, the credit for "credit received", a note. */
+function CloseForm({
+  billId,
+  flagId,
+  submissionId,
+  error,
+  busy,
+}: {
+  billId: number;
+  flagId: number;
+  submissionId: string;
+  error: FlagFormError | null;
+  busy: boolean;
+}) {
+  const v = error?.values;
+  const id = (name: string) => `close-${flagId}-${name}`;
+  return (
+    <Form method="post" className="flag-close stack" preventScrollReset aria-labelledby={id("legend")}>
+      <fieldset>
+        <legend id={id("legend")}>Close this investigation</legend>
+        <input type="hidden" name="statementId" value={billId} />
+        <input type="hidden" name="flagId" value={flagId} />
+        <input type="hidden" name="intent" value="close" />
+        <SubmissionIdInput value={submissionId} />
+        {FLAG_OUTCOMES.map((o) => (
+          <label key={o} className="row">
+            <input type="radio" name="outcome" value={o} defaultChecked={v?.outcome === o} required />{" "}
+            {OUTCOME_LABELS[o]}
+          </label>
+        ))}
+        <label htmlFor={id("credit")} className="label">
+          Credit received ($), with “Credit received”
+        </label>
+        <input
+          id={id("credit")}
+          name="credit"
+          className="input"
+          inputMode="decimal"
+          autoComplete="off"
+          defaultValue={v?.credit ?? ""}
+        />
+        <label htmlFor={id("note")} className="label">
+          Note for the client
+        </label>
+        <textarea
+          id={id("note")}
+          name="note"
+          className="input"
+          rows={3}
+          required
+          defaultValue={v?.note ?? ""}
+        />
+      </fieldset>
+      {error ? <FieldErrors errors={[error.message]} alert /> : null}
+      <SubmitButton className="btn btn-small" disabled={busy} pendingLabel="Closing…">
+        Close investigation
+      </SubmitButton>
+    </Form>
   );
 }

@@ -1,0 +1,68 @@
+/**
+ * The price of a rate-class-change or supplier-change finding, from the bill's own figures (rule flag-price,
+ * docs/rules.md): (this bill's $/kWh − the previous bill's $/kWh of the same account) × this bill's kWh, in
+ * cents. Each rate is taken as the bill states it to the tenth of a cent ($0.1612), so the inputs shown add up
+ * to the amount shown: "$0.1612 → $0.1853 per kWh × 13,945 kWh = $336.07". Where there is no previous bill, or
+ * the rate did not rise, there is no amount: a sentence says why instead. The web's spending page, its flag and
+ * the api's Bill Audit Alert and bills CSV all use this one rule.
+ */
+export type PricedBill = { rateCents: number | null | undefined; kwh: number | null | undefined };
+
+export type FlagPrice =
+  /** `text` follows the label: the inputs and the amount, or why there is no amount. */
+  | { kind: "priced"; cents: number; inputs: string; text: string }
+  | { kind: "no_previous" | "no_rise" | "no_figures"; cents: null; inputs: string | null; text: string };
+
+const grouped = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
+const dollars = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const finite = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** A rate in cents per kWh as dollars with 4 decimals, in ten-thousandths of a dollar (16.123 → 1612). */
+const tenThousandths = (centsPerKwh: number) => Math.round(centsPerKwh * 100);
+const rateText = (t: number) => `$${(t / 10000).toFixed(4)}`;
+/** Cents as "$1,234.56". */
+export const priceMoney = (cents: number) =>
+  `${cents < 0 ? "-" : ""}$${dollars.format(Math.abs(cents) / 100)}`;
+
+/** The at-stake label every place shows before the sentence ("At stake on this bill: …"). */
+export const PRICE_LABEL = "At stake on this bill";
+
+/** The previous bill of the same account: only its rate counts. */
+export type PreviousBillRate = { rateCents: number | null | undefined };
+
+export function flagPrice(bill: PricedBill, previous: PreviousBillRate | null | undefined): FlagPrice {
+  if (!finite(bill.rateCents) || !finite(bill.kwh)) {
+    return {
+      kind: "no_figures",
+      cents: null,
+      inputs: null,
+      text: "not priced, this bill does not state both a rate and a consumption",
+    };
+  }
+  const now = tenThousandths(bill.rateCents);
+  if (!previous || !finite(previous.rateCents)) {
+    return {
+      kind: "no_previous",
+      cents: null,
+      inputs: null,
+      text: "not priced, there is no previous bill of this account to compare the rate with",
+    };
+  }
+  const before = tenThousandths(previous.rateCents);
+  const inputs = `${rateText(before)} → ${rateText(now)} per kWh`;
+  if (now <= before) {
+    return {
+      kind: "no_rise",
+      cents: null,
+      inputs,
+      text: `nothing, the rate did not rise (${inputs})`,
+    };
+  }
+  // (now − before) ten-thousandths of a dollar × kWh = hundredths of a cent; to the cent, halves up.
+  const cents = Math.round(((now - before) * bill.kwh) / 100 + 1e-9);
+  const full = `${inputs} × ${grouped.format(bill.kwh)} kWh = ${priceMoney(cents)}`;
+  return { kind: "priced", cents, inputs: full, text: full };
+}
+
+/** The one line every place shows: "At stake on this bill: $0.1612 → $0.1853 per kWh × 13,945 kWh = $336.07." */
+export const priceLine = (p: FlagPrice) => `${PRICE_LABEL}: ${p.text}.`;

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningApi } from "../../api/server";
+import { FLAG_SEEDS } from "../../api/db/seed/bills";
+import { flagPrice } from "../../shared/flag-price";
+import { call, loginCookie, startTestApi } from "./api-harness";
+
+/**
+ * Rule flag-price with the seeded bills: the bill list names each bill's previous bill of the same account, and
+ * the bills CSV prices every finding from those same figures (docs/demo-data.md, priced findings).
+ */
+let api: RunningApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+type Bill = {
+  id: number;
+  account_id: number;
+  statement_date: string;
+  consumption: number;
+  rate: number;
+  previous_bill: { id: number; rate: number } | null;
+  flags: { type: string }[];
+};
+
+describe("priced findings (rule flag-price)", () => {
+  it("each bill's previous bill is the account's bill before it; the first has none", async () => {
+    const cookie = await loginCookie(api, "dana@harborcoffee.test");
+    const res = await call(api, "GET", "/building/101/bill-statements", { cookie });
+    const bills = (res.json.items as Bill[]).filter((b) => b.account_id === 1001);
+    expect(bills).toHaveLength(13);
+    // Newest first: each one's previous is the next in the list, with its rate; the oldest has none.
+    for (let i = 0; i < bills.length - 1; i++)
+      expect(bills[i].previous_bill).toEqual({ id: bills[i + 1].id, rate: bills[i + 1].rate });
+    expect(bills.at(-1)!.previous_bill).toBeNull();
+  });
+
+  it("the bills CSV prices each seeded finding from the bills' own figures", async () => {
+    const cookie = await loginCookie(api, "dana@harborcoffee.test");
+    const body = (await call(api, "GET", "/client/1/bill-statements/export-csv", { cookie }))
+      .json as unknown as string;
+    const lines = body.trim().split("\r\n");
+    expect(lines[0].endsWith(",Supplier,Bill Issues,At Stake ($),At Stake")).toBe(true);
+    const priced = lines.filter((l) =>
+      /,\d+\.\d{2},"\$0\.\d{4} → \$0\.\d{4} per kWh × [\d,]+ kWh = \$[\d,.]+"$/.test(l),
+    );
+    // The latest bill of 101's first account carries both a supplier change and a rate class change.
+    const db = api.db;
+    const bill = db
+      .prepare(
+        "SELECT id, rate_cents, consumption_kwh, statement_date FROM bill_statements WHERE account_id = 1001 ORDER BY statement_date DESC LIMIT 2",
+      )
+      .all() as { rate_cents: number; consumption_kwh: number; statement_date: string }[];
+    const price = flagPrice(
+      { rateCents: bill[0].rate_cents, kwh: bill[0].consumption_kwh },
+      { rateCents: bill[1].rate_cents },
+    );
+    expect(price.kind).toBe("priced");
+    const row = lines.find((l) => l.includes(`,${bill[0].statement_date},`) && l.includes("Please verify"))!;
+    expect(row).toContain(
+      `,Please verify energy supplier change; Your utility delivery rate increased,${(price.cents! / 100).toFixed(2)},"${price.text}"`,
+    );
+    expect(priced.length).toBeGreaterThan(0);
+    // Every bill with a shown finding has an amount or the rule's words why not; no other bill has any.
+    const shown = FLAG_SEEDS.filter(
+      ([, , type]) => type === "supplier_change" || type === "rate_class_change",
+    );
+    const withFindings = lines.slice(1).filter((l) => !l.endsWith(",,,"));
+    expect(withFindings.length).toBeGreaterThan(0);
+    expect(withFindings.length).toBeLessThanOrEqual(shown.length);
+    for (const l of withFindings)
+      expect(l).toMatch(/,(\d+\.\d{2},"\$0\.\d{4} → .* = \$[\d,.]+"|,"(nothing|not priced), .*")$/);
+  });
+});
