@@ -10,6 +10,7 @@ import { m070_mail_parts } from "./070_mail_parts";
 import { m071_mail_delivery } from "./071_mail_delivery";
 import { m072_notifications } from "./072_notifications";
 import { m073_sign_in_requester } from "./073_sign_in_requester";
+import { m077_idempotency_keys } from "./077_idempotency_keys";
 
 export type Migration = { id: string; sql: string };
 
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   m071_mail_delivery,
   m072_notifications,
   m073_sign_in_requester,
+  m077_idempotency_keys,
 ];
