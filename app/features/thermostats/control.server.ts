@@ -206,6 +206,15 @@ export async function saveSettings(
         intent: "save",
         thermostatId,
         lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
+        // No answer, but it may have been applied: the form keeps its id, so the same change sent again is
+        // answered by the api with the first one's outcome (Idempotency-Key) instead of being made twice.
+        ...(error.maybeApplied
+          ? {
+              maybeApplied: {
+                submissionId: submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined) ?? null,
+              },
+            }
+          : {}),
       },
     };
   }

@@ -14,6 +14,7 @@ import { SubmissionIdInput } from "~/ui/submission-id";
 import { useHydrated } from "~/ui/use-hydrated";
 import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
 import { SubmitButton } from "~/ui/pending";
+import { MESSAGES } from "../messages";
 
 /** The device's settings, or while a change is pending the values it asked for (the form resets when it finishes). */
 function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
@@ -28,7 +29,16 @@ function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
   };
 }
 
-export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: SubmissionResult<string[]> };
+export type SettingsReply = {
+  intent: "save";
+  thermostatId: number;
+  lastResult: SubmissionResult<string[]>;
+  /**
+   * The change got no answer but may have been applied (ADR 0010): the form keeps this submission id, so that
+   * saving the same change again is answered with the first one's outcome instead of sending it twice.
+   */
+  maybeApplied?: { submissionId: string | null };
+};
 
 /**
  * The setting form of a card (rules thermostat-settings-schema and changed-fields-only, docs/rules.md): Conform + the device's Zod schema, validated as you type
@@ -220,8 +230,18 @@ function LiveSettingsForm({
     >
       <input type="hidden" name="thermostatId" value={id} />
       <input type="hidden" name="tab" value={tab} />
-      <SubmissionIdInput value={submissionId} />
-      {form.errors?.length ? <Alert tone="error">{form.errors.join(" ")}</Alert> : null}
+      <SubmissionIdInput value={reply?.maybeApplied?.submissionId ?? submissionId} />
+      {form.errors?.length ? (
+        <Alert tone="error">
+          {form.errors.join(" ")}
+          {reply?.maybeApplied ? (
+            <>
+              <br />
+              {MESSAGES.maybeApplied}
+            </>
+          ) : null}
+        </Alert>
+      ) : null}
       <SelectField
         label="Mode"
         {...getSelectProps(fields.mode)}
