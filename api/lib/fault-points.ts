@@ -22,6 +22,11 @@ export function armAfterCommit(deps: ApiDeps, fault: AfterCommitFault) {
   listOf(deps).push(fault);
 }
 
+/** Forgets every armed fault (POST /dev/reset: a test that failed before its fault fired leaves none behind). */
+export function disarmAll(deps: ApiDeps) {
+  listOf(deps).length = 0;
+}
+
 /** The middleware in front of every route (before any answer can be written). */
 export function afterCommitFaults(deps: ApiDeps): RequestHandler {
   return (req, res, next) => {

@@ -5,7 +5,7 @@ import { type ApiDeps, parse, route, validationError } from "../lib/http";
 import { z } from "zod";
 import { NOTIFICATION_KINDS } from "../domain/notifications";
 import { runNotificationJob } from "../mail/jobs";
-import { armAfterCommit } from "../lib/fault-points";
+import { armAfterCommit, disarmAll } from "../lib/fault-points";
 
 /**
  * Test hooks, mounted only when the api runs with ENABLE_TEST_HOOKS and its demo data (the e2e servers,
@@ -26,6 +26,7 @@ export function devRoutes(deps: ApiDeps) {
         staffEmailDomain: deps.config.staffEmailDomain,
         extraLocations: deps.config.extraLocations,
       });
+      disarmAll(deps);
       const ms = Math.round(performance.now() - started);
       deps.log("test hook: demo data reset", { ms, history });
       res.json({ now: clock.nowIso(), ms, history });
