@@ -205,16 +205,12 @@ export async function saveSettings(
       body: {
         intent: "save",
         thermostatId,
-        lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
-        // No answer, but it may have been applied: the form keeps its id, so the same change sent again is
-        // answered by the api with the first one's outcome (Idempotency-Key) instead of being made twice.
-        ...(error.maybeApplied
-          ? {
-              maybeApplied: {
-                submissionId: submissionIdField.parse(form.get(SUBMISSION_ID_FIELD) ?? undefined) ?? null,
-              },
-            }
-          : {}),
+        // No answer, but it may have been applied: one more line says so and where to look. The form keeps its
+        // submission id, so the same Save again is answered by the api with the first one's outcome.
+        lastResult: submission.reply({
+          fieldErrors: error.fieldErrors,
+          formErrors: error.maybeApplied ? [message, MESSAGES.maybeApplied] : [message],
+        }),
       },
     };
   }

@@ -7,14 +7,13 @@ import {
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useRef, type FormEvent } from "react";
+import { Fragment, useEffect, useRef, type FormEvent } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
-import { SubmissionIdInput } from "~/ui/submission-id";
+import { SUBMISSION_ID_FIELD, SubmissionIdInput } from "~/ui/submission-id";
 import { useHydrated } from "~/ui/use-hydrated";
 import { canSave, limitsOf, modeDisplayName, settingsSchema, type ThermostatInfo } from "../thermostats";
 import { SubmitButton } from "~/ui/pending";
-import { MESSAGES } from "../messages";
 
 /** The device's settings, or while a change is pending the values it asked for (the form resets when it finishes). */
 function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
@@ -29,16 +28,7 @@ function formDefaults({ state, thermostatAction: action }: ThermostatInfo) {
   };
 }
 
-export type SettingsReply = {
-  intent: "save";
-  thermostatId: number;
-  lastResult: SubmissionResult<string[]>;
-  /**
-   * The change got no answer but may have been applied (ADR 0010): the form keeps this submission id, so that
-   * saving the same change again is answered with the first one's outcome instead of sending it twice.
-   */
-  maybeApplied?: { submissionId: string | null };
-};
+export type SettingsReply = { intent: "save"; thermostatId: number; lastResult: SubmissionResult<string[]> };
 
 /**
  * The setting form of a card (rules thermostat-settings-schema and changed-fields-only, docs/rules.md): Conform + the device's Zod schema, validated as you type
@@ -191,7 +181,9 @@ function LiveSettingsForm({
   const [form, fields] = useForm({
     id: `settings-${id}`,
     lastResult: fetcher.state === "idle" ? reply?.lastResult : undefined,
-    defaultValue: formDefaults(item),
+    // The submission id is a field of the form: after a failed Save the form keeps the id it sent (with the
+    // values), so the same Save again is the same submission (ADR 0010); a new render of the card has a new one.
+    defaultValue: { ...formDefaults(item), [SUBMISSION_ID_FIELD]: submissionId },
     constraint: constraintOf(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onInput",
@@ -230,16 +222,15 @@ function LiveSettingsForm({
     >
       <input type="hidden" name="thermostatId" value={id} />
       <input type="hidden" name="tab" value={tab} />
-      <SubmissionIdInput value={reply?.maybeApplied?.submissionId ?? submissionId} />
+      <input {...getInputProps(fields[SUBMISSION_ID_FIELD], { type: "hidden" })} />
       {form.errors?.length ? (
         <Alert tone="error">
-          {form.errors.join(" ")}
-          {reply?.maybeApplied ? (
-            <>
-              <br />
-              {MESSAGES.maybeApplied}
-            </>
-          ) : null}
+          {form.errors.map((error, i) => (
+            <Fragment key={i}>
+              {i > 0 ? <br /> : null}
+              {error}
+            </Fragment>
+          ))}
         </Alert>
       ) : null}
       <SelectField
