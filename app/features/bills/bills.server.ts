@@ -7,6 +7,7 @@ import {
   FLAG_ANSWERS,
   type FlagAnswer,
   FLAG_UPDATE_FAILED,
+  type FlagError,
   flagAnchor,
   flagAnswerSchema,
 } from "./bills";
@@ -158,11 +159,15 @@ export async function spendingAction({ request, params, context }: ActionFunctio
   return idempotentAction(
     { request, context },
     { user, scope: "bill-flag", form, submissionId },
-    async (api): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
+    async (api): Promise<ActionOutcome<FlagError>> => {
       const result = await settle(answerFlag(api, statementId, flagId, intent));
       if (!result.ok) {
         const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
-        return { kind: "reply", status, body: { flagId, message: FLAG_UPDATE_FAILED } };
+        // No reply but maybe recorded: say so, and keep the submission id so the same answer again is the same
+        // submission (the api answers it from its Idempotency-Key instead of refusing an answered flag).
+        const maybe =
+          result.error.maybeApplied && submissionId ? { maybeApplied: true, retryId: submissionId } : {};
+        return { kind: "reply", status, body: { flagId, message: FLAG_UPDATE_FAILED, ...maybe } };
       }
       return {
         kind: "redirect",

@@ -1,5 +1,13 @@
 import { PRODUCT_NAME } from "~/ui/brand";
-import { billDownloadHref, formatMoney, formatNumber, formatRate, formatRange, visibleFlags } from "../bills";
+import {
+  billDownloadHref,
+  formatMoney,
+  formatNumber,
+  formatRate,
+  formatRange,
+  visibleFlags,
+  type FlagError,
+} from "../bills";
 import { FlagBanner } from "./flag-banner";
 import { formatCalendarDate } from "~/lib/dates";
 
@@ -31,7 +39,7 @@ export function BillsTable({
   submissionId,
 }: {
   bills: Bill[];
-  error?: { flagId: number | null; message: string } | null;
+  error?: FlagError | null;
   /** For the flag answer forms (ADR 0010). */
   submissionId: string;
 }) {

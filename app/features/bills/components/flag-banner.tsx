@@ -4,7 +4,9 @@ import { Pill } from "~/ui/pill";
 import {
   anchoredFlag,
   canAnswer,
+  FLAG_MAYBE_APPLIED,
   flagAnchor,
+  type FlagError,
   groupHeading,
   groupPillStatus,
   pillLabel,
@@ -35,7 +37,7 @@ export function FlagBanner({
   statementLabel: string;
   supplier: string | null | undefined;
   flags: Flag[];
-  error?: { flagId: number | null; message: string } | null;
+  error?: FlagError | null;
   /** Rendered by the server; a repeat of the same answer is processed once (ADR 0010). */
   submissionId: string;
 }) {
@@ -80,7 +82,9 @@ export function FlagBanner({
             <Form method="post" className="flag-actions" preventScrollReset>
               <input type="hidden" name="statementId" value={billId} />
               <input type="hidden" name="flagId" value={f.id} />
-              <SubmissionIdInput value={submissionId} />
+              <SubmissionIdInput
+                value={error?.flagId === f.id && error.retryId ? error.retryId : submissionId}
+              />
               <SubmitButton
                 name="intent"
                 value="confirm"
@@ -101,7 +105,12 @@ export function FlagBanner({
               </SubmitButton>
             </Form>
           ) : null}
-          {error && error.flagId === f.id ? <FieldErrors errors={[error.message]} alert /> : null}
+          {error && error.flagId === f.id ? (
+            <FieldErrors
+              errors={error.maybeApplied ? [error.message, FLAG_MAYBE_APPLIED] : [error.message]}
+              alert
+            />
+          ) : null}
         </div>
       ))}
     </section>
