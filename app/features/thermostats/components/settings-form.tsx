@@ -159,6 +159,9 @@ function FormButtons({ disabled, pending }: { disabled: boolean; pending: boolea
   );
 }
 
+/** The submission id a failed Save sent (the form's values come back from its reply), if any. */
+const sentId = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+
 function LiveSettingsForm({
   item,
   tab,
@@ -222,7 +225,7 @@ function LiveSettingsForm({
     >
       <input type="hidden" name="thermostatId" value={id} />
       <input type="hidden" name="tab" value={tab} />
-      <input {...getInputProps(fields[SUBMISSION_ID_FIELD], { type: "hidden" })} />
+      <SubmissionIdInput value={sentId(fields[SUBMISSION_ID_FIELD].initialValue) ?? submissionId} />
       {form.errors?.length ? (
         <Alert tone="error">
           {form.errors.map((error, i) => (
