@@ -34,10 +34,14 @@ import { CONTROL, settingsForms, startLoad, type Load, type Sample } from "./loa
 const missing = missingTools();
 if (missing) console.warn(`fault suite skipped: ${missing}`);
 
-/** Short, so that a request waiting on a dead upstream shows quickly; the bound of (b) is this + MARGIN_MS. */
-const UPSTREAM_TIMEOUT_MS = 2_000;
+/**
+ * Short, so that a request waiting on a dead upstream shows quickly; the bound of (b) is this + MARGIN_MS. Not
+ * shorter: on the 2-core machine shared with other work (load average 20 and more while five sessions test), a
+ * healthy api can take seconds to answer a sign-in, and 2 s made a sign-in fail now and then (502).
+ */
+const UPSTREAM_TIMEOUT_MS = 4_000;
 /** Rendering and scheduling on a shared 2-core machine, on top of the upstream time-out. */
-const MARGIN_MS = 3_000;
+const MARGIN_MS = 6_000;
 const WORST_ALLOWED_MS = UPSTREAM_TIMEOUT_MS + MARGIN_MS;
 /**
  * A Redis outage lasts longer than the bound, so that a request waiting on Redis until it returns shows as
