@@ -94,7 +94,7 @@ export const FLAG_UPDATE_FAILED = "Unable to process update";
  * a time-out): where to see whether it went through, and that sending it again is safe (ADR 0010).
  */
 export const FLAG_MAYBE_APPLIED =
-  "Your answer may have been recorded all the same: this flag shows its new status once you reload the page. Sending the same answer again is safe, it is never recorded twice.";
+  "Your answer may have been recorded all the same: this flag's status shows whether it was. If it still asks, sending the same answer again is safe, it is never recorded twice.";
 
 /** A failed flag answer as the page shows it; `retryId`: the answer may have been applied, resend it under this id. */
 export type FlagError = { flagId: number | null; message: string; maybeApplied?: boolean; retryId?: string };
