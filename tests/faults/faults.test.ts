@@ -190,7 +190,18 @@ async function underLoad(
     faultEnd = Date.now();
     await until("both instances ready again", bothReady, 30_000);
     recoveredAt = Date.now();
+    // Two more seconds of load, and then until every kind of request has been sent and answered after the
+    // recovery (a sign-in under way at the recovery can take longer than two seconds on a busy machine; the
+    // checks below need one sent after it, not the luck of one fitting in).
     await sleep(2_000);
+    await until("a page view, a sign-in and a late readiness probe after the recovery", () => {
+      const after = load.between(recoveredAt).filter((x) => x.ms >= 0 && x.at + x.ms <= Date.now());
+      return (
+        after.some((x) => x.kind === "page") &&
+        after.some((x) => x.kind === "signin") &&
+        after.some((x) => x.kind === "readyz" && x.at >= recoveredAt + 1_000)
+      );
+    });
   } finally {
     await load.stop();
   }
@@ -291,10 +302,19 @@ function readinessTruthful(run: Run, check: "api" | "redis") {
     });
   expect(lying.map((s) => `${s.what} ${s.status} ${s.body}`)).toEqual([]);
   // After: every probe from a readiness cache period after both were seen ready says ready, 200.
+  // The dependency that came back answers; the instance is ready, or "degraded" only while ANOTHER check says
+  // failing (on a busy machine a Redis reply can miss its 250 ms once during an api scenario: the truth too).
   const after = run.load.between(run.recoveredAt + 1_000).filter((s) => s.kind === "readyz");
   expect(after.length).toBeGreaterThan(0);
-  for (const s of after)
-    expect({ status: s.status, body: readinessOf(s)?.status }).toEqual({ status: 200, body: "ready" });
+  for (const s of after) {
+    const r = readinessOf(s);
+    const othersFailing = !!r && Object.entries(r.checks).some(([k, v]) => k !== check && v === "failing");
+    expect({ status: s.status, [check]: r?.checks[check], body: r?.status }).toEqual({
+      status: 200,
+      [check]: "ok",
+      body: othersFailing ? "degraded" : "ready",
+    });
+  }
 }
 
 /** While Redis is away the site keeps working: every page, sign-in and change answered as usual. */
