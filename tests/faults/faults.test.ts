@@ -441,7 +441,9 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
       },
     );
     cookies = [(await sessionOn(c, c.a.addr, DANA)).cookie, (await sessionOn(c, c.b.addr, DANA)).cookie];
-  }, 120_000);
+    // Seeding the api's database file (a million history rows) and starting five processes: on the shared
+    // 2-core machine at a load average of 20 this once took longer than two minutes.
+  }, 300_000);
 
   beforeEach(async () => {
     await heal();
