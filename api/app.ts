@@ -1,6 +1,8 @@
 import express from "express";
 import { type ApiDeps, errorMiddleware } from "./lib/http";
 import { routers } from "./routes";
+import { afterCommitFaults } from "./lib/fault-points";
+import { idempotencyKeys } from "./lib/idempotency";
 
 /** The reference /api service as an express app (no listening): used by api/server.ts and the tests. */
 export function createApiApp(deps: ApiDeps) {
@@ -32,6 +34,9 @@ export function createApiApp(deps: ApiDeps) {
     next();
   });
   const api = express.Router();
+  // Test hooks only: a write that commits and then gets no answer (api/lib/fault-points.ts).
+  if (deps.config.testHooks && deps.config.demoData) api.use(afterCommitFaults(deps));
+  api.use(idempotencyKeys(deps));
   for (const make of routers) api.use(make(deps));
   api.use((_req, res) => {
     res.status(404).json({ message: "Not Found" });

@@ -85,12 +85,18 @@ export function parse<S extends z.ZodTypeAny>(
   throw validationError({ [where]: params });
 }
 
-/** Wraps an async handler so a thrown error reaches the error middleware. */
+/**
+ * Wraps an async handler so a thrown error reaches the error middleware. A write sent with an Idempotency-Key
+ * runs through the key's `runKeyed` (api/lib/idempotency.ts): once, with its answer stored in its transaction.
+ */
 export const route =
   (fn: (req: Request, res: Response) => unknown | Promise<unknown>): RequestHandler =>
   (req, res, next) => {
     Promise.resolve()
-      .then(() => fn(req, res))
+      .then(() => {
+        const runKeyed = res.locals.runKeyed as ((run: () => unknown) => unknown) | undefined;
+        return runKeyed ? runKeyed(() => fn(req, res)) : fn(req, res);
+      })
       .catch(next);
   };
 

@@ -1,11 +1,12 @@
 import { Router } from "express";
 import * as clock from "../lib/clock";
 import { resetDemoData } from "../db/seed";
-import { type ApiDeps, parse, route } from "../lib/http";
+import { type ApiDeps, parse, route, validationError } from "../lib/http";
 import { z } from "zod";
 import { NOTIFICATION_KINDS } from "../domain/notifications";
 import { runNotificationJob } from "../mail/jobs";
 import { clearFaults } from "./dev-faults";
+import { armAfterCommit, disarmAll } from "../lib/fault-points";
 
 /**
  * Test hooks, mounted only when the api runs with ENABLE_TEST_HOOKS and its demo data (the e2e servers,
@@ -27,6 +28,7 @@ export function devRoutes(deps: ApiDeps) {
         extraLocations: deps.config.extraLocations,
       });
       clearFaults(deps);
+      disarmAll(deps);
       const ms = Math.round(performance.now() - started);
       deps.log("test hook: demo data reset", { ms, history });
       res.json({ now: clock.nowIso(), ms, history });
@@ -44,6 +46,33 @@ export function devRoutes(deps: ApiDeps) {
       const sent = await runNotificationJob(deps, kind, true);
       deps.log("test hook: notifications run", { kind, sent });
       res.json({ sent });
+    }),
+  );
+  /**
+   * Arms a fault point (api/lib/fault-points.ts): the next write matching `method` and the `path` pattern (a
+   * regular expression on the path after /api) commits, then the api dies (`exit`) or drops the connection
+   * (`drop`) instead of answering. Fires once.
+   */
+  r.post(
+    "/dev/faults/after-commit",
+    route((req, res) => {
+      const body = parse(
+        z.object({
+          method: z.enum(["POST", "PUT", "PATCH", "DELETE"]).optional(),
+          path: z.string().min(1).max(200),
+          mode: z.enum(["exit", "drop"]),
+        }),
+        req.body,
+      );
+      let path: RegExp;
+      try {
+        path = new RegExp(body.path);
+      } catch {
+        throw validationError({ body: [{ location: "path", message: "is not a regular expression" }] });
+      }
+      armAfterCommit(deps, { method: body.method, path, mode: body.mode });
+      deps.log("test hook: fault armed", { method: body.method, path: body.path, mode: body.mode });
+      res.json({ armed: true });
     }),
   );
   return r;

@@ -321,7 +321,9 @@ export async function idempotentAction<R>(
 ) {
   const { user, scope, form, submissionId } = submission;
   const key = submissionId ? submissionKey(ownerOf(user), scope, submissionId, form) : null;
-  const api = await getApi(detached(request), context);
+  // Every write of the change carries the submission id as its Idempotency-Key: a submission resent after an
+  // answer that never came (the api applied it, then died) is answered by the api with its first answer.
+  const api = await getApi(detached(request), context, { submissionId: key ? submissionId : null });
   const outcome = await once(key, () => change(api), rememberRedirects, opts);
   return answer(request, outcome);
 }

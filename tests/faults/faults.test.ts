@@ -34,10 +34,14 @@ import { CONTROL, settingsForms, startLoad, type Load, type Sample } from "./loa
 const missing = missingTools();
 if (missing) console.warn(`fault suite skipped: ${missing}`);
 
-/** Short, so that a request waiting on a dead upstream shows quickly; the bound of (b) is this + MARGIN_MS. */
-const UPSTREAM_TIMEOUT_MS = 2_000;
+/**
+ * Short, so that a request waiting on a dead upstream shows quickly; the bound of (b) is this + MARGIN_MS. Not
+ * shorter: on the 2-core machine shared with other work (load average 20 and more while five sessions test), a
+ * healthy api can take seconds to answer a sign-in, and 2 s made a sign-in fail now and then (502).
+ */
+const UPSTREAM_TIMEOUT_MS = 4_000;
 /** Rendering and scheduling on a shared 2-core machine, on top of the upstream time-out. */
-const MARGIN_MS = 3_000;
+const MARGIN_MS = 6_000;
 const WORST_ALLOWED_MS = UPSTREAM_TIMEOUT_MS + MARGIN_MS;
 /**
  * A Redis outage lasts longer than the bound, so that a request waiting on Redis until it returns shows as
@@ -109,6 +113,28 @@ function actionsSince(afterId: number, thermostats = THERMOSTATS) {
     db.close();
   }
 }
+/**
+ * Two cool setpoints for a thermostat's changes: inside the device's limits and both unlike its current setting.
+ * Read from the api's database, which the changes never move: the suite's api keeps every command pending for an
+ * hour (tests/scale/api-process.ts), so the device's own setting stays as seeded. (The load used to add 1 or 2
+ * to the value its form showed, which is the latest change ASKED for: each scenario started where the last had
+ * stopped, and after a few scenarios Warehouse, seeded at 76 °F, asked for 91 °F, above its 90 °F limit, and
+ * every try was rightly refused with a 400.)
+ */
+function changeSetpoints(thermostatId: string): [number, number] {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const t = db
+      .prepare(
+        "SELECT cool_setpoint_f AS cool, min_setpoint_f AS min, max_setpoint_f AS max FROM thermostats WHERE id = ?",
+      )
+      .get(Number(thermostatId)) as { cool: number; min: number; max: number };
+    return t.cool - 2 >= t.min ? [t.cool - 1, t.cool - 2] : [t.cool + 1, t.cool + 2];
+  } finally {
+    db.close();
+  }
+}
+
 function lastActionId() {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
@@ -148,6 +174,7 @@ async function underLoad(
   const load = await startLoad(c, [c.a, c.b], {
     cookies,
     thermostats: THERMOSTATS,
+    setpoints: Object.fromEntries(THERMOSTATS.map((t) => [t, changeSetpoints(t)])),
     clientTimeoutMs: WORST_ALLOWED_MS + 5_000,
     maxRequests: 3_000,
     maxMs: 60_000,
@@ -163,7 +190,26 @@ async function underLoad(
     faultEnd = Date.now();
     await until("both instances ready again", bothReady, 30_000);
     recoveredAt = Date.now();
+    // Two more seconds of load, and then until every kind of request has been sent and answered after the
+    // recovery (a sign-in under way at the recovery can take longer than two seconds on a busy machine; the
+    // checks below need one sent after it, not the luck of one fitting in).
     await sleep(2_000);
+    await until("a page view, a sign-in and each instance's readiness after the recovery", () => {
+      const after = load.between(recoveredAt).filter((x) => x.ms >= 0 && x.at + x.ms <= Date.now());
+      return (
+        after.some((x) => x.kind === "page") &&
+        after.some((x) => x.kind === "signin") &&
+        [c.a, c.b].every((i) =>
+          after.some(
+            (x) =>
+              x.what === `GET /readyz ${i.name}` &&
+              x.at >= recoveredAt + 1_000 &&
+              x.status === 200 &&
+              readinessOf(x)?.status === "ready",
+          ),
+        )
+      );
+    });
   } finally {
     await load.stop();
   }
@@ -263,11 +309,23 @@ function readinessTruthful(run: Run, check: "api" | "redis") {
       return s.status === 0 || !r || r.status === "ready" || r.checks[check] !== "failing";
     });
   expect(lying.map((s) => `${s.what} ${s.status} ${s.body}`)).toEqual([]);
-  // After: every probe from a readiness cache period after both were seen ready says ready, 200.
+  // After: every probe from a readiness cache period after both were seen ready answers with its checks, and each
+  // instance says ready again in them. Not every single probe: on the shared 2-core machine (load average 15 to
+  // 25 while other sessions test) a check can miss its own limit (1 s for the api, 250 ms for a Redis command)
+  // once, and readiness then truthfully reports that dependency slow; `until(bothReady)` has already required
+  // both instances ready.
   const after = run.load.between(run.recoveredAt + 1_000).filter((s) => s.kind === "readyz");
   expect(after.length).toBeGreaterThan(0);
-  for (const s of after)
-    expect({ status: s.status, body: readinessOf(s)?.status }).toEqual({ status: 200, body: "ready" });
+  expect(after.filter((s) => !readinessOf(s)).map((s) => `${s.what} ${s.status} ${s.error ?? ""}`)).toEqual(
+    [],
+  );
+  for (const instance of [c.a, c.b]) {
+    const own = after.filter((s) => s.what === `GET /readyz ${instance.name}`);
+    expect(
+      own.some((s) => s.status === 200 && readinessOf(s)?.status === "ready"),
+      `${instance.name} ready after ${check} came back: ${own.map((s) => s.body).join(" ")}`,
+    ).toBe(true);
+  }
 }
 
 /** While Redis is away the site keeps working: every page, sign-in and change answered as usual. */
@@ -322,10 +380,11 @@ function postDirect(instance: WebInstance, p: string, cookie: string, body: stri
 
 /**
  * While Redis is away, one change on the spare thermostat, clicked twice through nginx, then the same
- * submission sent straight to the OTHER instance. The deployment guarantees the first two (one cookie, one
- * instance, whose memory knows the submission); the third is its documented limit (docs/deploy.md): an
- * instance that never saw the submission, and cannot ask Redis, applies it again. Only a client that
- * bypasses nginx, or a repeat after its instance died, gets there.
+ * submission sent straight to the OTHER instance. The first two are answered by the instance that took the
+ * first (one cookie, one instance, whose memory knows the submission); the third reaches an instance that never
+ * saw the submission and cannot ask Redis, so it sends it upstream again, with the same Idempotency-Key: the
+ * api answers it with the first change. (Before the key, this was the deployment's documented limit: a second
+ * change.) Only a client that bypasses nginx, or a repeat after its instance died, gets there.
  */
 async function clickTwiceThenBypass() {
   const cookie = cookies[0];
@@ -335,7 +394,7 @@ async function clickTwiceThenBypass() {
     tab: f.tab,
     submissionId: randomUUID(),
     mode: "cool",
-    coolSetpointF: String(f.cool + 1),
+    coolSetpointF: String(changeSetpoints(SPARE)[0]),
     heatSetpointF: f.heat,
     intent: "save",
   });
@@ -385,10 +444,17 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
     process.env.MAIL_FROM = "EnergyOps <alerts@energyops.test>";
     c = await startCluster(
       { UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) },
-      { portBase: Number(process.env.FAULTS_PORT_BASE ?? 4620), apiDbFile: dbFile },
+      {
+        portBase: Number(process.env.FAULTS_PORT_BASE ?? 4620),
+        apiDbFile: dbFile,
+        // The api's test hooks: its fault point after commit (api/lib/fault-points.ts).
+        apiEnv: { ENABLE_TEST_HOOKS: "true" },
+      },
     );
     cookies = [(await sessionOn(c, c.a.addr, DANA)).cookie, (await sessionOn(c, c.b.addr, DANA)).cookie];
-  }, 120_000);
+    // Seeding the api's database file (a million history rows) and starting five processes: on the shared
+    // 2-core machine at a load average of 20 this once took longer than two minutes.
+  }, 300_000);
 
   beforeEach(async () => {
     await heal();
@@ -445,6 +511,47 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
     expect(after.filter((s) => !s.ok).map((s) => `${s.what} ${s.status}`)).toEqual([]);
     expect(after.some((s) => s.kind === "signin")).toBe(true);
   }, 90_000);
+
+  it("a change the api committed just before it died (its fault point) is applied once when sent again", async () => {
+    // Deterministic: the api's test-hook fault point (api/lib/fault-points.ts) commits the change, then the api
+    // SIGKILLs itself instead of answering; the load's random kill only sometimes lands in that window.
+    const cookie = cookies[0];
+    const before = lastActionId();
+    const f = (await settingsForms(c, cookie, [SPARE]))[SPARE];
+    const body = new URLSearchParams({
+      thermostatId: SPARE,
+      tab: f.tab,
+      submissionId: randomUUID(),
+      mode: "cool",
+      coolSetpointF: String(changeSetpoints(SPARE)[1]),
+      heatSetpointF: f.heat,
+      intent: "save",
+    });
+    const armed = await fetch(`${c.api.url}/dev/faults/after-commit`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "POST", path: `^/thermostats/${SPARE}/settings$`, mode: "exit" }),
+    });
+    expect(armed.status).toBe(200);
+    const died = new Promise((r) => c.api.child!.once("exit", r));
+    const first = await c.request(CONTROL, { method: "POST", headers: { cookie }, body });
+    await died;
+    // The api made the change and died before saying so: the web tier answers its error state (with the api
+    // down the page is the outage's; tests/reliability/uncertain-write.test.ts and the e2e spec show the card's
+    // message when only the answer was lost).
+    const made = actionsSince(before, [SPARE]).map((a) => a.id);
+    expect(made).toHaveLength(1);
+    expect(first.status).toBe(502);
+    await c.api.start();
+    await until("both instances ready again", bothReady, 30_000);
+    // The same button again: the api answers with the change it made; nothing is made twice.
+    const again = await c.request(CONTROL, { method: "POST", headers: { cookie }, body });
+    expect({ status: again.status, action: actionOf(again.location) }).toEqual({
+      status: 302,
+      action: made[0],
+    });
+    expect(actionsSince(before, [SPARE]).map((a) => a.id)).toEqual(made);
+  }, 60_000);
 
   it("nginx reloaded (nginx -s reload) under load: no request fails", async () => {
     const run = await underLoad(
@@ -529,14 +636,13 @@ describe.skipIf(!!missing)("dependency faults under load (two instances, nginx, 
       repeats.filter((s) => s.repeatedBy !== s.acceptedBy).map((s) => `${s.acceptedBy} then ${s.repeatedBy}`),
     ).toEqual([]);
     // The probe during the outage: through nginx, one instance and one action; straight to the other
-    // instance, a second action (the limit the deployment documents, not one it hides).
+    // instance, which sends it upstream again, the same action (the api's Idempotency-Key answers it).
     const { first, again, bypass } = probe!;
     expect(first.action).not.toBeNull();
     expect(again).toEqual(first);
     expect(bypass.by).not.toBe(first.by);
-    expect(bypass.action).not.toBeNull();
-    expect(bypass.action).not.toBe(first.action);
-    expect(actionsSince(spareBefore, [SPARE]).map((a) => a.id)).toEqual([first.action, bypass.action]);
+    expect(bypass.action).toBe(first.action);
+    expect(actionsSince(spareBefore, [SPARE]).map((a) => a.id)).toEqual([first.action]);
   }, 90_000);
 
   it("web instances started while Redis's port is closed, Redis started later", async () => {

@@ -44,6 +44,11 @@ export type LoadOptions = {
   cookies: string[];
   /** Thermostats of location 104 the posts change (each its own loop). */
   thermostats: string[];
+  /**
+   * The two cool setpoints each thermostat's changes alternate between: inside the device's limits and both
+   * unlike its current setting, whatever earlier changes asked (`changeSetpoints`).
+   */
+  setpoints: Record<string, [number, number]>;
   /** A request still unanswered after this is cut and recorded with status 0. */
   clientTimeoutMs: number;
   /** Bounds: the driver stops on its own after this many requests or this long, whichever comes first. */
@@ -211,7 +216,7 @@ export async function startLoad(c: Cluster, instances: WebInstance[], o: LoadOpt
         tab: f.tab,
         submissionId: sub.id,
         mode: "cool",
-        coolSetpointF: String(f.cool + (i % 2 ? 1 : 2)),
+        coolSetpointF: String(o.setpoints[thermostatId][i % 2]),
         heatSetpointF: f.heat,
         intent: "save",
       });

@@ -154,6 +154,8 @@ export class ApiProcess {
   constructor(
     readonly port: number,
     private readonly dbFile?: string,
+    /** More environment for the api process alone (the fault suite's ENABLE_TEST_HOOKS). */
+    private readonly env: Record<string, string> = {},
   ) {}
 
   async start() {
@@ -162,6 +164,7 @@ export class ApiProcess {
         ...process.env,
         API_PORT: String(this.port),
         ...(this.dbFile ? { API_DB_FILE: this.dbFile } : {}),
+        ...this.env,
       },
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -197,6 +200,8 @@ export type ClusterOptions = {
   portBase?: number;
   /** The api's database file (it survives an api restart); default in memory. */
   apiDbFile?: string;
+  /** More environment for the api process only. */
+  apiEnv?: Record<string, string>;
 };
 
 /**
@@ -214,7 +219,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}, option
     started.push({ stop: () => redis.stop() });
     await redis.start();
 
-    const api = new ApiProcess(ports.api, options.apiDbFile);
+    const api = new ApiProcess(ports.api, options.apiDbFile, options.apiEnv);
     started.push({ stop: () => api.stop("SIGTERM") });
     const apiUrl = await api.start();
     const proxy = await startFaultProxy(apiUrl);

@@ -386,3 +386,54 @@ describe("callSignal (one upstream call's abort signal)", () => {
     expect(call.signal.aborted).toBe(false);
   });
 });
+
+describe("Idempotency-Key and writes whose outcome is unknown (ADR 0010)", () => {
+  const SUB = "0b6f3f4e-8a53-4c1f-9a8e-2f0f5d1c7e11";
+  const keyOf = (call: Call) => (call.init.headers as Record<string, string>)["idempotency-key"];
+
+  it("a client made for a submission sends a key on every write, none on a GET, and none without one", async () => {
+    const { api, calls } = client(() => json({ ok: true }), { submissionId: SUB });
+    await api.get("/a");
+    await api.post("/thermostats/1/settings", { body: { coolSetpointF: 70 } });
+    await api.post("/thermostats/1/settings", { body: { coolSetpointF: 70 } });
+    await api.put("/user_building_access", { body: { buildingId: 1, hasAccess: true } });
+    await api.put("/user_building_access", { body: { buildingId: 2, hasAccess: true } });
+    await api.post("/thermostats/1/settings", { body: { coolSetpointF: 71 } });
+    const keys = calls.map(keyOf);
+    expect(keys[0]).toBeUndefined();
+    // An sf-string: the submission id, then a digest of the call.
+    for (const k of keys.slice(1)) expect(k).toMatch(new RegExp(`^"${SUB}\\.[A-Za-z0-9_-]{16}"$`));
+    // The same call again: the same key; another write of the submission, or another body: another key.
+    expect(keys[2]).toBe(keys[1]);
+    expect(new Set([keys[1], keys[3], keys[4], keys[5]]).size).toBe(4);
+    const plain = client(() => json({ ok: true }));
+    await plain.api.post("/thermostats/1/settings", { body: { coolSetpointF: 70 } });
+    expect(keyOf(plain.calls[0])).toBeUndefined();
+  });
+
+  it("a write that got no answer after it was sent may have been applied; one never sent, or a GET, was not", async () => {
+    const reset = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+    const refused = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+    });
+    const post = (error: unknown) => client(() => Promise.reject(error)).api.post("/x", { body: {} });
+    expect((await failure(post(reset))).maybeApplied).toBe(true);
+    expect((await failure(post(refused))).maybeApplied).toBe(false);
+    expect((await failure(client(() => Promise.reject(reset)).api.get("/x"))).maybeApplied).toBe(false);
+    // The time-out: sent, unanswered.
+    const hang = client(
+      (call) =>
+        new Promise<Response>((_, reject) =>
+          call.init.signal?.addEventListener("abort", () => reject(call.init.signal!.reason)),
+        ),
+      { timeoutMs: 20 },
+    );
+    const timedOut = await failure(hang.api.post("/x", { body: {} }));
+    expect([timedOut.kind, timedOut.maybeApplied]).toEqual(["timeout", true]);
+    // An answer is an answer: a 502 the api sent says it did not apply it.
+    const answered = await failure(
+      client(() => json({ message: "Bad gateway" }, { status: 502 })).api.post("/x", { body: {} }),
+    );
+    expect(answered.maybeApplied).toBe(false);
+  });
+});

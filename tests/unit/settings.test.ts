@@ -98,7 +98,7 @@ describe("access editing", () => {
       ["/user_building_access", { userId: 2, buildingId: 2, hasAccess: true }],
       ["/user_building_access", { userId: 2, buildingId: 3, hasAccess: false }],
     ]);
-    expect(result).toEqual({ saved: [2], failed: [3] });
+    expect(result).toEqual({ saved: [2], failed: [3], maybeApplied: false });
   });
 });
 

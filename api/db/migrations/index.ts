@@ -13,6 +13,7 @@ import { m073_sign_in_requester } from "./073_sign_in_requester";
 import { m074_bill_flag_answers } from "./074_bill_flag_answers";
 import { m076_sign_in_mail_asks } from "./076_sign_in_mail_asks";
 import { m080_bill_flag_outcomes } from "./080_bill_flag_outcomes";
+import { m077_idempotency_keys } from "./077_idempotency_keys";
 
 export type Migration = { id: string; sql: string };
 
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   m074_bill_flag_answers,
   m076_sign_in_mail_asks,
   m080_bill_flag_outcomes,
+  m077_idempotency_keys,
 ];

@@ -9,6 +9,7 @@ import {
   type FlagAnswer,
   flagAnswerView,
   FLAG_UPDATE_FAILED,
+  type FlagError,
   flagAnchor,
   FLAG_CLOSE_FAILED,
   outcomeRecordText,
@@ -246,13 +247,17 @@ export async function spendingAction({ request, params, context }: ActionFunctio
   return idempotentAction(
     { request, context },
     { user, scope: "bill-flag", form, submissionId },
-    async (api): Promise<ActionOutcome<{ flagId: number | null; message: string }>> => {
+    async (api): Promise<ActionOutcome<FlagError>> => {
       const result = await settle(answerFlag(api, statementId, flagId, intent));
       if (!result.ok) {
         const status = result.error.status >= 400 && result.error.status < 500 ? result.error.status : 502;
         // Answered meanwhile (in another tab, by another person, from an email): the page reloads its flags.
+        // No reply but maybe recorded: say so, and keep the submission id so the same answer again is the same
+        // submission (the api answers it from its Idempotency-Key instead of refusing an answered flag).
         const message = status === 409 ? FLAG_ALREADY_ANSWERED : FLAG_UPDATE_FAILED;
-        return { kind: "reply", status, body: { flagId, message } };
+        const maybe =
+          result.error.maybeApplied && submissionId ? { maybeApplied: true, retryId: submissionId } : {};
+        return { kind: "reply", status, body: { flagId, message, ...maybe } };
       }
       return {
         kind: "redirect",

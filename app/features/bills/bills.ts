@@ -103,6 +103,15 @@ export const flagAnswerSchema = z.object({
 });
 
 export const FLAG_UPDATE_FAILED = "Unable to process update";
+/**
+ * The line after it when the answer got no reply although it may have reached the api (the connection closed,
+ * a time-out): where to see whether it went through, and that sending it again is safe (ADR 0010).
+ */
+export const FLAG_MAYBE_APPLIED =
+  "Your answer may have been recorded all the same: this flag's status shows whether it was. If it still asks, sending the same answer again is safe, it is never recorded twice.";
+
+/** A failed flag answer as the page shows it; `retryId`: the answer may have been applied, resend it under this id. */
+export type FlagError = { flagId: number | null; message: string; maybeApplied?: boolean; retryId?: string };
 
 /** Money in cents as dollars with 2 decimals: 123456 → "$1,234.56". */
 export function formatMoney(cents: number | null | undefined) {

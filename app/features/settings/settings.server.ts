@@ -91,6 +91,8 @@ export async function saveTeamAccess(
   return {
     saved: changes.filter((_, i) => results[i].ok).map((c) => c.buildingId),
     failed: changes.filter((_, i) => !results[i].ok).map((c) => c.buildingId),
+    /** A failed call got no answer but may have been applied (the connection closed, a time-out). */
+    maybeApplied: results.some((r) => !r.ok && r.error.maybeApplied),
   };
 }
 
@@ -175,12 +177,16 @@ export async function accessAction(
   const back = `/settings?tab=team`;
   if (changes.length === 0)
     return { kind: "redirect", to: back, toast: { kind: "info", message: "No changes to save." } };
-  const { failed } = await saveTeamAccess(api, userId, changes);
+  const { failed, maybeApplied } = await saveTeamAccess(api, userId, changes);
   if (failed.length > 0) {
     const names = member.userBuildingsWithName
       .filter((b) => failed.includes(b.buildingId))
       .map((b) => b.buildingName);
-    return { kind: "reply", status: 502, body: { userId, chosen, failed: names } };
+    return {
+      kind: "reply",
+      status: 502,
+      body: { userId, chosen, failed: names, ...(maybeApplied ? { maybeApplied } : {}) },
+    };
   }
   return {
     kind: "redirect",

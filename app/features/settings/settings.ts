@@ -152,7 +152,18 @@ export type TeamView = {
 };
 
 /** What the access editor gets back from the action: the choice to show, and what failed. */
-export type AccessActionData = { userId: number; chosen: number[]; failed?: string[]; message?: string };
+export type AccessActionData = {
+  userId: number;
+  chosen: number[];
+  failed?: string[];
+  message?: string;
+  /** A failed location got no answer but may have been saved (ADR 0010): the editor says so. */
+  maybeApplied?: boolean;
+};
+
+/** The line after a failed save when some location got no answer but may have been saved all the same. */
+export const ACCESS_MAYBE_APPLIED =
+  "Some of these may have been saved all the same: this member's locations show it once you reload the page. Saving the same choice again is safe.";
 
 /** The access editor's intents: Select all / Revoke all (without JavaScript) answer the choice; Save saves it. */
 export const ACCESS_INTENTS = ["access-select-all", "access-revoke-all", "access-save"] as const;

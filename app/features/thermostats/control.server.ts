@@ -208,7 +208,12 @@ export async function saveSettings(
       body: {
         intent: "save",
         thermostatId,
-        lastResult: submission.reply({ fieldErrors: error.fieldErrors, formErrors: [message] }),
+        // No answer, but it may have been applied: one more line says so and where to look. The form keeps its
+        // submission id, so the same Save again is answered by the api with the first one's outcome.
+        lastResult: submission.reply({
+          fieldErrors: error.fieldErrors,
+          formErrors: error.maybeApplied ? [message, MESSAGES.maybeApplied] : [message],
+        }),
         failure: message,
       },
     };

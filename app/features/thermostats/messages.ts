@@ -7,6 +7,12 @@ export const MESSAGES = {
     "Unable to load thermostat. Please try refreshing the page. If the issue keeps happening, contact Customer Support.",
   submitted: "Thermostat update submitted",
   updateFailed: "Unable to update Thermostat settings",
+  /**
+   * The line after it when the change got no answer although it may have reached the api (the connection
+   * closed, a time-out): where to see whether it went through, and that saving it again is safe (ADR 0010).
+   */
+  maybeApplied:
+    "The change may have gone through all the same: the latest change on this card shows whether it did. Saving the same change again is safe, it is never sent twice.",
   /** Save refused for an unlinked device (status -2): the card already says we cannot read or change it. */
   unlinkedRefused:
     "This thermostat is no longer linked to its vendor account, so its settings cannot be changed. Reconnect it in the vendor's app first.",

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import { ApiError, errorFromResponse, isApiError } from "./api-error";
 import { keysToCamel, keysToSnake, toCamel, toQueryString, type QueryValue } from "./casing";
@@ -30,6 +31,11 @@ export type ApiClientOptions = {
   requestId?: string;
   /** Told of every call once it ends: its outcome and how long it took (the metrics). */
   onCall?: (call: UpstreamCallReport) => void;
+  /**
+   * The form submission this client works for (`idempotentAction`, ADR 0010): every write (not GET) carries it
+   * as `Idempotency-Key`, so the api answers a resent submission with its first answer instead of acting again.
+   */
+  submissionId?: string;
 };
 
 /** What a call sends: its query (GET) and its body (other methods). */
@@ -75,6 +81,41 @@ type Options<S extends Schema | undefined> = {
    */
   forwardedFor?: string;
 };
+
+/** What a call adds to its request besides query and body. */
+type CallExtras = { forwardedFor?: string };
+
+/**
+ * A write's `Idempotency-Key`: the submission id, then a digest of the call (method, path, JSON body), as a
+ * structured-field string (the IETF draft's form). The same submission sent again makes the same calls, so each
+ * gets its first key back; a submission that makes several writes (a team-access save, one per location) gives
+ * each its own; and a form changed after a failure under the same id is a new request with a new key, not a
+ * reuse the api must refuse.
+ */
+export function idempotencyKey(submissionId: string, method: string, path: string, payload = "") {
+  const digest = createHash("sha256").update(`${method} ${path} ${payload}`).digest("base64url").slice(0, 16);
+  return `"${submissionId}.${digest}"`;
+}
+
+/**
+ * No answer to a write: the request may have reached the api and been applied (the connection closed after it was
+ * sent, the time-out), unless it failed while connecting (nothing was sent). `ApiError.maybeApplied` says so.
+ */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+function notSent(error: unknown) {
+  const codes = [error, (error as { cause?: unknown } | null)?.cause].map(
+    (e) => (e as { code?: unknown } | null)?.code,
+  );
+  return codes.some((c) => typeof c === "string" && NOT_SENT_CODES.has(c));
+}
 type Result<S> = S extends { safeParse(data: unknown): infer R }
   ? Extract<R, { success: true }> extends { data: infer T }
     ? T
@@ -127,7 +168,7 @@ export function createApiClient(opts: ApiClientOptions) {
     path: string,
     query?: Record<string, QueryValue>,
     body?: unknown,
-    forwardedFor?: string,
+    { forwardedFor }: CallExtras = {},
   ) {
     const url = `${opts.baseUrl.replace(/\/$/, "")}${path.startsWith("/") ? path : `/${path}`}${method === "GET" ? toQueryString(query) : ""}`;
     const headers: Record<string, string> = { accept: "application/json", "cache-control": "no-store" };
@@ -140,15 +181,21 @@ export function createApiClient(opts: ApiClientOptions) {
       headers["content-type"] = "application/json";
       payload = JSON.stringify(keysToSnake(body));
     }
+    if (opts.submissionId && method !== "GET" && method !== "HEAD")
+      headers["idempotency-key"] = idempotencyKey(opts.submissionId, method, path, payload);
     return { url, init: { method, headers, body: payload } };
   }
 
-  /** Why a call got no answer, as an ApiError. */
-  function noAnswer(call: ReturnType<typeof callSignal>) {
+  /** Why a call got no answer, as an ApiError; a write's says whether it may have been applied all the same. */
+  function noAnswer(call: ReturnType<typeof callSignal>, method: string, cause?: unknown) {
     call.release();
-    if (call.timedOut()) return new ApiError("The server took too long to answer", "timeout", 504);
-    if (opts.signal?.aborted) return new ApiError("Request aborted", "aborted", 499);
-    return new ApiError("Could not reach the server", "network", 502);
+    const write = method !== "GET" && method !== "HEAD";
+    let error: ApiError;
+    if (call.timedOut()) error = new ApiError("The server took too long to answer", "timeout", 504);
+    else if (opts.signal?.aborted) error = new ApiError("Request aborted", "aborted", 499);
+    else error = new ApiError("Could not reach the server", "network", 502);
+    error.maybeApplied = write && !notSent(cause);
+    return error;
   }
 
   /** One call through the transport; `release` once its body has been read (or will not be). */
@@ -157,9 +204,9 @@ export function createApiClient(opts: ApiClientOptions) {
     path: string,
     query?: Record<string, QueryValue>,
     body?: unknown,
-    forwardedFor?: string,
+    extras?: CallExtras,
   ) {
-    const { url, init } = prepare(method, path, query, body, forwardedFor);
+    const { url, init } = prepare(method, path, query, body, extras);
     const call = callSignal(opts.timeoutMs, opts.signal);
     try {
       const res = await transport(url, { ...init, signal: call.signal });
@@ -168,8 +215,8 @@ export function createApiClient(opts: ApiClientOptions) {
         call.release();
       };
       return { res, release, url };
-    } catch {
-      throw noAnswer(call);
+    } catch (error) {
+      throw noAnswer(call, method, error);
     }
   }
 
@@ -179,8 +226,8 @@ export function createApiClient(opts: ApiClientOptions) {
     const call = callSignal(opts.timeoutMs, opts.signal);
     try {
       return await (fetchImpl ?? fetch)(url, { ...init, signal: call.signal, redirect: "manual" });
-    } catch {
-      throw noAnswer(call);
+    } catch (error) {
+      throw noAnswer(call, "GET", error);
     }
   }
 
@@ -212,11 +259,14 @@ export function createApiClient(opts: ApiClientOptions) {
     }
   }
 
-  async function readText(res: UpstreamAnswer) {
+  /** The answer's body; lost on the way (the connection closed mid-body), a write's 2xx was applied. */
+  async function readText(res: UpstreamAnswer, method = "GET") {
     try {
       return await res.text();
     } catch {
-      throw new ApiError("Could not reach the server", "network", 502);
+      const error = new ApiError("Could not reach the server", "network", 502);
+      error.maybeApplied = res.ok && method !== "GET" && method !== "HEAD";
+      throw error;
     }
   }
 
@@ -226,12 +276,12 @@ export function createApiClient(opts: ApiClientOptions) {
     path: string,
     query?: Record<string, QueryValue>,
     body?: unknown,
-    forwardedFor?: string,
+    extras?: CallExtras,
   ): Promise<unknown> {
     return observed(method, path, async (got) => {
-      const { res, release } = await send(method, path, query, body, forwardedFor);
+      const { res, release } = await send(method, path, query, body, extras);
       try {
-        return await readData(got(res));
+        return await readData(got(res), method);
       } finally {
         release();
       }
@@ -239,7 +289,7 @@ export function createApiClient(opts: ApiClientOptions) {
   }
 
   /** The answer's data. */
-  async function readData(res: UpstreamAnswer): Promise<unknown> {
+  async function readData(res: UpstreamAnswer, method = "GET"): Promise<unknown> {
     if (!res.ok) {
       const text = await readText(res);
       if (res.status === 401) {
@@ -251,7 +301,7 @@ export function createApiClient(opts: ApiClientOptions) {
     if (res.status === 204) return null;
     const noConvert = res.headers.get("x-no-convert") === "true";
     const isJson = (res.headers.get("content-type") ?? "").includes("json");
-    const text = await readText(res);
+    const text = await readText(res, method);
     if (!text.trim()) throw new ApiError("Got empty body", "empty-body", res.status);
     if (noConvert && !isJson) return text;
     let parsed: unknown;
@@ -315,7 +365,7 @@ export function createApiClient(opts: ApiClientOptions) {
     if (method === "GET") data = await sharedGet(path, query);
     else {
       shared?.clear();
-      data = await fetchData(method, path, query, body, options.forwardedFor);
+      data = await fetchData(method, path, query, body, options);
     }
     if (schema) return validate(schema, data);
     // Without a schema the answer may be shared with another loader: hand out a copy then.
@@ -355,7 +405,7 @@ export function createApiClient(opts: ApiClientOptions) {
     ) {
       if (method !== "GET") opts.shared?.clear();
       const { res, data: parsedData } = await observed(method, path, async (got) => {
-        const sent = await send(method, path, o?.query, o?.body, o?.forwardedFor);
+        const sent = await send(method, path, o?.query, o?.body, o);
         const res = got(sent.res);
         const text = await readText(res).finally(sent.release);
         if (!res.ok) throw errorFromResponse(res.status, text, toCamel);

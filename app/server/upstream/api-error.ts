@@ -15,6 +15,11 @@ export type ApiErrorKind =
 
 export class ApiError extends Error {
   readonly name = "ApiError";
+  /**
+   * A write that got no answer although it may have reached the api (the connection closed after it was sent,
+   * the time-out): whether it took effect is unknown. Set by the api client; false for every other failure.
+   */
+  maybeApplied = false;
   constructor(
     message: string,
     readonly kind: ApiErrorKind,

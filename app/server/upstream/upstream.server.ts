@@ -16,7 +16,12 @@ import { destroySession, getSession } from "./session.server";
  * the user has demo mode on, the anonymisation of every answer (rule demo-mode-anonymisation, ADR 7).
  * Pass the load context: the shell's and the page's loaders then share identical GETs (one upstream call).
  */
-export async function getApi(request: Request, context?: AppLoadContext): Promise<ApiClient> {
+export async function getApi(
+  request: Request,
+  context?: AppLoadContext,
+  /** The form submission the calls are made for: every write carries it as `Idempotency-Key` (ADR 0010). */
+  { submissionId }: { submissionId?: string | null } = {},
+): Promise<ApiClient> {
   const session = await getSession(request);
   const cfg = getConfig();
   // The request log names the user (server.ts reads it from the load context).
@@ -32,6 +37,7 @@ export async function getApi(request: Request, context?: AppLoadContext): Promis
     shared: context?.upstream,
     transform: demoMode ? anonymise : undefined,
     restore: demoMode ? (call) => restoreRealProviderIds(call, request) : undefined,
+    submissionId: submissionId ?? undefined,
     onUnauthorized: async () => {
       const cookie = await destroySession(session);
       throw redirect(loginRedirectUrl(request.url), { headers: { "Set-Cookie": cookie } });

@@ -4,7 +4,9 @@ import { Pill } from "~/ui/pill";
 import {
   anchoredFlag,
   type FlagAnswerView,
+  FLAG_MAYBE_APPLIED,
   flagAnchor,
+  type FlagError,
   INTENT_OF,
   groupHeading,
   groupPillStatus,
@@ -34,11 +36,7 @@ export type FlagBannerFlag = {
 };
 type Flag = FlagBannerFlag;
 /** A refused answer or close, with what was typed into the close form. */
-export type FlagFormError = {
-  flagId: number | null;
-  message: string;
-  values?: { outcome: string; credit: string; note: string };
-};
+export type FlagFormError = FlagError & { values?: { outcome: string; credit: string; note: string } };
 
 /** The bill flag banner: supplier_change and rate_class_change flags with headings, pills and the two answers. */
 export function FlagBanner({
@@ -150,7 +148,9 @@ export function FlagBanner({
               ) : null}
               <input type="hidden" name="statementId" value={billId} />
               <input type="hidden" name="flagId" value={f.id} />
-              <SubmissionIdInput value={submissionId} />
+              <SubmissionIdInput
+                value={error?.flagId === f.id && error.retryId ? error.retryId : submissionId}
+              />
               {f.answerView.options.map((a) => [
                 <SubmitButton
                   key={a}
@@ -167,7 +167,10 @@ export function FlagBanner({
             </Form>
           ) : null}
           {error && error.flagId === f.id && !f.canClose ? (
-            <FieldErrors errors={[error.message]} alert />
+            <FieldErrors
+              errors={error.maybeApplied ? [error.message, FLAG_MAYBE_APPLIED] : [error.message]}
+              alert
+            />
           ) : null}
         </div>
       ))}

@@ -2,7 +2,7 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Alert } from "~/ui/states";
 import { SubmissionIdInput } from "~/ui/submission-id";
-import { accessChanges, type AccessActionData, type TeamMemberView } from "../settings";
+import { ACCESS_MAYBE_APPLIED, accessChanges, type AccessActionData, type TeamMemberView } from "../settings";
 import { SubmitButton } from "~/ui/pending";
 
 /** The action's answer when it is the access editor's (a refused form answers a Conform reply instead). */
@@ -32,6 +32,7 @@ export function AccessEditor({
       initial={initial}
       failed={fromAction?.failed}
       message={fromAction?.message}
+      maybeApplied={fromAction?.maybeApplied}
       hydrated={hydrated}
       busy={navigation.state !== "idle"}
       submissionId={submissionId}
@@ -44,6 +45,7 @@ function AccessForm({
   initial,
   failed,
   message,
+  maybeApplied,
   hydrated,
   busy,
   submissionId,
@@ -52,6 +54,7 @@ function AccessForm({
   initial: number[];
   failed?: string[];
   message?: string;
+  maybeApplied?: boolean;
   hydrated: boolean;
   busy: boolean;
   submissionId: string;
@@ -75,6 +78,12 @@ function AccessForm({
         <Alert tone="error" title="Some changes were not saved.">
           Access could not be saved for: {failed.join(", ")}. Your choices are kept below; save again to
           retry.
+          {maybeApplied ? (
+            <>
+              <br />
+              {ACCESS_MAYBE_APPLIED}
+            </>
+          ) : null}
         </Alert>
       ) : null}
       {message ? <Alert tone="error">{message}</Alert> : null}

@@ -7,10 +7,10 @@ import {
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useRef, type FormEvent } from "react";
+import { Fragment, useEffect, useRef, type FormEvent } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
-import { SubmissionIdInput } from "~/ui/submission-id";
+import { SUBMISSION_ID_FIELD, SubmissionIdInput } from "~/ui/submission-id";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
   canSave,
@@ -173,6 +173,9 @@ function FormButtons({ disabled, pending }: { disabled: boolean; pending: boolea
   );
 }
 
+/** The submission id a failed Save sent (the form's values come back from its reply), if any. */
+const sentId = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+
 function LiveSettingsForm({
   item,
   tab,
@@ -200,7 +203,9 @@ function LiveSettingsForm({
   const [form, fields] = useForm({
     id: `settings-${id}`,
     lastResult: fetcher.state === "idle" ? reply?.lastResult : undefined,
-    defaultValue: formDefaults(item),
+    // The submission id is a field of the form: after a failed Save the form keeps the id it sent (with the
+    // values), so the same Save again is the same submission (ADR 0010); a new render of the card has a new one.
+    defaultValue: { ...formDefaults(item), [SUBMISSION_ID_FIELD]: submissionId },
     constraint: constraintOf(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onInput",
@@ -239,8 +244,17 @@ function LiveSettingsForm({
     >
       <input type="hidden" name="thermostatId" value={id} />
       <input type="hidden" name="tab" value={tab} />
-      <SubmissionIdInput value={submissionId} />
-      {form.errors?.length ? <Alert tone="error">{form.errors.join(" ")}</Alert> : null}
+      <SubmissionIdInput value={sentId(fields[SUBMISSION_ID_FIELD].initialValue) ?? submissionId} />
+      {form.errors?.length ? (
+        <Alert tone="error">
+          {form.errors.map((error, i) => (
+            <Fragment key={i}>
+              {i > 0 ? <br /> : null}
+              {error}
+            </Fragment>
+          ))}
+        </Alert>
+      ) : null}
       <SelectField
         label="Mode"
         {...getSelectProps(fields.mode)}
