@@ -2,7 +2,7 @@ import { FLAG_MAYBE_APPLIED, FLAG_UPDATE_FAILED } from "../../app/features/bills
 import { apiUrl, expect, isJs, ready, test } from "./fixtures";
 
 /**
- * A bill-flag answer whose reply is lost (issue 38): the api records it, then drops the connection (its test-hook
+ * A bill-flag answer whose reply is lost: the api records it, then drops the connection (its test-hook
  * fault point, api/lib/fault-points.ts). The flag says the spec's error and that the answer may have been recorded
  * and where to see it; the page shows the flag as answered (it was), with no question left.
  */

@@ -6,7 +6,7 @@ import { MESSAGES } from "../../app/features/thermostats/messages";
 import { apiUrl, expect, isJs, ready, test } from "./fixtures";
 
 /**
- * A thermostat change whose answer is lost (issue 38, ADR 0010): the api commits it, then drops the connection
+ * A thermostat change whose answer is lost (ADR 0010): the api commits it, then drops the connection
  * (its test-hook fault point, api/lib/fault-points.ts). The card says the spec's error and that the change may
  * have gone through, and where to look; the same Save again is answered with the change that was made, never a
  * second vendor command (the submission id travels as Idempotency-Key). Counted in this project's api database.
