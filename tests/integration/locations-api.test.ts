@@ -59,7 +59,7 @@ beforeAll(async () => {
   // Issues: what the thermostats area seeds, inserted here so this branch can test the rules on its own.
   // This test owns the rows it reasons about: start from no issues, actions, flags or bills.
   db.exec(
-    "DELETE FROM thermostat_issues; DELETE FROM thermostat_actions; DELETE FROM bill_flags; DELETE FROM bill_statements;",
+    "DELETE FROM thermostat_issues; DELETE FROM thermostat_actions; DELETE FROM bill_flag_outcomes; DELETE FROM bill_flag_answers; DELETE FROM bill_flags; DELETE FROM bill_statements;",
   );
   const issue = db.prepare(
     "INSERT INTO thermostat_issues (thermostat_id, building_id, issue_slug, issue_category, current_status, is_dismissed, created_at, updated_at) VALUES (?, ?, ?, 'schedule', ?, ?, ?, ?)",

@@ -245,8 +245,17 @@ describe("the mail server away or refusing", () => {
       }
     }
     // Nothing was lost: once the server is back and their next tries are due, every one of them arrives.
+    // The tries made while the server was down have ended (each queued again, with a jittered delay), then the
+    // server is back; the clock moves past every lease and every retry's time: each row is then due.
+    await delivery.idle();
     await smtp.setMode("accept");
-    await moveClockPast(clock.nowIso(), LEASE_MS + 60_000);
+    const { latest } = api.db
+      .prepare(
+        "SELECT MAX(MAX(COALESCE(next_attempt_at, ''), COALESCE(lease_until, ''))) AS latest FROM outbox WHERE kind = 'sign_in' AND status IN ('queued', 'sending')",
+      )
+      .get() as { latest: string | null };
+    const past = Math.max(clock.nowMs() + LEASE_MS + 60_000, latest ? Date.parse(latest) : 0);
+    await moveClockPast(new Date(past).toISOString());
     for (const email of ["priya@harborcoffee.test", "tomas@harborcoffee.test"]) {
       const rows = api.db
         .prepare("SELECT * FROM outbox WHERE to_email = ? AND kind = 'sign_in' ORDER BY id DESC LIMIT 2")
