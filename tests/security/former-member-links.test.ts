@@ -22,21 +22,26 @@ afterAll(async () => {
   await s?.stop();
 });
 
-/** Sam's alerts: each one's flag, location and answer links (as paths of the web). */
+/** Sam's alerts (an email may group several): each one's flag, location and answer links (as paths of the web). */
 function samAlerts() {
   const rows = s.api.db
     .prepare("SELECT * FROM outbox WHERE to_email = ? AND kind = 'bill_flag' ORDER BY id")
     .all(SAM) as OutboxRow[];
-  return rows.map((m) => {
+  return rows.flatMap((m) => {
     const links = (JSON.parse(m.links_json) as string[]).map((l) => new URL(l));
     const path = (l: URL) => l.pathname + l.search;
-    const spending = links.find((l) => /^\/locations\/\d+\/spending$/.test(l.pathname))!;
-    return {
-      confirm: path(links.find((l) => l.pathname === "/fix-my-bill/dismissed")!),
-      investigate: path(links.find((l) => l.pathname === "/fix-my-bill/action_requested")!),
-      buildingId: Number(spending.pathname.split("/")[2]),
-      flagId: Number(spending.hash.replace("#flag-", "")),
-    };
+    const confirms = links.filter((l) => l.pathname === "/fix-my-bill/dismissed");
+    const investigates = links.filter((l) => l.pathname === "/fix-my-bill/action_requested");
+    const spendings = links.filter(
+      (l) => /^\/locations\/\d+\/spending$/.test(l.pathname) && l.hash.startsWith("#flag-"),
+    );
+    expect(spendings).toHaveLength(confirms.length);
+    return confirms.map((confirm, i) => ({
+      confirm: path(confirm),
+      investigate: path(investigates[i]),
+      buildingId: Number(spendings[i].pathname.split("/")[2]),
+      flagId: Number(spendings[i].hash.replace("#flag-", "")),
+    }));
   });
 }
 

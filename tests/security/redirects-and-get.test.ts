@@ -113,14 +113,14 @@ describe("the dismissal email link", () => {
 
   it("no GET mutates upstream: every GET route, the dismissal link with real parameters included", async () => {
     const cookie = await webLogin(stack.url, DANA);
-    const before = issue(1024, "permanent_hold");
+    const before = issue(1013, "permanent_hold");
     expect(before).toEqual({ current_status: "active", is_dismissed: 0 });
     stack.proxy.calls.length = 0;
     const links = [
-      "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold",
+      "/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold",
       "/dismiss-thermostat-issue?thermostatId=1025&issueSlug=unchanging_schedule",
-      "/dismiss-thermostat-issue?thermostatId=1024&issueSlug=permanent_hold&_data=routes%2Fdismiss-thermostat-issue",
-      "/dismiss-thermostat-issue.data?thermostatId=1024&issueSlug=permanent_hold",
+      "/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold&_data=routes%2Fdismiss-thermostat-issue",
+      "/dismiss-thermostat-issue.data?thermostatId=1013&issueSlug=permanent_hold",
     ];
     for (const path of links) {
       const res = await getPage(stack.url, path, cookie);
@@ -129,21 +129,21 @@ describe("the dismissal email link", () => {
       else expect(res.status, path).toBeLessThan(400);
     }
     const page = await getPage(stack.url, links[0], cookie);
-    expect(page.body).toContain("Window Bar");
+    expect(page.body).toContain("Front of House");
     expect(page.body).toContain("Inactive schedule");
     expect(page.body).toMatch(
-      /<form[^>]*method="post"[^>]*action="\/dismiss-thermostat-issue\?thermostatId=1024&amp;issueSlug=permanent_hold"/,
+      /<form[^>]*method="post"[^>]*action="\/dismiss-thermostat-issue\?thermostatId=1013&amp;issueSlug=permanent_hold"/,
     );
     expect(page.body).not.toContain("Thermostat feedback received");
     for (const route of GET_ROUTES) await getPage(stack.url, route.path, route.public ? undefined : cookie);
     const mutating = stack.proxy.calls.filter((c) => c.method !== "GET" && c.method !== "HEAD");
     expect(mutating).toEqual([]);
     // The page did look the thermostat up (one GET), and nothing else changed it.
-    expect(stack.proxy.calls.some((c) => c.method === "GET" && c.path === "/thermostats/1024")).toBe(true);
-    expect(issue(1024, "permanent_hold")).toEqual(before);
+    expect(stack.proxy.calls.some((c) => c.method === "GET" && c.path === "/thermostats/1013")).toBe(true);
+    expect(issue(1013, "permanent_hold")).toEqual(before);
   });
 
-  it("a cross-site POST is refused and dismisses nothing; a same-site POST dismisses, twice without harm", async () => {
+  it("a cross-site POST is refused and dismisses nothing; a same-site POST dismisses; again, it says so and changes nothing", async () => {
     const cookie = await webLogin(stack.url, DANA);
     const link = "/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_hold";
     const body = () => new URLSearchParams({ thermostatId: "1013", issueSlug: "permanent_hold" });
@@ -168,8 +168,9 @@ describe("the dismissal email link", () => {
         body: body(),
         redirect: "manual",
       });
-      expect(res.status).toBe(200);
-      expect(await res.text()).toContain("Thermostat feedback received");
+      // The second POST (a resubmit) is refused by rule (dismissal-offer): it says so and changes nothing.
+      expect(res.status).toBe(i === 0 ? 200 : 409);
+      expect(await res.text()).toContain(i === 0 ? "Thermostat feedback received" : "Already dismissed");
       expect(issue(1013, "permanent_hold")).toEqual({ current_status: "dismissed", is_dismissed: 1 });
     }
   });
