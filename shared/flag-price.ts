@@ -13,8 +13,21 @@ export type FlagPrice =
   | { kind: "priced"; cents: number; inputs: string; text: string }
   | { kind: "no_previous" | "no_rise" | "no_figures"; cents: null; inputs: string | null; text: string };
 
-const grouped = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
-const dollars = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// Built on first use, not when the module loads: a page that hydrates with this module must not load ICU's data
+// (docs/architecture.md; tests/e2e/hydration-icu.spec.ts). Prices are written on the server.
+let groupedFormat: Intl.NumberFormat | undefined;
+let dollarsFormat: Intl.NumberFormat | undefined;
+const grouped = {
+  format: (n: number) =>
+    (groupedFormat ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 })).format(n),
+};
+const dollars = {
+  format: (n: number) =>
+    (dollarsFormat ??= new Intl.NumberFormat("en-US", {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    })).format(n),
+};
 const finite = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
 
 /** A rate in cents per kWh as dollars with 4 decimals, in ten-thousandths of a dollar (16.123 → 1612). */

@@ -129,7 +129,9 @@ test.describe("main flows by keyboard alone", () => {
     else await expect(answered).toBeInViewport();
     expect(page.url()).toContain(`#${await answered.getAttribute("id")}`);
     await expect(answered.locator(".pill")).toHaveText(pill);
-    await expect(answered.getByRole("button")).toHaveCount(0);
+    // Only the other answer stays on offer (rule flag-answer-history): the pressed one is gone.
+    const other = answer === "Yes, this is expected" ? "No, please investigate" : "Yes, this is expected";
+    await expect(answered.getByRole("button")).toHaveText([other]);
     await expect(
       page.locator(".flag").filter({ has: page.getByRole("heading", { name: before }) }),
     ).toHaveCount(0);

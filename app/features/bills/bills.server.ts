@@ -290,7 +290,9 @@ async function closeAction(
   if (problem) return refuse(400, problem);
   return idempotentAction(
     { request, context },
-    { user, scope: "bill-flag-close", form, submissionId: v.submissionId },
+    // No submission id, so no Idempotency-Key: the api's close also sends the outcome email, which a keyed write
+    // (answered inside its transaction) cannot; a second close is refused by rule (409) instead.
+    { user, scope: "bill-flag-close", form, submissionId: null },
     async (api): Promise<ActionOutcome<{ flagId: number | null; message: string; values: typeof typed }>> => {
       const result = await settle(
         closeFlagInvestigation(api, v.statementId, v.flagId, {
