@@ -7,7 +7,7 @@ import styles from "~/features/thermostats/thermostats.css";
 import { PublicPage } from "~/ui/brand";
 import { NO_SCRIPTS } from "~/ui/static-page";
 import { SubmitButton } from "~/ui/pending";
-import { DismissalRefusalCard } from "~/features/thermostats/components/dismissal-refusal";
+import { DismissalDetails, DismissalRefusalCard } from "~/features/thermostats/components/dismissal-refusal";
 import { dismissalLoader, dismissalAction } from "~/features/thermostats/dismissal.server";
 
 /** Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. */
@@ -77,14 +77,7 @@ export default function DismissThermostatIssue() {
     <PublicPage>
       <div className="card stack dismiss-page">
         <h1>{DISMISSAL_TEXT.heading}</h1>
-        <dl className="dismiss-details">
-          <dt>Thermostat</dt>
-          <dd>{target.thermostatName}</dd>
-          <dt>Location</dt>
-          <dd>{target.locationName}</dd>
-          <dt>Issue</dt>
-          <dd>{target.issueLabel}</dd>
-        </dl>
+        <DismissalDetails target={target} />
         <p>{DISMISSAL_TEXT.explanation}</p>
         <Form method="post" action={dismissalHref(params)} className="stack">
           <input type="hidden" name="thermostatId" value={params.thermostatId} />

@@ -17,14 +17,7 @@ export function DismissalRefusalCard({
   return (
     <div className="card stack dismiss-page" role="status" data-refusal={refusal}>
       <h1>{text.heading}</h1>
-      <dl className="dismiss-details">
-        <dt>Thermostat</dt>
-        <dd>{target.thermostatName}</dd>
-        <dt>Location</dt>
-        <dd>{target.locationName}</dd>
-        <dt>Issue</dt>
-        <dd>{target.issueLabel}</dd>
-      </dl>
+      <DismissalDetails target={target} />
       <p>{text.why}</p>
       <p>{text.instead}</p>
       <Link to={`/locations/${target.locationId}/control`} className="btn">
@@ -34,5 +27,23 @@ export function DismissalRefusalCard({
         {MESSAGES.returnToDashboard}
       </Link>
     </div>
+  );
+}
+
+/** Which thermostat, location and issue a dismissal link names: on the page that offers it and on a refusal. */
+export function DismissalDetails({
+  target,
+}: {
+  target: { thermostatName: string; locationName: string; issueLabel: string };
+}) {
+  return (
+    <dl className="dismiss-details">
+      <dt>Thermostat</dt>
+      <dd>{target.thermostatName}</dd>
+      <dt>Location</dt>
+      <dd>{target.locationName}</dd>
+      <dt>Issue</dt>
+      <dd>{target.issueLabel}</dd>
+    </dl>
   );
 }
