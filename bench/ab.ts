@@ -12,6 +12,8 @@
  * bills. A path `A-path=>B-path` gives each tree its own URL: the `.data` URL names the routes whose loaders the
  * browser wants (`_routes`), which a tree's `shouldRevalidate` decides (BENCH_AB_NAV overrides the default
  * navigation pair).
+ * BENCH_AB_NODE_ARGS_A / BENCH_AB_NODE_ARGS_B give one tree's server Node flags (e.g. a GC setting), so one tree
+ * can be measured against itself with and without a flag.
  * Pages are asked for as a first visit (stylesheets inline); BENCH_AB_VISITOR=returning sends the cookie that says
  * the browser has the build's stylesheets cached, where a tree sets one.
  * Beside CPU, each measurement's page time under that load (8 connections) is kept: p50, p90 and p97.5 (autocannon
@@ -50,7 +52,10 @@ const api = spawn(process.execPath, ["--import", "tsx", path.resolve("bench/api-
 const servers: Awaited<ReturnType<typeof startServer>>[] = [];
 try {
   const { url: apiUrl } = await firstJsonLine<{ url: string }>(api);
-  for (const tree of [treeA, treeB]) servers.push(await startServer(0, { apiUrl, cwd: path.resolve(tree) }));
+  for (const [i, tree] of [treeA, treeB].entries()) {
+    const nodeArgs = (process.env[`BENCH_AB_NODE_ARGS_${"AB"[i]}`] ?? "").split(" ").filter(Boolean);
+    servers.push(await startServer(0, { apiUrl, cwd: path.resolve(tree), nodeArgs }));
+  }
   // A returning visitor has the build's stylesheets cached: the cookie that says so comes with any page.
   const returning = await Promise.all(
     servers.map(async (s) =>
