@@ -38,7 +38,7 @@ import {
   thermostatChip,
 } from "../../shared/location-status";
 import { overrideReport } from "../routes/compliance";
-import { sendMail } from "../simulators/mailer";
+import { sendMail } from "./mailer";
 import { absolute, renderEmail, type EmailDoc } from "./layout";
 import { formatLocalDateTime } from "./format";
 import {

@@ -15,7 +15,7 @@ import {
 } from "../lib/auth";
 import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
 import { signInRefusal, type SignInRefusal } from "../../shared/sign-in-access";
-import { sendMail } from "../simulators/mailer";
+import { sendMail } from "../mail/mailer";
 import { renderEmail } from "../mail/layout";
 import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../mail/sign-in";
 import {
