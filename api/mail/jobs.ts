@@ -36,7 +36,7 @@ import {
   NO_DEVICES_SUMMARY,
   thermostatChip,
 } from "../../shared/location-status";
-import { overrideReport } from "../routes/compliance";
+import { overrideReport } from "../domain/override-report";
 import { sendMail } from "./mailer";
 import { absolute, renderEmail, type EmailDoc } from "./layout";
 import { formatLocalDateTime } from "./format";
