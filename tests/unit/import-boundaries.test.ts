@@ -6,9 +6,10 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * The import layering that eslint.config.js enforces (docs/architecture.md, ADR 0020), checked against the real
- * config: each snippet is linted as if it were a file in the named folder, and each forbidden import must be
- * reported by `no-restricted-imports`, each allowed one not. Files need not exist: the path picks the rules.
+ * The import layering that eslint.config.js enforces in app/, api/ and shared/ (docs/architecture.md, ADR 0020,
+ * ADR 0022), checked against the real config: each snippet is linted as if it were a file in the named folder, and
+ * each forbidden import must be reported by `no-restricted-imports`, each allowed one not. Files need not exist:
+ * the path picks the rules.
  */
 const root = path.resolve(__dirname, "../..");
 const eslint = new ESLint({ cwd: root });
