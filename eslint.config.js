@@ -52,6 +52,19 @@ const REGEXP_RULES = [
  * - ui, lib and server never import a feature or a route; ui never imports a `.server` module;
  * - `api/` never imports `app/`, `app/` never imports `api/` (server.ts, outside app/, launches the embedded
  *   api); `shared/` (pure code both must run identically) imports neither.
+ *
+ * The api (`api/`) has the same kind of layers, each importing only from the ones below it (and `shared/`):
+ *
+ *   wiring (api/*.ts: app, server, config, embedded, worker; api/cli/) → routes → mail → domain → lib → db
+ *
+ * - the wiring may import anything of api/, and it alone starts the simulators (`api/simulators/`, stand-ins for
+ *   third parties: they use domain, lib and db, never a route or mail) and mounts the router
+ *   (`api/routes/index.ts`, the only module that imports route modules);
+ * - the demo data (`api/db/seed/`) sits beside mail: domain, lib and db; the wiring and the dev routes run it;
+ * - `api/db/*.ts` (the connection, row types) imports only db; a migration (`api/db/migrations/`) imports nothing
+ *   of ours: it is frozen history, and keeps a copy of what it needs (its index lists them).
+ * A relative path in api/ names its layer's folder (`../lib/…`, `../../domain/…`), so a regex can judge it; a
+ * bare `api/…`, `app/…` or `shared/…` resolves nowhere (there is no `baseUrl`) and is refused too.
  * The checks read the specifier, so the layout makes it readable: across folders, app/ imports through `~/`; a
  * relative path goes up at most one level, inside its own feature (or to `shared/`).
  * `tests/unit/import-boundaries.test.ts` proves each rule reports what it forbids and lets through what it allows.
@@ -96,6 +109,50 @@ const R = {
     "^~/|^(\\.\\./)+app/|^app/",
     "api/ never imports app/ (ADR 0003, ADR 0020): it shares only the contract with the web. Pure code both must run identically goes in shared/.",
   ),
+  apiBare: restrict(
+    "^(api|shared)/",
+    "A bare path from the repository's root resolves nowhere (tsconfig has no `baseUrl`): import by a relative path (`../lib/…`, `../../shared/…`).",
+  ),
+  apiNoEdge: restrict(
+    "^(\\.\\./)+(app|server|config|embedded|worker)(\\.[jt]s)?$",
+    "The api's wiring (api/app.ts, server.ts, config.ts, embedded.ts, worker.ts) sits above every layer: take what you need from ApiDeps (api/lib/http.ts) as an argument.",
+  ),
+  apiNoRoutes: restrict(
+    "^(\\.\\./)+routes(/|$)",
+    "Nothing in api/ imports a route module but the router (api/routes/index.ts): move what both need down into api/domain or api/lib.",
+  ),
+  apiRouteSibling: restrict(
+    "^\\./",
+    "An api route module never imports another (only api/routes/index.ts mounts them): move what both need down into api/domain or api/lib.",
+  ),
+  apiNoSimulators: restrict(
+    "^(\\.\\./)+simulators(/|$)",
+    "Simulators stand in for third parties and only the api's wiring (api/server.ts) starts them: what a route, a job or a rule needs from them goes in api/domain or api/lib.",
+  ),
+  apiNoMail: restrict(
+    "^(\\.\\./)+mail(/|$)",
+    "api/mail sits above domain, lib, the seed and the simulators: have the route or the job that sends call it, or move the shared piece down into api/domain or api/lib.",
+  ),
+  apiNoDomain: restrict(
+    "^(\\.\\./)+domain(/|$)",
+    "api/lib sits below api/domain: take the value as an argument, or move the code into api/domain.",
+  ),
+  apiNoSeed: restrict(
+    "^(\\.\\./)+(db/)?seed(/|$)|^\\./seed(/|$)",
+    "The demo data (api/db/seed) is run by the api's wiring and the dev routes only: move what it shares with the api into api/domain or api/lib.",
+  ),
+  apiDbBottom: restrict(
+    "^\\.\\./(?!(\\.\\./)*app/)",
+    "api/db is the bottom layer (the connection, migrations, row types): it imports nothing of api/ above it; take the value as an argument.",
+  ),
+  apiMigrationNothing: restrict(
+    "^\\.|^~/|^(app|api|shared)/",
+    "A migration is frozen history: it imports nothing of ours (node and packages only). Copy what it needs into it, frozen, with a comment why.",
+  ),
+  apiMigrationIndex: restrict(
+    "^\\.\\./|^~/|^(app|api|shared)/",
+    "The migrations' index lists the migrations and imports nothing else of ours.",
+  ),
   sharedNothing: restrict(
     "^~/|^\\.\\./|^(app|api)/",
     "shared/ imports nothing of app/ or api/: it holds pure code both run identically, and packages only.",
@@ -127,6 +184,8 @@ const FEATURES = readdirSync(new URL("./app/features", import.meta.url), { withF
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 const TS = "{ts,tsx,js,mjs}";
+/** What every api/ module below the wiring refuses: app/, bare paths, the wiring, route modules, simulators. */
+const API_BELOW_WIRING = [R.apiNoApp, R.apiBare, R.apiNoEdge, R.apiNoRoutes, R.apiNoSimulators];
 const LAYERS = [
   layer([`app/*.${TS}`], [R.noApi, R.noClimbOne, R.noRoutes]),
   layer([`app/routes/**/*.${TS}`], [R.noApi, R.noClimbOne, R.noRoutes, R.routeSibling]),
@@ -139,7 +198,18 @@ const LAYERS = [
   layer([`app/lib/**/*.${TS}`], [R.libNothingOfApp]),
   layer([`app/server/*.${TS}`], [R.noApi, R.noClimbOne, R.bottomNoFeatures]),
   layer([`app/server/*/**/*.${TS}`], [R.noApi, R.noClimbTwo, R.bottomNoFeatures]),
-  layer([`api/**/*.${TS}`], [R.apiNoApp]),
+  // api/: the wiring first (any api/ file in no layer below), then each layer's block replaces it.
+  layer([`api/**/*.${TS}`], [R.apiNoApp, R.apiBare]),
+  layer([`api/routes/**/*.${TS}`], [...API_BELOW_WIRING, R.apiRouteSibling]),
+  layer([`api/routes/index.${TS}`], API_BELOW_WIRING),
+  layer([`api/simulators/**/*.${TS}`], [...API_BELOW_WIRING, R.apiNoMail, R.apiNoSeed]),
+  layer([`api/mail/**/*.${TS}`], [...API_BELOW_WIRING, R.apiNoSeed]),
+  layer([`api/db/seed/**/*.${TS}`], [...API_BELOW_WIRING, R.apiNoMail]),
+  layer([`api/domain/**/*.${TS}`], [...API_BELOW_WIRING, R.apiNoMail, R.apiNoSeed]),
+  layer([`api/lib/**/*.${TS}`], [...API_BELOW_WIRING, R.apiNoMail, R.apiNoSeed, R.apiNoDomain]),
+  layer([`api/db/*.${TS}`], [R.apiNoApp, R.apiBare, R.apiDbBottom, R.apiNoSeed]),
+  layer([`api/db/migrations/*.${TS}`], [R.apiMigrationNothing]),
+  layer([`api/db/migrations/index.${TS}`], [R.apiMigrationIndex]),
   layer([`shared/**/*.${TS}`], [R.sharedNothing]),
 ];
 

@@ -1,9 +1,9 @@
 /**
  * Demo mode's stand-ins (rule demo-mode-anonymisation, docs/rules.md): the names, codes, addresses, people,
  * utilities, account numbers and usernames that replace real ones while an impersonating staff member has demo
- * mode on. Shared by the web, which rewrites every upstream answer with them (`app/server/demo-mode.ts`), and by
- * the reference api, which writes them into the files it streams straight to the browser (the CSV export and
- * the bill PDF): the same utility or account must show the same stand-in on a page and in a download
+ * mode on. Shared by the web, which rewrites every upstream answer with them
+ * (`app/server/upstream/demo-mode.ts`), and by the reference api, which writes them into the files it streams
+ * straight to the browser (the CSV export and the bill PDF): the same utility or account must show the same stand-in on a page and in a download
  * (ADR 0020). Pure: imports nothing of `app/` or `api/`.
  */
 

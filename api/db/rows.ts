@@ -33,3 +33,39 @@ export type DispatchRow = {
   start_time: string;
   end_time: string;
 };
+
+/** A thermostat (`thermostats`). */
+export type ThermostatRow = {
+  id: number;
+  building_id: number;
+  device_name: string;
+  vendor: "enode" | "airzone";
+  status: number;
+  issue_autoresolve: number;
+  is_reachable: number;
+  last_seen: string | null;
+  vendor_data_json: string;
+  temp_indoor_f: number | null;
+  mode: string | null;
+  cool_setpoint_f: number | null;
+  heat_setpoint_f: number | null;
+  allowed_modes_json: string;
+  min_setpoint_f: number;
+  max_setpoint_f: number;
+  min_auto_spacing_f: number;
+  has_schedule: number;
+};
+
+/** A setting change sent to a thermostat's vendor (`thermostat_actions`). */
+export type ActionRow = {
+  id: number;
+  thermostat_id: number;
+  status: "pending" | "success" | "fail" | "canceled";
+  device_specific_data_json: string;
+  dispatch_id: number | null;
+  reason: string | null;
+  requested_by: number | null;
+  created_at: string;
+  completes_at: string | null;
+  finished_at: string | null;
+};

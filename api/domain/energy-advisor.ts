@@ -2,7 +2,7 @@ import * as clock from "../lib/clock";
 import { buildingJson, type BuildingRow } from "../lib/buildings";
 import type { ApiDeps } from "../lib/http";
 import { placeholders } from "../db";
-import { accountsOfBuilding } from "../routes/core";
+import { accountsOfBuilding } from "../lib/accounts";
 
 /**
  * The energy-advisor summary of buildings (GET /buildings/energy-advisor): the computation, apart from the

@@ -20,6 +20,10 @@ export type BuildingRow = {
   timezone: string;
 };
 
+/** The building's address on one line, as a bill and an email write it. */
+export const buildingAddress = (b: BuildingRow) =>
+  [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`].filter(Boolean).join(", ");
+
 /** SQL condition (with two `?` for user id and client id) for the buildings a session may see. */
 export const VISIBLE_BUILDINGS_SQL =
   "b.client_id = ? AND (? = 1 OR EXISTS (SELECT 1 FROM user_building_access a WHERE a.building_id = b.id AND a.user_id = ? AND a.has_access = 1))";

@@ -24,12 +24,11 @@ import {
   type NotificationKind,
 } from "../domain/notifications";
 import type { Auth, UserRow } from "../lib/auth";
-import { listVisibleBuildings, type BuildingRow } from "../lib/buildings";
+import { buildingAddress, listVisibleBuildings, type BuildingRow } from "../lib/buildings";
 import * as clock from "../lib/clock";
 import { randomToken } from "../lib/crypto";
 import type { ApiDeps } from "../lib/http";
 import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
-import { buildingAddress } from "../routes/bills";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import {
   attentionLabel,
@@ -37,8 +36,8 @@ import {
   NO_DEVICES_SUMMARY,
   thermostatChip,
 } from "../../shared/location-status";
-import { overrideReport } from "../routes/compliance";
-import { sendMail } from "../simulators/mailer";
+import { overrideReport } from "../domain/override-report";
+import { sendMail } from "./mailer";
 import { absolute, renderEmail, type EmailDoc } from "./layout";
 import { formatLocalDateTime } from "./format";
 import {

@@ -10,7 +10,7 @@ import {
   visibleBuildingParams,
 } from "../lib/buildings";
 import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
-import { ACCOUNT_SELECT, accountJson } from "./core";
+import { ACCOUNT_SELECT, accountJson } from "../lib/accounts";
 
 type UtilityRow = {
   id: number;

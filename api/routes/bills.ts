@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DB } from "../db";
 import type { BillStatementRow } from "../db/rows";
 import { type Auth, getAuth, requireStaffAuth, sessionRouter } from "../lib/auth";
-import { type BuildingRow, requireBuilding, buildingRoute } from "../lib/buildings";
+import { type BuildingRow, buildingAddress, requireBuilding, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { answerJson, answerOnRecord, flagAnswers, recordFlagAnswer } from "../lib/flag-answers";
 import { isoDate } from "../lib/schemas";
@@ -41,9 +41,6 @@ export const BILL_FLAG_STATUSES = ["unacknowledged", "action_requested", "dismis
 const BILL_SELECT = `SELECT s.*, a.number AS account_number, u.id AS utility_id, u.name AS utility_name,
   ${PREVIOUS_BILL_COLUMNS("s")}
   FROM bill_statements s JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id`;
-
-export const buildingAddress = (b: BuildingRow) =>
-  [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`].filter(Boolean).join(", ");
 
 /** The reader of a flag: their id (is an answer theirs?) and demo mode (no real names). */
 type Reader = {

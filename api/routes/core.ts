@@ -1,39 +1,7 @@
 import { getAuth, sessionRouter } from "../lib/auth";
 import { buildingJson, listVisibleBuildings, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, pageQuery, paged, parse, route } from "../lib/http";
-
-type AccountRow = {
-  id: number;
-  number: string;
-  utility_name: string;
-  arcadia_provider_id: string;
-  arcadia_account_status: string;
-  arcadia_account_status_detail: string | null;
-  building_id: number | null;
-};
-
-export const ACCOUNT_SELECT = `SELECT a.id, a.number, a.building_id, u.name AS utility_name, u.arcadia_provider_id,
-  a.arcadia_account_status, a.arcadia_account_status_detail
-  FROM utility_accounts a JOIN utilities u ON u.id = a.utility_id`;
-
-export function accountJson(a: AccountRow) {
-  return {
-    id: a.id,
-    number: a.number,
-    account_number: a.number,
-    building_id: a.building_id,
-    utility_display_name: a.utility_name,
-    utility_arcadia_provider_id: a.arcadia_provider_id,
-    arcadia_account_status: a.arcadia_account_status,
-    arcadia_account_status_detail: a.arcadia_account_status_detail,
-  };
-}
-
-export function accountsOfBuilding(deps: ApiDeps, buildingId: number) {
-  return (
-    deps.db.prepare(`${ACCOUNT_SELECT} WHERE a.building_id = ? ORDER BY a.id`).all(buildingId) as AccountRow[]
-  ).map(accountJson);
-}
+import { accountsOfBuilding } from "../lib/accounts";
 
 /** Buildings and their utility accounts: the core every area builds on. */
 export function coreRoutes(deps: ApiDeps) {

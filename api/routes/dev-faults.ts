@@ -1,11 +1,7 @@
 import { Router } from "express";
 import { z } from "zod";
 import { type ApiDeps, parse, route } from "../lib/http";
-
-/** One planned failure: the next `times` requests of `method` whose path starts with `pathPrefix`. */
-type Fault = { method: string; pathPrefix: string; status: number; message: string; times: number };
-
-const planned = new WeakMap<ApiDeps, Fault[]>();
+import { clearFaults, plannedFaults } from "../lib/planned-faults";
 
 const faultBody = z.object({
   method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
@@ -14,11 +10,6 @@ const faultBody = z.object({
   message: z.string().max(300).default("Injected failure"),
   times: z.number().int().min(1).max(100).default(1),
 });
-
-/** Forgets every planned failure (the reset hook calls it, so each test starts without one). */
-export function clearFaults(deps: ApiDeps) {
-  planned.set(deps, []);
-}
 
 /**
  * Test hook (mounted first, only with ENABLE_TEST_HOOKS and demo data, like dev.ts): `POST /dev/faults` plans an
@@ -35,7 +26,7 @@ export function devFaultRoutes(deps: ApiDeps) {
     "/dev/faults",
     route((req, res) => {
       const fault = parse(faultBody, req.body);
-      planned.get(deps)?.push(fault);
+      plannedFaults(deps).push(fault);
       res.status(204).end();
     }),
   );
@@ -47,7 +38,7 @@ export function devFaultRoutes(deps: ApiDeps) {
     }),
   );
   r.use((req, res, next) => {
-    const faults = planned.get(deps) ?? [];
+    const faults = plannedFaults(deps);
     const fault = faults.find((f) => f.method === req.method && req.path.startsWith(f.pathPrefix));
     if (!fault) return next();
     fault.times -= 1;

@@ -5,7 +5,7 @@ import { type ApiDeps, parse, route, validationError } from "../lib/http";
 import { z } from "zod";
 import { NOTIFICATION_KINDS } from "../domain/notifications";
 import { runNotificationJob } from "../mail/jobs";
-import { clearFaults } from "./dev-faults";
+import { clearFaults } from "../lib/planned-faults";
 import { armAfterCommit, disarmAll } from "../lib/fault-points";
 
 /**

@@ -4,7 +4,7 @@ import { getAuth, sessionRouter, requireOwnClient } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
 import { type ApiDeps, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
-import { finaliseEndedDispatches } from "../simulators/grid";
+import { finaliseEndedDispatches } from "../domain/grid-dispatches";
 
 /** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
 export const DISPATCH_SORT_FIELDS: Record<string, string> = {

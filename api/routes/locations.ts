@@ -6,7 +6,7 @@ import { type ApiDeps, forbidden, notFound, pageQuery, paged, parse, route } fro
 import { placeholders } from "../db";
 import type { BillStatementRow } from "../db/rows";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
-import { rotateSession, userJson } from "./auth";
+import { rotateSession, userJson } from "../lib/sessions";
 // Demo mode's stand-ins and the product's one CSV writer (quoting, spreadsheet formula neutralisation): the
 // same the web uses, so a download shows what the pages show (shared/, ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoName, demoUtilityName } from "../../shared/demo-stand-ins";

@@ -2,32 +2,11 @@ import * as clock from "../lib/clock";
 import type { Request, RequestHandler, Response } from "express";
 import { z } from "zod";
 import type { DB } from "../db";
-import type { DispatchRow } from "../db/rows";
+import type { ActionRow, DispatchRow, ThermostatRow } from "../db/rows";
 import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { pathId } from "../lib/ids";
-
-export type ThermostatRow = {
-  id: number;
-  building_id: number;
-  device_name: string;
-  vendor: "enode" | "airzone";
-  status: number;
-  issue_autoresolve: number;
-  is_reachable: number;
-  last_seen: string | null;
-  vendor_data_json: string;
-  temp_indoor_f: number | null;
-  mode: string | null;
-  cool_setpoint_f: number | null;
-  heat_setpoint_f: number | null;
-  allowed_modes_json: string;
-  min_setpoint_f: number;
-  max_setpoint_f: number;
-  min_auto_spacing_f: number;
-  has_schedule: number;
-};
 
 export type IssueRow = {
   id: number;
@@ -40,19 +19,6 @@ export type IssueRow = {
   created_at: string;
   updated_at: string;
   resolves_at: string | null;
-};
-
-export type ActionRow = {
-  id: number;
-  thermostat_id: number;
-  status: "pending" | "success" | "fail" | "canceled";
-  device_specific_data_json: string;
-  dispatch_id: number | null;
-  reason: string | null;
-  requested_by: number | null;
-  created_at: string;
-  completes_at: string | null;
-  finished_at: string | null;
 };
 
 type EventRow = Omit<DispatchRow, "building_id">;
@@ -96,7 +62,6 @@ export const ISSUE_SLUGS = [
 export const RESOLVABLE_SLUGS = ["permanent_hold", "unchanging_schedule"];
 
 export const CANCELED_REASON = "Canceled: a newer change was sent to this thermostat";
-export const UNREACHABLE_REASON = "The thermostat did not respond to the vendor: it is offline or unlinked";
 
 const AIRZONE_REFUSED = "Issues on Airzone devices cannot be resolved or dismissed here";
 

@@ -1,7 +1,9 @@
 import * as clock from "../lib/clock";
 import type { ApiDeps } from "../lib/http";
-import type { ActionRow, ThermostatRow } from "../routes/thermostats";
-import { UNREACHABLE_REASON } from "../routes/thermostats";
+import type { ActionRow, ThermostatRow } from "../db/rows";
+
+/** Why the vendor failed a change: the device did not answer. */
+export const UNREACHABLE_REASON = "The thermostat did not respond to the vendor: it is offline or unlinked";
 
 /**
  * The thermostat vendors: a pending action completes once its `completes_at` has passed (success on a

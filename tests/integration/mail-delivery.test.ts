@@ -3,7 +3,7 @@ import * as clock from "../../api/lib/clock";
 import { startDelivery, type Delivery } from "../../api/mail/delivery";
 import { LEASE_MS } from "../../api/mail/policy";
 import { startApi, type RunningApi } from "../../api/server";
-import { sendMail } from "../../api/simulators/mailer";
+import { sendMail } from "../../api/mail/mailer";
 import { SMTP_PASS, startSmtp, type TestSmtp } from "../support/smtp";
 import { apiConfigFromEnv } from "../../api/config";
 import { call } from "./api-harness";

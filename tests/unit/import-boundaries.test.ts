@@ -1,13 +1,18 @@
+import { createRequire } from "node:module";
 import path from "node:path";
+import { build } from "esbuild";
 import { ESLint } from "eslint";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * The import layering that eslint.config.js enforces (docs/architecture.md, ADR 0020), checked against the real
- * config: each snippet is linted as if it were a file in the named folder, and each forbidden import must be
- * reported by `no-restricted-imports`, each allowed one not. Files need not exist: the path picks the rules.
+ * The import layering that eslint.config.js enforces in app/, api/ and shared/ (docs/architecture.md, ADR 0020,
+ * ADR 0022), checked against the real config: each snippet is linted as if it were a file in the named folder, and
+ * each forbidden import must be reported by `no-restricted-imports`, each allowed one not. Files need not exist:
+ * the path picks the rules.
  */
-const eslint = new ESLint({ cwd: path.resolve(__dirname, "../..") });
+const root = path.resolve(__dirname, "../..");
+const eslint = new ESLint({ cwd: root });
 
 /** The `no-restricted-imports` messages for `code` linted as `filePath`. */
 async function restricted(filePath: string, code: string): Promise<string[]> {
@@ -62,6 +67,40 @@ const FORBIDDEN: [string, string, RegExp][] = [
   ["shared/csv.ts", "../app/lib/ids", /imports nothing/],
   ["shared/csv.ts", "../api/lib/ids", /imports nothing/],
   ["shared/csv.ts", "~/lib/ids", /imports nothing/],
+  // api/: wiring → routes → mail → domain → lib → db; simulators only from the wiring; migrations import nothing
+  ["api/mail/jobs.ts", "../routes/bills", /api\/domain or api\/lib/],
+  ["api/domain/energy-advisor.ts", "../routes/core", /only.*api\/routes\/index\.ts|router/],
+  ["api/db/seed/compliance.ts", "../../routes/dev", /router/],
+  ["api/routes/locations.ts", "./auth", /only api\/routes\/index\.ts mounts them/],
+  ["api/routes/auth.ts", "../simulators/mailer", /only the api's wiring/],
+  ["api/mail/jobs.ts", "../simulators/mailer", /only the api's wiring/],
+  ["api/routes/grid.ts", "../simulators/grid", /only the api's wiring/],
+  ["api/lib/buildings.ts", "../simulators", /only the api's wiring/],
+  ["api/simulators/thermostats.ts", "../routes/thermostats", /router/],
+  ["api/simulators/utility-provider.ts", "../mail/mailer", /api\/mail sits above/],
+  ["api/domain/notifications.ts", "../mail/layout", /api\/mail sits above/],
+  ["api/lib/auth.ts", "../mail/tokens", /api\/mail sits above/],
+  ["api/db/seed/core.ts", "../../mail/layout", /api\/mail sits above/],
+  ["api/lib/buildings.ts", "../domain/energy-advisor", /below api\/domain/],
+  ["api/lib/http.ts", "../db/seed", /demo data/],
+  ["api/domain/schedule-compliance.ts", "../db/seed/context", /demo data/],
+  ["api/mail/jobs.ts", "../db/seed", /demo data/],
+  ["api/db/index.ts", "./seed", /demo data/],
+  ["api/db/index.ts", "../lib/clock", /bottom layer/],
+  ["api/db/rows.ts", "../domain/notifications", /bottom layer/],
+  ["api/db/migrations/041_history_daily.ts", "../../domain/schedule-compliance", /frozen history/],
+  ["api/db/migrations/050_accounts.ts", "./041_history_daily", /frozen history/],
+  ["api/db/migrations/050_accounts.ts", "../../../shared/csv", /frozen history/],
+  ["api/db/migrations/050_accounts.ts", "app/lib/ids", /frozen history/],
+  ["api/db/migrations/index.ts", "../../lib/clock", /lists the migrations/],
+  // the api's wiring (api/*.ts) sits above every layer: `../app` from a route is api/app.ts, not app/
+  ["api/routes/locations.ts", "../app", /wiring/],
+  ["api/lib/http.ts", "../config", /wiring/],
+  ["api/mail/scheduler.ts", "../server", /wiring/],
+  ["api/db/seed/index.ts", "../../config", /wiring/],
+  // a bare path from the repository's root, inside api/
+  ["api/routes/bills.ts", "api/lib/ids", /relative path/],
+  ["api/lib/auth.ts", "shared/sign-in-access", /relative path/],
 ];
 
 const ALLOWED: [string, string][] = [
@@ -94,8 +133,31 @@ const ALLOWED: [string, string][] = [
   ["app/lib/zoned.ts", "~/lib/dates"],
   // api/ and shared/
   ["api/routes/locations.ts", "../../shared/csv"],
-  ["api/routes/locations.ts", "../app"],
   ["api/routes/locations.ts", "../lib/http"],
+  ["api/server.ts", "./simulators"],
+  ["api/server.ts", "./db/seed"],
+  ["api/app.ts", "./routes"],
+  ["api/cli/db-reset.ts", "../db/seed"],
+  ["api/routes/index.ts", "./auth"],
+  ["api/routes/bills.ts", "../mail/jobs"],
+  ["api/routes/grid.ts", "../domain/grid-dispatches"],
+  ["api/routes/dev.ts", "../db/seed"],
+  ["api/routes/thermostats.ts", "../db/rows"],
+  ["api/mail/jobs.ts", "./mailer"],
+  ["api/mail/jobs.ts", "../domain/override-report"],
+  ["api/mail/jobs.ts", "../lib/buildings"],
+  ["api/domain/energy-advisor.ts", "../lib/accounts"],
+  ["api/domain/schedule-compliance.ts", "../db"],
+  ["api/db/seed/compliance.ts", "../../domain/schedule-compliance"],
+  ["api/db/seed/context.ts", ".."],
+  ["api/simulators/thermostats.ts", "../db/rows"],
+  ["api/simulators/index.ts", "./thermostats"],
+  ["api/lib/buildings.ts", "./auth"],
+  ["api/lib/auth.ts", "../../shared/sign-in-access"],
+  ["api/db/index.ts", "./migrations"],
+  ["api/db/index.ts", "better-sqlite3"],
+  ["api/db/migrations/index.ts", "./041_history_daily"],
+  ["api/db/migrations/041_history_daily.ts", "node:crypto"],
   ["shared/csv.ts", "csv-stringify/sync"],
   ["shared/csv.ts", "./demo-stand-ins"],
   // the embedded launcher, outside app/
@@ -170,5 +232,67 @@ describe("import boundaries (eslint.config.js)", () => {
       ["app/features/grid-services/grid-services.ts", "~/features/thermostats/components/control-room"],
     ])
       expect(await restricted(file, importOf(spec))).toHaveLength(1);
+  });
+});
+
+/**
+ * The walk-around that `"baseUrl": "."` in tsconfig.json opened: `import … from "app/lib/ids"` in api/ read as
+ * a package to the linter's patterns but resolved to the file for tsc, tsx and esbuild. Without baseUrl it is
+ * refused by the linter and resolves nowhere: not for the typechecker, not in the server's bundle
+ * (scripts/build-server.mjs), not for Node at run time. Add the baseUrl back and the last two tests fail.
+ */
+describe("a bare app/… import in api/ (no baseUrl)", () => {
+  const planted = "api/routes/bills.ts";
+  const spec = "app/lib/ids";
+  const code = `import { parseId } from "${spec}";\nconsole.log(parseId);\n`;
+
+  it("is refused by the linter", async () => {
+    expect(await restricted(planted, code)).toEqual([expect.stringMatching(/never imports app\//)]);
+  });
+
+  it("does not resolve for the typechecker (tsconfig.json as tsc reads it)", () => {
+    const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), undefined, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
+    })!;
+    const resolve = (specifier: string, from: string) =>
+      ts.resolveModuleName(specifier, path.join(root, from), parsed.options, ts.sys).resolvedModule
+        ?.resolvedFileName;
+    expect(parsed.options.baseUrl).toBeUndefined();
+    expect(resolve(spec, planted)).toBeUndefined();
+    // the resolver does find what exists: the alias inside app/, and the same file by a relative path
+    expect(resolve("~/lib/ids", "app/root.tsx")).toBe(path.join(root, "app/lib/ids.ts"));
+    expect(resolve("../../app/lib/ids", planted)).toBe(path.join(root, "app/lib/ids.ts"));
+  });
+
+  it("does not resolve in the server's bundle, nor for Node at run time", async () => {
+    // scripts/build-server.mjs's options: a bare specifier it cannot map to a file stays a package import
+    const bundle = (packages?: "external") =>
+      build({
+        stdin: {
+          contents: code,
+          resolveDir: path.join(root, "api/routes"),
+          sourcefile: "bills.ts",
+          loader: "ts",
+        },
+        absWorkingDir: root,
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        packages,
+        write: false,
+        logLevel: "silent",
+      });
+    const { outputFiles } = await bundle("external");
+    expect(outputFiles[0].text).toContain(`from "${spec}"`);
+    // …which Node looks up as the package "app", and there is none
+    expect(() => createRequire(path.join(root, "dist/server.js")).resolve(spec)).toThrow(
+      /Cannot find module/,
+    );
+    // bundling everything, esbuild finds no file for it either
+    await expect(bundle()).rejects.toThrow(/Could not resolve "app\/lib\/ids"/);
   });
 });

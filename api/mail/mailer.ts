@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import * as clock from "../lib/clock";
 import type { ApiDeps } from "../lib/http";
-import { messageId, messageIdDomain } from "../mail/policy";
-import { mailWritten } from "../mail/wake";
+import { messageId, messageIdDomain } from "./policy";
+import { mailWritten } from "./wake";
 
 export type Mail = {
   to: string;

@@ -7,7 +7,9 @@ import type { DB } from "../db";
  * moved forward, each one that has ended by `now` is finalised here: `SUCCESS` when thermostats took part
  * (each one's participating minutes the event's length, its pre-event reading the device's indoor
  * temperature when none was recorded), `NO DEVICES` when none did. Run before every read of dispatches
- * (GET /insights/{clientId}/dispatches), so a status never lags the api's clock; idempotent.
+ * (GET /insights/{clientId}/dispatches), so a status never lags the api's clock; idempotent. A rule the read
+ * applies (rule dispatch-final-status), not a background simulator: the grid route calls it, and only the api's
+ * wiring (api/server.ts) starts simulators.
  */
 export function finaliseEndedDispatches(db: DB, now = clock.now()) {
   const at = now.toISOString();

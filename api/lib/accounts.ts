@@ -1,0 +1,39 @@
+import type { ApiDeps } from "./http";
+
+/**
+ * Utility accounts as the api answers them: GET /building/{id}/accounts (api/routes/core.ts), the accounts
+ * page (api/routes/accounts.ts) and the energy advisor (api/domain/energy-advisor.ts).
+ */
+
+type AccountRow = {
+  id: number;
+  number: string;
+  utility_name: string;
+  arcadia_provider_id: string;
+  arcadia_account_status: string;
+  arcadia_account_status_detail: string | null;
+  building_id: number | null;
+};
+
+export const ACCOUNT_SELECT = `SELECT a.id, a.number, a.building_id, u.name AS utility_name, u.arcadia_provider_id,
+  a.arcadia_account_status, a.arcadia_account_status_detail
+  FROM utility_accounts a JOIN utilities u ON u.id = a.utility_id`;
+
+export function accountJson(a: AccountRow) {
+  return {
+    id: a.id,
+    number: a.number,
+    account_number: a.number,
+    building_id: a.building_id,
+    utility_display_name: a.utility_name,
+    utility_arcadia_provider_id: a.arcadia_provider_id,
+    arcadia_account_status: a.arcadia_account_status,
+    arcadia_account_status_detail: a.arcadia_account_status_detail,
+  };
+}
+
+export function accountsOfBuilding(deps: ApiDeps, buildingId: number) {
+  return (
+    deps.db.prepare(`${ACCOUNT_SELECT} WHERE a.building_id = ? ORDER BY a.id`).all(buildingId) as AccountRow[]
+  ).map(accountJson);
+}
