@@ -120,7 +120,7 @@ test.describe("sign in", () => {
     );
   });
 
-  test("reset password through the emailed link", async ({ page }, info) => {
+  test("reset password by email", async ({ page }, info) => {
     const email = USERS.alex;
     const since = await mailMark(info);
     await page.goto(`/login?email=${encodeURIComponent(email)}`);
