@@ -1,4 +1,5 @@
 import {
+  askForLoginLink,
   expect,
   expectJsState,
   expectNoSeriousA11yViolations,
@@ -87,16 +88,7 @@ test.describe("sign in", () => {
   });
 
   test("login link tapped in the email, with next kept", async ({ page }, info) => {
-    const since = await mailMark(info);
-    await page.goto(
-      `/login?email=${encodeURIComponent(USERS.dana)}&next=${encodeURIComponent("/privacy-policy")}`,
-    );
-    await ready(page, info);
-    await page.getByRole("button", { name: "Email me a login link" }).click();
-    await expect(
-      page.getByText("A login link will be sent if there is an account connected to this email address"),
-    ).toBeVisible();
-    const mail = await waitForMail(info, USERS.dana, since, /link/i);
+    const mail = await askForLoginLink(page, info, USERS.dana, "/privacy-policy");
     // The email as received, its button tapped: the login link page (no app script on it).
     await followMailLink(page, mail, "Log in to EnergyOps");
     await expectNoAppScripts(page);

@@ -1,6 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
-import { expect, isJs, loginAs, mailMark, mailsTo, runJob, test, USERS, waitForMail } from "./fixtures";
+import { expect, loginAs, mailMark, mailsTo, runJob, shootMail, test, USERS, waitForMail } from "./fixtures";
 import { openEmailPage } from "./email-pages";
 
 /**
@@ -8,8 +6,6 @@ import { openEmailPage } from "./email-pages";
  * both projects: the jobs run through the api's test hook, the mail is received on a real SMTP server, and its
  * links are followed as a manager would.
  */
-
-const SHOTS = "/work/shots/digest";
 
 test.describe("email and app agree", () => {
   test("an Airzone alert offers no dismissal; the link opened anyway says why, with no button, and is no error", async ({
@@ -120,14 +116,7 @@ test.describe("email and app agree", () => {
     await expect(rows.first()).toContainText(event![2].replace(/^0/, ""));
     await expect(page.getByTestId("dispatch-details")).toBeVisible();
 
-    if (isJs(info)) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      for (const width of [600, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.setContent(mail.html);
-        await page.screenshot({ path: path.join(SHOTS, `weekly-rundown-${width}.png`), fullPage: true });
-      }
-    }
+    await shootMail(page, info, mail, "weekly-rundown");
   });
 
   test("one email per person per alert run, grouped, each alert with its own answers; more waiting is said", async ({
@@ -151,13 +140,6 @@ test.describe("email and app agree", () => {
     await openEmailPage(page, first.pathname + first.search);
     await expect(page.getByRole("button", { name: "No, please investigate" })).toBeVisible();
 
-    if (isJs(info)) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      for (const width of [600, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.setContent(mail.html);
-        await page.screenshot({ path: path.join(SHOTS, `grouped-alerts-${width}.png`), fullPage: true });
-      }
-    }
+    await shootMail(page, info, mail, "grouped-alerts");
   });
 });

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { PORTS } from "../../playwright.config";
@@ -106,6 +108,21 @@ export async function followMailLink(page: Page, mail: Mail, label: string | Reg
   return page.goto(href!);
 }
 
+/**
+ * With MAIL_SHOTS=<dir> set (JavaScript project only: the same mail), saves the email as received, at 600 and
+ * 390 px, as `<dir>/received/<name>-<width>.png`, to be looked at (docs/testing.md).
+ */
+export async function shootMail(page: Page, info: TestInfo, mail: Mail, name: string) {
+  const dir = process.env.MAIL_SHOTS;
+  if (!dir || !isJs(info)) return;
+  fs.mkdirSync(path.join(dir, "received"), { recursive: true });
+  for (const width of [600, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.setContent(mail.html);
+    await page.screenshot({ path: path.join(dir, "received", `${name}-${width}.png`), fullPage: true });
+  }
+}
+
 /** Runs one notification job now through the api's test hook (POST /dev/notifications/run): how many it wrote. */
 export async function runJob(info: TestInfo, kind: string) {
   const res = await fetch(`${apiUrl(info)}/dev/notifications/run`, {
@@ -124,6 +141,20 @@ export async function loginAs(page: Page, email: string, password = PASSWORD) {
     maxRedirects: 0,
   });
   expect(res.status(), `login as ${email}`).toBe(302);
+}
+
+/**
+ * Asks for a login link on the login page as the person would (with `next`): the login link email received.
+ */
+export async function askForLoginLink(page: Page, info: TestInfo, email: string, next: string) {
+  const since = await mailMark(info);
+  await page.goto(`/login?email=${encodeURIComponent(email)}&next=${encodeURIComponent(next)}`);
+  await ready(page, info);
+  await page.getByRole("button", { name: "Email me a login link" }).click();
+  await expect(
+    page.getByText("A login link will be sent if there is an account connected to this email address"),
+  ).toBeVisible();
+  return waitForMail(info, email, since, /link/i);
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  askForLoginLink,
   expect,
   expectNoSeriousA11yViolations,
   loginAs,
@@ -20,17 +21,9 @@ import type { Page, TestInfo } from "@playwright/test";
  * switch, and the people whose client may not sign in here.
  */
 
-/** Asks for a login link on the login page (as the person would) and answers the emailed address's path. */
+/** Asks for a login link on the login page (as the person would) and answers the emailed link's path. */
 async function askForLink(page: Page, info: TestInfo, email: string, next: string) {
-  const since = await mailMark(info);
-  await page.goto(`/login?email=${encodeURIComponent(email)}&next=${encodeURIComponent(next)}`);
-  await ready(page, info);
-  await page.getByRole("button", { name: "Email me a login link" }).click();
-  await expect(
-    page.getByText("A login link will be sent if there is an account connected to this email address"),
-  ).toBeVisible();
-  const mail = await waitForMail(info, email, since, /link/i);
-  const link = new URL(mailLink(mail, "Log in to EnergyOps"));
+  const link = new URL(mailLink(await askForLoginLink(page, info, email, next), "Log in to EnergyOps"));
   return `${link.pathname}${link.search}`;
 }
 
