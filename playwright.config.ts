@@ -1,17 +1,23 @@
 import { defineConfig } from "@playwright/test";
 import { TEST_CLOCK_START } from "./tests/support/clock";
+import { smtpUrl } from "./tests/support/smtp-account";
 
 /**
  * Every flow runs twice: JavaScript on (`js`) and off (`nojs`). Each project has its own server and its own
  * seeded database, so the two runs never see each other's changes. Within a project, tests run one at a time
  * (`workers: 1` per project; the two projects run side by side) and each test starts from freshly reset data
  * (the `freshData` fixture, tests/e2e/fixtures.ts, through the api's test hook POST /dev/reset).
+ *
+ * Mail goes where it goes in production: each project has its own real SMTP server (tests/support/mail-receiver.ts,
+ * ports `smtp` and `mail`), the api delivers every email to it through SMTP_URL, and the tests read the messages
+ * it received (fixtures.ts: `mailMark`, `waitForMail`), never the api's outbox (not served with SMTP_URL).
  */
 const base = Number(process.env.E2E_PORT ?? 3200);
 export const PORTS = {
-  js: { web: base, api: base + 1 },
-  nojs: { web: base + 10, api: base + 11 },
+  js: { web: base, api: base + 1, smtp: base + 2, mail: base + 3 },
+  nojs: { web: base + 10, api: base + 11, smtp: base + 12, mail: base + 13 },
 };
+type Ports = (typeof PORTS)["js"];
 
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -27,7 +33,7 @@ const launchOptions = {
   ],
 };
 
-const serverEnv = (p: { web: number; api: number }) => ({
+const serverEnv = (p: Ports) => ({
   PORT: String(p.web),
   API_PORT: String(p.api),
   HOST: "127.0.0.1",
@@ -49,6 +55,9 @@ const serverEnv = (p: { web: number; api: number }) => ({
   NOTIFICATION_INTERVAL_MS: "0",
   // Web and embedded api start their clock at one fixed instant: the suite does not depend on the hour.
   CLOCK_START: TEST_CLOCK_START,
+  // Every email is delivered over SMTP to this project's mail receiver (the webServer entry before this one).
+  SMTP_URL: smtpUrl(p.smtp),
+  MAIL_FROM: "EnergyOps <alerts@energyops.test>",
 });
 
 export default defineConfig({
@@ -72,11 +81,20 @@ export default defineConfig({
       use: { baseURL: `http://127.0.0.1:${PORTS.nojs.web}`, javaScriptEnabled: false, launchOptions },
     },
   ],
-  webServer: [PORTS.js, PORTS.nojs].map((p) => ({
-    command: `rm -rf .e2e-data/${p.web} && node dist/server.js`,
-    url: `http://127.0.0.1:${p.web}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: serverEnv(p),
-  })),
+  // Started in this order, each once its URL answers: a project's mail receiver, then its web server.
+  webServer: [PORTS.js, PORTS.nojs].flatMap((p) => [
+    {
+      command: `node --import tsx tests/support/mail-receiver.ts ${p.smtp} ${p.mail}`,
+      url: `http://127.0.0.1:${p.mail}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: `rm -rf .e2e-data/${p.web} && node dist/server.js`,
+      url: `http://127.0.0.1:${p.web}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: serverEnv(p),
+    },
+  ]),
 });

@@ -1,6 +1,7 @@
 /**
  * Screenshots of every email's HTML part at 600 px (a desktop mail client's reading pane) and 390 px (a phone),
- * from the templates with sample data: `npx tsx scripts/email-screenshots.ts [outDir]` (default /tmp/emails).
+ * light, dark and darkened by the mail app, and with images blocked (VIEWS below), from the templates with
+ * sample data: `npx tsx scripts/email-screenshots.ts [outDir]` (default /tmp/emails).
  * Look at them after changing the layout or a template.
  */
 import fs from "node:fs";
@@ -146,20 +147,44 @@ const docs: Record<string, EmailDoc> = {
   }),
 };
 
+/**
+ * How each email is looked at: as sent (light); with the reader's system in dark mode (prefers-color-scheme:
+ * dark: the email's own `color-scheme` answer applies); darkened by the mail app whatever the email says (the
+ * Gmail and Outlook apps on Android render mail in a WebView with its forced dark mode: Chromium's
+ * `forceDarkModeEnabled`); and with images blocked (requests for images refused, as many clients do by default).
+ */
+const VIEWS = ["light", "dark", "forced-dark", "images-off"] as const;
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
 fs.mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
+const browser = await chromium.launch({ executablePath });
+const forcedDark = await chromium.launch({
+  executablePath,
+  args: ["--blink-settings=forceDarkModeEnabled=true"],
+});
 try {
   for (const [name, doc] of Object.entries(docs)) {
     const { html } = await renderEmail(doc);
     fs.writeFileSync(path.join(out, `${name}.html`), html);
-    for (const width of [600, 390]) {
-      const page = await browser.newPage({ viewport: { width, height: 800 } });
-      await page.setContent(html);
-      await page.screenshot({ path: path.join(out, `${name}-${width}.png`), fullPage: true });
-      await page.close();
+    for (const view of VIEWS) {
+      for (const width of [600, 390]) {
+        const page = await (view === "forced-dark" ? forcedDark : browser).newPage({
+          viewport: { width, height: 800 },
+          colorScheme: view === "dark" ? "dark" : "light",
+        });
+        if (view === "images-off")
+          await page.route("**/*", (route) =>
+            route.request().resourceType() === "image" ? route.abort() : route.continue(),
+          );
+        await page.setContent(html);
+        const suffix = view === "light" ? "" : `-${view}`;
+        await page.screenshot({ path: path.join(out, `${name}-${width}${suffix}.png`), fullPage: true });
+        await page.close();
+      }
     }
   }
 } finally {
   await browser.close();
+  await forcedDark.close();
 }
 console.log(`screenshots in ${out}`);

@@ -18,7 +18,7 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /** What each kind is called in an email ("Unsubscribe from …") and on the unsubscribe page. */
 export const KIND_NAMES: Record<NotificationKind, string> = {
   bill_flag: "Bill Audit Alerts",
-  device_issue: "thermostat issue alerts",
+  device_issue: "Thermostat Issue Alerts",
   customer_comfort: "Customer Comfort Alerts",
   weekly_rundown: "the Weekly Rundown",
   monthly_recap: "the Monthly Recap",

@@ -49,6 +49,25 @@ export function devRoutes(deps: ApiDeps) {
     }),
   );
   /**
+   * How far delivery through the mail server (SMTP_URL) has got: rows still `queued` or `sending`, and rows
+   * `failed` for good. Counts only, no address or content. The e2e suite waits for `pending: 0` before it
+   * takes a mark or says that no mail came (tests/e2e/fixtures.ts): by then every mail written has reached
+   * its mail server, or failed.
+   */
+  r.get(
+    "/dev/mail/delivery",
+    route((_req, res) => {
+      const counts = deps.db
+        .prepare(
+          `SELECT COALESCE(SUM(status IN ('queued', 'sending')), 0) AS pending,
+                  COALESCE(SUM(status = 'failed'), 0) AS failed
+           FROM outbox`,
+        )
+        .get() as { pending: number; failed: number };
+      res.json(counts);
+    }),
+  );
+  /**
    * Arms a fault point (api/lib/fault-points.ts): the next write matching `method` and the `path` pattern (a
    * regular expression on the path after /api) commits, then the api dies (`exit`) or drops the connection
    * (`drop`) instead of answering. Fires once.

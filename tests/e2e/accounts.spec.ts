@@ -1,15 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
-import {
-  expect,
-  expectJsState,
-  isJs,
-  loginAs,
-  outboxMark,
-  ready,
-  test,
-  USERS,
-  waitForMail,
-} from "./fixtures";
+import { expect, expectJsState, isJs, loginAs, ready, test, USERS, signInWithCode } from "./fixtures";
 
 /** Picks a utility on the Select Utility step: typing to filter with JavaScript, the server search without. */
 async function pickUtility(page: Page, info: TestInfo, search: string, name: string) {
@@ -70,14 +60,7 @@ test.describe("accounts page", () => {
   test("a user limited to some locations sees only their locations' credential warnings", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
-    await page.goto(`/login?email=${encodeURIComponent(USERS.sam)}&next=%2Faccounts`);
-    await ready(page, info);
-    await page.getByRole("button", { name: "Email me a 6-digit code" }).click();
-    const mail = await waitForMail(info, USERS.sam, since, /code/i);
-    await page.getByLabel("6-digit code").fill(mail.code!);
-    await page.getByRole("button", { name: "Log in with code" }).click();
-    await expect(page).toHaveURL(/\/accounts$/);
+    await signInWithCode(page, info, USERS.sam, "/accounts");
     // Chicago's credential has an account at Wicker Park (one of Sam's); Boston's only at a location he may not see.
     await expect(page.getByTestId("credential-alert")).toHaveCount(1);
     await expect(page.getByTestId("credential-alert")).toContainText("Reconnect Required");

@@ -1,4 +1,4 @@
-import { apiUrl, expect, loginAs, outboxMark, test, USERS, waitForMail } from "./fixtures";
+import { expect, loginAs, mailMark, mailsTo, runJob, test, USERS, waitForMail, type Mail } from "./fixtures";
 import { openEmailPage } from "./email-pages";
 
 /**
@@ -8,23 +8,13 @@ import { openEmailPage } from "./email-pages";
  * with the preference off gets none. The jobs run through the api's test hook.
  */
 
-async function runJob(info: Parameters<typeof apiUrl>[0], kind: string) {
-  const res = await fetch(`${apiUrl(info)}/dev/notifications/run`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ kind }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { sent: number }).sent;
-}
-
 const BILL_ALERT = /^(Please verify energy supplier change|Your utility delivery rate increased): /;
 
 test.describe("answers from email", () => {
   test("alert → No, please investigate → Help is on the way! → a wrong tap switched → the spending page shows who", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     expect(await runJob(info, "bill_flag")).toBeGreaterThan(0);
     const mail = await waitForMail(info, USERS.dana, since, BILL_ALERT);
     const investigate = mail.links.find((l) => l.includes("/fix-my-bill/action_requested?token="))!;
@@ -74,20 +64,15 @@ test.describe("answers from email", () => {
     page,
     a11y,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     expect(await runJob(info, "bill_flag")).toBeGreaterThan(0);
     // One flag both were alerted about (its anchor in the bills link names it).
-    const alerts = async (to: string) => {
-      const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(to)}`);
-      const { items } = (await res.json()) as { items: { id: number; subject: string; links: string[] }[] };
-      return items.filter((m) => m.id > since && BILL_ALERT.test(m.subject));
-    };
-    const flagOf = (m: { links: string[] }) => m.links.find((l) => l.includes("#flag-"))!.split("#")[1];
-    const sams = await alerts(USERS.sam);
-    const danas = await alerts(USERS.dana);
+    const flagOf = (m: Mail) => m.links.find((l) => l.includes("#flag-"))!.split("#")[1];
+    const sams = await mailsTo(info, USERS.sam, since, BILL_ALERT);
+    const danas = await mailsTo(info, USERS.dana, since, BILL_ALERT);
     const dana = danas.find((d) => sams.some((m) => flagOf(m) === flagOf(d)))!;
     const sam = sams.find((m) => flagOf(m) === flagOf(dana))!;
-    const link = (m: { links: string[] }, answer: string) => {
+    const link = (m: Mail, answer: string) => {
       const u = new URL(m.links.find((l) => l.includes(`/fix-my-bill/${answer}?token=`))!);
       return u.pathname + u.search;
     };
@@ -129,7 +114,7 @@ test.describe("answers from email", () => {
     page,
     context,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     await runJob(info, "bill_flag");
     const sam = await waitForMail(info, USERS.sam, since, BILL_ALERT);
     const bills = new URL(sam.links.find((l) => l.includes("#flag-"))!);
@@ -158,7 +143,7 @@ test.describe("answers from email", () => {
   test("a former member's link: Dana removes Sam's access on the team page, his link no longer shows or answers", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     await runJob(info, "bill_flag");
     const sam = await waitForMail(info, USERS.sam, since, BILL_ALERT);
     const investigate = new URL(sam.links.find((l) => l.includes("/fix-my-bill/action_requested?token="))!);
@@ -193,7 +178,7 @@ test.describe("answers from email", () => {
   test("comfort alert → the dismissal link asks → Dismiss issue → the issue reads dismissed", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     expect(await runJob(info, "customer_comfort")).toBeGreaterThan(0);
     const mail = await waitForMail(info, USERS.dana, since, /^Comfort alert: /);
     const dismiss = new URL(mail.links.find((l) => l.includes("/dismiss-thermostat-issue?"))!);
@@ -217,7 +202,7 @@ test.describe("answers from email", () => {
   test("unsubscribe: the page asks, the POST turns Bill Audit Alerts off, and none come after", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     await runJob(info, "bill_flag");
     const mail = await waitForMail(info, USERS.dana, since, BILL_ALERT);
     const unsubscribe = new URL(mail.links.find((l) => l.includes("/unsubscribe?token="))!);
@@ -233,17 +218,15 @@ test.describe("answers from email", () => {
       "false",
     );
 
-    const after = await outboxMark(info);
+    const after = await mailMark(info);
     await runJob(info, "bill_flag");
-    const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(USERS.dana)}`);
-    const { items } = (await res.json()) as { items: { id: number; subject: string }[] };
-    expect(items.filter((m) => m.id > after && BILL_ALERT.test(m.subject))).toEqual([]);
+    expect(await mailsTo(info, USERS.dana, after, BILL_ALERT)).toEqual([]);
   });
 
   test("the RFC 8058 one-click POST, with no cookie and from another site, unsubscribes by its token", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     await runJob(info, "weekly_rundown");
     const mail = await waitForMail(info, USERS.dana, since, /^Your Weekly Rundown: /);
     const unsubscribe = mail.links.find((l) => l.includes("/unsubscribe?token="))!;
@@ -263,10 +246,8 @@ test.describe("answers from email", () => {
   test("a user with the preference off gets none: dana's Monthly Recap is off", async ({
     page: _page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     await runJob(info, "monthly_recap");
-    const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(USERS.dana)}`);
-    const { items } = (await res.json()) as { items: { id: number; subject: string }[] };
-    expect(items.filter((m) => m.id > since && /Monthly Recap/.test(m.subject))).toEqual([]);
+    expect(await mailsTo(info, USERS.dana, since, /Monthly Recap/)).toEqual([]);
   });
 });

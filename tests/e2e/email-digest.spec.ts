@@ -1,31 +1,17 @@
-import fs from "node:fs";
-import path from "node:path";
-import { apiUrl, expect, isJs, loginAs, outboxMark, test, USERS, waitForMail } from "./fixtures";
+import { expect, loginAs, mailMark, mailsTo, runJob, shootMail, test, USERS, waitForMail } from "./fixtures";
 import { openEmailPage } from "./email-pages";
 
 /**
  * The mail says what the app says, and offers only what the rules allow, in
- * both projects: the jobs run through the api's test hook, the mail is read from the outbox as sent, and its
+ * both projects: the jobs run through the api's test hook, the mail is received on a real SMTP server, and its
  * links are followed as a manager would.
  */
-
-async function runJob(info: Parameters<typeof apiUrl>[0], kind: string) {
-  const res = await fetch(`${apiUrl(info)}/dev/notifications/run`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ kind }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { sent: number }).sent;
-}
-
-const SHOTS = "/work/shots/digest";
 
 test.describe("email and app agree", () => {
   test("an Airzone alert offers no dismissal; the link opened anyway says why, with no button, and is no error", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     expect(await runJob(info, "device_issue")).toBeGreaterThan(0);
     const mail = await waitForMail(info, USERS.dana, since, /^Thermostat issue: /);
     // One email for the run: Downstairs (Airzone) is in it, without a dismissal link, with what to do instead.
@@ -72,7 +58,7 @@ test.describe("email and app agree", () => {
   test("the Weekly Rundown says what the dashboard says, those needing attention first; its links open what it reports", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     await runJob(info, "weekly_rundown");
     const mail = await waitForMail(info, USERS.dana, since, /^Your Weekly Rundown: /);
     const attention = /^(\d+) of 14 locations need attention\.$/m.exec(mail.text);
@@ -130,25 +116,16 @@ test.describe("email and app agree", () => {
     await expect(rows.first()).toContainText(event![2].replace(/^0/, ""));
     await expect(page.getByTestId("dispatch-details")).toBeVisible();
 
-    if (isJs(info)) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      for (const width of [600, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.setContent((mail as unknown as { html: string }).html);
-        await page.screenshot({ path: path.join(SHOTS, `weekly-rundown-${width}.png`), fullPage: true });
-      }
-    }
+    await shootMail(page, info, mail, "weekly-rundown");
   });
 
   test("one email per person per alert run, grouped, each alert with its own answers; more waiting is said", async ({
     page,
   }, info) => {
-    const since = await outboxMark(info);
+    const since = await mailMark(info);
     expect(await runJob(info, "alerts")).toBeGreaterThan(0);
     const mail = await waitForMail(info, USERS.dana, since);
-    const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(USERS.dana)}`);
-    const { items } = (await res.json()) as { items: { id: number }[] };
-    expect(items.filter((m) => m.id > since)).toHaveLength(1);
+    expect(await mailsTo(info, USERS.dana, since)).toHaveLength(1);
     expect(mail.subject).toMatch(/, and 9 more alerts$/);
     expect(mail.text).toMatch(/5 more alerts are waiting: they come in your next alert email\./);
     // The second flag's own "No, please investigate" answers that flag.
@@ -163,13 +140,6 @@ test.describe("email and app agree", () => {
     await openEmailPage(page, first.pathname + first.search);
     await expect(page.getByRole("button", { name: "No, please investigate" })).toBeVisible();
 
-    if (isJs(info)) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      for (const width of [600, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.setContent((mail as unknown as { html: string }).html);
-        await page.screenshot({ path: path.join(SHOTS, `grouped-alerts-${width}.png`), fullPage: true });
-      }
-    }
+    await shootMail(page, info, mail, "grouped-alerts");
   });
 });

@@ -1,6 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { PORTS } from "../../playwright.config";
+import type { ReceivedEmail } from "../support/mail-reading";
 
 export const PASSWORD = "demo-pass-2024";
 export const USERS = {
@@ -15,41 +18,120 @@ export const USERS = {
 type ProjectName = keyof typeof PORTS;
 const projectOf = (info: TestInfo) => (info.project.name === "nojs" ? "nojs" : "js") as ProjectName;
 
-/** The base URL of this project's embedded api (for the outbox and for test setup). */
+/** The base URL of this project's embedded api (for its test hooks and for test setup). */
 export const apiUrl = (info: TestInfo) => `http://127.0.0.1:${PORTS[projectOf(info)].api}/api`;
+/** The HTTP side of this project's mail receiver (tests/support/mail-receiver.ts). */
+const mailUrl = (info: TestInfo) => `http://127.0.0.1:${PORTS[projectOf(info)].mail}`;
 export const isJs = (info: TestInfo) => projectOf(info) === "js";
 
-type Mail = {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  links: string[];
-  code: string | null;
-  sent_at: string;
-};
+/** An email as its reader meets it, received on the project's real SMTP server. */
+export type Mail = ReceivedEmail;
 
 /**
- * Where the outbox ends now: `waitForMail` then waits for a mail sent after it. (Ids, not times: the test
- * servers' clock starts at a fixed instant, tests/support/clock.ts, and is not this process's clock.)
+ * Waits until the api has handed every email it wrote to the mail server (its test hook GET
+ * /dev/mail/delivery: nothing `queued` or `sending`). The api writes an email before it answers the request
+ * that caused it, and the receiver has the message before it accepts it; so afterwards what was sent is there.
  */
-export async function outboxMark(info: TestInfo): Promise<number> {
-  const res = await fetch(`${apiUrl(info)}/dev/outbox`);
-  const { items } = (await res.json()) as { items: Mail[] };
-  return items[0]?.id ?? 0;
+async function mailDelivered(info: TestInfo) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await fetch(`${apiUrl(info)}/dev/mail/delivery`);
+    expect(res.status, "GET /dev/mail/delivery (is ENABLE_TEST_HOOKS set on the test server?)").toBe(200);
+    const { pending } = (await res.json()) as { pending: number; failed: number };
+    if (pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`${pending} emails still not delivered to the mail receiver`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
-/** The newest email to an address sent after the `since` mark of `outboxMark` (polls the mail simulator's outbox). */
+async function received(info: TestInfo, to: string | null, since: number) {
+  const query = new URLSearchParams({ after: String(since) });
+  if (to) query.set("to", to);
+  const res = await fetch(`${mailUrl(info)}/messages?${query}`);
+  expect(res.status, "the mail receiver (tests/support/mail-receiver.ts)").toBe(200);
+  return (await res.json()) as { last: number; items: Mail[] };
+}
+
+/**
+ * A mark in this project's inbox, taken before the test acts: `waitForMail` and `mailsTo` then read only what
+ * arrived after it. Mail still on its way from earlier is delivered first, so it falls before the mark.
+ */
+export async function mailMark(info: TestInfo): Promise<number> {
+  await mailDelivered(info);
+  return (await received(info, null, 0)).last;
+}
+
+/**
+ * Every email to `to` received after the `since` mark (oldest first), whose subject matches `match`, once the
+ * api has delivered all it wrote: an empty list means none was sent.
+ */
+export async function mailsTo(info: TestInfo, to: string, since: number, match?: RegExp): Promise<Mail[]> {
+  await mailDelivered(info);
+  const { items } = await received(info, to, since);
+  return items.filter((m) => !match || match.test(m.subject));
+}
+
+/** The newest email to `to` received after the `since` mark (whose subject matches `match`); waits for it. */
 export async function waitForMail(info: TestInfo, to: string, since: number, match?: RegExp): Promise<Mail> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`${apiUrl(info)}/dev/outbox?email=${encodeURIComponent(to)}`);
-    const { items } = (await res.json()) as { items: Mail[] };
-    const mail = items.find((m) => m.id > since && (!match || match.test(m.subject)));
-    if (mail) return mail;
-    await new Promise((r) => setTimeout(r, 200));
+    const mails = await mailsTo(info, to, since, match);
+    if (mails.length) return mails[mails.length - 1];
+    await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no mail to ${to}`);
+  throw new Error(`no mail to ${to}${match ? ` matching ${match}` : ""}`);
+}
+
+/** The address of the link a person sees in the email's HTML with these words (its one such link). */
+export function mailLink(mail: Mail, label: string | RegExp): string {
+  const found = mail.anchors.filter((a) =>
+    typeof label === "string" ? a.label === label : label.test(a.label),
+  );
+  expect(
+    found.map((a) => a.label),
+    `one link "${label}" in "${mail.subject}"`,
+  ).toHaveLength(1);
+  return found[0].href;
+}
+
+/**
+ * Opens the email's HTML in `page` as a mail client shows it, and taps the link with these words: the page
+ * goes where that link leads (as the phone's browser opens it; the same tab, so the test goes on in `page`).
+ * Returns that answer.
+ */
+export async function followMailLink(page: Page, mail: Mail, label: string | RegExp) {
+  await page.setContent(mail.html);
+  const link = page.getByRole("link", { name: label, exact: typeof label === "string" });
+  await expect(link).toBeVisible();
+  const href = await link.getAttribute("href");
+  expect(href).toBe(mailLink(mail, label));
+  return page.goto(href!);
+}
+
+/**
+ * With MAIL_SHOTS=<dir> set (JavaScript project only: the same mail), saves the email as received, at 600 and
+ * 390 px, as `<dir>/received/<name>-<width>.png`, to be looked at (docs/testing.md).
+ */
+export async function shootMail(page: Page, info: TestInfo, mail: Mail, name: string) {
+  const dir = process.env.MAIL_SHOTS;
+  if (!dir || !isJs(info)) return;
+  fs.mkdirSync(path.join(dir, "received"), { recursive: true });
+  for (const width of [600, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.setContent(mail.html);
+    await page.screenshot({ path: path.join(dir, "received", `${name}-${width}.png`), fullPage: true });
+  }
+}
+
+/** Runs one notification job now through the api's test hook (POST /dev/notifications/run): how many it wrote. */
+export async function runJob(info: TestInfo, kind: string) {
+  const res = await fetch(`${apiUrl(info)}/dev/notifications/run`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind }),
+  });
+  expect(res.status, `POST /dev/notifications/run ${kind}`).toBe(200);
+  return ((await res.json()) as { sent: number }).sent;
 }
 
 /** Signs in through the real login form post (fast path for tests whose subject is not sign-in). */
@@ -59,6 +141,36 @@ export async function loginAs(page: Page, email: string, password = PASSWORD) {
     maxRedirects: 0,
   });
   expect(res.status(), `login as ${email}`).toBe(302);
+}
+
+/**
+ * Asks for a login link on the login page as the person would (with `next`): the login link email received.
+ */
+export async function askForLoginLink(page: Page, info: TestInfo, email: string, next: string) {
+  const since = await mailMark(info);
+  await page.goto(`/login?email=${encodeURIComponent(email)}&next=${encodeURIComponent(next)}`);
+  await ready(page, info);
+  await page.getByRole("button", { name: "Email me a login link" }).click();
+  await expect(
+    page.getByText("A login link will be sent if there is an account connected to this email address"),
+  ).toBeVisible();
+  return waitForMail(info, email, since, /link/i);
+}
+
+/**
+ * Signs in as a person without a password does: asks for a code on the login page (with `next`), reads it in
+ * the email received, types it; the page goes on to `next`.
+ */
+export async function signInWithCode(page: Page, info: TestInfo, email: string, next: string) {
+  const since = await mailMark(info);
+  await page.goto(`/login?email=${encodeURIComponent(email)}&next=${encodeURIComponent(next)}`);
+  await ready(page, info);
+  await page.getByRole("button", { name: "Email me a 6-digit code" }).click();
+  const mail = await waitForMail(info, email, since, /code/i);
+  expect(mail.code, "the code the email shows").toMatch(/^\d{6}$/);
+  await page.getByLabel("6-digit code").fill(mail.code!);
+  await page.getByRole("button", { name: "Log in with code" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === next);
 }
 
 /** Proves the nojs project really runs without JavaScript. */

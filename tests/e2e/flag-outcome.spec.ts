@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, isJs, loginAs, outboxMark, ready, test, USERS, waitForMail } from "./fixtures";
+import { expect, isJs, loginAs, mailMark, ready, test, USERS, waitForMail } from "./fixtures";
 
 /**
  * Rule flag-outcome: staff, impersonating the client, close an investigation (action requested) with an
@@ -20,7 +20,7 @@ test("staff close an investigation with a credit; the client gets the outcome by
   page,
 }, info) => {
   const location = isJs(info) ? 105 : 110;
-  const since = await outboxMark(info);
+  const since = await mailMark(info);
   await loginAs(page, USERS.morgan);
   await impersonateHarbor(page);
   await page.goto(`/locations/${location}/spending`);

@@ -4,11 +4,10 @@ import {
   expectJsState,
   expectNoSeriousA11yViolations,
   loginAs,
-  outboxMark,
   ready,
   test,
   USERS,
-  waitForMail,
+  signInWithCode,
 } from "./fixtures";
 
 /** Sets the editor's checkboxes to exactly `names` and saves; returns how many locations changed. */
@@ -111,14 +110,7 @@ test.describe("manage account", () => {
   });
 
   test("a regular user sees only preferences and is refused the Team tab", async ({ page }, info) => {
-    const since = await outboxMark(info);
-    await page.goto(`/login?email=${encodeURIComponent(USERS.sam)}&next=%2Fsettings`);
-    await ready(page, info);
-    await page.getByRole("button", { name: "Email me a 6-digit code" }).click();
-    const mail = await waitForMail(info, USERS.sam, since, /code/i);
-    await page.getByLabel("6-digit code").fill(mail.code!);
-    await page.getByRole("button", { name: "Log in with code" }).click();
-    await expect(page).toHaveURL(/\/settings$/);
+    await signInWithCode(page, info, USERS.sam, "/settings");
     await expect(page.getByRole("tab", { name: "My Preferences" })).toBeVisible();
     await expect(page.getByRole("tab", { name: "Team" })).toHaveCount(0);
     const res = await page.goto("/settings?tab=team");

@@ -4,7 +4,8 @@ import { startDelivery, type Delivery } from "../../api/mail/delivery";
 import { LEASE_MS } from "../../api/mail/policy";
 import { startApi, type RunningApi } from "../../api/server";
 import { sendMail } from "../../api/mail/mailer";
-import { SMTP_PASS, startSmtp, type TestSmtp } from "../support/smtp";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+import { SMTP_PASS } from "../support/smtp-account";
 import { apiConfigFromEnv } from "../../api/config";
 import { call } from "./api-harness";
 

@@ -79,7 +79,7 @@ describe("one alert email per person per run", () => {
       /\d+ more alerts? (is|are) waiting: we send at most 3 alert emails a day, so they come in your next one, from [A-Z][a-z]{2} \d+, 2026, [\d:]+ [AP]M [A-Z]+\./,
     );
     // Unsubscribe: one link per kind in the footer; the one-click header stops every kind the email holds.
-    for (const what of ["Customer Comfort Alerts", "thermostat issue alerts", "Bill Audit Alerts"])
+    for (const what of ["Customer Comfort Alerts", "Thermostat Issue Alerts", "Bill Audit Alerts"])
       expect(m.text).toContain(`Unsubscribe from ${what}: http://web.test/unsubscribe?token=`);
     const header = (JSON.parse(m.headers_json) as Record<string, string>)["List-Unsubscribe"];
     const token = new URL(header.slice(1, -1)).searchParams.get("token")!;

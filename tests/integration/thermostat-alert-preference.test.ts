@@ -4,7 +4,7 @@ import { TEST_CLOCK_START } from "../support/clock";
 import { call, loginCookie, startTestApi } from "./api-harness";
 
 /**
- * "Unsubscribe from thermostat issue alerts" sends people to My Preferences to turn them on again: the
+ * "Unsubscribe from Thermostat Issue Alerts" sends people to My Preferences to turn them on again: the
  * preference is one of the editable ones (rule editable-preferences), and the thermostat alert job mails only
  * those whose switch is on (rule notification-recipients).
  */

@@ -1,5 +1,6 @@
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer, type SMTPServerSession } from "smtp-server";
+import { SMTP_PASS, SMTP_USER, smtpUrl } from "./smtp-account";
 import { freePort } from "./stack";
 
 /**
@@ -15,16 +16,14 @@ export type SmtpMode = "accept" | "tempfail" | "reject" | "stall" | "down";
 
 export type ReceivedMail = { envelope: { from: string; to: string[] }; parsed: ParsedMail; raw: string };
 
-export const SMTP_USER = "mailer";
-export const SMTP_PASS = "s3cret/pass:word";
-
 export type TestSmtp = Awaited<ReturnType<typeof startSmtp>>;
 
 const replyError = (responseCode: number, message: string) =>
   Object.assign(new Error(message), { responseCode });
 
-export async function startSmtp(initial: SmtpMode = "accept") {
-  const port = await freePort();
+/** `port`: a fixed port (the e2e suite's mail receiver, tests/support/mail-receiver.ts); a free one otherwise. */
+export async function startSmtp(initial: SmtpMode = "accept", options: { port?: number } = {}) {
+  const port = options.port ?? (await freePort());
   const received: ReceivedMail[] = [];
   /** Messages whose transfer began (RCPT TO was answered, whatever the answer). */
   let tries = 0;
@@ -103,7 +102,7 @@ export async function startSmtp(initial: SmtpMode = "accept") {
   return {
     port,
     /** `smtp://user:pass@127.0.0.1:port`, the password percent-encoded as in a real SMTP_URL. */
-    url: `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASS)}@127.0.0.1:${port}`,
+    url: smtpUrl(port),
     received,
     get tries() {
       return tries;

@@ -6,6 +6,7 @@ import {
   bulkChoice,
   emailToggles,
   isAccessIntent,
+  PREFERENCE_TOGGLES,
   locationsColumn,
   searchAndSortTeam,
   settingsActionSchema,
@@ -14,6 +15,7 @@ import {
 } from "~/features/settings/settings";
 import { saveTeamAccess } from "~/features/settings/settings.server";
 import { ApiError } from "~/server/upstream/api-error";
+import { KIND_NAMES } from "../../api/domain/notifications";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 
 const b = (buildingId: number, buildingName: string, hasAccess: boolean) => ({
@@ -257,5 +259,12 @@ describe("the action's schema (one per intent)", () => {
     expect(ACCESS_INTENTS.every(isAccessIntent)).toBe(true);
     expect(isAccessIntent("preference")).toBe(false);
     expect(isAccessIntent(["access-save"])).toBe(false);
+  });
+});
+
+describe("emails, as My Preferences names their switches", () => {
+  it("name each switch", () => {
+    for (const { type, label } of PREFERENCE_TOGGLES)
+      expect(KIND_NAMES[type].replace(/^the /, "")).toBe(label);
   });
 });

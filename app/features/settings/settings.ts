@@ -8,7 +8,7 @@ export const PREFERENCE_TOGGLES = [
   { type: "weekly_rundown", label: "Weekly Rundown" },
   { type: "monthly_recap", label: "Monthly Recap" },
   { type: "customer_comfort", label: "Customer Comfort Alerts" },
-  // Not among the spec's four: the thermostat issue alerts' "Unsubscribe from thermostat issue alerts" sends
+  // Not among the spec's four: the thermostat issue alerts' "Unsubscribe from Thermostat Issue Alerts" sends
   // people here to turn them on again, so they have their switch (rule editable-preferences).
   { type: "device_issue", label: "Thermostat Issue Alerts" },
 ] as const;

@@ -1,8 +1,9 @@
 import { Form } from "@remix-run/react";
-import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
+import { loginPath } from "../auth";
 import { AUTH_MESSAGES } from "../messages";
+import { EmailField } from "./email-field";
 
 /** What the login link page's POST answered (auth.server.ts `LinkPageData`), as this view reads it. */
 type Answer = {
@@ -20,7 +21,6 @@ type Answer = {
  * out: a new link to the same page, by email (the address is all it asks), or the login page with `next` kept.
  */
 export function LinkFailed({ next, answer }: { next: string; answer?: Answer }) {
-  const login = `/login${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`;
   if (answer?.refused)
     return (
       <>
@@ -50,13 +50,7 @@ export function LinkFailed({ next, answer }: { next: string; answer?: Answer }) 
           {answer?.notice ? <Alert tone="warning">{answer.notice}</Alert> : null}
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="next" value={next} />
-            <Field
-              label="Email"
-              id="email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              required
+            <EmailField
               defaultValue={answer?.email ?? ""}
               errors={answer?.emailError ? [answer.emailError] : undefined}
             />
@@ -64,7 +58,7 @@ export function LinkFailed({ next, answer }: { next: string; answer?: Answer }) 
               Email me a new login link
             </SubmitButton>
           </Form>
-          <a href={login} className="btn btn-secondary btn-block">
+          <a href={loginPath(next)} className="btn btn-secondary btn-block">
             Log in another way
           </a>
         </>

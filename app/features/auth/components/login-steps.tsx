@@ -5,9 +5,10 @@ import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
 import { useHydrated } from "~/ui/use-hydrated";
-import type { LoginActionData, LoginOption } from "../auth";
+import { loginPath, type LoginActionData, type LoginOption } from "../auth";
 import { AUTH_MESSAGES, looksLikeEmail } from "../messages";
 import { SubmitButton } from "~/ui/pending";
+import { EmailField } from "./email-field";
 
 /** Field errors of a Conform reply (`submission.reply()`), by field name; "" holds the form's own errors. */
 function replyErrors(result: SubmissionResult<string[]> | undefined) {
@@ -36,16 +37,10 @@ export function EmailStep({
   return (
     <Form method="get" ref={formRef} noValidate={hydrated}>
       {next !== "/" ? <input type="hidden" name="next" value={next} /> : null}
-      <Field
-        label="Email"
-        id="email"
-        name="email"
-        type="email"
+      <EmailField
         value={value}
         onChange={(e) => setValue(e.currentTarget.value)}
         onBlur={() => setTouched(true)}
-        autoComplete="username"
-        required
         errors={errors}
         autoFocus
       />
@@ -72,7 +67,6 @@ export function OptionsStep({
   const busy = navigation.state !== "idle";
   const hasPassword = options.includes("password");
   const codeRequested = Boolean(actionData?.codeRequested);
-  const anotherUser = `/login${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`;
   const pwErrors = replyErrors(actionData?.intent === "password" ? actionData.lastResult : undefined);
   const codeErrors = replyErrors(actionData?.intent === "code" ? actionData.lastResult : undefined);
   const pwRef = useRef<HTMLFormElement>(null);
@@ -158,7 +152,7 @@ export function OptionsStep({
             {hasPassword ? "Reset password" : "Set password"}
           </SubmitButton>{" "}
           <span className="spacer" />
-          <Link to={anotherUser}>Log in as another user</Link>
+          <Link to={loginPath(next)}>Log in as another user</Link>
         </div>
       </Form>
     </div>
