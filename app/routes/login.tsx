@@ -9,7 +9,7 @@ import {
   sendPasswordReset,
   signIn,
   tooManyAttempts,
-} from "~/features/auth/auth.server";
+} from "~/features/auth/login.server";
 import { EmailStep, OptionsStep } from "~/features/auth/components/login-steps";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";

@@ -4,7 +4,7 @@ import { Alert } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
 import { AUTH_MESSAGES } from "../messages";
 
-/** What the login link page's POST answered (auth.server.ts `LinkPageData`), as this view reads it. */
+/** What the login link page's POST answered (login-link.server.ts `LinkPageData`), as this view reads it. */
 type Answer = {
   signedIn?: boolean;
   sent?: string;
