@@ -21,7 +21,6 @@ import { DESCRIPTIONS, description } from "~/features/public/seo";
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  context.signInActionRan = true;
   const submission = parseLoginAction(await request.formData());
   if (submission.status !== "success") return rejectedLoginForm(submission, context);
   const value = submission.value;

@@ -94,7 +94,7 @@ export const parseLoginAction = (form: FormData) => parseForm(form, { schema: lo
 
 // ---- The login page --------------------------------------------------------------------------------------
 
-type LoginContext = Pick<AppLoadContext, "clientIp" | "signInLimited" | "signInActionRan">;
+type LoginContext = Pick<AppLoadContext, "clientIp" | "signInLimited" | "requestMethod">;
 type LoginSubmission = Submission<unknown, string[], LoginAction>;
 
 const emailStep = (url: URL, next: string, email: string, emailError: string | null) => ({
@@ -121,11 +121,10 @@ export async function loginPage(request: Request, context: LoginContext) {
   if (!parsed.success) return emailStep(url, next, rawEmail.slice(0, 254), AUTH_MESSAGES.invalidEmail);
   const email = parsed.data.email;
   // The lookup tells which sign-in methods an address has: limited per client address, before the upstream.
-  // Not counted again when this loader re-renders the page after a sign-in POST (no JavaScript): those are
-  // counted by the per-IP sign-in limit in server.ts.
-  const lookup = context.signInActionRan
-    ? null
-    : await loginOptionsLimiter().hit(context.clientIp ?? "unknown");
+  // Not counted when this loader renders the answer to a sign-in POST (no JavaScript; the request is a POST,
+  // the page shows the action's answer): those are counted by the per-IP sign-in limit in server.ts.
+  const lookup =
+    context.requestMethod === "POST" ? null : await loginOptionsLimiter().hit(context.clientIp ?? "unknown");
   if (lookup?.limited) {
     return data(emailStep(url, next, email, retryAfterText(lookup.retryAfterSeconds)), {
       status: 429,
