@@ -10,10 +10,10 @@
  * times through TZDate, whose offset lookups were a tenth of the page's server CPU.
  */
 
-import { formatterPerZone, HOME_TIMEZONE } from "~/lib/zoned";
+import { formatterIn, HOME_TIMEZONE } from "~/lib/zoned";
 
-/** The formatter of a timezone: every part of a time, with the zone's short name, in one call. */
-const formatOf = formatterPerZone({
+/** Every part of a time, with the zone's short name, in one call. */
+const FIELDS: Intl.DateTimeFormatOptions = {
   year: "numeric",
   month: "short",
   day: "numeric",
@@ -21,7 +21,10 @@ const formatOf = formatterPerZone({
   minute: "2-digit",
   hour12: true,
   timeZoneName: "short",
-});
+};
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** The formatter of a timezone. */
+const formatOf = (timeZone: string) => formatterIn(formats, FIELDS, timeZone);
 
 /**
  * The times already written, by timezone and instant: the same events come back on every page view (a page
