@@ -2,7 +2,8 @@
  * Wall-clock time in a building's timezone from one cached `Intl.DateTimeFormat` per timezone, without
  * @date-fns/tz. A TZDate looks its offset up again on every construction and every setter; the one-thermostat
  * page built ~200 of them per view (local midnights, tick labels, day labels), 2 ms of server CPU, and shipped
- * the library to the browser. tests/unit/zoned.test.ts compares these with TZDate and date-fns' format.
+ * the library to the browser. tests/unit/zoned.test.ts compares these with TZDate and date-fns' format; ADR
+ * 0022 keeps them, with the figures.
  */
 
 import { MONTH_LONG } from "./dates";

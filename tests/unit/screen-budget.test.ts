@@ -13,7 +13,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * A screen in a few files (issue 39, docs/architecture.md "Route modules"): every route module, with the files
+ * A screen in a few files (docs/architecture.md "Route modules"): every route module, with the files
  * of app/ it reaches through its own imports, stays within a budget of own files and own lines, so that a
  * reader follows a screen in a few files.
  *
