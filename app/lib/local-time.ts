@@ -1,7 +1,7 @@
 /**
  * Times in a building's own timezone, labelled with the zone ("Nov 3, 2026, 2:00 PM PST"), written by the
  * server: grid event times (grid-services.server.ts) and the control room's receipts and event times
- * (features/thermostats/card-times.ts) go through this one formatter, so the same event reads the same on both
+ * (features/thermostats/control-room.server.ts) go through this one formatter, so the same event reads the same on both
  * pages. The browser hydrates from these strings and never loads date-fns, @date-fns/tz or a timezone into Intl.
  *
  * One `Intl.DateTimeFormat` per timezone gives every part of a time in one call. It writes the same words as

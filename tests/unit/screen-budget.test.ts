@@ -48,9 +48,9 @@ const BUDGETS: Record<string, { files: number; lines: number; why: string }> = {
     why: "the dashboard: one view model over locations, bills and account status, its table, summary cards and vendor alert",
   },
   "_app.locations.$locationId.control.tsx": {
-    files: 13,
+    files: 12,
     lines: 1900,
-    why: "the control room: the thermostat rules (limits, schedules, issues; 461 lines with their unit tests), the card and its settings form, the view model and its idempotent change; the location check and heading are the locations feature's",
+    why: "the control room: the thermostat rules (limits, schedules, issues; 461 lines with their unit tests), the card and its settings form, the control-room view model (control-room.server.ts: its reads, its times, its idempotent change); the location check and heading are the locations feature's",
   },
   "_app.locations.$locationId.spending.tsx": {
     files: 14,
