@@ -12,8 +12,11 @@ declare module "@remix-run/node" {
     signInLimited?: { retryAfterSeconds: number };
     /** The client's address (express `req.ip`: X-Forwarded-For only through TRUST_PROXY hops), for sign-in limits. */
     clientIp?: string;
-    /** Set by the login action, so the login loader that re-renders the page after it does not count a lookup. */
-    signInActionRan?: boolean;
+    /**
+     * The method of the request Remix answers (set by server.ts). A POST to a page runs its action, then its
+     * loaders render the answer (with a GET request of their own): this is how such a loader knows.
+     */
+    requestMethod?: string;
     /** The error a loader or action threw during this request (for staff's stack trace). */
     serverError?: unknown;
     /** The error report's event id for that error (the fallback shows it: in full to staff, shortened to users). */

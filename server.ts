@@ -367,6 +367,7 @@ app.all(
         cspNonce: res.locals.nonce as string,
         signInLimited: res.locals.signInLimited as { retryAfterSeconds: number } | undefined,
         clientIp: _req.ip ?? _req.socket.remoteAddress ?? "unknown",
+        requestMethod: _req.method,
         upstream: new Map(),
       } satisfies AppLoadContext),
   }),

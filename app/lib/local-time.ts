@@ -1,7 +1,7 @@
 /**
  * Times in a building's own timezone, labelled with the zone ("Nov 3, 2026, 2:00 PM PST"), written by the
  * server: grid event times (grid-services.server.ts) and the control room's receipts and event times
- * (features/thermostats/card-times.ts) go through this one formatter, so the same event reads the same on both
+ * (features/thermostats/control-room.server.ts) go through this one formatter, so the same event reads the same on both
  * pages. The browser hydrates from these strings and never loads date-fns, @date-fns/tz or a timezone into Intl.
  *
  * One `Intl.DateTimeFormat` per timezone gives every part of a time in one call. It writes the same words as
@@ -10,10 +10,10 @@
  * times through TZDate, whose offset lookups were a tenth of the page's server CPU.
  */
 
-import { formatterPerZone, HOME_TIMEZONE } from "~/lib/zoned";
+import { formatterIn, HOME_TIMEZONE } from "~/lib/zoned";
 
-/** The formatter of a timezone: every part of a time, with the zone's short name, in one call. */
-const formatOf = formatterPerZone({
+/** Every part of a time, with the zone's short name, in one call. */
+const FIELDS: Intl.DateTimeFormatOptions = {
   year: "numeric",
   month: "short",
   day: "numeric",
@@ -21,7 +21,10 @@ const formatOf = formatterPerZone({
   minute: "2-digit",
   hour12: true,
   timeZoneName: "short",
-});
+};
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** The formatter of a timezone. */
+const formatOf = (timeZone: string) => formatterIn(formats, FIELDS, timeZone);
 
 /**
  * The times already written, by timezone and instant: the same events come back on every page view (a page

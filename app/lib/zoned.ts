@@ -2,7 +2,8 @@
  * Wall-clock time in a building's timezone from one cached `Intl.DateTimeFormat` per timezone, without
  * @date-fns/tz. A TZDate looks its offset up again on every construction and every setter; the one-thermostat
  * page built ~200 of them per view (local midnights, tick labels, day labels), 2 ms of server CPU, and shipped
- * the library to the browser. tests/unit/zoned.test.ts compares these with TZDate and date-fns' format.
+ * the library to the browser. tests/unit/zoned.test.ts compares these with TZDate and date-fns' format; ADR
+ * 0023 keeps them, with the figures.
  */
 
 import { MONTH_LONG } from "./dates";
@@ -37,32 +38,33 @@ const FIELDS: Intl.DateTimeFormatOptions = {
 };
 
 /**
- * One `Intl.DateTimeFormat` per timezone for `fields`, built once (building one costs far more than using it).
- * A timezone Intl does not know (a typo upstream) reads as the product's home timezone. Bounded: timezones come
- * from upstream data.
+ * The `Intl.DateTimeFormat` of a timezone for `fields`, built once into `formats` (building one costs far more
+ * than using it). A timezone Intl does not know (a typo upstream) reads as the product's home timezone. Bounded:
+ * timezones come from upstream data. The caller owns the cache, so that a module holding one does nothing when
+ * it is imported (only an empty Map): a page whose browser code reaches this module without calling it ships
+ * none of it.
  */
-export function formatterPerZone(
+export function formatterIn(
+  formats: Map<string, Intl.DateTimeFormat>,
   fields: Intl.DateTimeFormatOptions,
-): (timeZone: string) => Intl.DateTimeFormat {
-  const formats = new Map<string, Intl.DateTimeFormat>();
-  const formatOf = (timeZone: string): Intl.DateTimeFormat => {
-    let f = formats.get(timeZone);
-    if (!f) {
-      try {
-        f = new Intl.DateTimeFormat("en-US", { ...fields, timeZone });
-      } catch (e) {
-        if (!(e instanceof RangeError) || timeZone === HOME_TIMEZONE) throw e;
-        f = formatOf(HOME_TIMEZONE);
-      }
-      if (formats.size >= 500) formats.clear();
-      formats.set(timeZone, f);
+  timeZone: string,
+): Intl.DateTimeFormat {
+  let f = formats.get(timeZone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat("en-US", { ...fields, timeZone });
+    } catch (e) {
+      if (!(e instanceof RangeError) || timeZone === HOME_TIMEZONE) throw e;
+      f = formatterIn(formats, fields, HOME_TIMEZONE);
     }
-    return f;
-  };
-  return formatOf;
+    if (formats.size >= 500) formats.clear();
+    formats.set(timeZone, f);
+  }
+  return f;
 }
 
-const formatOf = formatterPerZone(FIELDS);
+const formats = new Map<string, Intl.DateTimeFormat>();
+const formatOf = (timeZone: string) => formatterIn(formats, FIELDS, timeZone);
 
 /**
  * What instants read as, by timezone: the same days and ticks come back on every view of a month, and a

@@ -3,7 +3,7 @@ import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ControlRoom, usePolledData } from "~/features/thermostats/components/control-room";
 import { LocationSuffix } from "~/features/locations/components/location-heading";
-import { controlRoomAction, controlRoomLoader } from "~/features/thermostats/control.server";
+import { controlRoomAction, controlRoomLoader } from "~/features/thermostats/control-room.server";
 import styles from "~/features/thermostats/thermostats.css";
 
 export const handle = { stylesheets: [styles] };

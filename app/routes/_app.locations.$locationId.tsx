@@ -1,5 +1,5 @@
 import { Outlet } from "@remix-run/react";
-import { locationLayoutLoader } from "~/features/locations/locations.server";
+import { locationLayoutLoader } from "~/features/locations/location-layout.server";
 
 export const loader = locationLayoutLoader;
 

@@ -1,7 +1,7 @@
 import { destroySession, getSession } from "~/server/upstream/session.server";
 import { getApi } from "~/server/upstream/upstream.server";
 import { getConfig } from "~/server/config.server";
-import { logoutUpstream } from "~/features/auth/auth.server";
+import { logoutUpstream } from "~/features/auth/logout.server";
 import { redirect } from "@remix-run/node";
 import { requireUser } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";

@@ -9,7 +9,7 @@ import {
   sendPasswordReset,
   signIn,
   tooManyAttempts,
-} from "~/features/auth/auth.server";
+} from "~/features/auth/login.server";
 import { EmailStep, OptionsStep } from "~/features/auth/components/login-steps";
 import { forwardRetryAfter } from "~/server/headers";
 import { safeRedirect } from "~/server/safe-redirect";
@@ -21,7 +21,6 @@ import { DESCRIPTIONS, description } from "~/features/public/seo";
 export const loader = ({ request, context }: LoaderFunctionArgs) => loginPage(request, context);
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  context.signInActionRan = true;
   const submission = parseLoginAction(await request.formData());
   if (submission.status !== "success") return rejectedLoginForm(submission, context);
   const value = submission.value;

@@ -1,4 +1,4 @@
-import { signInWithLink, tokenLoginLoader } from "~/features/auth/auth.server";
+import { signInWithLink, tokenLoginLoader } from "~/features/auth/login-link.server";
 import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { LinkFailed } from "~/features/auth/components/link-failed";

@@ -1,6 +1,6 @@
 import { destroySession, getSession } from "~/server/upstream/session.server";
 import { getApi } from "~/server/upstream/upstream.server";
-import { logoutUpstream } from "~/features/auth/auth.server";
+import { logoutUpstream } from "~/features/auth/logout.server";
 import { redirect } from "@remix-run/node";
 import type { ActionFunctionArgs } from "@remix-run/node";
 

@@ -7,7 +7,7 @@ import { NO_SCRIPTS } from "~/ui/static-page";
 import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
-import { resetPasswordLoader, resetPasswordAction } from "~/features/auth/auth.server";
+import { resetPasswordLoader, resetPasswordAction } from "~/features/auth/reset-password.server";
 
 /**
  * Opened from an email: complete without JavaScript, so it ships none of the app's JavaScript. After a failed

@@ -59,11 +59,13 @@ describe("JavaScript budget of the login page", () => {
 // `.server` module a route imports as an empty CommonJS module it cannot drop: so a route imports its server
 // code from its own feature's `.server` module, and the root from `app/server/root.server.ts`. The counts are
 // 14–21 files on public pages (the health check, with its account widgets and forms, is the largest) and
-// 28–39 on signed-in pages (the usage and bills pages, with their chart, tabs, date pickers and the bill findings' shared rules), all of them listed as
+// 28–37 on signed-in pages (the usage page, with its chart, tabs and date pickers, is the largest; the bill
+// findings' shared rules sit in the bills feature's chunk: the email answer pages take their strings from their
+// loader's data, and lib/zoned and lib/local-time do nothing at import, so no browser code keeps them), all of them listed as
 // `modulepreload` in the page's HTML and fetched in parallel after the document. These bounds hold that line.
 const SCRIPT_FILES_BUDGET: [string, (routeId: string) => boolean, number][] = [
   ["public pages (login, health check…)", (id) => !id.startsWith("routes/_app"), 21],
-  ["signed-in pages", (id) => id.startsWith("routes/_app"), 39],
+  ["signed-in pages", (id) => id.startsWith("routes/_app"), 37],
 ];
 
 type Manifest = {

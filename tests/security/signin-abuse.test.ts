@@ -126,6 +126,23 @@ describe("login-options lookup (GET /login?email=)", () => {
   });
 });
 
+describe("the page that answers a sign-in POST (JavaScript off)", () => {
+  it("counts no login-options lookup: the address's lookups are untouched", async () => {
+    const ip = "203.0.113.93";
+    const email = "probe-post@example.test";
+    // More wrong passwords than the lookup allows; each answer is the page with the form's own error.
+    for (let i = 0; i <= OPTIONS; i++) {
+      const res = await password(ip, email, `wrong-${i}`);
+      expect(res.status).toBe(401);
+      expect(await res.text()).not.toMatch(TOO_MANY);
+    }
+    expect(
+      (await fetch(`${s.url}/login?email=probe-get%40example.test`, { headers: { "X-Forwarded-For": ip } }))
+        .status,
+    ).toBe(200);
+  });
+});
+
 /** The upstream token inside a web session cookie, opened with the stack's secret (see startStack). */
 function upstreamToken(cookiePair: string) {
   const keys = deriveSessionKeys(["stack-test-secret-0123456789abcdef0123456789"]);

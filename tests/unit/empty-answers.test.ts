@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerFlag } from "~/features/bills/bills.server";
-import { answerIssue } from "~/features/thermostats/control.server";
+import { answerIssue } from "~/features/thermostats/control-room.server";
 import { MESSAGES } from "~/features/thermostats/messages";
 import { createApiClient } from "~/server/upstream/api-client.server";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { connectActionSchema } from "~/features/accounts/connect-action.server";
 import { impersonateActionSchema } from "~/features/impersonation/impersonation.server";
 import { onboardingActionSchema } from "~/features/onboarding/onboarding.server";
-import { controlActionSchema } from "~/features/thermostats/control.server";
+import { controlActionSchema } from "~/features/thermostats/control-room.server";
 import { action as connectAction } from "~/routes/_app.authorize-arcadia";
 import { action as impersonateAction } from "~/routes/_app.impersonate";
 import { action as controlAction } from "~/routes/_app.locations.$locationId.control";

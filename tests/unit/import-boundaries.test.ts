@@ -47,7 +47,7 @@ const FORBIDDEN: [string, string, RegExp][] = [
     /move the shared piece down/,
   ],
   ["app/server/idempotency.server.ts", "../features/demo-mode/demo-mode.server", /~\//],
-  ["app/server/auth/session.server.ts", "../../features/auth/auth.server", /~\//],
+  ["app/server/auth/session.server.ts", "../../features/auth/sign-in.server", /~\//],
   ["app/ui/pill.tsx", "~/features/locations/locations", /prop/],
   ["app/ui/pill.tsx", "~/server/upstream/session.server", /loader/],
   ["app/lib/dates.ts", "~/ui/pill", /nothing of app/],

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
-import { getLoginOptions, parseLoginAction } from "~/features/auth/auth.server";
+import { getLoginOptions, parseLoginAction } from "~/features/auth/login.server";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { action as loginAction } from "~/routes/login";
 import { ApiError } from "~/server/upstream/api-error";

@@ -1,15 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  InvalidSignInForm,
-  loginCodeStrategy,
-  loginLinkStrategy,
-  parseLoginAction,
-  passwordStrategy,
-  signInWithLink,
-  SignInStrategy,
-  type AuthResult,
-} from "~/features/auth/auth.server";
+import { loginCodeStrategy, parseLoginAction, passwordStrategy } from "~/features/auth/login.server";
+import { loginLinkStrategy, signInWithLink } from "~/features/auth/login-link.server";
+import { InvalidSignInForm, SignInStrategy, type AuthResult } from "~/features/auth/sign-in.server";
 
 const result: AuthResult = {
   user: {

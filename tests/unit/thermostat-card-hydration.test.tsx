@@ -1,7 +1,7 @@
 import type { FormHTMLAttributes } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { cardTimesOf } from "~/features/thermostats/card-times";
+import { cardTimesOf } from "~/features/thermostats/control-room.server";
 import type { CardTimes, ThermostatInfo } from "~/features/thermostats/thermostats";
 
 // The card's fetchers render a plain <form>: the test renders components, not a Remix app.

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { MESSAGES } from "~/features/thermostats/messages";
-import { saveSettings } from "~/features/thermostats/control.server";
+import { saveSettings } from "~/features/thermostats/control-room.server";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { ApiError } from "~/server/upstream/api-error";
 import {
@@ -32,7 +32,7 @@ import {
   type ThermostatInfo,
   type ThermostatIssue,
 } from "~/features/thermostats/thermostats";
-import { cardTimesOf, formatNewYork } from "~/features/thermostats/card-times";
+import { cardTimesOf, formatNewYork } from "~/features/thermostats/control-room.server";
 import { formatLocalTime } from "~/lib/local-time";
 
 let nextIssueId = 1;

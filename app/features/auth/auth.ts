@@ -47,7 +47,7 @@ const nextField = z.string().optional().catch(undefined);
 /**
  * The login page's action: one form per intent, told apart by the submit button's `intent`. Every intent
  * carries the email address (an invalid one is the form's own error) and `next`. The two sign-in intents are
- * the schemas of their remix-auth strategies (auth.server.ts).
+ * the schemas of their remix-auth strategies (login.server.ts, login-link.server.ts).
  */
 export const passwordSignInSchema = passwordLoginSchema.extend({
   intent: z.literal("password"),

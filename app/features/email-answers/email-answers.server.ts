@@ -7,6 +7,7 @@ import { parseForm } from "~/server/forms.server";
 import { refusedTokenState, type TokenState, tokenPageStatus } from "./email-answers";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { failureStatus, getPublicApi } from "~/server/upstream/upstream.server";
+import { ANSWER_AGAIN, FLAG_QUESTION } from "../../../shared/bill-flags";
 
 /** Upstream calls and form schemas of the email answer and unsubscribe pages (docs/api-contract.md, Email answers). */
 
@@ -95,6 +96,10 @@ export type AnswerTarget = {
   yours: boolean;
   /** The answers this person may give now, the link's own first (rule flag-answer-history). */
   options: Answer[];
+  /** The email's own question (shared/bill-flags.ts FLAG_QUESTION), asked again above the answers. */
+  question: string;
+  /** Once an answer is on record, what the one answer left changes (shared/bill-flags.ts ANSWER_AGAIN). */
+  again: string | null;
 };
 
 /**
@@ -108,16 +113,21 @@ export type AnswerPage =
   | { kind: "recorded"; answer: Answer; target: AnswerTarget }
   | { kind: "refused"; state: TokenState | "failed"; error?: ApiError };
 
-const target = (v: BillAnswerView): AnswerTarget => ({
-  locationName: v.bill.location.name,
-  accountText: v.bill.accountNumber ? `Acct # ${v.bill.accountNumber}` : null,
-  billText: `${formatCalendarDate(v.bill.statementDate)}, ${formatMoney(v.bill.totalCharges)}`,
-  flagHeading: v.flag.heading,
-  status: v.flag.status === "dismissed" || v.flag.status === "action_requested" ? v.flag.status : v.answer,
-  onRecord: v.onRecord ? answerRecordText(v.onRecord, v.bill.location.timezone) : null,
-  yours: Boolean(v.onRecord?.by.you),
-  options: [...v.answersOpen].sort((a, b) => Number(b === v.answer) - Number(a === v.answer)),
-});
+function target(v: BillAnswerView): AnswerTarget {
+  const options = [...v.answersOpen].sort((a, b) => Number(b === v.answer) - Number(a === v.answer));
+  return {
+    locationName: v.bill.location.name,
+    accountText: v.bill.accountNumber ? `Acct # ${v.bill.accountNumber}` : null,
+    billText: `${formatCalendarDate(v.bill.statementDate)}, ${formatMoney(v.bill.totalCharges)}`,
+    flagHeading: v.flag.heading,
+    status: v.flag.status === "dismissed" || v.flag.status === "action_requested" ? v.flag.status : v.answer,
+    onRecord: v.onRecord ? answerRecordText(v.onRecord, v.bill.location.timezone) : null,
+    yours: Boolean(v.onRecord?.by.you),
+    options,
+    question: FLAG_QUESTION,
+    again: options.length > 0 ? ANSWER_AGAIN[options[0]] : null,
+  };
+}
 
 function refused(error: unknown): Extract<AnswerPage, { kind: "refused" }> {
   if (!isApiError(error)) throw error;

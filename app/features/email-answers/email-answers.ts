@@ -1,9 +1,9 @@
 /**
  * The pages an email's answer and unsubscribe links open (rule email-answer-links, docs/rules.md): their
- * strings and the states a token can be in. Dependency-free: these pages ship no application JavaScript.
+ * strings and the states a token can be in. Dependency-free: these pages ship no application JavaScript. The
+ * strings the bills feature shares with the api (shared/bill-flags.ts) come with the page's data
+ * (`AnswerTarget`), so that module stays in the bills pages' chunk.
  */
-
-import { ANSWER_AGAIN, FLAG_QUESTION } from "../../../shared/bill-flags";
 
 /**
  * What a token is worth: usable, already used (the answer recorded, or the email already off; `kept`: an
@@ -20,11 +20,7 @@ export function refusedTokenState(status: number): TokenState | null {
 }
 
 export const ANSWER_TEXT = {
-  /** The email's own question (shared/bill-flags.ts FLAG_QUESTION), asked again above the answers. */
-  question: FLAG_QUESTION,
   button: { dismissed: "Yes, this is expected", action_requested: "No, please investigate" },
-  /** What may still be said after an answer is on record, by the one answer left. */
-  again: ANSWER_AGAIN,
   answeredHeading: "This bill issue has already been answered",
   answered: "This bill issue has already been answered. Nothing more is needed from this link.",
   expired: "This link has expired. You can still answer from the bill on your spending page once you log in.",

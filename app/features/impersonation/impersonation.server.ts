@@ -3,7 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { z } from "zod";
 import { anonymiseUser } from "~/server/upstream/demo-mode";
 import type { ApiClient } from "~/server/upstream/api-client.server";
-import { apiUserSchema, toSessionUser, type ApiUser } from "~/features/auth/auth.server";
+import { apiUserSchema, toSessionUser, type ApiUser } from "~/features/auth/sign-in.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
 import { loginRedirectUrl, safeRedirect } from "~/server/safe-redirect";
 import {

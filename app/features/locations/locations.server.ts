@@ -4,15 +4,8 @@
 import { z } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { parseId } from "~/lib/ids";
-import { zoneLabel } from "~/lib/zoned";
-import { now } from "~/server/clock.server";
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { failureStatus, getApi } from "~/server/upstream/upstream.server";
 import { redirectWithToast } from "~/server/upstream/session.server";
-import { requireSmb } from "~/server/upstream/guards.server";
-import { locationLabel } from "./locations";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
-import { isApiError } from "~/server/upstream/api-error";
 
 export const addressSchema = z.object({
   addressLine1: z.string(),
@@ -123,10 +116,6 @@ export async function findLocation(api: ApiClient, locationId: string | undefine
  * The location's zone label ("ET", rule zone-label): written here, on the server, for the location's pages
  * (the browser builds no Intl formatter, and the layout's script stays without the timezone code).
  */
-export function locationZone(location: Pick<Building, "timezone">) {
-  return zoneLabel(location.timezone, now().getTime());
-}
-
 /**
  * Back to /locations saying why (rule redirect-says-why): a location this user cannot see (another client's, one
  * whose access was revoked since an email linked to it, an unknown id or not an id), on any of its paths: its
@@ -141,28 +130,4 @@ export async function requireLocationId(request: Request, value: string | undefi
   const id = parseId(value);
   if (id === null) throw await locationUnavailable(request);
   return id;
-}
-
-/**
- * A location's pages (SMB only). An unknown or foreign location id goes back to /locations, with a toast that
- * says why (rule redirect-says-why). When the location
- * list itself fails, no page of the location can be shown: the error page, with the outage status (ADR 0009).
- */
-export async function locationLayoutLoader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireSmb(request);
-  const location = await findLocation(await getApi(request, context), params.locationId).catch(
-    (error: unknown) => {
-      throw isApiError(error) ? data(null, { status: failureStatus(error) }) : error;
-    },
-  );
-  if (!location) throw await locationUnavailable(request);
-  // The label (name, or code for staff) names the location in each page's title and heading; the zone label
-  // ("ET") goes next to its local times, written here because the browser builds no Intl formatter.
-  return {
-    location: {
-      id: location.id,
-      label: locationLabel(location, user.isStaff),
-      zone: locationZone(location),
-    },
-  };
 }

@@ -241,7 +241,7 @@ export function issueLabel(slug: string) {
 // ---------------------------------------------------------------- times
 
 /**
- * The instants a location's cards write out, written by the server (`cardTimesOf` in card-times.ts): "last
+ * The instants a location's cards write out, written by the server (`cardTimesOf` in control-room.server.ts): "last
  * seen" in New York time; receipts and event times in the building's own zone. The same maps on the server and
  * in the browser, so both render the same text, and the control room's JavaScript carries no date library.
  */

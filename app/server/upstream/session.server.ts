@@ -27,7 +27,7 @@ export type SessionData = {
   apiSession: string;
   vendorAlertDismissed: boolean;
   /**
-   * The mark (`linkMark`, auth.server.ts) of the emailed login link that started this session: the same link
+   * The mark (`linkMark`, features/auth/sign-in.server.ts) of the emailed login link that started this session: the same link
    * opened again, now spent, goes on to its page instead of failing (rule token-login-failure).
    */
   signInLink: string;

@@ -5,7 +5,7 @@ import { loginPath } from "../auth";
 import { AUTH_MESSAGES } from "../messages";
 import { EmailField } from "./email-field";
 
-/** What the login link page's POST answered (auth.server.ts `LinkPageData`), as this view reads it. */
+/** What the login link page's POST answered (login-link.server.ts `LinkPageData`), as this view reads it. */
 type Answer = {
   signedIn?: boolean;
   sent?: string;

@@ -31,11 +31,12 @@ function BillFacts({ target }: { target: AnswerTarget }) {
  * first (primary), the other one secondary (a wrong tap in the email is switched here). Once an answer is on
  * record, a line above the one button left says what it changes.
  */
-function AnswerButtons({ token, options, again }: { token: string; options: Answer[]; again: boolean }) {
+function AnswerButtons({ token, target, again }: { token: string; target: AnswerTarget; again: boolean }) {
+  const { options } = target;
   if (!options.length) return null;
   return (
     <Form method="post" className="stack">
-      {again ? <p>{ANSWER_TEXT.again[options[0]]}</p> : null}
+      {again && target.again ? <p>{target.again}</p> : null}
       <input type="hidden" name="token" value={token} />
       {options.map((a, i) => (
         <button
@@ -81,7 +82,7 @@ function Confirmation({ answer, target, token }: { answer: Answer; target: Answe
       <Thanks answer={answer} />
       <BillFacts target={target} />
       {target.onRecord ? <p data-testid="answer-on-record">{target.onRecord}</p> : null}
-      <AnswerButtons token={token} options={target.options} again />
+      <AnswerButtons token={token} target={target} again />
       <Link to="/" className="btn btn-secondary">
         Visit Dashboard
       </Link>
@@ -102,10 +103,10 @@ export function BillAnswerCard({ page, token }: { page: AnswerPage; token: strin
   if (page.kind === "question")
     return (
       <div className="card stack">
-        <h1>{ANSWER_TEXT.question}</h1>
+        <h1>{target.question}</h1>
         <BillFacts target={target} />
         {target.onRecord ? <p data-testid="answer-on-record">{target.onRecord}</p> : null}
-        <AnswerButtons token={token} options={target.options} again={false} />
+        <AnswerButtons token={token} target={target} again={false} />
       </div>
     );
   return (
@@ -113,7 +114,7 @@ export function BillAnswerCard({ page, token }: { page: AnswerPage; token: strin
       <h1>{ANSWER_TEXT.answeredHeading}</h1>
       <BillFacts target={target} />
       <p data-testid="answer-on-record">{target.onRecord ?? ANSWER_TEXT.answered}</p>
-      <AnswerButtons token={token} options={target.options} again />
+      <AnswerButtons token={token} target={target} again />
       <Link to="/" className="btn btn-secondary">
         Visit Dashboard
       </Link>

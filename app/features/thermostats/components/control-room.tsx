@@ -18,7 +18,7 @@ import type { SettingsReply } from "./settings-form";
 import { ThermostatCard } from "./thermostat-card";
 import { withQuery } from "~/lib/query";
 
-/** What the control room renders: the route loader's data (`controlRoomView` in control.server.ts). */
+/** What the control room renders: the route loader's data (`controlRoomView` in control-room.server.ts). */
 export type ControlRoomData = {
   locationId: number;
   tab: Tab;
