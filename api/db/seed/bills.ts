@@ -7,8 +7,13 @@ import { USER } from "./ids";
 export const BILL_MONTHS = 13;
 /** Locations whose latest bill has a demand spike (≥ 1.5 × the 12-month mean demand). */
 export const DEMAND_SPIKE_BUILDINGS = [104, 112];
-/** The location whose latest bill is about 60 days old (older than 45 days). */
-export const STALE_BILL_BUILDING = 113;
+/**
+ * The one account with a missing bill (rule missing-bill): 113's first account (08812-44190, Inactive, "no bills
+ * discovered after the most recent next expected post date") has had no statement for about 60 days; every other
+ * account's latest statement is 3 to 11 days old, whatever the clock, and 113's other account keeps the location's
+ * last bill recent.
+ */
+export const MISSING_BILL_ACCOUNT = 1017;
 export const STALE_BILL_AGE_DAYS = 60;
 
 /** Third-party suppliers: [bill index from which (and newer) the supplier is this one, supplier]. */
@@ -127,7 +132,7 @@ export function seedBills(ctx: SeedContext) {
       HARBOR_ACCOUNT_ROWS.filter((a) => a[1] === building).findIndex((a) => a[0] === accountId) === 0
         ? 1
         : 0.35;
-    const lag = building === STALE_BILL_BUILDING ? STALE_BILL_AGE_DAYS : 3 + (accountId % 9);
+    const lag = accountId === MISSING_BILL_ACCOUNT ? STALE_BILL_AGE_DAYS : 3 + (accountId % 9);
     const baseRate = 11 + rand() * 9;
     const rows: {
       i: number;
