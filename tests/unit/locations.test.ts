@@ -242,11 +242,13 @@ describe("the shell's navigation by context", () => {
       "Thermostats",
       "Bill History",
       "Usage Details",
+      "Findings",
       "Download Bill Statements Summary",
     ]);
     expect(shellNav({ locationId: 101, usageAvailable: false, clientId: 1 }).map((l) => l.to)).toEqual([
       "/locations/101/control",
       "/locations/101/spending",
+      "/findings",
       "/api/client/1/bill-statements/export-csv",
     ]);
   });

@@ -240,6 +240,8 @@ export function shellNav(opts: {
         { label: "Grid Services", to: "/grid-services" },
       ];
   if (opts.clientId) {
+    // The findings ledger, for every client user (its data is limited to the locations each may see).
+    items.push({ label: "Findings", to: "/findings" });
     items.push({
       label: "Download Bill Statements Summary",
       to: `/api/client/${opts.clientId}/bill-statements/export-csv`,
