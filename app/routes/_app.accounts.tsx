@@ -136,7 +136,7 @@ function AccountsTable({ title, accounts }: { title: string; accounts: AccountRo
                 <td>{a.utilityDisplayName}</td>
                 <td>
                   <AccountStatusBadge status={a.arcadiaAccountStatus} detail={a.arcadiaAccountStatusDetail} />
-                  {a.missingBill ? <MissingBillNote text={a.missingBill} /> : null}
+                  {a.missingBill ? <MissingBillNote {...a.missingBill} /> : null}
                 </td>
               </tr>
             ))}

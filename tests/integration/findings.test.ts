@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
 import { DANA_SESSION_USER, apiSessionOf, webSessionCookie } from "../support/session-users";
 import { USER } from "../../api/db/seed/ids";
-import { COLUMNS, type LedgerRow } from "~/features/findings/findings";
+import { COLUMNS, type LedgerRow } from "~/features/findings/ledger-view";
 
 let api: RunningApi;
 const ctx = { cspNonce: "" };

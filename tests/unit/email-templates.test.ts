@@ -225,7 +225,9 @@ describe("notification email templates", () => {
             peakKw: 12.5,
             upcomingEvents: [],
             newBills: [],
-            missingBills: [{ accountNumber: "08812-44190", text: "No statement since Sep 19, 2026 (60 days)" }],
+            missingBills: [
+              { accountNumber: "08812-44190", text: "No statement since Sep 19, 2026 (60 days)" },
+            ],
           },
         ],
       }),

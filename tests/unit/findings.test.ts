@@ -6,11 +6,11 @@ import {
   headline,
   ledgerRow,
   ledgerTotals,
-  nextSort,
   parsePeriod,
   parseSort,
   RANGE_ERRORS,
 } from "~/features/findings/findings";
+import { nextSort } from "~/features/findings/ledger-view";
 
 const TODAY = "2026-11-18";
 const q = (s: string) => new URLSearchParams(s);

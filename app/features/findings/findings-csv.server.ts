@@ -11,5 +11,8 @@ export async function findingsCsvLoader(args: LoaderFunctionArgs) {
       status: 502,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
     });
-  return csvDownload(csvRows(ledger.rows.map((row) => ({ row }))), `findings-${ledger.period.from}-${ledger.period.to}.csv`);
+  return csvDownload(
+    csvRows(ledger.rows.map((row) => ({ row }))),
+    `findings-${ledger.period.from}-${ledger.period.to}.csv`,
+  );
 }

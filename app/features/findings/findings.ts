@@ -3,6 +3,19 @@ import { type FlagOutcome, OUTCOME_LABELS } from "../../../shared/flag-outcome";
 import { priceMoney } from "../../../shared/flag-price";
 import { calendarDate, MISSING_BILL_LABEL } from "../../../shared/missing-bill";
 import type { CsvCell } from "../../../shared/csv";
+import {
+  COLUMNS,
+  DEFAULT_PERIOD,
+  DEFAULT_SORT,
+  FIRST_DIR,
+  type LedgerRow,
+  type Period,
+  PERIOD_KEYS,
+  type PeriodKey,
+  SORT_KEYS,
+  type SortDir,
+  type SortKey,
+} from "./ledger-view";
 
 /**
  * The findings ledger (/findings and /findings.csv; rules findings-period, findings-totals, findings-sort,
@@ -23,45 +36,22 @@ export type Finding = {
   bill: { id: number; statementDate: string } | null;
   atStake: { cents: number | null; text: string } | null;
   answered: { answer: FlagAnswerStatus; by: { name: string }; answeredAt: string } | null;
-  outcome: { outcome: FlagOutcome; creditCents: number | null; by: { name: string }; closedAt: string } | null;
+  outcome: {
+    outcome: FlagOutcome;
+    creditCents: number | null;
+    by: { name: string };
+    closedAt: string;
+  } | null;
   missing: { lastStatementDate: string; days: number; text: string } | null;
 };
 
-export const FINDINGS_TITLE = "Findings";
-export const FINDINGS_ERROR = "Unable to fetch findings.";
-export const FINDINGS_EMPTY = "No findings in this period.";
-
 /* ---------- the period (rule findings-period) ---------- */
-
-export const PERIOD_KEYS = ["this-month", "last-month", "this-year", "range"] as const;
-export type PeriodKey = (typeof PERIOD_KEYS)[number];
-export const PERIOD_LABELS: Record<PeriodKey, string> = {
-  "this-month": "This month",
-  "last-month": "Last month",
-  "this-year": "This year",
-  range: "A chosen range",
-};
-export const DEFAULT_PERIOD = "this-year" satisfies PeriodKey;
 
 export const RANGE_ERRORS = {
   both: "Enter both dates of the range.",
   invalid: "Enter each date as a real date, e.g. 2026-01-31.",
   order: "The range must start on or before its end.",
 } as const;
-
-export type Period = {
-  key: PeriodKey;
-  /** The first and last day of the period (`YYYY-MM-DD`, both included). */
-  from: string;
-  to: string;
-  /** "Jan 1, 2026 – Dec 31, 2026" */
-  label: string;
-  /** What the form's date fields show: the typed values of a range, kept even when they are wrong. */
-  fromInput: string;
-  toInput: string;
-  /** Why a chosen range was not taken (this year is shown instead), or null. */
-  error: string | null;
-};
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const iso = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
@@ -95,38 +85,33 @@ export function parsePeriod(params: URLSearchParams, today: string): Period {
     const b = periodBounds(key, today);
     return { key, ...b, label: rangeLabel(b.from, b.to), fromInput: b.from, toInput: b.to, error: null };
   }
-  const error = !fromInput || !toInput
-    ? RANGE_ERRORS.both
-    : !isRealDate(fromInput) || !isRealDate(toInput)
-      ? RANGE_ERRORS.invalid
-      : fromInput > toInput
-        ? RANGE_ERRORS.order
-        : null;
+  const error =
+    !fromInput || !toInput
+      ? RANGE_ERRORS.both
+      : !isRealDate(fromInput) || !isRealDate(toInput)
+        ? RANGE_ERRORS.invalid
+        : fromInput > toInput
+          ? RANGE_ERRORS.order
+          : null;
   if (error) {
     const b = periodBounds(DEFAULT_PERIOD, today);
     return { key, ...b, label: rangeLabel(b.from, b.to), fromInput, toInput, error };
   }
-  return { key, from: fromInput, to: toInput, label: rangeLabel(fromInput, toInput), fromInput, toInput, error };
+  return {
+    key,
+    from: fromInput,
+    to: toInput,
+    label: rangeLabel(fromInput, toInput),
+    fromInput,
+    toInput,
+    error,
+  };
 }
 
 export const inPeriod = (f: Pick<Finding, "foundOn">, p: Pick<Period, "from" | "to">) =>
   f.foundOn >= p.from && f.foundOn <= p.to;
 
 /* ---------- rows ---------- */
-
-export const COLUMNS = [
-  { key: "found", label: "Found" },
-  { key: "location", label: "Location" },
-  { key: "account", label: "Account #" },
-  { key: "bill", label: "Bill" },
-  { key: "kind", label: "Kind" },
-  { key: "stake", label: "At stake" },
-  { key: "state", label: "State" },
-  { key: "answered", label: "Answered" },
-  { key: "outcome", label: "Outcome" },
-  { key: "recovered", label: "Recovered" },
-] as const;
-export type ColumnKey = (typeof COLUMNS)[number]["key"];
 
 export const KIND_LABELS: Record<string, string> = {
   supplier_change: "Supplier change",
@@ -161,17 +146,6 @@ function stakeText(f: Finding) {
   return f.atStake.text.startsWith("nothing") ? "Nothing, the rate did not rise" : "Not priced";
 }
 
-export type LedgerRow = {
-  key: string;
-  locationId: number;
-  /** The bill on the spending page, its flag marked (rule bill-alert-account); the account's bills for a missing one. */
-  href: string;
-  open: boolean;
-  stakeCents: number;
-  recoveredCents: number;
-  cells: Record<ColumnKey, string>;
-};
-
 export function ledgerRow(f: Finding): LedgerRow {
   const spending = `/locations/${f.building.id}/spending`;
   return {
@@ -204,21 +178,6 @@ export function ledgerRow(f: Finding): LedgerRow {
 
 /* ---------- sort (rule findings-sort) ---------- */
 
-export const SORT_KEYS = ["found", "location", "account", "kind", "stake", "state", "recovered"] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
-export type SortDir = "asc" | "desc";
-export const DEFAULT_SORT: { sort: SortKey; dir: SortDir } = { sort: "found", dir: "desc" };
-/** A column's first direction: the newest and the largest amounts first, names from A. */
-export const FIRST_DIR: Record<SortKey, SortDir> = {
-  found: "desc",
-  location: "asc",
-  account: "asc",
-  kind: "asc",
-  stake: "desc",
-  state: "asc",
-  recovered: "desc",
-};
-
 export function parseSort(params: URLSearchParams): { sort: SortKey; dir: SortDir } {
   const raw = params.get("sort");
   if (!SORT_KEYS.includes(raw as SortKey)) return DEFAULT_SORT;
@@ -226,12 +185,6 @@ export function parseSort(params: URLSearchParams): { sort: SortKey; dir: SortDi
   const dir = params.get("dir");
   return { sort, dir: dir === "asc" || dir === "desc" ? dir : FIRST_DIR[sort] };
 }
-
-/** The sort a column's header link asks for: the other direction when it is the sort, its first otherwise. */
-export const nextSort = (current: { sort: SortKey; dir: SortDir }, column: SortKey) => ({
-  sort: column,
-  dir: current.sort === column ? (current.dir === "asc" ? "desc" : "asc") : FIRST_DIR[column],
-});
 
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -254,8 +207,7 @@ export function sortRows<T extends { row: LedgerRow; finding: Finding }>(
     }
   };
   return [...list].sort(
-    (a, b) =>
-      sign * by(a, b) || text(b.finding.foundOn, a.finding.foundOn) || text(a.row.key, b.row.key),
+    (a, b) => sign * by(a, b) || text(b.finding.foundOn, a.finding.foundOn) || text(a.row.key, b.row.key),
   );
 }
 
@@ -288,7 +240,9 @@ export function ledgerTotals(rows: { row: LedgerRow }[]) {
 /** The owner's headline: this year's findings whatever the period shown. */
 export function headline(findings: Finding[], today: string) {
   const year = periodBounds("this-year", today);
-  const t = ledgerTotals(findings.filter((f) => inPeriod(f, year)).map((f) => ({ row: ledgerRow(f) }))).client;
+  const t = ledgerTotals(
+    findings.filter((f) => inPeriod(f, year)).map((f) => ({ row: ledgerRow(f) })),
+  ).client;
   return `Found ${priceMoney(t.stakeCents)} at stake this year, ${priceMoney(t.recoveredCents)} recovered, ${t.open} open`;
 }
 
@@ -296,17 +250,6 @@ export function headline(findings: Finding[], today: string) {
 
 export function csvRows(rows: { row: LedgerRow }[]): CsvCell[][] {
   return [COLUMNS.map((c) => c.label), ...rows.map(({ row }) => COLUMNS.map((c) => row.cells[c.key]))];
-}
-
-/** The page's query with some parameters replaced (null removes one): period, range and sort travel together. */
-export function findingsQuery(params: URLSearchParams, changes: Record<string, string | null>) {
-  const next = new URLSearchParams();
-  for (const k of ["period", "from", "to", "sort", "dir"]) {
-    const v = k in changes ? changes[k] : params.get(k);
-    if (v) next.set(k, v);
-  }
-  const s = next.toString();
-  return s ? `?${s}` : "";
 }
 
 /** The ledger of a period and a sort: its rows, their totals, and the headline (one pure step for page and CSV). */

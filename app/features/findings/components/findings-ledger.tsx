@@ -14,7 +14,7 @@ import {
   SORT_KEYS,
   type SortDir,
   type SortKey,
-} from "../findings";
+} from "../ledger-view";
 
 type Totals = { count: number; open: number; stake: string; recovered: string };
 type LocationTotals = Totals & { id: number; name: string };
