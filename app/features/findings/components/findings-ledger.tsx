@@ -114,7 +114,7 @@ function PeriodForm({
 }) {
   const errorId = "findings-range-error";
   return (
-    <Form method="get" className="card findings-period no-print" key={search} aria-label="Period">
+    <Form method="get" className="card findings-period no-print" key={search} aria-label="Findings period">
       <input type="hidden" name="sort" value={sort.sort} />
       <input type="hidden" name="dir" value={sort.dir} />
       <div className="field">
