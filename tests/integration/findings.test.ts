@@ -155,6 +155,9 @@ describe("the findings ledger", () => {
       ledger.rows.filter((r) => r.cells.outcome.startsWith("Credit received")).map((r) => r.cells.recovered),
     ).toEqual(["$182.50"]);
     expect(ledger.rows.filter((r) => r.cells.outcome.startsWith("Billing was correct"))).toHaveLength(1);
+    // The credit answers a finding priced from its bills: the utility gave back less than was at stake.
+    const credited = ledger.rows.find((r) => r.cells.outcome.startsWith("Credit received"))!;
+    expect(credited.stakeCents).toBeGreaterThanOrEqual(credited.recoveredCents);
     expect(ledger.headline).toMatch(
       /^Found \$[\d,]+\.\d{2} at stake this year, \$182\.50 recovered, \d+ open$/,
     );

@@ -66,6 +66,9 @@ export const FLAG_OUTCOME_SEEDS: [
   ],
 ];
 
+/** 108's supplier change three bills back, closed with a credit of $182.50: its bill's rate rose over the one before. */
+const CREDITED_SUPPLIER_CHANGE: [account: number, index: number, creditCents: number] = [1010, 3, 18250];
+
 type FlagSeed = [account: number, billIndex: number, type: string, status: string];
 /**
  * Bill flags of every type and status (bill index 0 is the latest bill of the account). The tests answer
@@ -152,6 +155,14 @@ export function seedBills(ctx: SeedContext) {
       const kw = Math.round(38 * c.scale * share * factor * (0.92 + rand() * 0.16) * 10) / 10;
       const rate = Math.round((baseRate + (i < 3 ? 1.2 : 0) + rand() * 0.8) * 1000) / 1000;
       rows.push({ i, start, end, statement, kwh, kw, rate });
+    }
+    if (accountId === CREDITED_SUPPLIER_CHANGE[0]) {
+      // The unauthorised supplier charged more per kWh than the bill before: the finding is priced (rule
+      // flag-price) at about $20 more than the credit the utility gave back (FLAG_OUTCOME_SEEDS).
+      const [, index, creditCents] = CREDITED_SUPPLIER_CHANGE;
+      const bill = rows.find((r) => r.i === index)!;
+      const before = rows.find((r) => r.i === index + 1)!;
+      bill.rate = before.rate + Math.ceil(((creditCents + 2000) / bill.kwh) * 100) / 100;
     }
     if (DEMAND_SPIKE_BUILDINGS.includes(building)) {
       const others = rows.filter((r) => r.i > 0);
