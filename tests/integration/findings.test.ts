@@ -191,4 +191,21 @@ describe("the findings ledger", () => {
     });
     expect(other.status).toBe(404);
   });
+
+  it("Dana's Weekly Rundown names the missing bill in the app's words", async () => {
+    const run = await fetch(`${api.url}/dev/notifications/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "weekly_rundown" }),
+    });
+    expect(run.status).toBe(200);
+    const mail = api.db
+      .prepare("SELECT text FROM outbox WHERE to_email = ? AND kind = 'weekly_rundown' ORDER BY id DESC")
+      .get(DANA_SESSION_USER.email) as { text: string };
+    const midtown = mail.text.slice(mail.text.indexOf("HARBOR COFFEE MIDTOWN"));
+    expect(midtown).toMatch(
+      /Missing bill: No statement since \w{3} \d{1,2}, \d{4} \(60 days\), account 08812-44190\./,
+    );
+    expect(mail.text.match(/Missing bill:/g)).toHaveLength(1);
+  });
 });
