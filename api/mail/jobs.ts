@@ -1,5 +1,5 @@
 import { TZDate } from "@date-fns/tz";
-import { BRAND } from "./layout";
+import { BRAND } from "../lib/brand";
 import type { DB } from "../db";
 import {
   ALERT_KINDS,
@@ -29,6 +29,7 @@ import * as clock from "../lib/clock";
 import { randomToken } from "../lib/crypto";
 import type { ApiDeps } from "../lib/http";
 import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
+import { missingBill } from "../../shared/missing-bill";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import {
   attentionLabel,
@@ -492,6 +493,20 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
   const bills = db.prepare(
     "SELECT statement_date, total_charges_cents FROM bill_statements WHERE building_id = ? AND statement_date >= ? AND statement_date < ? ORDER BY statement_date",
   );
+  // Each account's latest statement: a missing bill past 45 days (rule missing-bill), in the app's words.
+  const lastStatements = db.prepare(
+    `SELECT a.number, a.arcadia_account_status_detail AS detail,
+       (SELECT MAX(s.statement_date) FROM bill_statements s WHERE s.account_id = a.id) AS last
+     FROM utility_accounts a WHERE a.building_id = ? ORDER BY a.id`,
+  );
+  const missingBills = (buildingId: number) =>
+    (lastStatements.all(buildingId) as { number: string; detail: string | null; last: string | null }[])
+      .map((a) => ({
+        accountNumber: a.number,
+        missing: missingBill({ lastStatementDate: a.last, statusDetail: a.detail }, clock.now()),
+      }))
+      .filter((a) => a.missing !== null)
+      .map((a) => ({ accountNumber: a.accountNumber, text: a.missing!.text }));
   return digestCandidates(deps, "weekly_rundown", force, ({ buildings, period }, unsubscribe) => {
     // The dashboard's device summaries, read through the dashboard's own rule (shared/location-status.ts).
     const summaries = new Map(
@@ -537,6 +552,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
             total_charges_cents: number;
           }[]
         ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
+        missingBills: missingBills(b.id),
       };
     });
     return weeklyRundownEmail({

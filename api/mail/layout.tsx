@@ -12,15 +12,13 @@ import {
   Text,
 } from "@react-email/components";
 import { render } from "@react-email/render";
+import { BRAND } from "../lib/brand";
 
 /**
  * Every email the api sends is one `EmailDoc`: a heading and blocks, written once and rendered twice, as HTML
  * through React Email (one layout for every email) and as plain text by `toText`. Both parts come from the same
  * blocks, so the text part carries every link of the HTML one, each with its words.
  */
-
-/** The product's name, as the web pages write it. */
-export const BRAND = "EnergyOps";
 
 /** A link with words that make sense on their own ("Review the bill", not "click here"). */
 export type EmailLink = { href: string; label: string };

@@ -16,6 +16,7 @@ import {
 } from "./format";
 import { DISMISSAL_REFUSALS, dismissalRefusal } from "../../shared/issue-dismissal";
 import { attentionLine } from "../../shared/location-status";
+import { MISSING_BILL_LABEL } from "../../shared/missing-bill";
 import {
   ALERT_EMAILS_PER_DAY,
   KIND_NAMES,
@@ -441,6 +442,8 @@ export type RundownLocation = {
   peakKw: number | null;
   upcomingEvents: { id: number; startsAt: string; endsAt: string }[];
   newBills: { statementDate: string; totalChargesCents: number }[];
+  /** Accounts whose next statement is overdue (rule missing-bill): the app's words, "No statement since …". */
+  missingBills?: { accountNumber: string; text: string }[];
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -559,6 +562,10 @@ export function weeklyRundownEmail(
               },
             ]
           : []),
+        ...(l.missingBills ?? []).map((m) => ({
+          text: `${MISSING_BILL_LABEL}: ${m.text}, account ${m.accountNumber}.`,
+          link: { href: absolute(d.baseUrl, "/findings"), label: `Findings at your locations` },
+        })),
       ],
     });
   }

@@ -5,6 +5,7 @@ import { coreRoutes } from "./core";
 import { locationsRoutes } from "./locations";
 import { thermostatRoutes } from "./thermostats";
 import { billRoutes } from "./bills";
+import { findingsRoutes } from "./findings";
 import { usageRoutes } from "./usage";
 import { gridRoutes } from "./grid";
 import { complianceRoutes } from "./compliance";
@@ -26,6 +27,7 @@ export const routers: ((deps: ApiDeps) => Router)[] = [
   locationsRoutes,
   thermostatRoutes,
   billRoutes,
+  findingsRoutes,
   usageRoutes,
   gridRoutes,
   complianceRoutes,

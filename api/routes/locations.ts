@@ -14,7 +14,7 @@ import { toCsv, type CsvCell } from "../../shared/csv";
 import { flagHeading } from "../../shared/bill-flags";
 import { flagPrice } from "../../shared/flag-price";
 import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
-import { BRAND } from "../mail/layout";
+import { BRAND } from "../lib/brand";
 
 /* ---------- demo mode in the CSV export (rule demo-mode-anonymisation) ---------- */
 

@@ -5,10 +5,11 @@ import styles from "~/features/accounts/accounts.css";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
-import type { UtilityAccount } from "~/features/accounts/accounts.server";
+import type { AccountRow } from "~/features/accounts/accounts.server";
 import { Pager, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { accountsLoader } from "~/features/accounts/accounts.server";
+import { MissingBillNote } from "~/features/accounts/components/missing-bill-note";
 
 export const handle = { stylesheets: [styles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
@@ -115,7 +116,7 @@ function CredentialAlert({
   );
 }
 
-function AccountsTable({ title, accounts }: { title: string; accounts: UtilityAccount[] }) {
+function AccountsTable({ title, accounts }: { title: string; accounts: AccountRow[] }) {
   return (
     <section className="card account-building" aria-label={title}>
       <h2>{title}</h2>
@@ -135,6 +136,7 @@ function AccountsTable({ title, accounts }: { title: string; accounts: UtilityAc
                 <td>{a.utilityDisplayName}</td>
                 <td>
                   <AccountStatusBadge status={a.arcadiaAccountStatus} detail={a.arcadiaAccountStatusDetail} />
+                  {a.missingBill ? <MissingBillNote {...a.missingBill} /> : null}
                 </td>
               </tr>
             ))}

@@ -18,6 +18,7 @@ const PAGES = [
   "/override-report?period=month&start=2026-10-01",
   "/override-report/1003?period=month&start=2026-10-01",
   "/accounts",
+  "/findings",
   "/settings",
   "/settings?tab=team",
 ];

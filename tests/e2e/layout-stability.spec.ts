@@ -13,6 +13,7 @@ const PAGES = [
   "/locations/101/control",
   "/grid-services",
   "/override-report",
+  "/findings",
 ];
 
 test.use({ viewport: { width: 1280, height: 900 } });

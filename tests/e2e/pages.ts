@@ -17,6 +17,7 @@ export const ALL_PAGES: { path: string; user: keyof typeof USERS | null }[] = [
   { path: "/override-report", user: "dana" },
   { path: "/override-report/1003", user: "dana" },
   { path: "/accounts", user: "dana" },
+  { path: "/findings", user: "dana" },
   { path: "/authorize-arcadia", user: "dana" },
   { path: "/onboarding", user: "dana" },
   { path: "/settings", user: "dana" },

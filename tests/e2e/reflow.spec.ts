@@ -49,6 +49,21 @@ const PAGES: { name: string; path: string; user: User; table?: string; needed?: 
   },
   { name: "usage", path: "/locations/104/usage/demand", user: "dana" },
   {
+    name: "findings",
+    path: "/findings",
+    user: "dana",
+    table: ".findings-table",
+    needed: (page) => {
+      const row = page.getByTestId("finding-row").first();
+      return [
+        { name: "the location", cell: row.locator("td.col-location") },
+        { name: "the amount at stake", cell: row.locator("td.col-stake") },
+        { name: "the state", cell: row.locator("td.col-state") },
+        { name: "the recovered amount", cell: row.locator("td.col-recovered") },
+      ];
+    },
+  },
+  {
     name: "grid services",
     path: "/grid-services",
     user: "dana",

@@ -46,6 +46,7 @@ test.describe("the authenticated shell", () => {
       "href",
       "/grid-services",
     );
+    await expect(sections.getByRole("link", { name: "Findings" })).toHaveAttribute("href", "/findings");
     await expect(sections.getByRole("link", { name: "Download Bill Statements Summary" })).toHaveAttribute(
       "href",
       "/api/client/1/bill-statements/export-csv",

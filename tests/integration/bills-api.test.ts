@@ -64,8 +64,10 @@ describe("bill statements", () => {
     expect(((await bad.json()) as { query_params: unknown[] }).query_params).toHaveLength(1);
   });
 
-  it("seeds the stale location, the demand spikes and every flag type and status", async () => {
-    const stale = ((await (await get("/building/113/bill-statements")).json()) as { items: Bill[] }).items;
+  it("seeds the missing bill, the demand spikes and every flag type and status", async () => {
+    const stale = (
+      (await (await get("/building/113/bill-statements?account_id=1017")).json()) as { items: Bill[] }
+    ).items;
     const age = (Date.now() - Date.parse(stale[0].statement_date)) / 86400000;
     expect(age).toBeGreaterThan(45);
     for (const b of [104, 112]) {

@@ -162,6 +162,7 @@ describe("the shell loader", () => {
       "Thermostats",
       "Bill History",
       "Usage Details",
+      "Findings",
       "Download Bill Statements Summary",
     ]);
     const noUsage = await shell({
@@ -172,6 +173,7 @@ describe("the shell loader", () => {
     expect(noUsage.nav.map((n) => n.label)).toEqual([
       "Thermostats",
       "Bill History",
+      "Findings",
       "Download Bill Statements Summary",
     ]);
     // Harbor's onboarding steps are all complete: the shell does not ask it to "Set up your account".
@@ -185,6 +187,7 @@ describe("the shell loader", () => {
     expect(foreign.nav.map((n) => n.label)).toEqual([
       "Connect Utility Accounts",
       "Grid Services",
+      "Findings",
       "Download Bill Statements Summary",
     ]);
     expect(foreign.locations.slice(0, 2).map((l) => l.label)).toEqual([

@@ -30,5 +30,6 @@ export const GET_ROUTES: { path: string; public?: boolean }[] = [
   { path: "/locations/101/spending/csv", public: false },
   { path: "/locations/104/usage/demand/csv?period=month&start=2026-10-01", public: false },
   { path: "/override-report/1003/csv?period=month&start=2026-10-01", public: false },
+  { path: "/findings.csv?period=last-month", public: false },
   ...PAGES.map((p) => ({ path: p.path, public: p.user === null })),
 ];

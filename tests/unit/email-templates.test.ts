@@ -207,6 +207,38 @@ describe("notification email templates", () => {
     }
   });
 
+  it("Weekly Rundown: a missing bill in the app's words, linked to the findings", async () => {
+    const rundown = await renderEmail(
+      weeklyRundownEmail({
+        ...common,
+        from: "2026-11-09",
+        to: "2026-11-16",
+        locations: [
+          {
+            id: 113,
+            name: "Midtown",
+            timeZone: "America/New_York",
+            thermostats: { label: "Operating", attention: false, count: 1 },
+            utilityAccounts: 2,
+            consumptionKwh: 2100,
+            consumptionChange: null,
+            peakKw: 12.5,
+            upcomingEvents: [],
+            newBills: [],
+            missingBills: [
+              { accountNumber: "08812-44190", text: "No statement since Sep 19, 2026 (60 days)" },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(rundown.text).toContain(
+      "Missing bill: No statement since Sep 19, 2026 (60 days), account 08812-44190.",
+    );
+    expect(rundown.links).toContain(`${BASE}/findings`);
+    expect(emailProblems(rundown, BASE)).toEqual([]);
+  });
+
   it("digests: every line's link in both parts", async () => {
     const rundown = await renderEmail(
       weeklyRundownEmail({

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { accountStatusView as connectionStatus } from "~/features/accounts/account-status";
 import {
   codeNumber,
-  isBillOld,
   lastBillView,
   onboardingIncomplete,
   parseTableState,
@@ -15,6 +14,7 @@ import {
   withRememberedSort,
 } from "~/features/locations/locations";
 import { thermostatChip } from "../../shared/location-status";
+import { isBillOld } from "../../shared/missing-bill";
 import type { Building } from "~/features/locations/locations.server";
 
 const summary = (deviceStatus: string, num: number, unreachable: number[] = [], issues: number[] = []) => ({
@@ -242,11 +242,13 @@ describe("the shell's navigation by context", () => {
       "Thermostats",
       "Bill History",
       "Usage Details",
+      "Findings",
       "Download Bill Statements Summary",
     ]);
     expect(shellNav({ locationId: 101, usageAvailable: false, clientId: 1 }).map((l) => l.to)).toEqual([
       "/locations/101/control",
       "/locations/101/spending",
+      "/findings",
       "/api/client/1/bill-statements/export-csv",
     ]);
   });

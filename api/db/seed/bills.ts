@@ -7,8 +7,13 @@ import { USER } from "./ids";
 export const BILL_MONTHS = 13;
 /** Locations whose latest bill has a demand spike (≥ 1.5 × the 12-month mean demand). */
 export const DEMAND_SPIKE_BUILDINGS = [104, 112];
-/** The location whose latest bill is about 60 days old (older than 45 days). */
-export const STALE_BILL_BUILDING = 113;
+/**
+ * The one account with a missing bill (rule missing-bill): 113's first account (08812-44190, Inactive, "no bills
+ * discovered after the most recent next expected post date") has had no statement for about 60 days; every other
+ * account's latest statement is 3 to 11 days old, whatever the clock, and 113's other account keeps the location's
+ * last bill recent.
+ */
+export const MISSING_BILL_ACCOUNT = 1017;
 export const STALE_BILL_AGE_DAYS = 60;
 
 /** Third-party suppliers: [bill index from which (and newer) the supplier is this one, supplier]. */
@@ -60,6 +65,9 @@ export const FLAG_OUTCOME_SEEDS: [
     "The new rate class follows the higher demand at this location; the utility billed it correctly.",
   ],
 ];
+
+/** 108's supplier change three bills back, closed with a credit of $182.50: its bill's rate rose over the one before. */
+const CREDITED_SUPPLIER_CHANGE: [account: number, index: number, creditCents: number] = [1010, 3, 18250];
 
 type FlagSeed = [account: number, billIndex: number, type: string, status: string];
 /**
@@ -127,7 +135,7 @@ export function seedBills(ctx: SeedContext) {
       HARBOR_ACCOUNT_ROWS.filter((a) => a[1] === building).findIndex((a) => a[0] === accountId) === 0
         ? 1
         : 0.35;
-    const lag = building === STALE_BILL_BUILDING ? STALE_BILL_AGE_DAYS : 3 + (accountId % 9);
+    const lag = accountId === MISSING_BILL_ACCOUNT ? STALE_BILL_AGE_DAYS : 3 + (accountId % 9);
     const baseRate = 11 + rand() * 9;
     const rows: {
       i: number;
@@ -147,6 +155,14 @@ export function seedBills(ctx: SeedContext) {
       const kw = Math.round(38 * c.scale * share * factor * (0.92 + rand() * 0.16) * 10) / 10;
       const rate = Math.round((baseRate + (i < 3 ? 1.2 : 0) + rand() * 0.8) * 1000) / 1000;
       rows.push({ i, start, end, statement, kwh, kw, rate });
+    }
+    if (accountId === CREDITED_SUPPLIER_CHANGE[0]) {
+      // The unauthorised supplier charged more per kWh than the bill before: the finding is priced (rule
+      // flag-price) at about $20 more than the credit the utility gave back (FLAG_OUTCOME_SEEDS).
+      const [, index, creditCents] = CREDITED_SUPPLIER_CHANGE;
+      const bill = rows.find((r) => r.i === index)!;
+      const before = rows.find((r) => r.i === index + 1)!;
+      bill.rate = before.rate + Math.ceil(((creditCents + 2000) / bill.kwh) * 100) / 100;
     }
     if (DEMAND_SPIKE_BUILDINGS.includes(building)) {
       const others = rows.filter((r) => r.i > 0);

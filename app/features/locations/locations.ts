@@ -4,6 +4,8 @@ import { parseId } from "~/lib/ids";
 import { formatCalendarDate } from "~/lib/dates";
 import { formatMoney } from "~/features/bills/bills";
 import type { Chip } from "../../../shared/location-status";
+// The age the dashboard warns on is the missing-bill rule's (rule old-bill-45-days): one rule, in shared/.
+import { isBillOld } from "../../../shared/missing-bill";
 
 /** "1912 Pike Pl, Seattle, WA 98101" */
 export function formatAddress(a: Building["address"]) {
@@ -92,19 +94,7 @@ export function selectorLocations<T extends { id: number }>(list: T[], currentId
 
 /* ---------- Last Bill ---------- */
 
-export const OLD_BILL_DAYS = 45;
 export const OLD_BILL_MESSAGE = "This bill is more than 45 days old.";
-
-/** Whole days from a `YYYY-MM-DD` bill date to today (UTC calendar days). */
-export function daysSince(date: string, today: Date) {
-  const d = Date.parse(`${date}T00:00:00Z`);
-  const t = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  return Math.round((t - d) / 86_400_000);
-}
-
-/** A bill is old when it is more than 45 days old (rule old-bill-45-days, docs/rules.md). */
-export const isBillOld = (date: string | null | undefined, today: Date) =>
-  Boolean(date) && daysSince(date!, today) > OLD_BILL_DAYS;
 
 /** The Last Bill cell: the bill's date, its total when the data has one, and whether it is old. */
 export type LastBillView = { date: string; amount?: string; old?: true };
@@ -250,6 +240,8 @@ export function shellNav(opts: {
         { label: "Grid Services", to: "/grid-services" },
       ];
   if (opts.clientId) {
+    // The findings ledger, for every client user (its data is limited to the locations each may see).
+    items.push({ label: "Findings", to: "/findings" });
     items.push({
       label: "Download Bill Statements Summary",
       to: `/api/client/${opts.clientId}/bill-statements/export-csv`,
