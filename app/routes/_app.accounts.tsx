@@ -1,6 +1,6 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
-import { AccountStatusBadge } from "~/features/accounts/components/account-status-badge";
+import { AccountStatusBadge, MissingBillNote } from "~/features/accounts/components/account-status-badge";
 import styles from "~/features/accounts/accounts.css";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
@@ -9,7 +9,6 @@ import type { AccountRow } from "~/features/accounts/accounts.server";
 import { Pager, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { accountsLoader } from "~/features/accounts/accounts.server";
-import { MissingBillNote } from "~/features/accounts/components/missing-bill-note";
 
 export const handle = { stylesheets: [styles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));

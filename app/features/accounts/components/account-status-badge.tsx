@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { Pill } from "~/ui/pill";
 import { Tooltip } from "~/ui/tooltip";
 import { accountStatusView } from "../account-status";
@@ -11,5 +12,18 @@ export function AccountStatusBadge({ status, detail }: { status: string; detail:
     <Tooltip content={view.tooltip} label={`${view.label}: ${view.tooltip}`}>
       {pill}
     </Tooltip>
+  );
+}
+
+/**
+ * An account's missing bill (rule missing-bill), shown under its status: the finding's name, its words (both
+ * written by the loader: the rule stays out of the browser's bundle), and the ledger that lists it.
+ */
+export function MissingBillNote({ label, text }: { label: string; text: string }) {
+  return (
+    <div className="missing-bill" data-testid="missing-bill">
+      <span aria-hidden="true">⚠ </span>
+      <strong>{label}:</strong> {text}. <Link to="/findings">See findings</Link>
+    </div>
   );
 }
