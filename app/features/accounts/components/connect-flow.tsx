@@ -2,8 +2,8 @@ import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
-import { ConnectWidget } from "~/features/accounts/components/connect-widget";
-import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
+import { BuiltinConnectForm, ProviderConnect } from "~/features/accounts/components/connect-widget";
+import type { ConnectSession, ConnectWidgetConfig } from "~/features/accounts/utility-connect";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
@@ -41,6 +41,8 @@ export type ConnectFlowData =
       buildings: { id: number; label: string }[];
       correlationId: string;
       widget: ConnectWidgetConfig;
+      /** The provider's Connect session for this step (JavaScript path); only on the connect page. */
+      connect: ConnectSession | null;
       receipt: { kind: "provider" | "coned"; utility: string; count: number; already: number } | null;
     };
 
@@ -130,20 +132,7 @@ function ConnectFlowBody({
           <ConedConnectStep data={data} formError={actionData?.formError} />
         ) : null}
         {data.step === "connect_arcadia" && !isConed && data.utility ? (
-          <ConnectWidget
-            config={data.widget}
-            utility={data.utility}
-            correlationId={data.correlationId}
-            FormComponent={F}
-            action={stepAction(data)}
-            hidden={{
-              ...(data.embed ? { embed: "1" } : {}),
-              utility: data.utility.arcadiaProviderId,
-              ...(data.building ? { building: String(data.building) } : {}),
-              ...(data.credential ? { credential: String(data.credential) } : {}),
-            }}
-            lastResult={actionData?.lastResult}
-          />
+          <CredentialsStep data={data} utility={data.utility} actionData={actionData} />
         ) : null}
         {data.step === "success" ? <SuccessStep data={data} /> : null}
         {data.step !== "select_utility" && data.step !== "success" ? (
@@ -159,6 +148,52 @@ function ConnectFlowBody({
 }
 
 type FlowData = Extract<ConnectFlowData, { kind: "flow" }>;
+
+/** Enter Credentials: the provider's Connect (the default) or the built-in form, as configured. */
+function CredentialsStep({
+  data,
+  utility,
+  actionData,
+}: {
+  data: FlowData;
+  utility: UtilityOption;
+  actionData?: ConnectActionData;
+}) {
+  const { Form: F } = useNav();
+  const hidden = {
+    ...(data.embed ? { embed: "1" } : {}),
+    utility: utility.arcadiaProviderId,
+    ...(data.building ? { building: String(data.building) } : {}),
+    ...(data.credential ? { credential: String(data.credential) } : {}),
+  };
+  if (data.widget.kind === "provider") {
+    return (
+      <ProviderConnect
+        config={data.widget}
+        session={data.connect}
+        update={Boolean(data.credential)}
+        embed={Boolean(data.embed)}
+        pageHref={stepAction(data)}
+        formError={actionData?.formError}
+        utility={utility}
+        correlationId={data.correlationId}
+        FormComponent={F}
+        action={stepAction(data)}
+        hidden={hidden}
+      />
+    );
+  }
+  return (
+    <BuiltinConnectForm
+      utility={utility}
+      correlationId={data.correlationId}
+      FormComponent={F}
+      action={stepAction(data)}
+      hidden={hidden}
+      lastResult={actionData?.lastResult}
+    />
+  );
+}
 
 function SelectStep({ data }: { data: FlowData }) {
   const { Form: F } = useNav();
