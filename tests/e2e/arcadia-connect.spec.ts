@@ -1,5 +1,6 @@
-import type { Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import { submitInConnect } from "./arcadia";
 
 /**
  * The provider's own Connect (issue 40) against the simulator on the api's port (api/simulators/arcadia.ts):
@@ -7,40 +8,6 @@ import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
  * The username typed into Connect chooses the simulator's verdict (docs/testing.md), which reaches the
  * accounts page by a signed webhook after UTILITY_PROVIDER_DELAY_MS.
  */
-
-/** Opens Connect on the Enter Credentials step and submits a login there; ends on "Connection(s) Initiated". */
-async function submitInConnect(
-  page: Page,
-  info: TestInfo,
-  username: string,
-  opts: { button?: string; utility?: string } = {},
-) {
-  const button = opts.button ?? "Connect";
-  await ready(page, info);
-  await page.getByRole("button", { name: button, exact: true }).click();
-  if (isJs(info)) {
-    const overlay = page.getByRole("dialog", { name: "Arcadia Connect" });
-    await expect(overlay).toBeVisible();
-    const frame = page.frameLocator('iframe[title="Arcadia Connect"]');
-    await frame.getByLabel("Utility username").fill(username);
-    await frame.getByLabel("Utility password").fill("pw-123");
-    await frame.getByRole("button", { name: "Submit credentials" }).click();
-    await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
-    await expect(frame.getByRole("heading", { name: "Credentials submitted" })).toBeVisible();
-    await page.getByRole("button", { name: "Close Connect" }).click();
-    await expect(overlay).toHaveCount(0);
-  } else {
-    // The provider's hosted page, then back to our success step.
-    await expect(page).toHaveURL(/\/arcadia-sim\/connect\/cu_/);
-    // A Connect URL carries no utility: the person picks theirs on the hosted page.
-    if (opts.utility) await page.getByLabel("Utility", { exact: true }).selectOption({ label: opts.utility });
-    await page.getByLabel("Utility username").fill(username);
-    await page.getByLabel("Utility password").fill("pw-123");
-    await page.getByRole("button", { name: "Submit credentials" }).click();
-    await expect(page).toHaveURL(/\/authorize-arcadia\?step=success/);
-    await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
-  }
-}
 
 /** Waits (reloading) for an accounts-page row of `utility` to read `status`. */
 async function expectAccountStatus(page: Page, utility: RegExp, status: string) {
