@@ -1,6 +1,7 @@
 /** `@arcadia-eng/connect-react` ships no types: what app/features/accounts/components/arcadia-connect.client.tsx uses. */
 declare module "@arcadia-eng/connect-react" {
-  export type ArcadiaConnectStatus = "verified" | "rejected" | "timed_out" | "pending" | "no_submit" | "error";
+  export type ArcadiaConnectStatus =
+    "verified" | "rejected" | "timed_out" | "pending" | "no_submit" | "error";
   export type ArcadiaConnectConfig = {
     connectToken: string;
     env?: "sandbox" | "production";

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { apiConfigFromEnv, ARCADIA_DEMO_WEBHOOK_SECRET } from "../../api/config";
 import { arcadiaEventEffect, isNewerEvent, signWebhook, verifyWebhook } from "../../api/lib/arcadia";
 import { simulatedOutcome } from "../../api/simulators/arcadia";
+import { connectCspSources } from "../../app/lib/arcadia-connect";
+import { connectProblemMessage } from "../../app/features/accounts/components/connect-widget";
 
 describe("ARCADIA_* configuration", () => {
   it("production against a real provider refuses to start without the webhook signing key, naming it", () => {
@@ -94,5 +96,34 @@ describe("rule arcadia-simulator-usernames", () => {
     expect(simulatedOutcome("mfa-user")).toBe("mfa");
     expect(simulatedOutcome("timeout-user")).toBe("timed_out");
     expect(simulatedOutcome("error-user")).toBe("error");
+  });
+});
+
+describe("rule connect-csp-pages", () => {
+  const provider = { scriptUrl: "https://connect-main.prod.arcadia.com/dist/v5.js" };
+  it("allows the provider's origins on the connect page only", () => {
+    expect(connectCspSources("/authorize-arcadia", provider)).toEqual({
+      script: ["https://connect-main.prod.arcadia.com"],
+      frame: ["https://connect-main.prod.arcadia.com"],
+    });
+    expect(
+      connectCspSources("/authorize-arcadia", { ...provider, frameOrigin: "https://connect.arcadia.com/x" })
+        .frame,
+    ).toEqual(["https://connect-main.prod.arcadia.com", "https://connect.arcadia.com"]);
+    for (const path of ["/accounts", "/", "/authorize-arcadia/x", "/settings"])
+      expect(connectCspSources(path, provider)).toEqual({ script: [], frame: [] });
+    expect(connectCspSources("/authorize-arcadia", null)).toEqual({ script: [], frame: [] });
+  });
+});
+
+describe("rule connect-close-messages", () => {
+  it("says nothing for a close without a submission or a verdict to come, the spec's error otherwise", () => {
+    expect(connectProblemMessage("no_submit")).toBeNull();
+    expect(connectProblemMessage("verified")).toBeNull();
+    expect(connectProblemMessage("pending")).toBeNull();
+    expect(connectProblemMessage("rejected")).toBe("The credentials used were invalid. Please reconnect.");
+    expect(connectProblemMessage("timed_out")).toBe("The connection timed out. Please try again.");
+    expect(connectProblemMessage("error")).toBe("An error has occurred, please try again.");
+    expect(connectProblemMessage("script")).toBe("An error has occurred, please try again.");
   });
 });

@@ -136,7 +136,10 @@ export function registerArcadiaCredential(
   api: ApiClient,
   input: { arcadiaProviderId: string; utilityCredentialId: string; buildingId?: number | null },
 ) {
-  return api.post("/arcadia/credentials", { body: input, schema: z.object({ arcadiaCredentialId: z.number() }) });
+  return api.post("/arcadia/credentials", {
+    body: input,
+    schema: z.object({ arcadiaCredentialId: z.number() }),
+  });
 }
 
 /**

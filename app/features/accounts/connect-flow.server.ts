@@ -322,7 +322,12 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
     }
     await markConnectSubmitted(api, user);
     const session = await getSession(request);
-    session.set(RECEIPT_KEY, { kind: "provider", utility: utility.name, count: 0, already: 0 } satisfies ConnectReceipt);
+    session.set(RECEIPT_KEY, {
+      kind: "provider",
+      utility: utility.name,
+      count: 0,
+      already: 0,
+    } satisfies ConnectReceipt);
     return redirect(hosted.connectUrl, { headers: { "Set-Cookie": await commitSession(session) } });
   }
 

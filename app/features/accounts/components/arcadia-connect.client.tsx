@@ -1,4 +1,5 @@
-import type { ArcadiaConnectStatus, useConnect as UseConnect } from "@arcadia-eng/connect-react";
+import "./regenerator-global.client";
+import { useConnect, type ArcadiaConnectStatus } from "@arcadia-eng/connect-react";
 import { useEffect, useRef, useState } from "react";
 import { ARCADIA_PACKAGE_SCRIPT_URL } from "~/lib/arcadia-connect";
 
@@ -14,9 +15,8 @@ import { ARCADIA_PACKAGE_SCRIPT_URL } from "~/lib/arcadia-connect";
  * `_ArcConnect` and never fetches the production script. With the package's own URL configured (a deployment),
  * nothing is done and the package loads its script itself.
  *
- * The package is imported when the step renders, not with the page: its bundle (regenerator-runtime) ends by
- * assigning the global `regeneratorRuntime` and, where that throws (strict mode), by `Function(...)`, which our
- * policy (no 'unsafe-eval') refuses. `loadConnectPackage` defines the global first, so the assignment succeeds.
+ * Only the connect page's route imports this module (the package stays out of every other page's chunks), and
+ * regenerator-global.client.ts is imported first (the package's bundle would otherwise reach for eval).
  */
 const MARKER = "data-arcadia-connect-marker";
 let loading: Promise<void> | null = null;
@@ -47,17 +47,6 @@ export function loadConfiguredScript(scriptUrl: string): Promise<void> {
   return loading;
 }
 
-let connectPackage: Promise<typeof UseConnect> | null = null;
-export function loadConnectPackage(): Promise<typeof UseConnect> {
-  const g = globalThis as { regeneratorRuntime?: unknown };
-  if (!("regeneratorRuntime" in g)) g.regeneratorRuntime = undefined;
-  // A CommonJS bundle: its exports arrive as the namespace's members or as its default, by bundler.
-  connectPackage ??= import("@arcadia-eng/connect-react").then(
-    (m) => m.useConnect ?? (m as unknown as { default: typeof m }).default.useConnect,
-  );
-  return connectPackage;
-}
-
 export type ArcadiaConnectProps = {
   scriptUrl: string;
   connectToken: string;
@@ -72,39 +61,30 @@ export type ArcadiaConnectProps = {
 
 /** Loads the configured script (above), then renders the button that opens Connect. */
 export function ArcadiaConnectButton(props: ArcadiaConnectProps) {
-  const [hook, setHook] = useState<{ useConnect: typeof UseConnect } | null>(null);
+  const [ready, setReady] = useState(props.scriptUrl === ARCADIA_PACKAGE_SCRIPT_URL);
   const { scriptUrl, onProblem } = props;
   const problem = useRef(onProblem);
   problem.current = onProblem;
   useEffect(() => {
     let live = true;
-    Promise.all([loadConfiguredScript(scriptUrl), loadConnectPackage()]).then(
-      ([, useConnect]) => live && setHook({ useConnect }),
+    loadConfiguredScript(scriptUrl).then(
+      () => live && setReady(true),
       () => live && problem.current("script"),
     );
     return () => {
       live = false;
     };
   }, [scriptUrl]);
-  if (!hook)
+  if (!ready)
     return (
       <button type="button" className="btn" disabled>
         {props.label}
       </button>
     );
-  return <Opener {...props} useConnect={hook.useConnect} />;
+  return <Opener {...props} />;
 }
 
-function Opener({
-  connectToken,
-  env,
-  utilityId,
-  label,
-  onSubmitted,
-  onProblem,
-  useConnect,
-}: ArcadiaConnectProps & { useConnect: typeof UseConnect }) {
-  // The package's own hook (loaded once, then the same function on every render).
+function Opener({ connectToken, env, utilityId, label, onSubmitted, onProblem }: ArcadiaConnectProps) {
   const [{ loading, error }, open] = useConnect();
   // The latest callbacks (Connect keeps the ones it was opened with); none after this step has gone.
   const handlers = useRef({ onSubmitted, onProblem });

@@ -4,6 +4,7 @@ import { Form, Link, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
 import { BuiltinConnectForm, ProviderConnect } from "~/features/accounts/components/connect-widget";
 import type { ConnectSession, ConnectWidgetConfig } from "~/features/accounts/utility-connect";
+import type { ArcadiaConnectProps } from "./arcadia-connect.client";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
@@ -74,6 +75,8 @@ export function ConnectFlow(props: {
   actionData?: ConnectActionData;
   headingLevel?: 1 | 2;
   nav?: ConnectFlowNav;
+  /** The provider's Connect opener: only the connect page's route passes it (its package stays there). */
+  connectButton?: ComponentType<ArcadiaConnectProps>;
 }) {
   const parent = useNav();
   return (
@@ -87,12 +90,14 @@ function ConnectFlowBody({
   data,
   actionData,
   headingLevel = 1,
+  connectButton,
 }: {
   data: ConnectFlowData;
   actionData?: ConnectActionData;
   headingLevel?: 1 | 2;
+  connectButton?: ComponentType<ArcadiaConnectProps>;
 }) {
-  const { FlowLink, Form: F } = useNav();
+  const { FlowLink } = useNav();
   const H = headingLevel === 1 ? "h1" : "h2";
   if (data.kind === "error") {
     return (
@@ -132,7 +137,12 @@ function ConnectFlowBody({
           <ConedConnectStep data={data} formError={actionData?.formError} />
         ) : null}
         {data.step === "connect_arcadia" && !isConed && data.utility ? (
-          <CredentialsStep data={data} utility={data.utility} actionData={actionData} />
+          <CredentialsStep
+            data={data}
+            utility={data.utility}
+            actionData={actionData}
+            connectButton={connectButton}
+          />
         ) : null}
         {data.step === "success" ? <SuccessStep data={data} /> : null}
         {data.step !== "select_utility" && data.step !== "success" ? (
@@ -154,10 +164,12 @@ function CredentialsStep({
   data,
   utility,
   actionData,
+  connectButton,
 }: {
   data: FlowData;
   utility: UtilityOption;
   actionData?: ConnectActionData;
+  connectButton?: ComponentType<ArcadiaConnectProps>;
 }) {
   const { Form: F } = useNav();
   const hidden = {
@@ -175,6 +187,7 @@ function CredentialsStep({
         embed={Boolean(data.embed)}
         pageHref={stepAction(data)}
         formError={actionData?.formError}
+        ConnectButton={connectButton}
         utility={utility}
         correlationId={data.correlationId}
         FormComponent={F}

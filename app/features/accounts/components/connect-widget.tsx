@@ -12,7 +12,7 @@ import {
   type ConnectWidgetConfig,
   type ConnectWidgetUtility,
 } from "../utility-connect";
-import { ArcadiaConnectButton } from "./arcadia-connect.client";
+import type { ArcadiaConnectProps } from "./arcadia-connect.client";
 import { SubmitButton } from "~/ui/pending";
 
 type Props = {
@@ -138,16 +138,20 @@ export function ProviderConnect(
     embed: boolean;
     pageHref: string;
     formError?: string;
+    /** Connect's opener (arcadia-connect.client.tsx), given by the connect page's route only. */
+    ConnectButton?: ComponentType<ArcadiaConnectProps>;
   },
 ) {
   const { config, utility, correlationId, hidden, session, update, embed, pageHref, action } = props;
+  const ArcadiaConnectButton = props.ConnectButton;
   const FormComponent = props.FormComponent ?? Form;
   const hydrated = useHydrated();
   const submit = useSubmit();
   const [problem, setProblem] = useState<string | null>(null);
   const [scriptFailed, setScriptFailed] = useState(false);
   const label = update ? "Reconnect" : "Connect";
-  const message = problem ?? props.formError ?? (session && "failed" in session ? CONNECT_MESSAGES.providerFailed : null);
+  const message =
+    problem ?? props.formError ?? (session && "failed" in session ? CONNECT_MESSAGES.providerFailed : null);
   const canOpen = hydrated && !scriptFailed && session && "token" in session && ArcadiaConnectButton;
   return (
     <div className="stack" data-testid="provider-connect">
@@ -156,10 +160,12 @@ export function ProviderConnect(
       {utility.requiresEbill && !utility.isJcpl ? (
         <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p>
       ) : null}
-      <p>{update ? CONNECT_MESSAGES.providerUpdateIntro(utility.name) : CONNECT_MESSAGES.providerIntro(utility.name)}</p>
-      {message ? (
-<Alert tone="error">{message}</Alert>
-      ) : null}
+      <p>
+        {update
+          ? CONNECT_MESSAGES.providerUpdateIntro(utility.name)
+          : CONNECT_MESSAGES.providerIntro(utility.name)}
+      </p>
+      {message ? <Alert tone="error">{message}</Alert> : null}
       {embed ? (
         <p>
           <a href={pageHref} className="btn">
