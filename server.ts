@@ -17,6 +17,7 @@ import { isCrossSiteRequest } from "./app/server/http/csrf";
 import { hostHeaders } from "./app/server/http/host-header.server";
 import { apiPassthrough } from "./app/server/upstream/passthrough.server";
 import { PAGE_NOT_FOUND } from "./app/features/shell/notices";
+import { ARCADIA_PACKAGE_SCRIPT_URL, connectCspSources } from "./app/lib/arcadia-connect";
 import { createLoadShedder } from "./app/server/http/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/ops/metrics.server";
 import { makeRateLimitStore } from "./app/server/ops/rate-limit.server";
@@ -70,6 +71,10 @@ if (!config.API_URL) {
       (msg, data) => logger.info({ service: "api", ...data }, msg),
     );
     process.env.API_URL = api.url;
+    // The embedded api serves the provider simulator when no provider is configured (api/config.ts): Connect's
+    // script then loads from the simulator's copy (ADR 0024), unless the script's URL is configured.
+    if (!config.ARCADIA_CONNECT_SCRIPT_URL && !process.env.ARCADIA_API_URL)
+      process.env.ARCADIA_CONNECT_SCRIPT_URL = new URL("/arcadia-sim/dist/v5.js", api.url).href;
     closeApi = api.close;
   } catch (error) {
     console.error(`the embedded api could not start: ${errorFields(error).err}`); // synchronous: the process exits next
@@ -185,10 +190,16 @@ app.use(
   express.static("public/build", { immutable: true, maxAge: "1y" }),
 );
 
-const providerScript =
-  config.UTILITY_CONNECT_WIDGET === "provider" && config.PROVIDER_WIDGET_SCRIPT_URL
-    ? new URL(config.PROVIDER_WIDGET_SCRIPT_URL).origin
+// The provider's Connect (script, frame, hosted page) is allowed only on the pages that open it (rule
+// connect-csp-pages): every other page's policy is the same as without it.
+const connectProvider =
+  config.UTILITY_CONNECT_WIDGET === "provider"
+    ? {
+        scriptUrl: process.env.ARCADIA_CONNECT_SCRIPT_URL || ARCADIA_PACKAGE_SCRIPT_URL,
+        frameOrigin: config.ARCADIA_CONNECT_FRAME_ORIGIN,
+      }
     : null;
+const connectSources = (req: unknown) => connectCspSources((req as express.Request).path, connectProvider);
 // A fresh script nonce per page (16 random bytes), read by helmet's CSP below and by entry.server.
 app.use((_req, res, next) => {
   res.locals.nonce = randomBytes(16).toString("base64");
@@ -204,18 +215,23 @@ app.use(
         scriptSrc: [
           "'self'",
           (_req, res) => `'nonce-${(res as express.Response).locals.nonce as string}'`,
-          ...(providerScript ? [providerScript] : []),
+          (req) => connectSources(req).script.join(" "),
         ],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...(production ? [] : ["ws:"]), ...(providerScript ? [providerScript] : [])],
-        frameSrc: providerScript ? [providerScript] : ["'none'"],
+        connectSrc: ["'self'", ...(production ? [] : ["ws:"]), (req) => connectSources(req).script.join(" ")],
+        frameSrc: [(req) => connectSources(req).frame.join(" ") || "'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
         // A sign-in form's redirect chain may end on the residential site (root redirect by client type).
-        formAction: ["'self'", new URL(config.RESIDENTIAL_SITE_URL).origin],
+        // The connect page's no-JavaScript path is redirected from its post to the provider's hosted page.
+        formAction: [
+          "'self'",
+          new URL(config.RESIDENTIAL_SITE_URL).origin,
+          (req) => connectSources(req).script.join(" "),
+        ],
       },
     },
     referrerPolicy: false,

@@ -3,6 +3,8 @@ import { type ApiDeps, errorMiddleware } from "./lib/http";
 import { routers } from "./routes";
 import { afterCommitFaults } from "./lib/fault-points";
 import { idempotencyKeys } from "./lib/idempotency";
+import { arcadiaWebhook } from "./routes/arcadia";
+import { arcadiaSimulator } from "./simulators/arcadia";
 
 /** The reference /api service as an express app (no listening): used by api/server.ts and the tests. */
 export function createApiApp(deps: ApiDeps) {
@@ -28,6 +30,10 @@ export function createApiApp(deps: ApiDeps) {
   if (deps.config.latencyMs > 0) {
     app.use((_req, _res, next) => setTimeout(next, deps.config.latencyMs));
   }
+  // The provider's webhooks: signed over the exact bytes, so read raw, before the JSON parser (routes/arcadia.ts).
+  app.post("/api/webhooks/arcadia", ...arcadiaWebhook(deps));
+  // No provider configured (the demo, the tests): the simulator of its protocol, on this port.
+  if (!deps.config.arcadia.apiUrl) app.use("/arcadia-sim", arcadiaSimulator(deps));
   app.use(express.json({ limit: "1mb" }));
   app.use((_req, res, next) => {
     res.setHeader("Cache-Control", "no-store");

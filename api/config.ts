@@ -60,7 +60,32 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: mailbox.optional(),
   MAIL_REPLY_TO: mailbox.optional(),
+  /**
+   * The utility-data provider (Arcadia, docs/configuration.md): its api's base URL. Unset: the simulator of the
+   * same protocol that this api serves on its own port (/arcadia-sim, api/simulators/arcadia.ts), with the demo
+   * keys below. Arcadia's sandbox and production are both https://api.arcadia.com (the keys choose).
+   */
+  ARCADIA_API_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .optional(),
+  /** The client's API keys (required with ARCADIA_API_URL); never sent to a browser. */
+  ARCADIA_CLIENT_ID: z.string().min(1).max(200).optional(),
+  ARCADIA_CLIENT_SECRET: z.string().min(8, "must be at least 8 characters").max(500).optional(),
+  /** Which of the provider's environments the keys belong to (Connect is opened with the same `env`). */
+  ARCADIA_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+  /**
+   * The webhook signing key (Arc-Webhook-Signature). Required in production against a real provider
+   * (ARCADIA_API_URL set); otherwise the documented demo key ARCADIA_DEMO_WEBHOOK_SECRET, which the simulator
+   * signs with.
+   */
+  ARCADIA_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").max(500).optional(),
 });
+
+/** The simulator's keys and the demo's webhook signing key (documented in docs/configuration.md): never live. */
+export const ARCADIA_DEMO_KEYS = { clientId: "demo-client-id", clientSecret: "demo-client-secret" } as const;
+export const ARCADIA_DEMO_WEBHOOK_SECRET = "energyops-demo-arcadia-webhook-key";
 
 /** Parses the environment; a bad value throws an error naming each variable. */
 export function apiConfigFromEnv(
@@ -72,6 +97,33 @@ export function apiConfigFromEnv(
       // Mail without a From of our choosing would be sent as whatever the library makes up, and refused.
       if (e.SMTP_URL && !e.MAIL_FROM)
         ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "required when SMTP_URL is set" });
+      // A real provider needs the client's keys; the simulator (no ARCADIA_API_URL) takes the demo keys.
+      if (e.ARCADIA_API_URL && !e.ARCADIA_CLIENT_ID)
+        ctx.addIssue({
+          code: "custom",
+          path: ["ARCADIA_CLIENT_ID"],
+          message: "required when ARCADIA_API_URL is set",
+        });
+      if (e.ARCADIA_API_URL && !e.ARCADIA_CLIENT_SECRET)
+        ctx.addIssue({
+          code: "custom",
+          path: ["ARCADIA_CLIENT_SECRET"],
+          message: "required when ARCADIA_API_URL is set",
+        });
+      // Live (a real provider in production) never accepts webhooks signed with the public demo key. The demo
+      // and the test servers run NODE_ENV=production against the simulator, which signs with the demo key.
+      if (e.NODE_ENV === "production" && e.ARCADIA_API_URL && !e.ARCADIA_WEBHOOK_SECRET)
+        ctx.addIssue({
+          code: "custom",
+          path: ["ARCADIA_WEBHOOK_SECRET"],
+          message: "required in production with ARCADIA_API_URL",
+        });
+      if (e.ARCADIA_API_URL && e.ARCADIA_WEBHOOK_SECRET === ARCADIA_DEMO_WEBHOOK_SECRET)
+        ctx.addIssue({
+          code: "custom",
+          path: ["ARCADIA_WEBHOOK_SECRET"],
+          message: "the demo key is for the simulator only",
+        });
     })
     .safeParse(cleaned);
   if (!result.success) {
@@ -95,5 +147,12 @@ export function apiConfigFromEnv(
         ? { url: e.SMTP_URL, from: e.MAIL_FROM, replyTo: e.MAIL_REPLY_TO }
         : undefined,
     notificationIntervalMs: e.NOTIFICATION_INTERVAL_MS,
+    arcadia: {
+      apiUrl: e.ARCADIA_API_URL ? e.ARCADIA_API_URL.replace(/\/$/, "") : null,
+      clientId: e.ARCADIA_CLIENT_ID ?? ARCADIA_DEMO_KEYS.clientId,
+      clientSecret: e.ARCADIA_CLIENT_SECRET ?? ARCADIA_DEMO_KEYS.clientSecret,
+      env: e.ARCADIA_ENV,
+      webhookSecret: e.ARCADIA_WEBHOOK_SECRET ?? ARCADIA_DEMO_WEBHOOK_SECRET,
+    },
   };
 }

@@ -10,6 +10,7 @@ import { setClockStart } from "./lib/clock";
 import { startDelivery, type Delivery, type DeliveryOptions } from "./mail/delivery";
 import { startSimulators } from "./simulators";
 import { startNotificationScheduler } from "./mail/scheduler";
+import { applyPendingArcadiaEvents } from "./routes/arcadia";
 
 export type StartApiOptions = Partial<ApiConfig> & {
   port: number;
@@ -74,6 +75,11 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
   const url = `http://${opts.host ?? "127.0.0.1"}:${port}/api`;
+  // No provider configured: the simulator app.ts mounted on this port is the provider (api/simulators/arcadia.ts).
+  if (!deps.config.arcadia.apiUrl)
+    deps.config.arcadia.apiUrl = `http://${opts.host ?? "127.0.0.1"}:${port}/arcadia-sim`;
+  // Events received but not yet applied when the last process stopped.
+  applyPendingArcadiaEvents(deps);
   const delivery = deps.config.smtp ? startDelivery(deps, opts.delivery) : undefined;
   return {
     server,

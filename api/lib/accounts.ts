@@ -41,3 +41,20 @@ export function accountsOfBuilding(deps: ApiDeps, buildingId: number) {
     deps.db.prepare(`${ACCOUNT_SELECT} WHERE a.building_id = ? ORDER BY a.id`).all(buildingId) as AccountRow[]
   ).map(accountJson);
 }
+
+/** A utility as stored (the provider's utility id is `arcadia_provider_id`). */
+export type UtilityRow = {
+  id: number;
+  name: string;
+  arcadia_provider_id: string;
+  requires_ebill: number;
+  is_coned: number;
+  is_jcpl: number;
+  mfa_exempt: number;
+};
+
+/** The utility the provider knows by `providerId` (the accounts routes and the provider's webhooks). */
+export function utilityByProvider(deps: ApiDeps, providerId: string) {
+  return deps.db.prepare("SELECT * FROM utilities WHERE arcadia_provider_id = ?").get(providerId) as
+    UtilityRow | undefined;
+}

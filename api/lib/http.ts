@@ -29,6 +29,16 @@ export type ApiConfig = {
    * Unset, emails stay in the outbox table (the demo's outbox page).
    */
   smtp?: SmtpConfig;
+  /** The utility-data provider (api/config.ts's ARCADIA_*). `apiUrl` null: the simulator on this api's port. */
+  arcadia: ArcadiaConfig;
+};
+
+export type ArcadiaConfig = {
+  apiUrl: string | null;
+  clientId: string;
+  clientSecret: string;
+  env: "sandbox" | "production";
+  webhookSecret: string;
 };
 
 export type SmtpConfig = {

@@ -10,26 +10,11 @@ import {
   visibleBuildingParams,
 } from "../lib/buildings";
 import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
-import { ACCOUNT_SELECT, accountJson } from "../lib/accounts";
-
-type UtilityRow = {
-  id: number;
-  name: string;
-  arcadia_provider_id: string;
-  requires_ebill: number;
-  is_coned: number;
-  is_jcpl: number;
-  mfa_exempt: number;
-};
+import { ACCOUNT_SELECT, accountJson, type UtilityRow, utilityByProvider } from "../lib/accounts";
 
 type AccountRow = Parameters<typeof accountJson>[0];
 
 const nowIso = () => clock.now().toISOString();
-
-export function utilityByProvider(deps: ApiDeps, providerId: string) {
-  return deps.db.prepare("SELECT * FROM utilities WHERE arcadia_provider_id = ?").get(providerId) as
-    UtilityRow | undefined;
-}
 
 export function prospectByCorrelation(deps: ApiDeps, correlationId: string) {
   return deps.db.prepare("SELECT id, email FROM prospects WHERE correlation_id = ?").get(correlationId) as

@@ -10,6 +10,7 @@ import { usageRoutes } from "./usage";
 import { gridRoutes } from "./grid";
 import { complianceRoutes } from "./compliance";
 import { accountsRoutes } from "./accounts";
+import { arcadiaRoutes } from "./arcadia";
 import { onboardingRoutes } from "./onboarding";
 import { settingsRoutes } from "./settings";
 import { prospectRoutes } from "./prospect";
@@ -35,6 +36,7 @@ export const routers: ((deps: ApiDeps) => Router)[] = [
   settingsRoutes,
   prospectRoutes,
   accountsRoutes,
+  arcadiaRoutes,
   emailAnswerRoutes,
   devRoutes,
   outboxRoutes,

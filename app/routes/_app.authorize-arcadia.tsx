@@ -1,6 +1,8 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ConnectFlow } from "~/features/accounts/components/connect-flow";
+// The provider's Connect opens from this page only (its CSP allows the provider; ADR 0024).
+import { ArcadiaConnectButton } from "~/features/accounts/components/arcadia-connect.client";
 import styles from "~/features/accounts/accounts.css";
 import { authorizeArcadiaLoader, authorizeArcadiaAction } from "~/features/accounts/connect-flow.server";
 
@@ -18,6 +20,7 @@ export default function AuthorizeArcadia() {
     <ConnectFlow
       data={loaderData}
       actionData={actionData && !("kind" in actionData) ? actionData : undefined}
+      connectButton={ArcadiaConnectButton}
     />
   );
 }

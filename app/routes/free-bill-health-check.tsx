@@ -2,7 +2,7 @@ import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import accountStyles from "~/features/accounts/accounts.css";
-import { ConnectWidget } from "~/features/accounts/components/connect-widget";
+import { BuiltinConnectForm } from "~/features/accounts/components/connect-widget";
 import { ConedAccountFields } from "~/features/accounts/components/coned-account-list";
 import { UtilityPicker } from "~/features/accounts/components/utility-picker";
 import { ConedStep } from "~/features/prospect/components/coned-step";
@@ -69,8 +69,7 @@ export default function FreeBillHealthCheck() {
         ) : d.step === "connect" && d.utility ? (
           <div className="card stack">
             <h2>Connect your {d.utility.name} account</h2>
-            <ConnectWidget
-              config={d.widget}
+            <BuiltinConnectForm
               utility={d.utility}
               correlationId={d.correlationId}
               hidden={{}}

@@ -59,10 +59,18 @@ const schema = z.object({
   PROSPECT_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   /** Login-options lookups (`GET /login?email=`) per client address, per LOGIN_RATE_LIMIT_WINDOW_MS. */
   LOGIN_OPTIONS_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(100),
-  /** Utility-data provider widget: the built-in server-rendered form, or the provider's own embed. */
-  UTILITY_CONNECT_WIDGET: z.enum(["builtin", "provider"]).default("builtin"),
-  PROVIDER_WIDGET_SCRIPT_URL: url.optional(),
-  PROVIDER_WIDGET_KEY: z.string().optional(),
+  /**
+   * The Enter Credentials step: the utility-data provider's own Connect ("provider", the default: its React
+   * package with a Connect token, or its hosted page without JavaScript), or our built-in form ("builtin").
+   */
+  UTILITY_CONNECT_WIDGET: z.enum(["builtin", "provider"]).default("provider"),
+  /**
+   * Where Connect's script loads from. Unset: the package's own (Arcadia), or, when this server starts the
+   * embedded api against the provider simulator, the simulator's copy (server.ts sets it). ADR 0024.
+   */
+  ARCADIA_CONNECT_SCRIPT_URL: url.regex(/^https?:\/\//, "must be an http(s) URL").optional(),
+  /** The origin Connect's frame is served from, when not the script's (frame-src on the connect page). */
+  ARCADIA_CONNECT_FRAME_ORIGIN: url.optional(),
   /** Server-Timing on every answer (benchmarks read it). Default: on outside production, off in production. */
   SERVER_TIMING: bool.optional(),
   /** Largest request body (bytes), most form fields and longest field name; larger is refused with 413. */

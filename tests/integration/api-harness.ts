@@ -2,7 +2,12 @@ import { startApi, type RunningApi } from "../../api/server";
 
 /** A real reference api on a random loopback port with a fresh in-memory, seeded database. */
 export async function startTestApi(
-  opts: { thermostatActionDelayMs?: number; clockStart?: string; testHooks?: boolean } = {},
+  opts: {
+    thermostatActionDelayMs?: number;
+    utilityProviderDelayMs?: number;
+    clockStart?: string;
+    testHooks?: boolean;
+  } = {},
 ): Promise<RunningApi> {
   // No notification scheduler: tests run the jobs through POST /dev/notifications/run, at known moments.
   // Test hooks on, as on the e2e servers: the tests read the outbox (GET /dev/outbox).

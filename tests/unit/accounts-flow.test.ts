@@ -230,31 +230,20 @@ describe("credentials", () => {
     );
     expect(reconnectHref("javascript:alert(1)", "http://app.test")).toBe("/authorize-arcadia");
   });
-  it("picks the widget implementation from config", () => {
+  it("picks the widget implementation from config: the provider's Connect by default", () => {
     expect(connectWidgetConfig({ UTILITY_CONNECT_WIDGET: "builtin" })).toEqual({ kind: "builtin" });
-    expect(connectWidgetConfig({ UTILITY_CONNECT_WIDGET: "provider" })).toEqual({ kind: "builtin" });
+    expect(connectWidgetConfig({ UTILITY_CONNECT_WIDGET: "provider" })).toEqual({
+      kind: "provider",
+      scriptUrl: "https://connect-main.prod.arcadia.com/dist/v5.js",
+    });
     expect(
       connectWidgetConfig({
         UTILITY_CONNECT_WIDGET: "provider",
-        PROVIDER_WIDGET_SCRIPT_URL: "https://p.test/w.js",
-        PROVIDER_WIDGET_KEY: "k",
+        ARCADIA_CONNECT_SCRIPT_URL: "http://127.0.0.1:3001/arcadia-sim/dist/v5.js",
       }),
-    ).toEqual({
-      kind: "provider",
-      scriptUrl: "https://p.test/w.js",
-      widgetKey: "k",
-    });
+    ).toEqual({ kind: "provider", scriptUrl: "http://127.0.0.1:3001/arcadia-sim/dist/v5.js" });
   });
-  it("gives demo mode the built-in form: the provider's embed would not know a provider id stand-in", () => {
-    expect(
-      connectWidgetConfig(
-        {
-          UTILITY_CONNECT_WIDGET: "provider",
-          PROVIDER_WIDGET_SCRIPT_URL: "https://p.test/w.js",
-          PROVIDER_WIDGET_KEY: "k",
-        },
-        true,
-      ),
-    ).toEqual({ kind: "builtin" });
+  it("gives demo mode the built-in form: the provider's Connect would not know a provider id stand-in", () => {
+    expect(connectWidgetConfig({ UTILITY_CONNECT_WIDGET: "provider" }, true)).toEqual({ kind: "builtin" });
   });
 });

@@ -152,7 +152,19 @@ describe("the connect page's action", () => {
         intent: "provider-connected",
         utility: "prov_pge",
         correlationId: "c1",
+        utilityCredentialId: "uc_1",
       }),
+    ).toBeNull();
+    // Connect's onCredentialsSubmitted without the provider's credential id.
+    expect(
+      errorsOf(connectActionSchema, {
+        intent: "provider-connected",
+        utility: "prov_pge",
+        correlationId: "c1",
+      }),
+    ).toEqual(["utilityCredentialId"]);
+    expect(
+      errorsOf(connectActionSchema, { intent: "provider-url", utility: "prov_pge", correlationId: "c1" }),
     ).toBeNull();
     expect(errorsOf(connectActionSchema, { intent: "disconnect", utility: "prov_pge" })).toEqual(["intent"]);
     expect(errorsOf(connectActionSchema, { intent: "coned-submit", correlationId: "c1" })).toEqual([

@@ -14,6 +14,7 @@ import { m074_bill_flag_answers } from "./074_bill_flag_answers";
 import { m076_sign_in_mail_asks } from "./076_sign_in_mail_asks";
 import { m080_bill_flag_outcomes } from "./080_bill_flag_outcomes";
 import { m077_idempotency_keys } from "./077_idempotency_keys";
+import { m081_arcadia } from "./081_arcadia";
 
 export type Migration = { id: string; sql: string };
 
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   m076_sign_in_mail_asks,
   m080_bill_flag_outcomes,
   m077_idempotency_keys,
+  m081_arcadia,
 ];

@@ -128,6 +128,37 @@ export function connectUtility(api: ApiClient, input: ConnectInput) {
   });
 }
 
+const connectTokenAnswer = z.object({
+  connectToken: z.string().min(1),
+  expiresAt: z.string(),
+  env: z.enum(["sandbox", "production"]),
+});
+const connectUrlAnswer = z.object({ connectUrl: z.string().url(), expiresAt: z.string() });
+
+/** Who a Connect session is for: the utility, and the stored credential in update mode (Reconnect, MFA). */
+export type ConnectSubject = { arcadiaProviderId: string; credentialId?: number | null };
+
+/** A Connect token for the JavaScript path, minted by the api with the provider keys it alone holds. */
+export function createConnectToken(api: ApiClient, subject: ConnectSubject) {
+  return api.post("/arcadia/connect-token", { body: subject, schema: connectTokenAnswer });
+}
+
+/** A Connect URL (the provider's hosted page) for the no-JavaScript path, coming back to `redirectUrl`. */
+export function createConnectUrl(api: ApiClient, subject: ConnectSubject, redirectUrl: string) {
+  return api.post("/arcadia/connect-url", { body: { ...subject, redirectUrl }, schema: connectUrlAnswer });
+}
+
+/** Connect's onCredentialsSubmitted: the api records the provider's credential (its accounts show Processing). */
+export function registerArcadiaCredential(
+  api: ApiClient,
+  input: { arcadiaProviderId: string; utilityCredentialId: string; buildingId?: number | null },
+) {
+  return api.post("/arcadia/credentials", {
+    body: input,
+    schema: z.object({ arcadiaCredentialId: z.number() }),
+  });
+}
+
 /**
  * Opening the connect flow by its button (a POST): bill_monitoring goes in progress and task step 1 is sent, for a
  * client's own users only (never staff: rule connect-open-marks-progress). Failures here never block the flow.

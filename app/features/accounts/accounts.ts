@@ -34,6 +34,14 @@ export const CONNECT_MESSAGES = {
   allAlreadySubmitted: (support: string) =>
     `All listed accounts have already been submitted.  Please contact ${support} for more information`,
   noAccountsConnected: "There are no accounts connected.",
+  // The provider's Connect: the spec names the step only; these words are ours.
+  providerIntro: (utility: string) =>
+    `Connect opens the utility-data provider's secure form, where you sign in with your ${utility} login.`,
+  providerUpdateIntro: (utility: string) =>
+    `Connect opens the utility-data provider's secure form, where you update your ${utility} login.`,
+  providerFailed: "An error has occurred, please try again.",
+  providerRejected: "The credentials used were invalid. Please reconnect.",
+  providerTimedOut: "The connection timed out. Please try again.",
 } as const;
 
 // ---- utility filter -----------------------------------------------------------------------------------

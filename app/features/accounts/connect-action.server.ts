@@ -32,6 +32,18 @@ export const connectActionSchema = z.discriminatedUnion("intent", [
     building: hintId,
     credential: hintId,
   }),
-  z.object({ intent: z.literal(CONNECT_INTENTS.provider), ...step }),
+  // Connect's onCredentialsSubmitted: the provider's id of the credential it made or updated.
+  z.object({
+    intent: z.literal(CONNECT_INTENTS.provider),
+    ...step,
+    building: hintId,
+    utilityCredentialId: z
+      .string({ required_error: "Unknown credential" })
+      .trim()
+      .min(1, "Unknown credential")
+      .max(200, "Unknown credential"),
+  }),
+  // Without JavaScript: to the provider's hosted page for this utility, or for the credential to update.
+  z.object({ intent: z.literal(CONNECT_INTENTS.providerUrl), ...step, credential: hintId }),
   z.object({ intent: z.literal("coned-submit"), ...step }),
 ]);

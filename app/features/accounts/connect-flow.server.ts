@@ -30,6 +30,9 @@ import {
   listAccounts,
   listUtilities,
   connectUtility,
+  createConnectToken,
+  createConnectUrl,
+  registerArcadiaCredential,
   markConnectFlowOpened,
   markConnectSubmitted,
   markFlowOpenedOnVisit,
@@ -38,10 +41,10 @@ import {
 import { parseId } from "~/lib/ids";
 import { requireClientUser } from "~/server/upstream/guards.server";
 import { invalidSubmission, parseForm } from "~/server/forms.server";
-import { supportEmail } from "~/server/config.server";
+import { getConfig, supportEmail } from "~/server/config.server";
 import type { ConnectActionData } from "./components/connect-flow";
 import { connectActionSchema } from "./connect-action.server";
-import { CONNECT_INTENTS } from "./utility-connect";
+import { CONNECT_INTENTS, type ConnectSession } from "./utility-connect";
 import { safeRedirect } from "~/server/safe-redirect";
 
 export type ConnectReceipt = { kind: "provider" | "coned"; utility: string; count: number; already: number };
@@ -175,6 +178,17 @@ export async function loadConnectFlow(
       }));
   }
 
+  const widget = getConnectWidgetConfig(user.isDemoMode);
+  // The provider's Connect on this step (not in the dialog, whose page's policy does not allow it): a token
+  // minted by the api for the client, or for the stored credential in update mode. Only this page's HTML has it.
+  let connect: ConnectSession | null = null;
+  if (step === "connect_arcadia" && widget.kind === "provider" && !embed && utility && !utility.isConed) {
+    const minted = await settle(
+      createConnectToken(api, { arcadiaProviderId: utility.arcadiaProviderId, credentialId: credential }),
+    );
+    connect = minted.ok ? { token: minted.data.connectToken, env: minted.data.env } : { failed: true };
+  }
+
   return {
     kind: "flow" as const,
     embed,
@@ -193,7 +207,8 @@ export async function loadConnectFlow(
     buildings,
     // A fresh id per rendered connect step: a retried POST of the same form reuses it (idempotent upstream).
     correlationId: randomUUID(),
-    widget: getConnectWidgetConfig(user.isDemoMode),
+    widget,
+    connect,
     receipt: step === "success" ? receipt : null,
   };
 }
@@ -274,9 +289,46 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
   }
 
   if (value.intent === CONNECT_INTENTS.provider) {
-    // The provider's widget connected the accounts itself; only the onboarding task is ours to record.
+    // Connect's onCredentialsSubmitted: the provider holds the credential; the api records it (Processing)
+    // and learns the verdict by webhook. Then the onboarding task, and "Connection(s) Initiated".
+    try {
+      await registerArcadiaCredential(api, {
+        arcadiaProviderId: utility.arcadiaProviderId,
+        utilityCredentialId: value.utilityCredentialId,
+        buildingId: value.building,
+      });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      return data<ConnectActionData>({ formError: CONNECT_MESSAGES.providerFailed }, { status: 502 });
+    }
     await markConnectSubmitted(api, user);
     return success({ kind: "provider", utility: utility.name, count: 0, already: 0 });
+  }
+
+  if (value.intent === CONNECT_INTENTS.providerUrl) {
+    // Without JavaScript: the provider's hosted page (a Connect URL, 5 days), which sends the person back to
+    // the success step; the receipt is stored now, as the provider's page cannot hand one back.
+    const back = `${getConfig().PUBLIC_URL ?? new URL(request.url).origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}`;
+    let hosted;
+    try {
+      hosted = await createConnectUrl(
+        api,
+        { arcadiaProviderId: utility.arcadiaProviderId, credentialId: value.credential },
+        back,
+      );
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      return data<ConnectActionData>({ formError: CONNECT_MESSAGES.providerFailed }, { status: 502 });
+    }
+    await markConnectSubmitted(api, user);
+    const session = await getSession(request);
+    session.set(RECEIPT_KEY, {
+      kind: "provider",
+      utility: utility.name,
+      count: 0,
+      already: 0,
+    } satisfies ConnectReceipt);
+    return redirect(hosted.connectUrl, { headers: { "Set-Cookie": await commitSession(session) } });
   }
 
   const accounts = readAccountList(form.getAll("account"));

@@ -10,7 +10,6 @@ import {
 } from "~/features/accounts/accounts";
 import { connectUtility, listUtilities, submitConedAccounts } from "~/features/accounts/accounts.server";
 import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
-import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
 import { getConfig } from "~/server/config.server";
@@ -166,7 +165,9 @@ export async function prospectPage(request: Request) {
     confirmed: p.get("confirmed") === "on",
     newAccount,
     newAccountError,
-    widget: getConnectWidgetConfig(),
+    // A prospect is no client of ours yet: no provider user to mint a Connect token for. The
+    // built-in form's credentials go through the api's POST /utility-connections.
+    widget: { kind: "builtin" as const },
   };
   return { view, utilities };
 }

@@ -2,8 +2,9 @@ import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
-import { ConnectWidget } from "~/features/accounts/components/connect-widget";
-import type { ConnectWidgetConfig } from "~/features/accounts/utility-connect";
+import { BuiltinConnectForm, ProviderConnect } from "~/features/accounts/components/connect-widget";
+import type { ConnectSession, ConnectWidgetConfig } from "~/features/accounts/utility-connect";
+import type { ArcadiaConnectProps } from "./arcadia-connect.client";
 import { Alert, ErrorState } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
@@ -41,6 +42,8 @@ export type ConnectFlowData =
       buildings: { id: number; label: string }[];
       correlationId: string;
       widget: ConnectWidgetConfig;
+      /** The provider's Connect session for this step (JavaScript path); only on the connect page. */
+      connect: ConnectSession | null;
       receipt: { kind: "provider" | "coned"; utility: string; count: number; already: number } | null;
     };
 
@@ -72,6 +75,8 @@ export function ConnectFlow(props: {
   actionData?: ConnectActionData;
   headingLevel?: 1 | 2;
   nav?: ConnectFlowNav;
+  /** The provider's Connect opener: only the connect page's route passes it (its package stays there). */
+  connectButton?: ComponentType<ArcadiaConnectProps>;
 }) {
   const parent = useNav();
   return (
@@ -85,12 +90,14 @@ function ConnectFlowBody({
   data,
   actionData,
   headingLevel = 1,
+  connectButton,
 }: {
   data: ConnectFlowData;
   actionData?: ConnectActionData;
   headingLevel?: 1 | 2;
+  connectButton?: ComponentType<ArcadiaConnectProps>;
 }) {
-  const { FlowLink, Form: F } = useNav();
+  const { FlowLink } = useNav();
   const H = headingLevel === 1 ? "h1" : "h2";
   if (data.kind === "error") {
     return (
@@ -130,19 +137,11 @@ function ConnectFlowBody({
           <ConedConnectStep data={data} formError={actionData?.formError} />
         ) : null}
         {data.step === "connect_arcadia" && !isConed && data.utility ? (
-          <ConnectWidget
-            config={data.widget}
+          <CredentialsStep
+            data={data}
             utility={data.utility}
-            correlationId={data.correlationId}
-            FormComponent={F}
-            action={stepAction(data)}
-            hidden={{
-              ...(data.embed ? { embed: "1" } : {}),
-              utility: data.utility.arcadiaProviderId,
-              ...(data.building ? { building: String(data.building) } : {}),
-              ...(data.credential ? { credential: String(data.credential) } : {}),
-            }}
-            lastResult={actionData?.lastResult}
+            actionData={actionData}
+            connectButton={connectButton}
           />
         ) : null}
         {data.step === "success" ? <SuccessStep data={data} /> : null}
@@ -159,6 +158,55 @@ function ConnectFlowBody({
 }
 
 type FlowData = Extract<ConnectFlowData, { kind: "flow" }>;
+
+/** Enter Credentials: the provider's Connect (the default) or the built-in form, as configured. */
+function CredentialsStep({
+  data,
+  utility,
+  actionData,
+  connectButton,
+}: {
+  data: FlowData;
+  utility: UtilityOption;
+  actionData?: ConnectActionData;
+  connectButton?: ComponentType<ArcadiaConnectProps>;
+}) {
+  const { Form: F } = useNav();
+  const hidden = {
+    ...(data.embed ? { embed: "1" } : {}),
+    utility: utility.arcadiaProviderId,
+    ...(data.building ? { building: String(data.building) } : {}),
+    ...(data.credential ? { credential: String(data.credential) } : {}),
+  };
+  if (data.widget.kind === "provider") {
+    return (
+      <ProviderConnect
+        config={data.widget}
+        session={data.connect}
+        update={Boolean(data.credential)}
+        embed={Boolean(data.embed)}
+        pageHref={stepAction(data)}
+        formError={actionData?.formError}
+        ConnectButton={connectButton}
+        utility={utility}
+        correlationId={data.correlationId}
+        FormComponent={F}
+        action={stepAction(data)}
+        hidden={hidden}
+      />
+    );
+  }
+  return (
+    <BuiltinConnectForm
+      utility={utility}
+      correlationId={data.correlationId}
+      FormComponent={F}
+      action={stepAction(data)}
+      hidden={hidden}
+      lastResult={actionData?.lastResult}
+    />
+  );
+}
 
 function SelectStep({ data }: { data: FlowData }) {
   const { Form: F } = useNav();

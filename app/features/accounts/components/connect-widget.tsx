@@ -1,21 +1,21 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form, useFetcher, type FormProps } from "@remix-run/react";
-import { useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
+import { Form, useSubmit, type FormProps } from "@remix-run/react";
+import { useState, type ComponentType, type ReactNode } from "react";
 import { CONNECT_MESSAGES, credentialsSchema } from "../accounts";
 import { Field, FieldErrors } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useHydrated } from "~/ui/use-hydrated";
 import {
   CONNECT_INTENTS,
+  type ConnectSession,
   type ConnectWidgetConfig,
   type ConnectWidgetUtility,
-  type ProviderWidgetGlobal,
 } from "../utility-connect";
+import type { ArcadiaConnectProps } from "./arcadia-connect.client";
 import { SubmitButton } from "~/ui/pending";
 
 type Props = {
-  config: ConnectWidgetConfig;
   utility: ConnectWidgetUtility;
   correlationId: string;
   /** Hidden fields the route's action needs back (utility, building, credential, the flow's own state). */
@@ -27,15 +27,6 @@ type Props = {
   /** The form component: Remix's Form on a page, a fetcher's Form inside a dialog. */
   FormComponent?: ComponentType<FormProps & { children?: ReactNode }>;
 };
-
-/** The Enter Credentials step: the configured implementation. */
-export function ConnectWidget(props: Props) {
-  return props.config.kind === "provider" ? (
-    <ProviderConnectEmbed {...props} config={props.config} />
-  ) : (
-    <BuiltinConnectForm {...props} />
-  );
-}
 
 /** The built-in implementation: a server-rendered username and password form (POST, works without JavaScript). */
 export function BuiltinConnectForm({
@@ -124,63 +115,94 @@ export function BuiltinConnectForm({
   );
 }
 
+/** What each way Connect can end says on the step (rule connect-close-messages). */
+export function connectProblemMessage(status: string): string | null {
+  if (status === "no_submit" || status === "verified" || status === "pending") return null;
+  if (status === "rejected") return CONNECT_MESSAGES.providerRejected;
+  if (status === "timed_out") return CONNECT_MESSAGES.providerTimedOut;
+  return CONNECT_MESSAGES.providerFailed;
+}
+
 /**
- * The provider's own embed (JavaScript only). Its server-rendered equivalent is the built-in form, shown until
- * the page is hydrated and whenever the provider's script cannot load.
+ * The provider's Connect. Server-rendered, and whenever JavaScript is off or Connect cannot load:
+ * a button posting to our action, which sends the person to the provider's hosted page (a Connect URL) and
+ * back to the success step. Hydrated with a Connect token: the same button opens Connect over the page, and
+ * `onCredentialsSubmitted` posts the provider's credential id, which moves the flow to "Connection(s) Initiated".
+ * Inside the shell's dialog (no Connect there: its policy is the connect page's alone) a link to the page.
  */
-export function ProviderConnectEmbed(
-  props: Props & { config: Extract<ConnectWidgetConfig, { kind: "provider" }> },
+export function ProviderConnect(
+  props: Props & {
+    config: Extract<ConnectWidgetConfig, { kind: "provider" }>;
+    session: ConnectSession | null;
+    update: boolean;
+    embed: boolean;
+    pageHref: string;
+    formError?: string;
+    /** Connect's opener (arcadia-connect.client.tsx), given by the connect page's route only. */
+    ConnectButton?: ComponentType<ArcadiaConnectProps>;
+  },
 ) {
-  const { config, utility, correlationId, hidden } = props;
+  const { config, utility, correlationId, hidden, session, update, embed, pageHref, action } = props;
+  const ArcadiaConnectButton = props.ConnectButton;
+  const FormComponent = props.FormComponent ?? Form;
   const hydrated = useHydrated();
-  const container = useRef<HTMLDivElement>(null);
-  const fetcher = useFetcher();
-  const [failed, setFailed] = useState(false);
-  // The latest submit function and hidden values, read when the provider reports success.
-  const submitRef = useRef(fetcher.submit);
-  const hiddenRef = useRef(hidden);
-  submitRef.current = fetcher.submit;
-  hiddenRef.current = hidden;
-  const { widgetKey, scriptUrl } = config;
-  const providerId = utility.arcadiaProviderId;
-
-  useEffect(() => {
-    if (!hydrated || failed) return;
-    const w = window as unknown as { UtilityDataProvider?: ProviderWidgetGlobal };
-    const open = () => {
-      if (!w.UtilityDataProvider || !container.current) return setFailed(true);
-      w.UtilityDataProvider.open({
-        key: widgetKey,
-        providerId,
-        correlationId,
-        container: container.current,
-        onSuccess: (result) =>
-          submitRef.current(
-            {
-              ...hiddenRef.current,
-              intent: CONNECT_INTENTS.provider,
-              correlationId: result.correlationId || correlationId,
-            },
-            { method: "post" },
-          ),
-        onError: () => setFailed(true),
-      });
-    };
-    if (w.UtilityDataProvider) return open();
-    const script = document.createElement("script");
-    script.src = scriptUrl;
-    script.async = true;
-    script.onload = open;
-    script.onerror = () => setFailed(true);
-    document.head.appendChild(script);
-  }, [hydrated, failed, scriptUrl, widgetKey, providerId, correlationId]);
-
-  if (!hydrated || failed) return <BuiltinConnectForm {...props} />;
+  const submit = useSubmit();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [scriptFailed, setScriptFailed] = useState(false);
+  const label = update ? "Reconnect" : "Connect";
+  const message =
+    problem ?? props.formError ?? (session && "failed" in session ? CONNECT_MESSAGES.providerFailed : null);
+  const canOpen = hydrated && !scriptFailed && session && "token" in session && ArcadiaConnectButton;
   return (
-    <div className="stack">
+    <div className="stack" data-testid="provider-connect">
       <p className="muted">{CONNECT_MESSAGES.twelveMonths}</p>
       {utility.isJcpl ? <Alert tone="warning">{CONNECT_MESSAGES.jcplNotice}</Alert> : null}
-      <div ref={container} data-testid="provider-widget" aria-live="polite" />
+      {utility.requiresEbill && !utility.isJcpl ? (
+        <p className="field-hint">{CONNECT_MESSAGES.ebillHelper}</p>
+      ) : null}
+      <p>
+        {update
+          ? CONNECT_MESSAGES.providerUpdateIntro(utility.name)
+          : CONNECT_MESSAGES.providerIntro(utility.name)}
+      </p>
+      {message ? <Alert tone="error">{message}</Alert> : null}
+      {embed ? (
+        <p>
+          <a href={pageHref} className="btn">
+            {label}
+          </a>
+        </p>
+      ) : (
+        <FormComponent method="post" action={action} className="row">
+          <input type="hidden" name="correlationId" value={correlationId} />
+          {Object.entries(hidden).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          {canOpen && ArcadiaConnectButton ? (
+            <ArcadiaConnectButton
+              scriptUrl={config.scriptUrl}
+              connectToken={session.token}
+              env={session.env}
+              utilityId={update ? undefined : utility.arcadiaProviderId}
+              label={label}
+              onSubmitted={(utilityCredentialId) =>
+                submit(
+                  { ...hidden, correlationId, intent: CONNECT_INTENTS.provider, utilityCredentialId },
+                  { method: "post", action },
+                )
+              }
+              onProblem={(status) => {
+                if (status === "script") setScriptFailed(true);
+                setProblem(connectProblemMessage(status));
+              }}
+            />
+          ) : (
+            <SubmitButton name="intent" value={CONNECT_INTENTS.providerUrl} className="btn">
+              {label}
+            </SubmitButton>
+          )}
+        </FormComponent>
+      )}
     </div>
   );
 }

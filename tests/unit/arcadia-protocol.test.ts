@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { apiConfigFromEnv, ARCADIA_DEMO_WEBHOOK_SECRET } from "../../api/config";
+import { arcadiaEventEffect, isNewerEvent, signWebhook, verifyWebhook } from "../../api/lib/arcadia";
+import { simulatedOutcome } from "../../api/simulators/arcadia";
+import { connectCspSources } from "../../app/lib/arcadia-connect";
+import { connectProblemMessage } from "../../app/features/accounts/components/connect-widget";
+
+describe("ARCADIA_* configuration", () => {
+  it("production against a real provider refuses to start without the webhook signing key, naming it", () => {
+    const live = {
+      NODE_ENV: "production",
+      ARCADIA_API_URL: "https://api.arcadia.com",
+      ARCADIA_CLIENT_ID: "id",
+      ARCADIA_CLIENT_SECRET: "secret-secret",
+    };
+    expect(() => apiConfigFromEnv(live)).toThrow(/ARCADIA_WEBHOOK_SECRET: required in production/);
+    expect(() => apiConfigFromEnv({ ...live, ARCADIA_WEBHOOK_SECRET: ARCADIA_DEMO_WEBHOOK_SECRET })).toThrow(
+      /ARCADIA_WEBHOOK_SECRET: the demo key is for the simulator only/,
+    );
+    expect(
+      apiConfigFromEnv({ ...live, ARCADIA_WEBHOOK_SECRET: "a-real-signing-key-123" }).arcadia.apiUrl,
+    ).toBe("https://api.arcadia.com");
+  });
+  it("the demo falls back to the documented demo key and the simulator", () => {
+    const c = apiConfigFromEnv({ NODE_ENV: "development" });
+    expect(c.arcadia).toMatchObject({
+      apiUrl: null,
+      webhookSecret: ARCADIA_DEMO_WEBHOOK_SECRET,
+      env: "sandbox",
+    });
+  });
+  it("a real provider needs both keys; a bad URL or env is named", () => {
+    expect(() => apiConfigFromEnv({ ARCADIA_API_URL: "https://api.arcadia.com" })).toThrow(
+      /ARCADIA_CLIENT_ID: required when ARCADIA_API_URL is set[\s\S]*ARCADIA_CLIENT_SECRET/,
+    );
+    expect(() => apiConfigFromEnv({ ARCADIA_API_URL: "not a url" })).toThrow(/ARCADIA_API_URL/);
+    expect(() => apiConfigFromEnv({ ARCADIA_ENV: "live" })).toThrow(/ARCADIA_ENV/);
+    expect(() => apiConfigFromEnv({ ARCADIA_WEBHOOK_SECRET: "short" })).toThrow(/ARCADIA_WEBHOOK_SECRET/);
+  });
+});
+
+describe("rule arcadia-webhook-signature", () => {
+  const secret = "a-signing-key-of-some-length";
+  const body = Buffer.from('{"id":"evt_1"}');
+  const now = Date.parse("2026-11-18T19:30:00Z");
+  const ts = String(now / 1000);
+  it("accepts the provider's signature over the timestamp and the exact bytes", () => {
+    expect(
+      verifyWebhook(secret, { timestamp: ts, signature: signWebhook(secret, ts, body) }, body, now),
+    ).toEqual({ ok: true });
+  });
+  it("refuses missing, stale and forged deliveries", () => {
+    expect(verifyWebhook(secret, { timestamp: ts }, body, now)).toEqual({ ok: false, reason: "missing" });
+    const old = String(now / 1000 - 301);
+    expect(
+      verifyWebhook(secret, { timestamp: old, signature: signWebhook(secret, old, body) }, body, now),
+    ).toEqual({ ok: false, reason: "stale" });
+    expect(
+      verifyWebhook(
+        secret,
+        { timestamp: ts, signature: signWebhook("other-key-other-key", ts, body) },
+        body,
+        now,
+      ),
+    ).toEqual({ ok: false, reason: "forged" });
+    expect(verifyWebhook(secret, { timestamp: ts, signature: "zz" }, body, now)).toEqual({
+      ok: false,
+      reason: "forged",
+    });
+  });
+});
+
+describe("rule arcadia-event-status and rule arcadia-event-order", () => {
+  it("maps each event to the credential state and account status the accounts page shows", () => {
+    expect(arcadiaEventEffect("utility_credential_verified")).toEqual({
+      credentialState: "ok",
+      accountStatus: "CONNECTION_SUCCESS",
+      accountDetail: "DATA_ACCESSIBLE",
+    });
+    expect(arcadiaEventEffect("utility_credential_rejected")?.accountDetail).toBe("CREDENTIAL_ISSUE");
+    expect(arcadiaEventEffect("utility_credential_mfa_required")?.credentialState).toBe("mfa_refresh");
+    expect(arcadiaEventEffect("utility_credential_timed_out")?.accountStatus).toBe("DATA_ACCESS_FAILURE");
+    expect(arcadiaEventEffect("something_else")).toBeNull();
+  });
+  it("an older event never overwrites a newer one", () => {
+    expect(isNewerEvent("2026-11-18T19:00:00Z", null)).toBe(true);
+    expect(isNewerEvent("2026-11-18T19:00:00Z", "2026-11-18T19:05:00Z")).toBe(false);
+    expect(isNewerEvent("2026-11-18T19:10:00Z", "2026-11-18T19:05:00Z")).toBe(true);
+  });
+});
+
+describe("rule arcadia-simulator-usernames", () => {
+  it("the typed username chooses the simulated outcome", () => {
+    expect(simulatedOutcome("facilities@harbor.test")).toBe("verified");
+    expect(simulatedOutcome("bad-login")).toBe("rejected");
+    expect(simulatedOutcome("mfa-user")).toBe("mfa");
+    expect(simulatedOutcome("timeout-user")).toBe("timed_out");
+    expect(simulatedOutcome("error-user")).toBe("error");
+  });
+});
+
+describe("rule connect-csp-pages", () => {
+  const provider = { scriptUrl: "https://connect-main.prod.arcadia.com/dist/v5.js" };
+  it("allows the provider's origins on the connect page only", () => {
+    expect(connectCspSources("/authorize-arcadia", provider)).toEqual({
+      script: ["https://connect-main.prod.arcadia.com"],
+      frame: ["https://connect-main.prod.arcadia.com"],
+    });
+    expect(
+      connectCspSources("/authorize-arcadia", { ...provider, frameOrigin: "https://connect.arcadia.com/x" })
+        .frame,
+    ).toEqual(["https://connect-main.prod.arcadia.com", "https://connect.arcadia.com"]);
+    for (const path of ["/accounts", "/", "/authorize-arcadia/x", "/settings"])
+      expect(connectCspSources(path, provider)).toEqual({ script: [], frame: [] });
+    expect(connectCspSources("/authorize-arcadia", null)).toEqual({ script: [], frame: [] });
+  });
+});
+
+describe("rule connect-close-messages", () => {
+  it("says nothing for a close without a submission or a verdict to come, the spec's error otherwise", () => {
+    expect(connectProblemMessage("no_submit")).toBeNull();
+    expect(connectProblemMessage("verified")).toBeNull();
+    expect(connectProblemMessage("pending")).toBeNull();
+    expect(connectProblemMessage("rejected")).toBe("The credentials used were invalid. Please reconnect.");
+    expect(connectProblemMessage("timed_out")).toBe("The connection timed out. Please try again.");
+    expect(connectProblemMessage("error")).toBe("An error has occurred, please try again.");
+    expect(connectProblemMessage("script")).toBe("An error has occurred, please try again.");
+  });
+});
