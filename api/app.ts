@@ -1,9 +1,8 @@
 import express from "express";
 import { type ApiDeps, errorMiddleware } from "./lib/http";
-import { routers } from "./routes";
+import { rawBodyRouters, routers } from "./routes";
 import { afterCommitFaults } from "./lib/fault-points";
 import { idempotencyKeys } from "./lib/idempotency";
-import { arcadiaWebhook } from "./routes/arcadia";
 import { arcadiaSimulator } from "./simulators/arcadia";
 
 /** The reference /api service as an express app (no listening): used by api/server.ts and the tests. */
@@ -31,7 +30,7 @@ export function createApiApp(deps: ApiDeps) {
     app.use((_req, _res, next) => setTimeout(next, deps.config.latencyMs));
   }
   // The provider's webhooks: signed over the exact bytes, so read raw, before the JSON parser (routes/arcadia.ts).
-  app.post("/api/webhooks/arcadia", ...arcadiaWebhook(deps));
+  for (const mount of rawBodyRouters) app.use(mount(deps));
   // No provider configured (the demo, the tests): the simulator of its protocol, on this port.
   if (!deps.config.arcadia.apiUrl) app.use("/arcadia-sim", arcadiaSimulator(deps));
   app.use(express.json({ limit: "1mb" }));

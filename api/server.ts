@@ -10,7 +10,7 @@ import { setClockStart } from "./lib/clock";
 import { startDelivery, type Delivery, type DeliveryOptions } from "./mail/delivery";
 import { startSimulators } from "./simulators";
 import { startNotificationScheduler } from "./mail/scheduler";
-import { applyPendingArcadiaEvents } from "./routes/arcadia";
+import { applyPendingArcadiaEvents } from "./domain/arcadia-events";
 
 export type StartApiOptions = Partial<ApiConfig> & {
   port: number;

@@ -10,7 +10,7 @@ import { usageRoutes } from "./usage";
 import { gridRoutes } from "./grid";
 import { complianceRoutes } from "./compliance";
 import { accountsRoutes } from "./accounts";
-import { arcadiaRoutes } from "./arcadia";
+import { arcadiaRoutes, arcadiaWebhookRoutes } from "./arcadia";
 import { onboardingRoutes } from "./onboarding";
 import { settingsRoutes } from "./settings";
 import { prospectRoutes } from "./prospect";
@@ -41,3 +41,9 @@ export const routers: ((deps: ApiDeps) => Router)[] = [
   devRoutes,
   outboxRoutes,
 ];
+
+/**
+ * Routers that read their own raw body (the provider's signed webhooks: the signature covers the exact bytes),
+ * mounted before the JSON parser, each at its full path.
+ */
+export const rawBodyRouters: ((deps: ApiDeps) => Router)[] = [arcadiaWebhookRoutes];

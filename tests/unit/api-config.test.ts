@@ -16,6 +16,14 @@ describe("the reference api's configuration", () => {
       extraLocations: 0,
       smtp: undefined,
       notificationIntervalMs: 60_000,
+      // The demo's provider: the simulator on the api's own port (its URL set at start), with its demo keys.
+      arcadia: {
+        apiUrl: null,
+        clientId: "demo-client-id",
+        clientSecret: "demo-client-secret",
+        env: "sandbox",
+        webhookSecret: "energyops-demo-arcadia-webhook-key",
+      },
     });
   });
 

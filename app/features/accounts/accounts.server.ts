@@ -148,6 +148,8 @@ export function createConnectUrl(api: ApiClient, subject: ConnectSubject, redire
   return api.post("/arcadia/connect-url", { body: { ...subject, redirectUrl }, schema: connectUrlAnswer });
 }
 
+const arcadiaCredentialAnswer = z.object({ arcadiaCredentialId: z.number() });
+
 /** Connect's onCredentialsSubmitted: the api records the provider's credential (its accounts show Processing). */
 export function registerArcadiaCredential(
   api: ApiClient,
@@ -155,7 +157,7 @@ export function registerArcadiaCredential(
 ) {
   return api.post("/arcadia/credentials", {
     body: input,
-    schema: z.object({ arcadiaCredentialId: z.number() }),
+    schema: arcadiaCredentialAnswer,
   });
 }
 
