@@ -22,7 +22,8 @@ const flag = (over: Partial<Finding> & { flagId: number }): Finding => ({
   building: { id: 101, name: "Pike Place" },
   accountId: 1001,
   accountNumber: "4410-2281-07",
-  bill: { id: 50001, statementDate: over.foundOn ?? "2026-11-10" },
+  // Each finding on a bill of its own (50000 + the flag id's last three digits), unless a test shares one.
+  bill: { id: 50000 + (over.flagId % 1000), statementDate: over.foundOn ?? "2026-11-10" },
   atStake: { cents: 5439, text: "$0.1814 → $0.1853 per kWh × 13,945 kWh = $54.39" },
   answered: null,
   outcome: null,
@@ -69,7 +70,8 @@ const credited = flag({
 const lastYear = flag({ flagId: 7030, foundOn: "2025-12-12", atStake: { cents: 999, text: "…" } });
 const all = [
   flag({ flagId: 7001 }),
-  flag({ flagId: 7002, kind: "supplier_change" }),
+  // The same bill as 7001: a supplier change and a rate class change priced from one rise of its rate.
+  flag({ flagId: 7002, kind: "supplier_change", bill: { id: 50001, statementDate: "2026-11-10" } }),
   missing,
   credited,
   lastYear,
@@ -127,11 +129,12 @@ describe("the findings totals and headline (rule findings-totals)", () => {
     const ledger = buildLedger(all, q("period=this-year"), TODAY);
     expect(ledger.rows.map((r) => r.key)).toEqual(["flag-7001", "flag-7002", "missing-1017", "flag-7014"]);
     const { client, locations } = ledger.totals;
-    expect(client).toMatchObject({ count: 4, open: 3, stakeCents: 5439 * 2 + 20012, recoveredCents: 18250 });
+    // 7001 and 7002 are two findings on one bill: its dollars count once, on 7001 (the lower id).
+    expect(client).toMatchObject({ count: 4, open: 3, stakeCents: 5439 + 20012, recoveredCents: 18250 });
     expect(locations.map((l) => [l.name, l.count, l.stakeCents])).toEqual([
       ["LoDo", 1, 20012],
       ["Midtown", 1, 0],
-      ["Pike Place", 2, 10878],
+      ["Pike Place", 2, 5439],
     ]);
     const sum = (k: "count" | "open" | "stakeCents" | "recoveredCents") =>
       locations.reduce((s, l) => s + l[k], 0);
@@ -141,11 +144,26 @@ describe("the findings totals and headline (rule findings-totals)", () => {
       client.stakeCents,
       client.recoveredCents,
     ]);
-    expect(client).toMatchObject({ stake: "$308.90", recovered: "$182.50" });
+    expect(client).toMatchObject({ stake: "$254.51", recovered: "$182.50" });
+  });
+
+  it("counts one bill's dollars once: its first finding carries them, the other says where they are", () => {
+    const rows = buildLedger(all, q("period=this-year&sort=found&dir=asc"), TODAY).rows;
+    const cell = (key: string) => rows.find((r) => r.key === key)!;
+    expect([cell("flag-7001").cells.stake, cell("flag-7001").stakeCents]).toEqual(["$54.39", 5439]);
+    expect([cell("flag-7002").cells.stake, cell("flag-7002").stakeCents]).toEqual([
+      "Counted with the rate class change",
+      0,
+    ]);
+    // Another bill's finding keeps its own amount, and a single finding on a bill is untouched.
+    const other = flag({ flagId: 7003 });
+    const ledger = buildLedger([...all, other], q("period=this-year"), TODAY);
+    expect(ledger.rows.find((r) => r.key === "flag-7003")!.stakeCents).toBe(5439);
+    expect(ledger.totals.client.stakeCents).toBe(5439 * 2 + 20012);
   });
 
   it("heads the page with this year's findings, whatever the period shown", () => {
-    expect(headline(all, TODAY)).toBe("Found $308.90 at stake this year, $182.50 recovered, 3 open");
+    expect(headline(all, TODAY)).toBe("Found $254.51 at stake this year, $182.50 recovered, 3 open");
     expect(buildLedger(all, q("period=last-month"), TODAY).headline).toBe(headline(all, TODAY));
     expect(ledgerTotals([]).client).toEqual({ count: 0, open: 0, stakeCents: 0, recoveredCents: 0 });
   });
@@ -164,7 +182,7 @@ describe("the findings totals and headline (rule findings-totals)", () => {
       outcome: "Credit received · Morgan Lee, Aug 21, 2026",
       recovered: "$182.50",
     });
-    expect(row.href).toBe("/locations/108/spending?accountId=1010&billId=50001#flag-7014");
+    expect(row.href).toBe("/locations/108/spending?accountId=1010&billId=50014#flag-7014");
     expect(ledgerRow(missing).cells).toMatchObject({
       bill: "No statement since Sep 19, 2026 (60 days)",
       kind: "Missing bill",

@@ -140,10 +140,35 @@ export const recoveredCents = (f: Pick<Finding, "outcome">) =>
 const NONE = "—";
 const dayOf = (instant: string) => calendarDate(instant.slice(0, 10));
 
+const COUNTED_WITH = "counted with ";
+
 function stakeText(f: Finding) {
   if (!f.atStake) return "Not priced";
   if (f.atStake.cents !== null) return priceMoney(f.atStake.cents);
+  if (f.atStake.text.startsWith(COUNTED_WITH))
+    return `Counted with the ${f.atStake.text.slice(COUNTED_WITH.length)}`;
   return f.atStake.text.startsWith("nothing") ? "Nothing, the rate did not rise" : "Not priced";
+}
+
+/**
+ * One bill's dollars once (rule findings-totals): a supplier change and a rate class change on the same bill are
+ * both priced from that bill's rise in $/kWh (rule flag-price), the same money. The bill's first priced finding
+ * (lowest flag id, whatever the sort) carries the amount; the others say where it is counted and add nothing, so
+ * the totals stay the sums of the rows and no dollar is counted twice.
+ */
+export function stakeOncePerBill(findings: Finding[]): Finding[] {
+  const carrier = new Map<number, Finding>();
+  for (const f of findings) {
+    if (!f.bill || f.flagId === null || f.atStake?.cents == null) continue;
+    const c = carrier.get(f.bill.id);
+    if (!c || f.flagId < (c.flagId ?? Infinity)) carrier.set(f.bill.id, f);
+  }
+  return findings.map((f) => {
+    const c = f.bill ? carrier.get(f.bill.id) : undefined;
+    if (!c || c === f || f.atStake?.cents == null) return f;
+    const label = (KIND_LABELS[c.kind] ?? c.kind).toLowerCase();
+    return { ...f, atStake: { cents: null, text: `${COUNTED_WITH}${label}` } };
+  });
 }
 
 export function ledgerRow(f: Finding): LedgerRow {
@@ -241,7 +266,9 @@ export function ledgerTotals(rows: { row: LedgerRow }[]) {
 export function headline(findings: Finding[], today: string) {
   const year = periodBounds("this-year", today);
   const t = ledgerTotals(
-    findings.filter((f) => inPeriod(f, year)).map((f) => ({ row: ledgerRow(f) })),
+    stakeOncePerBill(findings)
+      .filter((f) => inPeriod(f, year))
+      .map((f) => ({ row: ledgerRow(f) })),
   ).client;
   return `Found ${priceMoney(t.stakeCents)} at stake this year, ${priceMoney(t.recoveredCents)} recovered, ${t.open} open`;
 }
@@ -257,7 +284,9 @@ export function buildLedger(findings: Finding[], params: URLSearchParams, today:
   const period = parsePeriod(params, today);
   const sort = parseSort(params);
   const shown = sortRows(
-    findings.filter((f) => inPeriod(f, period)).map((finding) => ({ finding, row: ledgerRow(finding) })),
+    stakeOncePerBill(findings)
+      .filter((f) => inPeriod(f, period))
+      .map((finding) => ({ finding, row: ledgerRow(finding) })),
     sort,
   );
   const totals = ledgerTotals(shown);
