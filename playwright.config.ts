@@ -3,21 +3,28 @@ import { TEST_CLOCK_START } from "./tests/support/clock";
 import { smtpUrl } from "./tests/support/smtp-account";
 
 /**
- * Every flow runs twice: JavaScript on (`js`) and off (`nojs`). Each project has its own server and its own
- * seeded database, so the two runs never see each other's changes. Within a project, tests run one at a time
- * (`workers: 1` per project; the two projects run side by side) and each test starts from freshly reset data
- * (the `freshData` fixture, tests/e2e/fixtures.ts, through the api's test hook POST /dev/reset).
+ * Every flow runs twice: JavaScript on (`js`) and off (`nojs`). The browser makes the difference; the servers are
+ * all alike. E2E_SERVERS servers (default 4) run side by side, each with its own seeded database and its own
+ * real SMTP server, and each Playwright worker uses the one of its `parallelIndex` (fixtures.ts: `serverOf`), so
+ * no two tests running at once share data. Each project runs E2E_SERVERS / 2 workers; within a file tests run in
+ * order, and each test starts from freshly reset data (the `freshData` fixture, through the api's test hook
+ * POST /dev/reset).
  *
- * Mail goes where it goes in production: each project has its own real SMTP server (tests/support/mail-receiver.ts,
- * ports `smtp` and `mail`), the api delivers every email to it through SMTP_URL, and the tests read the messages
- * it received (fixtures.ts: `mailMark`, `waitForMail`), never the api's outbox (not served with SMTP_URL).
+ * Mail goes where it goes in production: each server's api delivers every email to its own SMTP server
+ * (tests/support/mail-receiver.ts, ports `smtp` and `mail`) through SMTP_URL, and the tests read the messages it
+ * received (fixtures.ts: `mailMark`, `waitForMail`), never the api's outbox (not served with SMTP_URL).
  */
 const base = Number(process.env.E2E_PORT ?? 3200);
-export const PORTS = {
-  js: { web: base, api: base + 1, smtp: base + 2, mail: base + 3 },
-  nojs: { web: base + 10, api: base + 11, smtp: base + 12, mail: base + 13 },
-};
-type Ports = (typeof PORTS)["js"];
+export const SERVERS = Math.max(2, Number(process.env.E2E_SERVERS ?? 4));
+/** The ports of server `i` (a worker's `parallelIndex`): its web server, embedded api and mail server. */
+export const serverPorts = (i: number) => ({
+  web: base + 10 * i,
+  api: base + 10 * i + 1,
+  smtp: base + 10 * i + 2,
+  mail: base + 10 * i + 3,
+});
+type Ports = ReturnType<typeof serverPorts>;
+const ALL = Array.from({ length: SERVERS }, (_, i) => serverPorts(i));
 
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -65,24 +72,25 @@ export default defineConfig({
   timeout: 45_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
+  // One worker per server: a worker's parallelIndex names its server.
+  workers: SERVERS,
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: { trace: "retain-on-failure", screenshot: "only-on-failure" },
   projects: [
     {
       name: "js",
-      workers: 1,
-      use: { baseURL: `http://127.0.0.1:${PORTS.js.web}`, javaScriptEnabled: true, launchOptions },
+      workers: SERVERS / 2,
+      use: { javaScriptEnabled: true, launchOptions },
     },
     {
       name: "nojs",
-      workers: 1,
-      use: { baseURL: `http://127.0.0.1:${PORTS.nojs.web}`, javaScriptEnabled: false, launchOptions },
+      workers: SERVERS / 2,
+      use: { javaScriptEnabled: false, launchOptions },
     },
   ],
-  // Started in this order, each once its URL answers: a project's mail receiver, then its web server.
-  webServer: [PORTS.js, PORTS.nojs].flatMap((p) => [
+  // Started in this order, each once its URL answers: a server's mail receiver, then its web server.
+  webServer: ALL.flatMap((p) => [
     {
       command: `node --import tsx tests/support/mail-receiver.ts ${p.smtp} ${p.mail}`,
       url: `http://127.0.0.1:${p.mail}/healthz`,

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import { expect, isJs, loginAs, ready, serverOf, test, USERS } from "./fixtures";
 import { submitInConnect } from "./arcadia";
 
 /**
@@ -120,10 +120,7 @@ test.describe("Connect's security", () => {
   test("only the connect page allows the provider's origins and carries a token", async ({ page }, info) => {
     await loginAs(page, USERS.dana);
     const connect = await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_duke");
-    const apiOrigin = new URL(`http://127.0.0.1:${new URL(info.project.use.baseURL!).port}`).origin.replace(
-      /:(\d+)$/,
-      (_m, p: string) => `:${Number(p) + 1}`,
-    );
+    const apiOrigin = `http://127.0.0.1:${serverOf(info).api}`;
     const csp = connect!.headers()["content-security-policy"];
     expect(csp).toContain(`frame-src ${apiOrigin}`);
     expect(csp).toMatch(new RegExp(`script-src [^;]*${apiOrigin.replace(/[.:/]/g, "\\$&")}`));

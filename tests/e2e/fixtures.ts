@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { PORTS } from "../../playwright.config";
+import { serverPorts } from "../../playwright.config";
 import type { ReceivedEmail } from "../support/mail-reading";
 
 export const PASSWORD = "demo-pass-2024";
@@ -15,13 +15,14 @@ export const USERS = {
   morgan: "morgan@energyops.test",
 } as const;
 
-type ProjectName = keyof typeof PORTS;
-const projectOf = (info: TestInfo) => (info.project.name === "nojs" ? "nojs" : "js") as ProjectName;
+const projectOf = (info: TestInfo) => (info.project.name === "nojs" ? "nojs" : "js");
+/** The server this test's worker uses (playwright.config.ts): the one of its parallelIndex. */
+export const serverOf = (info: TestInfo) => serverPorts(info.parallelIndex);
 
 /** The base URL of this project's embedded api (for its test hooks and for test setup). */
-export const apiUrl = (info: TestInfo) => `http://127.0.0.1:${PORTS[projectOf(info)].api}/api`;
+export const apiUrl = (info: TestInfo) => `http://127.0.0.1:${serverOf(info).api}/api`;
 /** The HTTP side of this project's mail receiver (tests/support/mail-receiver.ts). */
-const mailUrl = (info: TestInfo) => `http://127.0.0.1:${PORTS[projectOf(info)].mail}`;
+const mailUrl = (info: TestInfo) => `http://127.0.0.1:${serverOf(info).mail}`;
 export const isJs = (info: TestInfo) => projectOf(info) === "js";
 
 /** An email as its reader meets it, received on the project's real SMTP server. */
@@ -250,6 +251,11 @@ type Fixtures = {
 
 // `provide` is Playwright's `use` (the name would read as a React hook to the linter).
 export const test = base.extend<Fixtures>({
+  // The worker's own server (its parallelIndex): relative URLs of page.goto and page.request go there.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern: none here
+  baseURL: async ({}, provide, info) => {
+    await provide(`http://127.0.0.1:${serverOf(info).web}`);
+  },
   freshData: [true, { option: true }],
   _resetData: [
     async ({ freshData }, provide, info) => {

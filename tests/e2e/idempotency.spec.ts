@@ -1,8 +1,7 @@
 import Database from "better-sqlite3";
 import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
-import { PORTS } from "../../playwright.config";
-import { expect, isJs, ready, test } from "./fixtures";
+import { expect, isJs, ready, serverOf, test } from "./fixtures";
 
 /**
  * A double submit of a thermostat setting sends one vendor command (ADR 0010): with JavaScript, two clicks on
@@ -13,7 +12,7 @@ const THERMOSTAT = 1031;
 const CONTROL = "/locations/114/control";
 
 function readDb<T>(info: TestInfo, read: (db: Database.Database) => T): T {
-  const port = PORTS[info.project.name === "nojs" ? "nojs" : "js"].web;
+  const port = serverOf(info).web;
   const db = new Database(path.resolve(`.e2e-data/${port}/api.sqlite`), {
     readonly: true,
     fileMustExist: true,

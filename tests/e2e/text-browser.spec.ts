@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import type { Page } from "@playwright/test";
-import { expect, loginAs, test, USERS } from "./fixtures";
+import { expect, loginAs, serverOf, test, USERS } from "./fixtures";
 
 /**
  * Text browsers (w3m here; docs/text-browsers.md has the manual lynx and w3m sweep): pieces a styled page sets
@@ -15,7 +15,7 @@ test.beforeAll(() => {
 async function w3m(page: Page, path: string) {
   const cookies = await page.context().cookies();
   const header = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-  const url = new URL(path, test.info().project.use.baseURL).toString();
+  const url = new URL(path, `http://127.0.0.1:${serverOf(test.info()).web}`).toString();
   return execFileSync(
     "w3m",
     ["-dump", "-cols", "200", "-o", "accept_cookie=0", "-header", `Cookie: ${header}`, url],

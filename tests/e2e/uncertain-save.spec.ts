@@ -1,9 +1,8 @@
 import Database from "better-sqlite3";
 import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
-import { PORTS } from "../../playwright.config";
 import { MESSAGES } from "../../app/features/thermostats/messages";
-import { apiUrl, expect, isJs, ready, test } from "./fixtures";
+import { apiUrl, expect, isJs, ready, serverOf, test } from "./fixtures";
 
 /**
  * A thermostat change whose answer is lost (ADR 0010): the api commits it, then drops the connection
@@ -15,7 +14,7 @@ const THERMOSTAT = 1031;
 const CONTROL = "/locations/114/control";
 
 function commands(info: TestInfo) {
-  const port = PORTS[info.project.name === "nojs" ? "nojs" : "js"].web;
+  const port = serverOf(info).web;
   const db = new Database(path.resolve(`.e2e-data/${port}/api.sqlite`), {
     readonly: true,
     fileMustExist: true,
