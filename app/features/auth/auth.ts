@@ -90,10 +90,6 @@ export type LoginActionData = {
 
 export type LoginOption = "password" | "login_link" | "login_code";
 
-/** The login page that goes on to `next` once signed in (`/login` alone for the home page). */
-export const loginPath = (next: string) =>
-  next === "/" ? "/login" : `/login?next=${encodeURIComponent(next)}`;
-
 export type LoginOptionsOutcome =
   | { kind: "options"; options: LoginOption[] }
   | { kind: "mycor" }

@@ -37,3 +37,10 @@ export const looksLikeEmail = (value: string) => value.length <= 254 && EMAIL.te
 
 export type LoginIntent = "password" | "link" | "request-code" | "code" | "reset";
 export const LOGIN_INTENTS: LoginIntent[] = ["password", "link", "request-code", "code", "reset"];
+
+/**
+ * The login page that goes on to `next` once signed in (`/login` alone for the home page). Here, beside the
+ * messages, because the login page's components need it in the browser and auth.ts brings zod with it.
+ */
+export const loginPath = (next: string) =>
+  next === "/" ? "/login" : `/login?next=${encodeURIComponent(next)}`;

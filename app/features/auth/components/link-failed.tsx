@@ -1,8 +1,7 @@
 import { Form } from "@remix-run/react";
 import { Alert } from "~/ui/states";
 import { SubmitButton } from "~/ui/pending";
-import { loginPath } from "../auth";
-import { AUTH_MESSAGES } from "../messages";
+import { AUTH_MESSAGES, loginPath } from "../messages";
 import { EmailField } from "./email-field";
 
 /** What the login link page's POST answered (login-link.server.ts `LinkPageData`), as this view reads it. */

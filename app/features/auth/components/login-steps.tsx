@@ -5,8 +5,8 @@ import { Field } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { useFocusInvalid } from "~/ui/use-focus-invalid";
 import { useHydrated } from "~/ui/use-hydrated";
-import { loginPath, type LoginActionData, type LoginOption } from "../auth";
-import { AUTH_MESSAGES, looksLikeEmail } from "../messages";
+import type { LoginActionData, LoginOption } from "../auth";
+import { AUTH_MESSAGES, loginPath, looksLikeEmail } from "../messages";
 import { SubmitButton } from "~/ui/pending";
 import { EmailField } from "./email-field";
 
