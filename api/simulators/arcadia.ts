@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import express, { Router } from "express";
+import express, { type Response, Router } from "express";
 import * as clock from "../lib/clock";
 import { signWebhook } from "../lib/arcadia";
 import type { ApiDeps } from "../lib/http";
@@ -200,24 +200,30 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
     return { outcome, credential };
   };
 
+  /** A script for the embedded Connect's page that posts `msg` to the page that opened it (at `origin`). */
+  const postTo = (origin: string) => (msg: object) =>
+    `<script>parent.postMessage(${JSON.stringify(msg).replace(/</g, "\\u003c")}, ${JSON.stringify(origin).replace(/</g, "\\u003c")});</script>`;
+  /** An unknown or expired Connect token: the page says so and tells its opener (Connect's onError). */
+  const sendExpired = (res: Response, post: (msg: object) => string) =>
+    res
+      .status(401)
+      .type("html")
+      .send(
+        page(
+          "Connect",
+          "<h1>This Connect session has expired.</h1>",
+          post({ type: "error", error: "invalid_connect_token" }),
+        ),
+      );
+
   // The embedded Connect (in the overlay's frame, opened by the Connect script): talks to its opener by messages.
   r.get("/connect", (req, res) => {
     const token = String(req.query.token ?? "");
     const origin = String(req.query.origin ?? "");
     const grant = connectTokens.get(token);
-    const post = (msg: object) =>
-      `<script>parent.postMessage(${JSON.stringify(msg).replace(/</g, "\\u003c")}, ${JSON.stringify(origin).replace(/</g, "\\u003c")});</script>`;
+    const post = postTo(origin);
     if (!grant || grant.expires < clock.nowMs()) {
-      res
-        .status(401)
-        .type("html")
-        .send(
-          page(
-            "Connect",
-            "<h1>This Connect session has expired.</h1>",
-            post({ type: "error", error: "invalid_connect_token" }),
-          ),
-        );
+      sendExpired(res, post);
       return;
     }
     res.type("html").send(
@@ -239,19 +245,9 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
     const body = req.body as Record<string, string>;
     const grant = connectTokens.get(body.token ?? "");
     const origin = body.origin ?? "";
-    const post = (msg: object) =>
-      `<script>parent.postMessage(${JSON.stringify(msg).replace(/</g, "\\u003c")}, ${JSON.stringify(origin).replace(/</g, "\\u003c")});</script>`;
+    const post = postTo(origin);
     if (!grant || grant.expires < clock.nowMs()) {
-      res
-        .status(401)
-        .type("html")
-        .send(
-          page(
-            "Connect",
-            "<h1>This Connect session has expired.</h1>",
-            post({ type: "error", error: "invalid_connect_token" }),
-          ),
-        );
+      sendExpired(res, post);
       return;
     }
     const { outcome, credential } = submit(grant, body.utility ?? "", body.username ?? "");

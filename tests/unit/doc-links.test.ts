@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 /**
  * The docs stay true to the tree: every relative link in README.md and docs/ resolves, every file path they
  * name in backticks exists, and nothing in the code or the docs points at a tracker that is not in the
- * repository ("issue 17"): a reader must find the reason in the code, an ADR or docs/ instead. The same holds
+ * repository (the word "issue" and a number): a reader must find the reason in the code, an ADR or docs/ instead. The same holds
  * for `shared/` and the root's config files (package.json, eslint.config.js, the vitest and playwright configs,
  * tsconfig.json, remix.config.js, server.ts, the Dockerfile…): every repository path they name exists, and
  * every file package.json's scripts run. A path inside a build output (`public/build/`) is checked against the
