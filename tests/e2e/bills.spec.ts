@@ -97,9 +97,11 @@ test.describe("bills and energy usage page", () => {
     const banner = page.locator(".flag-banner").first();
     await expect(banner.locator(".flag-group-head .pill")).toHaveClass(/pill-yellow/);
     await expect(banner.locator(".flag-group-head .pill")).toHaveText("Investigating");
-    // An investigation request stays (nobody but its giver withdraws it); after "Yes, this is expected",
-    // anyone may still ask for an investigation (rule flag-answer-history).
-    await expect(banner.locator(".flag[data-status='action_requested']").getByRole("button")).toHaveCount(0);
+    // Dana asked for this investigation (the demo's history), so she alone may withdraw it; after "Yes, this is
+    // expected", anyone may still ask for an investigation (rule flag-answer-history).
+    const requested = banner.locator(".flag[data-status='action_requested']");
+    await expect(requested).toContainText("You answered “No, please investigate”");
+    await expect(requested.getByRole("button")).toHaveText(["Yes, this is expected"]);
     for (const dismissed of await banner.locator(".flag[data-status='dismissed']").all())
       await expect(dismissed.getByRole("button")).toHaveText(["No, please investigate"]);
     await page.goto("/locations/111/spending");

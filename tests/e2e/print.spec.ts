@@ -4,7 +4,8 @@ import { expect, ready, test } from "./fixtures";
 /**
  * Print: every page a user would print shows its content only (no sidebar, toasts or buttons), its title and
  * period, tables as tables with their header at any paper width (Letter and A5 text widths), and the bars and
- * chart colours as on screen. The compliance report for the demo client fits a few sheets.
+ * chart colours as on screen. The compliance report for the demo client fits a few sheets; the findings ledger
+ * takes one sheet per 40 rows, then its totals.
  */
 const PRINTED: { path: string; period?: RegExp }[] = [
   { path: "/locations" },
@@ -14,9 +15,13 @@ const PRINTED: { path: string; period?: RegExp }[] = [
   { path: "/override-report/1003", period: /Time Frame:\s+\w+ \d{4}/ },
   { path: "/grid-services", period: /Events from/ },
   { path: "/locations/105/control" },
+  { path: "/findings?period=year", period: /Jan 1, \d{4} – Dec 31, \d{4}/ },
 ];
 // Paper's text width in CSS px: Letter less 12 mm margins, and A5 less the same.
 const PAPER_WIDTHS = [725, 468];
+
+/** The sheets of a PDF: Chromium writes one page object per sheet, uncompressed ("/Type /Page", not "/Pages"). */
+const sheetsOf = (pdf: Buffer) => pdf.toString("latin1").match(/\/Type\s*\/Page\b/g)?.length ?? 0;
 
 /** What print shows of the page: sidebar, tables, coloured marks, read from the computed styles. */
 function readPrint(page: Page) {
@@ -87,7 +92,8 @@ for (const { path, period } of PRINTED) {
       for (const t of seen.tables) {
         expect(t.table, `${width}px: a table`).toBe("table");
         expect(t.head, `${width}px: its header`).toBe("table-header-group");
-        expect(t.headHeight, `${width}px: its header shows`).toBeGreaterThan(10);
+        // At least a line of the smallest print text (the findings ledger's 6 pt, 8 CSS px).
+        expect(t.headHeight, `${width}px: its header shows`).toBeGreaterThanOrEqual(8);
         for (const row of t.rows) expect(row, `${width}px: its rows`).toBe("table-row");
         expect(t.split, `${width}px: a row may split across sheets`).toBe(false);
       }
@@ -108,10 +114,34 @@ test("print: the compliance report and a thermostat's view fit a few sheets", as
   ] as const) {
     await page.goto(path);
     await ready(page, info);
-    const pdf = await page.pdf({ format: "Letter" });
-    // Chromium writes one page object per sheet, uncompressed: "/Type /Page" (not "/Pages").
-    const sheets = pdf.toString("latin1").match(/\/Type\s*\/Page\b/g)?.length ?? 0;
+    const sheets = sheetsOf(await page.pdf({ format: "Letter" }));
     expect(sheets, path).toBeGreaterThan(0);
     expect(sheets, `${path}: sheets`).toBeLessThanOrEqual(most);
   }
+});
+
+test("print: the findings ledger takes one sheet per 40 rows, then its totals", async ({
+  asDana: page,
+}, info) => {
+  await page.goto("/findings?period=year");
+  await ready(page, info);
+  const rows = await page.getByTestId("finding-row").count();
+  expect(rows, "the demo's findings this year").toBeGreaterThan(10);
+  // As the browser's print dialog does: the sheet the page asks for (Letter, landscape).
+  const print = () => page.pdf({ preferCSSPageSize: true });
+  expect(sheetsOf(await print()), `${rows} rows and the totals`).toBe(Math.ceil(rows / 40) + 1);
+  // 40 rows of the demo's longest content fill each sheet: the ledger is made 80 rows long, each a copy of the
+  // row with the most text, in the page's two groups of 40.
+  await page.evaluate(() => {
+    const table = document.querySelector("[data-testid=findings-table]")!;
+    const rowsNow = [...table.querySelectorAll("tbody tr")] as HTMLElement[];
+    const longest = rowsNow.reduce((a, b) => (b.innerText.length > a.innerText.length ? b : a));
+    for (const body of table.querySelectorAll("tbody")) body.remove();
+    for (let sheet = 0; sheet < 2; sheet++) {
+      const body = document.createElement("tbody");
+      for (let i = 0; i < 40; i++) body.append(longest.cloneNode(true));
+      table.append(body);
+    }
+  });
+  expect(sheetsOf(await print()), "80 of the longest rows and the totals").toBe(3);
 });

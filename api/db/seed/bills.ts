@@ -1,6 +1,6 @@
 import { prng } from "../../lib/prng";
 import { addDays, isoDate, type SeedContext } from "./context";
-import { HARBOR_ACCOUNT_ROWS, UTILITY_FOR_BUILDING, UTILITY_ROWS } from "./core";
+import { HARBOR_ACCOUNT_ROWS, SAM_BUILDINGS, UTILITY_FOR_BUILDING, UTILITY_ROWS } from "./core";
 import { CLIMATE } from "./usage";
 import { USER } from "./ids";
 
@@ -128,6 +128,7 @@ export function seedBills(ctx: SeedContext) {
   );
   const utilityName = new Map(UTILITY_ROWS.map(([id, name]) => [id, name]));
   const billIds = new Map<string, number>();
+  const statementDates = new Map<string, Date>();
   let nextId = 50001;
   for (const [accountId, building, , status] of HARBOR_ACCOUNT_ROWS) {
     const c = CLIMATE[building];
@@ -180,6 +181,7 @@ export function seedBills(ctx: SeedContext) {
       const total = Math.round(electric * 1.0625);
       const id = nextId++;
       billIds.set(`${accountId}:${r.i}`, id);
+      statementDates.set(`${accountId}:${r.i}`, r.statement);
       insertBill.run(
         id,
         building,
@@ -200,6 +202,9 @@ export function seedBills(ctx: SeedContext) {
   const insertFlag = db.prepare(
     "INSERT INTO bill_flags (id, bill_statement_id, type, status, previous_supplier, details_json, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
+  const insertAnswer = db.prepare(
+    "INSERT INTO bill_flag_answers (bill_flag_id, user_id, answer, source, answered_at) VALUES (?, ?, ?, ?, ?)",
+  );
   let flagId = FIRST_FLAG_ID;
   for (const [accountId, index, type, status] of FLAG_SEEDS) {
     const billId = billIds.get(`${accountId}:${index}`);
@@ -208,17 +213,35 @@ export function seedBills(ctx: SeedContext) {
     const previous =
       type === "supplier_change" ? (utilityName.get(UTILITY_FOR_BUILDING[building]) ?? null) : null;
     const details = previous ? { previous_supplier: previous } : {};
+    const id = flagId++;
+    const answer = seededAnswer(building, index, status, statementDates.get(`${accountId}:${index}`)!);
     insertFlag.run(
-      flagId++,
+      id,
       billId,
       type,
       status,
       previous,
       JSON.stringify(details),
-      addDays(today, -index * 30).toISOString(),
+      (answer?.at ?? addDays(today, -index * 30)).toISOString(),
     );
+    if (answer) insertAnswer.run(id, answer.userId, answer.answer, answer.source, answer.at.toISOString());
   }
   seedFlagOutcomes(ctx);
+}
+
+/**
+ * Who answered a seeded flag (rule flag-answer-history), two days after its bill's statement: Sam where he may see
+ * the location, Dana elsewhere; from the alert's link on older bills, on the spending page on the latest. A closed
+ * investigation (`completed`) was first an investigation request. Unanswered flags have no history.
+ */
+function seededAnswer(building: number, index: number, status: string, statement: Date) {
+  if (status === "unacknowledged") return null;
+  return {
+    userId: SAM_BUILDINGS.includes(building) ? USER.sam : USER.dana,
+    answer: status === "dismissed" ? "dismissed" : "action_requested",
+    source: index === 0 ? "app" : "email",
+    at: new Date(statement.getTime() + 2 * 86_400_000 + 9 * 3_600_000),
+  };
 }
 
 /** The seeded outcomes of closed investigations (FLAG_OUTCOME_SEEDS), a day after each flag's bill was raised. */
