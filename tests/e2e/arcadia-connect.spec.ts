@@ -9,14 +9,22 @@ import { submitInConnect } from "./arcadia";
  * accounts page by a signed webhook after UTILITY_PROVIDER_DELAY_MS.
  */
 
-/** Waits (reloading) for an accounts-page row of `utility` to read `status`. */
-async function expectAccountStatus(page: Page, utility: RegExp, status: string) {
+/**
+ * Waits (reloading) for an accounts-page row of `utility` to read `status` and, when given, for the page's one
+ * credential alert saying `alert`. Both are awaited together: "Processing" is also the row's status before the
+ * webhook has arrived, so the status alone says nothing about the verdict.
+ */
+async function expectAccountStatus(page: Page, utility: RegExp, status: string, alert?: string) {
   await page.goto("/accounts");
   await expect(async () => {
     await page.reload();
     await expect(page.getByRole("row", { name: utility }).filter({ hasText: status }).first()).toBeVisible({
       timeout: 1000,
     });
+    if (alert)
+      await expect(page.getByTestId("credential-alert").filter({ hasText: alert })).toHaveCount(1, {
+        timeout: 1000,
+      });
   }).toPass({ timeout: 30_000 });
 }
 
@@ -43,10 +51,7 @@ test.describe("the provider's Connect", () => {
       await loginAs(page, USERS.dana);
       await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_gapower");
       await submitInConnect(page, info, username, { utility: "Georgia Power" });
-      await expectAccountStatus(page, /Georgia Power/, status);
-      await expect(
-        page.getByTestId("credential-alert").filter({ hasText: `${banner}: Georgia Power (${username})` }),
-      ).toHaveCount(1);
+      await expectAccountStatus(page, /Georgia Power/, status, `${banner}: Georgia Power (${username})`);
     });
   }
 
