@@ -175,11 +175,10 @@ describe("a client with nothing connected", () => {
 
   it("a location without a utility account says so and links to connecting one, with no $0.00", async () => {
     api.db.prepare("DELETE FROM notifications_sent WHERE kind = 'weekly_rundown'").run();
-    api.db
-      .prepare(
-        "DELETE FROM bill_flags WHERE bill_statement_id IN (SELECT id FROM bill_statements WHERE building_id = 107)",
-      )
-      .run();
+    const flagsOf107 =
+      "SELECT f.id FROM bill_flags f JOIN bill_statements b ON b.id = f.bill_statement_id WHERE b.building_id = 107";
+    api.db.prepare(`DELETE FROM bill_flag_answers WHERE bill_flag_id IN (${flagsOf107})`).run();
+    api.db.prepare(`DELETE FROM bill_flags WHERE id IN (${flagsOf107})`).run();
     api.db.prepare("DELETE FROM bill_statements WHERE building_id = 107").run();
     api.db.pragma("foreign_keys = OFF");
     api.db.prepare("DELETE FROM utility_accounts WHERE building_id = 107").run();
