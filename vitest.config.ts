@@ -15,6 +15,8 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"],
     environment: "node",
+    // A fresh seed cache per run: a seeded database is made once per set of seed inputs and copied after.
+    globalSetup: ["tests/support/seed-cache-setup.ts"],
     pool: "forks",
     testTimeout: 20000,
     // Integration files seed a whole demo database (several seconds on a busy 2-core machine).

@@ -14,6 +14,8 @@ export default defineConfig({
       "tests/fuzz/**/*.test.ts",
     ],
     environment: "node",
+    // A fresh seed cache per run: a seeded database is made once per set of seed inputs and copied after.
+    globalSetup: ["tests/support/seed-cache-setup.ts"],
     pool: "forks",
     fileParallelism: false,
     testTimeout: 30_000,

@@ -50,6 +50,12 @@ const schema = z.object({
    * test servers, which run the jobs through POST /dev/notifications/run instead).
    */
   NOTIFICATION_INTERVAL_MS: ms(60_000),
+  /**
+   * A directory for seeded databases made once and reused (api/db/seed/snapshot.ts): the test runs make a fresh
+   * one per run (scripts/test-all.mjs, tests/support/seed-cache-setup.ts). Unset by default: every empty
+   * database is seeded. Never for a deployment or the quick start.
+   */
+  SEED_CACHE_DIR: z.string().min(1).optional(),
   /** Where the api clock starts (api/lib/clock.ts): tests only. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   /** The mail server (api/mail/delivery.ts); unset: emails stay in the outbox table. */
@@ -139,6 +145,7 @@ export function apiConfigFromEnv(
     utilityProviderDelayMs: e.UTILITY_PROVIDER_DELAY_MS,
     quiet: e.NODE_ENV === "test" || e.LOG_LEVEL === "silent",
     clockStart: e.CLOCK_START,
+    seedCacheDir: e.SEED_CACHE_DIR,
     testHooks: e.ENABLE_TEST_HOOKS === "true" || e.ENABLE_TEST_HOOKS === "1",
     devOutbox: e.API_DEV_OUTBOX === "true" || e.API_DEV_OUTBOX === "1",
     extraLocations: e.API_EXTRA_LOCATIONS,

@@ -5,7 +5,9 @@ import { createApiApp } from "./app";
 import { apiConfigFromEnv } from "./config";
 import { openDb, type DB } from "./db";
 import { seedIfEmpty } from "./db/seed";
+import { openSeededDb, type SeededFrom } from "./db/seed/snapshot";
 import type { ApiConfig, ApiDeps } from "./lib/http";
+import * as clock from "./lib/clock";
 import { setClockStart } from "./lib/clock";
 import { startDelivery, type Delivery, type DeliveryOptions } from "./mail/delivery";
 import { startSimulators } from "./simulators";
@@ -33,15 +35,19 @@ export type RunningApi = {
   close: () => Promise<void>;
 };
 
-export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiDeps {
-  const base = apiConfigFromEnv();
-  const config: ApiConfig = {
-    ...base,
+/** The api's settings: the environment's (api/config.ts), with the caller's options over them. */
+function configFor(opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiConfig {
+  return {
+    ...apiConfigFromEnv(),
     webBaseUrl: "http://localhost:3000",
     ...Object.fromEntries(
       Object.entries(opts).filter(([k, v]) => v !== undefined && k !== "log" && k !== "delivery"),
     ),
   } as ApiConfig;
+}
+
+export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiDeps {
+  const config = configFor(opts);
   const log =
     opts.log ??
     ((msg: string, data?: Record<string, unknown>) => {
@@ -50,21 +56,35 @@ export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["l
   return { db, config, log };
 }
 
+/**
+ * Opens the database and seeds the demo when it is empty. A clock with a fixed start seeds at that instant
+ * (not a few milliseconds after it), so every api started at the same instant writes the same demo, and with
+ * SEED_CACHE_DIR it is seeded once and loaded from its snapshot after (api/db/seed/snapshot.ts).
+ */
+function openDatabase(opts: StartApiOptions, config: ApiConfig): { db: DB; seeded: SeededFrom | null } {
+  if (opts.seed === false || !config.demoData) return { db: openDb(opts.dbFile), seeded: null };
+  const seed = {
+    now: config.clockStart ? new Date(config.clockStart) : clock.now(),
+    staffEmailDomain: config.staffEmailDomain,
+    extraLocations: config.extraLocations,
+  };
+  if (config.seedCacheDir) {
+    const { db, from } = openSeededDb(opts.dbFile, { ...seed, cacheDir: config.seedCacheDir });
+    return { db, seeded: from === "existing" ? null : from };
+  }
+  const db = openDb(opts.dbFile);
+  return { db, seeded: seedIfEmpty(db, seed) ? "seed" : null };
+}
+
 /** Opens and seeds the database, then listens. */
 export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
   if (opts.dbFile !== ":memory:") fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
-  const db = openDb(opts.dbFile);
+  const config = configFor(opts);
+  setClockStart(config.clockStart);
+  const { db, seeded } = openDatabase(opts, config);
   const deps = createDeps(db, opts);
-  setClockStart(deps.config.clockStart);
-  if (opts.seed !== false && deps.config.demoData) {
-    if (
-      seedIfEmpty(db, {
-        staffEmailDomain: deps.config.staffEmailDomain,
-        extraLocations: deps.config.extraLocations,
-      })
-    )
-      deps.log("seeded demo data");
-  }
+  if (seeded === "seed") deps.log("seeded demo data");
+  if (seeded === "snapshot") deps.log("loaded the seeded demo data from its snapshot");
   const stopSimulators = startSimulators(deps);
   const stopNotifications = startNotificationScheduler(deps, deps.config.notificationIntervalMs);
   const server = http.createServer(createApiApp(deps));

@@ -12,6 +12,9 @@
 // step in turn (to compare, or on a machine with one core). The groups that run the built server build it
 // first when `build` is not selected, so they never test an old dist/server.js.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
 const GROUPS = [
@@ -60,6 +63,14 @@ function selectedGroups() {
   return chosen;
 }
 
+// One seed cache for the whole run (api/db/seed/snapshot.ts): every api the tests start, in the test processes
+// or in the servers they start, loads a demo seeded with the same inputs from it instead of seeding again. Made
+// fresh here and removed at the end, so no run sees a database seeded by older code. Playwright's servers do
+// not get it (they seed once each and reset by POST /dev/reset).
+const seedCacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "energyops-seed-cache-"));
+const removeSeedCache = () => fs.rmSync(seedCacheDir, { recursive: true, force: true });
+process.on("exit", removeSeedCache);
+
 const running = new Set();
 for (const [signal, code] of [
   ["SIGINT", 130],
@@ -88,7 +99,7 @@ function run(script, buffered) {
     const [command, ...rest] = nice ? ["nice", "-n", "10", "npm", "run", script] : ["npm", "run", script];
     const child = spawn(command, rest, {
       stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
-      env: process.env,
+      env: script === "test:e2e" ? process.env : { ...process.env, SEED_CACHE_DIR: seedCacheDir },
       detached: process.platform !== "win32",
     });
     running.add(child);

@@ -3,10 +3,13 @@ import { migrations } from "./migrations";
 
 export type DB = Database.Database;
 
-/** Opens (and creates) the database and applies every migration not yet applied, in id order. */
-export function openDb(file: string): DB {
+/**
+ * Opens (and creates) the database and applies every migration not yet applied, in id order. A buffer is a
+ * serialized database (`db.serialize()`), opened as a private in-memory copy.
+ */
+export function openDb(file: string | Buffer): DB {
   const db = new Database(file);
-  if (file !== ":memory:") db.pragma("journal_mode = WAL");
+  if (typeof file === "string" && file !== ":memory:") db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
   migrate(db);

@@ -22,6 +22,11 @@ export type ApiConfig = {
   devOutbox?: boolean;
   /** API_EXTRA_LOCATIONS: more buildings for the demo client, seeded after the demo (api/db/seed/extra-locations.ts). */
   extraLocations: number;
+  /**
+   * SEED_CACHE_DIR: where seeded databases are kept and reused, keyed by the seed's inputs
+   * (api/db/seed/snapshot.ts). Test runs only; unset (the default), every empty database is seeded.
+   */
+  seedCacheDir?: string;
   /** NOTIFICATION_INTERVAL_MS: how often the notification scheduler runs (api/mail/scheduler.ts); 0: off. */
   notificationIntervalMs: number;
   /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningApi } from "../../api/server";
+import { nowMs } from "../../api/lib/clock";
 import { call, latestMail, loginCookie, startTestApi } from "./api-harness";
 
 let api: RunningApi;
@@ -171,7 +172,7 @@ describe("login links", () => {
     )!;
     api.db
       .prepare("UPDATE auth_tokens SET expires_at = ? WHERE kind = 'login_link' AND used_at IS NULL")
-      .run(new Date(Date.now() - 1000).toISOString());
+      .run(new Date(nowMs() - 1000).toISOString());
     expect((await call(api, "POST", "/auth/login-link", { body: { token } })).status).toBe(401);
   });
 });

@@ -1,6 +1,11 @@
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 
-/** A real reference api on a random loopback port with a fresh in-memory, seeded database. */
+/**
+ * A real reference api on a random loopback port with a fresh in-memory, seeded database. Its clock starts at
+ * the test servers' instant unless `clockStart` says otherwise: the demo is then the same for every file, seeded
+ * once per run and copied after (SEED_CACHE_DIR, api/db/seed/snapshot.ts).
+ */
 export async function startTestApi(
   opts: {
     thermostatActionDelayMs?: number;
@@ -18,6 +23,7 @@ export async function startTestApi(
     webBaseUrl: "http://web.test",
     notificationIntervalMs: 0,
     testHooks: true,
+    clockStart: TEST_CLOCK_START,
     ...opts,
   });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiConfigFromEnv } from "../../api/config";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 import { call, latestMail, loginCookie } from "./api-harness";
 
 /** The test hook POST /dev/reset (api/routes/dev.ts): absent unless ENABLE_TEST_HOOKS, and what it puts back. */
@@ -41,6 +42,7 @@ describe("POST /dev/reset", () => {
         quiet: true,
         webBaseUrl: "http://web.test",
         testHooks: true,
+        clockStart: TEST_CLOCK_START,
       });
     });
     afterAll(() => api.close());

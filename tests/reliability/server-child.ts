@@ -3,11 +3,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 import { freePort } from "../support/stack";
 
 /**
  * The built production server (`dist/server.js`) as a child process in front of a real api (fresh in-memory
  * seeded database) that can answer every call after a fixed latency: a slow upstream for the overload suite.
+ * Both clocks start at the test servers' instant (`env.CLOCK_START` chooses another), so every server sees the
+ * same demo, seeded once per run and copied after (SEED_CACHE_DIR, api/db/seed/snapshot.ts).
  */
 export async function startServerChild({
   apiLatencyMs = 0,
@@ -15,6 +18,7 @@ export async function startServerChild({
   nodeArgs = [],
   embeddedApi = false,
 }: { apiLatencyMs?: number; env?: Record<string, string>; nodeArgs?: string[]; embeddedApi?: boolean } = {}) {
+  const clockStart = env.CLOCK_START ?? TEST_CLOCK_START;
   // The embedded api (a worker thread of the server, as `npm start` runs it) or one in this process.
   const api: RunningApi | null = embeddedApi
     ? null
@@ -24,6 +28,7 @@ export async function startServerChild({
         quiet: true,
         latencyMs: apiLatencyMs,
         thermostatActionDelayMs: 1000,
+        clockStart,
       });
   const embedded = embeddedApi
     ? {
@@ -47,6 +52,7 @@ export async function startServerChild({
       QUIET_BANNER: "true",
       LOGIN_RATE_LIMIT_PER_ACCOUNT: "100000",
       LOGIN_RATE_LIMIT_PER_IP: "100000",
+      CLOCK_START: clockStart,
       ...embedded,
       ...env,
     },

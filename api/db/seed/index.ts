@@ -49,7 +49,7 @@ const KEPT_BY_RESET = new Set(["schema_migrations", "sessions", "outbox"]);
 /** The day (`todayUtc`, ISO) whose history each database holds, when this process wrote it. */
 const historyDay = new WeakMap<DB, string>();
 
-type SeedOptions = { now?: Date; staffEmailDomain: string; extraLocations?: number };
+export type SeedOptions = { now?: Date; staffEmailDomain: string; extraLocations?: number };
 
 const context = (db: DB, opts: SeedOptions): SeedContext => {
   const now = opts.now ?? clock.now();
@@ -73,6 +73,14 @@ export function seedIfEmpty(db: DB, opts: SeedOptions) {
   })();
   historyDay.set(db, ctx.today.toISOString());
   return true;
+}
+
+/**
+ * Records that `db` holds the history of a seed at `opts.now` (a database loaded from a seed's snapshot,
+ * api/db/seed/snapshot.ts), so that a reset on the same day keeps it as it would after `seedIfEmpty`.
+ */
+export function markHistoryWritten(db: DB, opts: SeedOptions) {
+  historyDay.set(db, context(db, opts).today.toISOString());
 }
 
 /**
