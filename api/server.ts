@@ -7,8 +7,7 @@ import { openDb, type DB } from "./db";
 import { seedIfEmpty } from "./db/seed";
 import { openSeededDb, type SeededFrom } from "./db/seed/snapshot";
 import type { ApiConfig, ApiDeps } from "./lib/http";
-import * as clock from "./lib/clock";
-import { setClockStart } from "./lib/clock";
+import { now as clockNow, setClockStart } from "./lib/clock";
 import { startDelivery, type Delivery, type DeliveryOptions } from "./mail/delivery";
 import { startSimulators } from "./simulators";
 import { startNotificationScheduler } from "./mail/scheduler";
@@ -47,9 +46,12 @@ function configFor(opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiConf
 }
 
 export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["log"] }): ApiDeps {
-  const config = configFor(opts);
+  return depsWith(db, configFor(opts), opts.log);
+}
+
+function depsWith(db: DB, config: ApiConfig, logOption: ApiDeps["log"] | undefined): ApiDeps {
   const log =
-    opts.log ??
+    logOption ??
     ((msg: string, data?: Record<string, unknown>) => {
       if (!config.quiet) console.log(JSON.stringify({ level: "info", service: "api", msg, ...data }));
     });
@@ -64,7 +66,7 @@ export function createDeps(db: DB, opts: Partial<ApiConfig> & { log?: ApiDeps["l
 function openDatabase(opts: StartApiOptions, config: ApiConfig): { db: DB; seeded: SeededFrom | null } {
   if (opts.seed === false || !config.demoData) return { db: openDb(opts.dbFile), seeded: null };
   const seed = {
-    now: config.clockStart ? new Date(config.clockStart) : clock.now(),
+    now: config.clockStart ? new Date(config.clockStart) : clockNow(),
     staffEmailDomain: config.staffEmailDomain,
     extraLocations: config.extraLocations,
   };
@@ -82,7 +84,7 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
   const config = configFor(opts);
   setClockStart(config.clockStart);
   const { db, seeded } = openDatabase(opts, config);
-  const deps = createDeps(db, opts);
+  const deps = depsWith(db, config, opts.log);
   if (seeded === "seed") deps.log("seeded demo data");
   if (seeded === "snapshot") deps.log("loaded the seeded demo data from its snapshot");
   const stopSimulators = startSimulators(deps);

@@ -143,6 +143,13 @@ function closingLines(output) {
 const report = (r) =>
   console.log(`${r.code === 0 ? "✓" : "✗"} ${r.script}  ${seconds(r.ms)}  exit ${r.code}`);
 
+/** A buffered step's output: all of it when it failed, a passing test runner's closing lines. */
+function showBuffered(r) {
+  if (r.code !== 0)
+    console.log(`\n--- ${r.script} failed (exit ${r.code}); its output:\n${r.output.trimEnd()}`);
+  else if (closingLines(r.output)) console.log(`\n--- ${r.script}:\n${closingLines(r.output)}`);
+}
+
 const results = [];
 const startedAll = Date.now();
 let failed = null;
@@ -168,9 +175,7 @@ for (const group of groups) {
         for (const s of lane) {
           const r = await run(s, true);
           report(r);
-          if (r.code !== 0)
-            console.log(`\n--- ${r.script} failed (exit ${r.code}); its output:\n${r.output.trimEnd()}`);
-          else if (closingLines(r.output)) console.log(`\n--- ${r.script}:\n${closingLines(r.output)}`);
+          showBuffered(r);
           done.push(r);
           if (r.code !== 0) break;
         }
@@ -187,11 +192,7 @@ for (const group of groups) {
         }),
       ),
     );
-    for (const r of done) {
-      if (r.code !== 0)
-        console.log(`\n--- ${r.script} failed (exit ${r.code}); its output:\n${r.output.trimEnd()}`);
-      else if (closingLines(r.output)) console.log(`\n--- ${r.script}:\n${closingLines(r.output)}`);
-    }
+    for (const r of done) showBuffered(r);
     results.push(...done);
   } else {
     for (const s of group.steps) {

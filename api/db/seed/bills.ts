@@ -127,8 +127,8 @@ export function seedBills(ctx: SeedContext) {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const utilityName = new Map(UTILITY_ROWS.map(([id, name]) => [id, name]));
-  const billIds = new Map<string, number>();
-  const statementDates = new Map<string, Date>();
+  /** Each bill's id and statement date, by `account:index`. */
+  const bills = new Map<string, { id: number; statement: Date }>();
   let nextId = 50001;
   for (const [accountId, building, , status] of HARBOR_ACCOUNT_ROWS) {
     const c = CLIMATE[building];
@@ -180,8 +180,7 @@ export function seedBills(ctx: SeedContext) {
       const electric = Math.round(energy + demandCharge + 1800);
       const total = Math.round(electric * 1.0625);
       const id = nextId++;
-      billIds.set(`${accountId}:${r.i}`, id);
-      statementDates.set(`${accountId}:${r.i}`, r.statement);
+      bills.set(`${accountId}:${r.i}`, { id, statement: r.statement });
       insertBill.run(
         id,
         building,
@@ -207,17 +206,17 @@ export function seedBills(ctx: SeedContext) {
   );
   let flagId = FIRST_FLAG_ID;
   for (const [accountId, index, type, status] of FLAG_SEEDS) {
-    const billId = billIds.get(`${accountId}:${index}`);
-    if (!billId) continue;
+    const bill = bills.get(`${accountId}:${index}`);
+    if (!bill) continue;
     const building = HARBOR_ACCOUNT_ROWS.find((a) => a[0] === accountId)![1];
     const previous =
       type === "supplier_change" ? (utilityName.get(UTILITY_FOR_BUILDING[building]) ?? null) : null;
     const details = previous ? { previous_supplier: previous } : {};
     const id = flagId++;
-    const answer = seededAnswer(building, index, status, statementDates.get(`${accountId}:${index}`)!);
+    const answer = seededAnswer(building, index, status, bill.statement);
     insertFlag.run(
       id,
-      billId,
+      bill.id,
       type,
       status,
       previous,
