@@ -11,7 +11,7 @@
  * navigation as a signed-in user makes it: the `.data` request of a link from one location's thermostats to its
  * bills. A path `A-path=>B-path` gives each tree its own URL: the `.data` URL names the routes whose loaders the
  * browser wants (`_routes`), which a tree's `shouldRevalidate` decides (BENCH_AB_NAV overrides the default
- * navigation pair).
+ * navigation pair; the path `navs` measures the `.data` request of every page's usual link).
  * BENCH_AB_NODE_ARGS_A / BENCH_AB_NODE_ARGS_B give one tree's server Node flags (e.g. a GC setting), so one tree
  * can be measured against itself with and without a flag.
  * Pages are asked for as a first visit (stylesheets inline); BENCH_AB_VISITOR=returning sends the cookie that says
@@ -31,12 +31,26 @@ if (!treeA || !treeB) {
   console.error("usage: npx tsx bench/ab.ts <tree A> <tree B> [path…]");
   process.exit(2);
 }
-// The tree at 10dae8e reloads every loader on a link (no `_routes`); with the shell's shouldRevalidate only the
-// location layout and the page run (the root's loader always does: it reads the flash toast).
-const NAV =
-  process.env.BENCH_AB_NAV ??
-  "/locations/101/spending.data=>/locations/101/spending.data?_routes=root,routes/_app.locations.$locationId,routes/_app.locations.$locationId.spending";
-const paths = rest.length ? rest : ["/privacy-policy", "/locations", NAV];
+// The `.data` requests of in-app links as a browser makes them (captured from Chromium on this build): the tree
+// at 10dae8e reloads every loader on a link (no `_routes`); with the shell's and the location layout's
+// shouldRevalidate only the page's loader and the root's run (the root's always does: it reads the flash toast).
+// A link into a location from elsewhere loads its layouts on both trees. (The findings ledger is newer than that
+// tree.)
+const r = (...ids: string[]) => `?_routes=${["root", ...ids.map((id) => `routes/_app.${id}`)].join(",")}`;
+const NAVS: Record<string, string> = {
+  "control → spending": `/locations/101/spending.data=>/locations/101/spending.data${r("locations.$locationId.spending")}`,
+  "spending → usage": `/locations/101/usage/demand.data?period=month&start=2026-11-01=>/locations/101/usage/demand.data?period=month&start=2026-11-01&${r("locations.$locationId.usage.$usageType").slice(1)}`,
+  "dashboard → control room": "/locations/101/control.data",
+  "control room → dashboard": "/locations.data",
+  "dashboard → accounts": `/accounts.data=>/accounts.data${r("accounts")}`,
+  "dashboard → grid services": `/grid-services.data=>/grid-services.data${r("grid-services")}`,
+  "dashboard → settings": `/settings.data=>/settings.data${r("settings")}`,
+};
+const NAV = process.env.BENCH_AB_NAV ?? NAVS["control → spending"];
+// `navs` as a path stands for every navigation above.
+const paths = (rest.length ? rest : ["/privacy-policy", "/locations", NAV]).flatMap((p) =>
+  p === "navs" ? Object.values(NAVS) : [p],
+);
 /** The URL tree `i` (0: A, 1: B) is asked for, for a path that may be a pair `A-path=>B-path`. */
 const urlOf = (p: string, i: number) => (p.includes("=>") ? p.split("=>")[i] : p);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 7));

@@ -5,7 +5,6 @@ import {
   Outlet,
   useLoaderData,
   useLocation,
-  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
@@ -15,27 +14,15 @@ import { Brand } from "~/ui/brand";
 import { LocationSelect } from "~/features/shell/location-select";
 import { SubmitButton } from "~/ui/pending";
 import { appShellLoader } from "~/features/shell/shell.server";
+import { keepWithinLocation } from "~/lib/revalidate";
 
 export const handle = { stylesheets: [styles, accountsStyles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = appShellLoader;
 
-/**
- * The shell's data (locations, the section links, onboarding) changes only when something is posted or the user
- * moves to another location: any other in-app navigation keeps it, so a `.data` request runs only the page's own
- * loader (bench/ab.ts measures such `.data` navigations).
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  formMethod,
-  currentParams,
-  nextParams,
-  defaultShouldRevalidate,
-}) => {
-  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
-  if (currentParams.locationId !== nextParams.locationId) return defaultShouldRevalidate;
-  return false;
-};
+/** The shell's data (locations, the section links, onboarding) is kept on a link within one location. */
+export const shouldRevalidate = keepWithinLocation;
 
 export default function AppShell() {
   const { user, hasClient, locations, locationCount, current, nav, showOnboarding, helpUrl, demoModeActive } =

@@ -107,20 +107,23 @@ test.describe("the authenticated shell", () => {
     expect(res.headers().location).toBe("https://vendor-auth.energyops.test/authorize");
   });
 
-  test("in-app navigation keeps the shell's data; another location or a post reloads it", async ({
+  test("in-app navigation keeps the shell's and the location's data; another location or a post reloads them", async ({
     page,
   }, info) => {
-    // With JavaScript, a link asks only for the page's own data (`.data?_routes=…` without the shell); without
-    // it every answer is a whole document. Either way the shell shows the right links for where the user is.
+    // With JavaScript, a link asks only for the page's own data (`.data?_routes=…` without the shell and the
+    // location's layout); without it every answer is a whole document. Either way the shell shows the right
+    // links, and the page the right location, for where the user is.
     const dataRequests: URL[] = [];
     page.on("request", (r) => {
       const url = new URL(r.url());
       if (url.pathname.endsWith(".data")) dataRequests.push(url);
     });
-    const loadsShell = (url: URL) => {
+    const loads = (routeId: string) => (url: URL) => {
       const routes = url.searchParams.get("_routes");
-      return routes === null || routes.split(",").includes("routes/_app");
+      return routes === null || routes.split(",").includes(routeId);
     };
+    const loadsShell = loads("routes/_app");
+    const loadsLocation = loads("routes/_app.locations.$locationId");
     const sections = page.getByRole("navigation", { name: "Sections" });
     await loginAs(page, USERS.dana);
     await page.goto("/locations/101/control");
@@ -133,10 +136,12 @@ test.describe("the authenticated shell", () => {
     // Same location, another section: the shell is kept.
     await sections.getByRole("link", { name: "Bill History" }).click();
     await expect(page).toHaveURL(/\/locations\/101\/spending/);
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // The kept layout still names the location, in the heading and the title.
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Harbor Coffee Pike Place");
+    await expect(page).toHaveTitle(/Harbor Coffee Pike Place/);
     if (isJs(info)) {
       expect(dataRequests.length).toBeGreaterThan(0);
-      expect(dataRequests.every((u) => !loadsShell(u))).toBe(true);
+      expect(dataRequests.every((u) => !loadsShell(u) && !loadsLocation(u))).toBe(true);
     }
 
     // Another location: the shell's links follow it.
@@ -157,7 +162,11 @@ test.describe("the authenticated shell", () => {
       "href",
       `/locations/${loop}/spending`,
     );
-    if (isJs(info)) expect(dataRequests.some(loadsShell)).toBe(true);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Harbor Coffee Loop");
+    if (isJs(info)) {
+      expect(dataRequests.some(loadsShell)).toBe(true);
+      expect(dataRequests.some(loadsLocation)).toBe(true);
+    }
 
     // A post (signing out is one) runs the shell's loader again: the next page is the login page.
     dataRequests.length = 0;
