@@ -1,11 +1,5 @@
 import type { LinksFunction } from "@remix-run/node";
-import {
-  Form,
-  NavLink,
-  Outlet,
-  useLoaderData,
-  useLocation,
-} from "@remix-run/react";
+import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
 import styles from "~/features/shell/shell.css";

@@ -19,7 +19,9 @@ describe("keepWithinLocation: a layout's data kept on links within one location"
   });
   it("leaves it to Remix when the location changes", () => {
     for (const d of [true, false]) {
-      expect(keepWithinLocation(args({ nextParams: { locationId: "107" }, defaultShouldRevalidate: d }))).toBe(d);
+      expect(
+        keepWithinLocation(args({ nextParams: { locationId: "107" }, defaultShouldRevalidate: d })),
+      ).toBe(d);
       expect(keepWithinLocation(args({ nextParams: {}, defaultShouldRevalidate: d }))).toBe(d);
     }
   });
