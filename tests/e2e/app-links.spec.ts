@@ -2,8 +2,9 @@ import type { Page } from "@playwright/test";
 import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
 
 /**
- * Links in tables, menus and pagers are Remix `<Link>`s: without JavaScript they are ordinary links; with it,
- * they navigate through Remix's router, so the document is not loaded again. A marker on `window` survives a client navigation only.
+ * Links in tables, menus and pagers are Remix `<Link>`s, and the locations table's row links are followed by the
+ * table's one click handler (app/ui/row-links.tsx): without JavaScript they are ordinary links; with it, they
+ * navigate through Remix's router, so the document is not loaded again. A marker on `window` survives a client navigation only.
  */
 const mark = (page: Page) =>
   page.evaluate(() => ((window as unknown as { appLinkMark?: number }).appLinkMark = 1));
@@ -44,6 +45,21 @@ test.describe("in-app links of tables, menus and pagers", () => {
     await page.getByTestId("location-row-101").getByRole("link", { name: "View spending" }).click();
     await expect(page).toHaveURL(/\/locations\/101\/spending$/);
     expect(await marked(page)).toBe(isJs(info));
+
+    // A row's expander: the same document, and where the page was scrolled to stays.
+    await page.setViewportSize({ width: 1280, height: 500 });
+    await page.goto("/locations");
+    await ready(page, info);
+    await mark(page);
+    const last = page.locator('tr[data-testid^="location-row-"]').last();
+    await last.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(0);
+    await last.getByRole("link", { name: /^Show accounts of/ }).click();
+    await expect(page).toHaveURL(/expanded=\d+/);
+    await expect(last.getByRole("link", { name: /^Hide accounts of/ })).toBeVisible();
+    expect(await marked(page)).toBe(isJs(info));
+    if (isJs(info)) expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
 
     // The grid's row expander replaces the history entry and keeps the scroll position.
     await page.goto("/grid-services");

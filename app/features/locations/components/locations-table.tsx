@@ -1,4 +1,4 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import { withQuery, type QueryChanges } from "~/lib/query";
 import { Pill } from "~/ui/pill";
 import { Tooltip } from "~/ui/tooltip";
@@ -7,6 +7,7 @@ import { Pager } from "~/ui/pager";
 import { ariaSortOf, SortableHeader } from "~/ui/sortable-header";
 import type { DashboardRow, TableState } from "../dashboard.server";
 import { SubmitButton } from "~/ui/pending";
+import { RowLink, RowLinks } from "~/ui/row-links";
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: "location", label: "Location" },
@@ -96,67 +97,70 @@ export function LocationsTable({
               </th>
             </tr>
           </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr className="no-match">
-                <td colSpan={5} className="muted">
-                  No locations match your search.
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((r, i) => {
-              const open = r.accounts !== undefined;
-              // The first row's links let Remix discover the three location routes; the rest need not repeat it.
-              const discover = i === 0 ? "render" : "none";
-              return [
-                <tr key={r.id} data-testid={`location-row-${r.id}`} className={open ? "row-open" : undefined}>
-                  {/* Cells 1 and 5 are styled by position (locations.css): 75 rows of classes are 4 KiB. */}
-                  <td>
-                    <Link
-                      to={href({ expanded: open ? null : String(r.id) })}
-                      discover="none"
-                      preventScrollReset
-                      className="expander"
-                      aria-expanded={open}
-                      aria-label={`${open ? "Hide" : "Show"} accounts of ${r.label}`}
-                    />
+          <RowLinks>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr className="no-match">
+                  <td colSpan={5} className="muted">
+                    No locations match your search.
                   </td>
-                  <td className="col-name">
-                    <Link to={`/locations/${r.id}/control`} discover={discover} className="location-name">
-                      {r.label}
-                    </Link>
-                    {r.nickname ? <span className="muted">{` · ${r.nickname}`}</span> : null}
-                    <div className="muted small">{r.address}</div>
-                  </td>
-                  <td data-label="Status">
-                    <Pill tone={r.chip.tone}>{r.chip.label}</Pill>
-                  </td>
-                  <td className="last-bill" data-label="Last Bill">
-                    {r.lastBill ? (
-                      <span>
-                        {r.lastBill.date}
-                        {r.lastBill.old ? (
-                          <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
-                            <span className="warn-icon" aria-hidden="true">
-                              !
-                            </span>
-                          </Tooltip>
-                        ) : null}
-                        {/* A bare <small>: 300 locations' rows stay within the page's HTML budget. */}
-                        {r.lastBill.amount ? <small>{r.lastBill.amount}</small> : null}
-                      </span>
-                    ) : (
-                      <span className="muted">No bills</span>
-                    )}
-                  </td>
-                  <td>{rowMenu(r.id, r.label, discover)}</td>
-                </tr>,
-                r.accounts !== undefined ? (
-                  <AccountsRow key={`${r.id}-accounts`} row={r} accounts={r.accounts} />
-                ) : null,
-              ];
-            })}
-          </tbody>
+                </tr>
+              ) : null}
+              {rows.map((r) => {
+                const open = r.accounts !== undefined;
+                return [
+                  <tr
+                    key={r.id}
+                    data-testid={`location-row-${r.id}`}
+                    className={open ? "row-open" : undefined}
+                  >
+                    {/* Cells 1 and 5 are styled by position (locations.css): 75 rows of classes are 4 KiB. */}
+                    <td>
+                      <RowLink
+                        to={href({ expanded: open ? null : String(r.id) })}
+                        preventScrollReset
+                        className="expander"
+                        aria-expanded={open}
+                        aria-label={`${open ? "Hide" : "Show"} accounts of ${r.label}`}
+                      />
+                    </td>
+                    <td className="col-name">
+                      <RowLink to={`/locations/${r.id}/control`} className="location-name">
+                        {r.label}
+                      </RowLink>
+                      {r.nickname ? <span className="muted">{` · ${r.nickname}`}</span> : null}
+                      <div className="muted small">{r.address}</div>
+                    </td>
+                    <td data-label="Status">
+                      <Pill tone={r.chip.tone}>{r.chip.label}</Pill>
+                    </td>
+                    <td className="last-bill" data-label="Last Bill">
+                      {r.lastBill ? (
+                        <span>
+                          {r.lastBill.date}
+                          {r.lastBill.old ? (
+                            <Tooltip content={OLD_BILL_MESSAGE} label="Warning: old bill">
+                              <span className="warn-icon" aria-hidden="true">
+                                !
+                              </span>
+                            </Tooltip>
+                          ) : null}
+                          {/* A bare <small>: 300 locations' rows stay within the page's HTML budget. */}
+                          {r.lastBill.amount ? <small>{r.lastBill.amount}</small> : null}
+                        </span>
+                      ) : (
+                        <span className="muted">No bills</span>
+                      )}
+                    </td>
+                    <td>{rowMenu(r.id, r.label)}</td>
+                  </tr>,
+                  r.accounts !== undefined ? (
+                    <AccountsRow key={`${r.id}-accounts`} row={r} accounts={r.accounts} />
+                  ) : null,
+                ];
+              })}
+            </tbody>
+          </RowLinks>
         </table>
       </div>
       {pages > 1 ? (
@@ -174,21 +178,15 @@ export function LocationsTable({
 }
 
 /** The ⋯ menu of a row: the location's three pages. A function, not a component: one fewer per row. */
-function rowMenu(id: number, label: string, discover: "render" | "none") {
+function rowMenu(id: number, label: string) {
   return (
     <details className="row-menu">
       <summary aria-label={`Actions for ${label}`} />
       {/* Three links in a div, not a list: 75 rows of <ul><li> are 2 KiB of HTML. */}
       <div className="row-menu-links">
-        <Link to={`/locations/${id}/control`} discover={discover}>
-          Control Room
-        </Link>
-        <Link to={`/locations/${id}/spending`} discover={discover}>
-          View spending
-        </Link>
-        <Link to={`/locations/${id}/usage`} discover={discover}>
-          View usage
-        </Link>
+        <RowLink to={`/locations/${id}/control`}>Control Room</RowLink>
+        <RowLink to={`/locations/${id}/spending`}>View spending</RowLink>
+        <RowLink to={`/locations/${id}/usage`}>View usage</RowLink>
       </div>
     </details>
   );
