@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
+import * as clock from "../../api/lib/clock";
+import { TEST_CLOCK_START } from "../support/clock";
 import { settleDueConnections } from "../../api/simulators/utility-provider";
 
 let api: RunningApi;
@@ -47,6 +49,7 @@ beforeAll(async () => {
   process.env.UTILITY_PROVIDER_DELAY_MS = "0";
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     demoData: true,
     quiet: true,
@@ -122,7 +125,7 @@ describe("accounts api", () => {
       username: "u3",
       password: "email",
     });
-    settleDueConnections(api.deps, new Date(Date.now() + 1000));
+    settleDueConnections(api.deps, new Date(clock.nowMs() + 1000));
     const after = await call("dana", "GET", "/accounts?utility=prov_duke");
     const byNumber = new Map<
       string,

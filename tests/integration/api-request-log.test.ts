@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 
 let api: RunningApi;
 const lines: { msg: string; data?: Record<string, unknown> }[] = [];
@@ -7,6 +8,7 @@ const lines: { msg: string; data?: Record<string, unknown> }[] = [];
 beforeAll(async () => {
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     webBaseUrl: "http://web.test",
     log: (msg, data) => lines.push({ msg, data }),

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
+import * as clock from "../../api/lib/clock";
+import { TEST_CLOCK_START } from "../support/clock";
 
 let api: RunningApi;
 const cookies: Record<string, string> = {};
@@ -33,7 +35,13 @@ type Bill = {
 type Usage = Record<string, { values: { start_ts: string; value: number | null }[]; units: string }>;
 
 beforeAll(async () => {
-  api = await startApi({ port: 0, dbFile: ":memory:", quiet: true, staffEmailDomain: "energyops.test" });
+  api = await startApi({
+    port: 0,
+    dbFile: ":memory:",
+    clockStart: TEST_CLOCK_START,
+    quiet: true,
+    staffEmailDomain: "energyops.test",
+  });
   cookies.dana = await login("dana@harborcoffee.test");
   cookies.alex = await login("alex@mapledental.test");
 }, 30000);
@@ -68,7 +76,7 @@ describe("bill statements", () => {
     const stale = (
       (await (await get("/building/113/bill-statements?account_id=1017")).json()) as { items: Bill[] }
     ).items;
-    const age = (Date.now() - Date.parse(stale[0].statement_date)) / 86400000;
+    const age = (clock.nowMs() - Date.parse(stale[0].statement_date)) / 86400000;
     expect(age).toBeGreaterThan(45);
     for (const b of [104, 112]) {
       const bills = (
@@ -177,7 +185,7 @@ describe("bill statements", () => {
 });
 
 describe("usage insights", () => {
-  const day = (offset: number) => new Date(Date.now() + offset * 86400000).toISOString().slice(0, 10);
+  const day = (offset: number) => new Date(clock.nowMs() + offset * 86400000).toISOString().slice(0, 10);
 
   it("aggregates consumption by day with temperatures, units and offsets", async () => {
     const res = await get(

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UTILITY_ROWS } from "../../api/db/seed/core";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 import { demoProviderId, isDemoProviderId } from "../../shared/demo-stand-ins";
 import { MORGAN_SESSION_USER, apiSessionOf, webSessionCookie } from "../support/session-users";
 
@@ -48,6 +49,7 @@ async function flowAt(path: string) {
 beforeAll(async () => {
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     quiet: true,
     demoData: true,
@@ -55,6 +57,8 @@ beforeAll(async () => {
   });
   process.env.API_URL = api.url;
   process.env.SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
+  // The web tier's clock (app/server/clock.server.ts) starts where the api's does.
+  process.env.CLOCK_START = TEST_CLOCK_START;
   const route = await import("~/routes/_app.authorize-arcadia");
   connectLoader = route.loader;
   connectAction = route.action;

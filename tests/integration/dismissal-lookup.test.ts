@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 import { startFaultProxy } from "../support/stack";
 import { DANA_SESSION_USER, apiSessionOf, webSessionCookie } from "../support/session-users";
 
@@ -16,10 +17,12 @@ let loader: typeof import("~/routes/dismiss-thermostat-issue").loader;
 const ctx = { cspNonce: "" };
 
 beforeAll(async () => {
-  api = await startApi({ port: 0, dbFile: ":memory:", quiet: true });
+  api = await startApi({ port: 0, dbFile: ":memory:", clockStart: TEST_CLOCK_START, quiet: true });
   proxy = await startFaultProxy(api.url);
   process.env.API_URL = proxy.url;
   process.env.SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
+  // The web tier's clock (app/server/clock.server.ts) starts where the api's does.
+  process.env.CLOCK_START = TEST_CLOCK_START;
   cookie = await webSessionCookie(DANA_SESSION_USER, await apiSessionOf(api.url, DANA_SESSION_USER.email));
   ({ loader } = await import("~/routes/dismiss-thermostat-issue"));
 });

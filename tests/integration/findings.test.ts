@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 import { DANA_SESSION_USER, apiSessionOf, webSessionCookie } from "../support/session-users";
 import { USER } from "../../api/db/seed/ids";
 import { COLUMNS, type LedgerRow } from "~/features/findings/ledger-view";
@@ -23,6 +24,7 @@ const get = (path: string, cookie: string) => new Request(`http://localhost${pat
 beforeAll(async () => {
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     quiet: true,
     demoData: true,
@@ -32,6 +34,8 @@ beforeAll(async () => {
   });
   process.env.API_URL = api.url;
   process.env.SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
+  // The web tier's clock (app/server/clock.server.ts) starts where the api's does.
+  process.env.CLOCK_START = TEST_CLOCK_START;
   pageLoader = (await import("~/routes/_app.findings")).loader;
   csvLoader = (await import("~/routes/_app.findings[.]csv")).loader;
 });

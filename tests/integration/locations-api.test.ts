@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, isoDate } from "../../api/db/seed/context";
-import { todayUtc } from "../../api/db/seed";
 import { CLIENT, DEMO_PASSWORD, USER } from "../../api/db/seed/ids";
 import { startApi, type RunningApi } from "../../api/server";
+import * as clock from "../../api/lib/clock";
+import { TEST_CLOCK_START, testToday } from "../support/clock";
 
 let api: RunningApi;
-const today = todayUtc();
+const today = testToday();
 
 async function login(email: string) {
   const res = await fetch(`${api.url}/auth/login`, {
@@ -50,6 +51,7 @@ type Item = {
 beforeAll(async () => {
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     quiet: true,
     demoData: true,
@@ -64,7 +66,7 @@ beforeAll(async () => {
   const issue = db.prepare(
     "INSERT INTO thermostat_issues (thermostat_id, building_id, issue_slug, issue_category, current_status, is_dismissed, created_at, updated_at) VALUES (?, ?, ?, 'schedule', ?, ?, ?, ?)",
   );
-  const now = new Date().toISOString();
+  const now = clock.nowIso();
   issue.run(1013, 105, "permanent_hold", "active", 0, now, now);
   issue.run(1014, 105, "unchanging_schedule", "processing", 0, now, now);
   issue.run(1015, 105, "system_performance", "failed", 0, now, now);
@@ -240,7 +242,7 @@ describe("staff: clients, impersonation and demo mode", () => {
       reason: "Ticket 4411: bill question",
       ended_at: null,
     });
-    expect(Date.now() - Date.parse(audit.started_at)).toBeLessThan(60_000);
+    expect(clock.nowMs() - Date.parse(audit.started_at)).toBeLessThan(60_000);
 
     const buildings = await call(morgan, "GET", `/client/${CLIENT.harbor}/energy-advisor-buildings`);
     expect(buildings.json.items).toHaveLength(14);

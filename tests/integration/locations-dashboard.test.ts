@@ -4,10 +4,11 @@
  * checked end to end in this branch.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { todayUtc } from "../../api/db/seed";
 import { addDays, isoDate } from "../../api/db/seed/context";
 import { USER } from "../../api/db/seed/ids";
 import { startApi, type RunningApi } from "../../api/server";
+import * as clock from "../../api/lib/clock";
+import { TEST_CLOCK_START, testToday } from "../support/clock";
 import {
   DANA_SESSION_USER,
   MORGAN_SESSION_USER,
@@ -17,7 +18,7 @@ import {
 
 let api: RunningApi;
 const ctx = { cspNonce: "" };
-const today = todayUtc();
+const today = testToday();
 
 type Loader = typeof import("~/routes/_app.locations._index").loader;
 type ShellLoader = typeof import("~/routes/_app").loader;
@@ -36,6 +37,7 @@ const get = (path: string, cookie: string) => new Request(`http://localhost${pat
 beforeAll(async () => {
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     quiet: true,
     demoData: true,
@@ -43,8 +45,10 @@ beforeAll(async () => {
   });
   process.env.API_URL = api.url;
   process.env.SESSION_SECRET = "integration-secret-0123456789abcdef0123456789";
+  // The web tier's clock (app/server/clock.server.ts) starts where the api's does.
+  process.env.CLOCK_START = TEST_CLOCK_START;
   const { db } = api;
-  const now = new Date().toISOString();
+  const now = clock.nowIso();
   // This test owns the rows it reasons about: start from no issues, actions, flags or bills.
   db.exec(
     "DELETE FROM thermostat_issues; DELETE FROM thermostat_actions; DELETE FROM bill_flag_outcomes; DELETE FROM bill_flag_answers; DELETE FROM bill_flags; DELETE FROM bill_statements;",

@@ -3,6 +3,7 @@ import * as clock from "../../api/lib/clock";
 import { startDelivery, type Delivery } from "../../api/mail/delivery";
 import { LEASE_MS } from "../../api/mail/policy";
 import { startApi, type RunningApi } from "../../api/server";
+import { TEST_CLOCK_START } from "../support/clock";
 import { sendMail } from "../../api/mail/mailer";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { SMTP_PASS } from "../support/smtp-account";
@@ -31,6 +32,7 @@ beforeAll(async () => {
   smtp = await startSmtp();
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     quiet: true,
     webBaseUrl: "http://web.test",
@@ -48,7 +50,7 @@ afterAll(async () => {
   await smtp.stop();
 });
 afterEach(async () => {
-  clock.setClockStart(undefined);
+  clock.setClockStart(TEST_CLOCK_START);
   await smtp.setMode("accept");
 });
 
@@ -314,6 +316,7 @@ describe("the demo's outbox page", () => {
   beforeAll(async () => {
     demo = await startApi({
       port: 0,
+      clockStart: TEST_CLOCK_START,
       dbFile: ":memory:",
       quiet: true,
       webBaseUrl: "http://web.test",
@@ -334,6 +337,7 @@ describe("the demo's outbox page", () => {
   it("is served only when asked for: test hooks or API_DEV_OUTBOX, off by default", async () => {
     const off = await startApi({
       port: 0,
+      clockStart: TEST_CLOCK_START,
       dbFile: ":memory:",
       quiet: true,
       testHooks: false,

@@ -2,6 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
+import * as clock from "../../api/lib/clock";
+import { TEST_CLOCK_START } from "../support/clock";
 import { tickThermostats } from "../../api/simulators/thermostats";
 
 /** The reference api's thermostat endpoints over real HTTP, and the page loader against a failing upstream. */
@@ -48,6 +50,7 @@ type Item = {
 beforeAll(async () => {
   api = await startApi({
     port: 0,
+    clockStart: TEST_CLOCK_START,
     dbFile: ":memory:",
     thermostatActionDelayMs: 60_000,
     quiet: true,
@@ -165,7 +168,7 @@ describe("settings and actions", () => {
     expect(older.body.reason).toMatch(/newer change/);
     const offline = await call(DANA, "POST", "/thermostats/1007/settings", { cool_setpoint_f: 80 });
 
-    tickThermostats(api.deps, new Date(Date.now() + 61_000));
+    tickThermostats(api.deps, new Date(clock.nowMs() + 61_000));
     const done = await call(DANA, "GET", `/thermostats/1012/thermostat-actions/${second.body.id}`);
     expect(done.body.status).toBe("success");
     const failed = await call(DANA, "GET", `/thermostats/1007/thermostat-actions/${offline.body.id}`);
@@ -187,7 +190,7 @@ describe("issues", () => {
   it("resolve moves an issue to processing, then the simulator to resolved", async () => {
     const res = await call(DANA, "POST", "/thermostats/1014/audit-issues/2/resolve");
     expect(res.body).toMatchObject({ id: 2, current_status: "processing" });
-    tickThermostats(api.deps, new Date(Date.now() + 61_000));
+    tickThermostats(api.deps, new Date(clock.nowMs() + 61_000));
     const { body } = await call(DANA, "GET", "/building/105/thermostats");
     expect((body.items as Item[]).find((i) => i.thermostat.id === 1014)?.issues[0].current_status).toBe(
       "resolved",

@@ -1,45 +1,62 @@
-import crypto from "node:crypto";
 import type { DB } from "../../api/db";
 
-/** A cell as text that tells its type: null, a number, a string and a blob never read alike. */
-const cell = (v: unknown) =>
-  v === null
-    ? "N"
-    : Buffer.isBuffer(v)
-      ? `b${v.toString("hex")}`
-      : `${typeof v === "string" ? "s" : "n"}${String(v)}`;
+type Column = { name: string; type: string; notnull: number; dflt_value: unknown; pk: number };
 
 /**
- * A digest of every table of `db`: its name, columns and each row in primary-key order (rowid for a table with
- * none), so two databases with the same digests hold exactly the same rows. `ignore` leaves out columns whose
- * values differ between processes by design (e.g. a password hash's random salt).
+ * The tables whose rows differ between `db` and the database in the file `other` (attached for the comparison
+ * and detached after), as readable lines; an empty list when both have the same tables, columns and rows. Every
+ * table's columns are compared (name, type, constraints, key) and then its rows, by SQLite itself: the same count
+ * on both sides and no row of `db` missing from `other` (`EXCEPT`, which tells a number from a string and NULL
+ * from both). A row is compared whole, with its rowid when the table has no primary key, so every row is
+ * distinct and "same count, none missing" means the same rows. `ignore` leaves out columns whose values differ
+ * between processes by design (e.g. a password hash's random salt).
  */
-export function tableDigests(db: DB, ignore: Record<string, string[]> = {}): Record<string, string> {
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
-    name: string;
-  }[];
-  const digests: Record<string, string> = {};
-  for (const { name } of tables) {
-    const columns = db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string; pk: number }[];
-    const key = columns
-      .filter((c) => c.pk > 0)
-      .sort((a, b) => a.pk - b.pk)
-      .map((c) => `"${c.name}"`);
-    const kept = columns.filter((c) => !ignore[name]?.includes(c.name)).map((c) => `"${c.name}"`);
-    const hash = crypto.createHash("sha256").update(JSON.stringify(columns));
-    const order = key.length > 0 ? key.join(", ") : "rowid";
-    let rows = 0;
-    for (const row of db
-      .prepare(`SELECT ${kept.join(", ")} FROM "${name}" ORDER BY ${order}`)
-      .raw()
-      .iterate()) {
-      hash.update(`${(row as unknown[]).map(cell).join("\x1f")}\n`);
-      rows++;
+export function rowDifferences(db: DB, other: string, ignore: Record<string, string[]> = {}): string[] {
+  db.prepare("ATTACH DATABASE ? AS other").run(other);
+  try {
+    const names = (schema: string) =>
+      (
+        db.prepare(`SELECT name FROM ${schema}.sqlite_master WHERE type = 'table' ORDER BY name`).all() as {
+          name: string;
+        }[]
+      ).map((t) => t.name);
+    const tables = names("main");
+    const theirs = names("other");
+    if (JSON.stringify(tables) !== JSON.stringify(theirs))
+      return [`tables: ${tables.join(", ")} against ${theirs.join(", ")}`];
+    const differences: string[] = [];
+    for (const name of tables) {
+      const columns = (schema: string) =>
+        db.prepare(`PRAGMA ${schema}.table_info("${name}")`).all() as Column[];
+      const ours = columns("main");
+      if (JSON.stringify(ours) !== JSON.stringify(columns("other"))) {
+        differences.push(`${name}: columns differ`);
+        continue;
+      }
+      const kept = ours.filter((c) => !ignore[name]?.includes(c.name)).map((c) => `"${c.name}"`);
+      const selected = (ours.some((c) => c.pk > 0) ? kept : ["rowid", ...kept]).join(", ");
+      const count = (schema: string) =>
+        (db.prepare(`SELECT count(*) AS n FROM ${schema}."${name}"`).get() as { n: number }).n;
+      const [n, m] = [count("main"), count("other")];
+      const missing = (
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM (SELECT ${selected} FROM main."${name}" EXCEPT SELECT ${selected} FROM other."${name}")`,
+          )
+          .get() as { n: number }
+      ).n;
+      if (n !== m || missing > 0)
+        differences.push(`${name}: ${n} rows against ${m}, ${missing} not in the other`);
     }
-    digests[name] = `${rows}:${hash.digest("hex").slice(0, 16)}`;
+    return differences;
+  } finally {
+    db.prepare("DETACH DATABASE other").run();
   }
-  return digests;
 }
+
+/** A table's row count. */
+export const rowCount = (db: DB, table: string) =>
+  (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
 
 /**
  * What two processes seeding the same demo write differently: when the migrations ran (the wall clock, to the
