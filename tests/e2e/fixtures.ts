@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { expect, test as base, type Browser, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { serverPorts } from "../../playwright.config";
 import type { ReceivedEmail } from "../support/mail-reading";
 
@@ -183,32 +183,42 @@ export async function expectJsState(page: Page, info: TestInfo) {
 }
 
 /**
+ * The page axe scans served-without-JavaScript HTML in: one per browser (so per worker), in its own context with
+ * scripting on and no cookies, kept from check to check instead of a new context (and renderer) each time. It
+ * only ever shows HTML a check gives it, and each check sets its viewport and content afresh.
+ */
+const scratchPages = new WeakMap<Browser, Promise<Page>>();
+async function scratchPage(browser: Browser, origin: string): Promise<Page> {
+  let made = scratchPages.get(browser);
+  if (!made || (await made).isClosed()) {
+    made = browser.newContext({ javaScriptEnabled: true }).then((ctx) => ctx.newPage());
+    scratchPages.set(browser, made);
+  }
+  const scratch = await made;
+  // Same origin as the page scanned, so its styles load as they did there.
+  if (new URL(scratch.url()).origin !== origin) await scratch.goto(`${origin}/healthz`);
+  return scratch;
+}
+
+/**
  * axe with the WCAG 2.0/2.1/2.2 A and AA rules: no serious or critical violation. axe needs scripting, so with
  * JavaScript off it scans the very HTML the server sent (scripts removed) in a scripting-enabled page of the
- * same origin, styles included.
+ * same origin and viewport, styles included.
  */
 export async function expectNoSeriousA11yViolations(page: Page) {
   let target = page;
-  let scratch: Page | undefined;
   const jsEnabled = await page
     .evaluate(() => typeof (window as unknown as { __remixContext?: unknown }).__remixContext !== "undefined")
     .catch(() => false);
   if (!jsEnabled) {
     const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-    const browser = page.context().browser()!;
-    const ctx = await browser.newContext({
-      javaScriptEnabled: true,
-      viewport: page.viewportSize() ?? undefined,
-    });
-    scratch = await ctx.newPage();
-    await scratch.goto(new URL("/healthz", page.url()).href);
-    await scratch.setContent(html, { waitUntil: "load" });
-    target = scratch;
+    target = await scratchPage(page.context().browser()!, new URL(page.url()).origin);
+    await target.setViewportSize(page.viewportSize() ?? { width: 1280, height: 720 });
+    await target.setContent(html, { waitUntil: "load" });
   }
   const results = await new AxeBuilder({ page: target })
     .withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"])
     .analyze();
-  if (scratch) await scratch.context().close();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
     serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
