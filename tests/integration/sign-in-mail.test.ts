@@ -85,7 +85,9 @@ describe("sign-in mails per person", () => {
     // The clock stands still while the requests run (this process is the api's), so the wait told is exactly the
     // window's, however long the requests take on a busy machine.
     vi.useFakeTimers({ toFake: ["Date"] });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     at("2026-11-18T07:00:00Z");
     const before = mailCount(SAM);
     const answers = [];
