@@ -65,7 +65,9 @@ describe("JavaScript budget of the login page", () => {
 // `modulepreload` in the page's HTML and fetched in parallel after the document. These bounds hold that line.
 const SCRIPT_FILES_BUDGET: [string, (routeId: string) => boolean, number][] = [
   ["public pages (login, health check…)", (id) => !id.startsWith("routes/_app"), 21],
-  ["signed-in pages", (id) => id.startsWith("routes/_app"), 37],
+  // 38: the revalidation rule the shell and the location layout share (app/lib/revalidate.ts) is a chunk of its
+  // own (esbuild gives each set of importers one), the price of a location page's links not reloading the layout.
+  ["signed-in pages", (id) => id.startsWith("routes/_app"), 38],
 ];
 
 type Manifest = {
