@@ -37,9 +37,11 @@ if (!treeA || !treeB) {
 // A link into a location from elsewhere loads its layouts on both trees. (The findings ledger is newer than that
 // tree.)
 const r = (...ids: string[]) => `?_routes=${["root", ...ids.map((id) => `routes/_app.${id}`)].join(",")}`;
+// The usage page's default period: this month (the bench's api runs on the real clock).
+const usage = `/locations/101/usage/demand.data?period=month&start=${new Date().toISOString().slice(0, 7)}-01`;
 const NAVS: Record<string, string> = {
   "control → spending": `/locations/101/spending.data=>/locations/101/spending.data${r("locations.$locationId.spending")}`,
-  "spending → usage": `/locations/101/usage/demand.data?period=month&start=2026-11-01=>/locations/101/usage/demand.data?period=month&start=2026-11-01&${r("locations.$locationId.usage.$usageType").slice(1)}`,
+  "spending → usage": `${usage}=>${usage}&${r("locations.$locationId.usage.$usageType").slice(1)}`,
   "dashboard → control room": "/locations/101/control.data",
   "control room → dashboard": "/locations.data",
   "dashboard → accounts": `/accounts.data=>/accounts.data${r("accounts")}`,
