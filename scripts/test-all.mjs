@@ -29,8 +29,8 @@ const GROUPS = [
     name: "servers",
     needsBuild: true,
     lanes: [
-      ["test:integration", "test:security", "test:faults", "test:scale"],
-      ["test:reliability", "test:fuzz", "test:ops"],
+      ["test:integration", "test:security", "test:faults"],
+      ["test:reliability", "test:fuzz", "test:scale", "test:ops"],
     ],
   },
   { name: "e2e", needsBuild: true, steps: ["test:e2e"] },
