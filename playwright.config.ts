@@ -15,8 +15,9 @@ import { smtpUrl } from "./tests/support/smtp-account";
  * received (fixtures.ts: `mailMark`, `waitForMail`), never the api's outbox (not served with SMTP_URL).
  */
 const base = Number(process.env.E2E_PORT ?? 3200);
-// Two by default: on this 2-core machine four servers (and four browsers) finished the suite in 20.4 min against
-// 21.9 with two, the CPU always busy, and a "pending state within 100 ms" test then took 227 ms.
+// Two by default: the suite is bound by the CPU of this 2-core machine. Four servers (and four browsers) took
+// 15.2 min against 15.0 and 16.4 with two (headless shell, 2026-11-29), and a "pending state within 100 ms" test
+// once took 227 ms with four.
 export const SERVERS = 2 * Math.max(1, Math.round(Number(process.env.E2E_SERVERS ?? 2) / 2));
 /** The ports of server `i` (a worker's `parallelIndex`): its web server, embedded api and mail server. */
 export const serverPorts = (i: number) => ({
