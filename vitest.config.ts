@@ -4,32 +4,30 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The unit and integration tests. Files share one module graph per worker (`isolate: false`): the app and the
- * api are imported once per worker instead of once per file, which halves the unit step and takes a quarter off integration
- * (docs/testing.md). A file gets a module graph of its own when it needs one, read from its source:
- * - it replaces modules or the environment (`vi.mock`, `vi.doMock`, `vi.stubEnv`, `vi.resetModules`,
- *   an assignment to `process.env`), which would leak into the files after it;
- * - an integration file that loads the web tier in process (imports from `app/`): the web tier reads its
- *   configuration from the environment once, when first imported, and each such file sets its own.
+ * api are imported once per worker instead of once per file, which halves the unit step and takes a quarter off
+ * integration (docs/testing.md). A file gets a module graph of its own when its source shows it needs one:
+ * - it replaces modules, globals or the environment (`vi.mock`, `vi.doMock`, `vi.stubEnv`, `vi.resetModules`,
+ *   `vi.stubGlobal`, an assignment to or `delete` of `process.env`), which would leak into the files after it;
+ * - an integration file that loads the web tier in process (imports from `app/`, statically or not): the web
+ *   tier reads its configuration from the environment once, when first imported, and each such file sets its own.
  */
 const OWN_GRAPH = [
   /\bvi\.(mock|doMock|stubEnv|resetModules|stubGlobal)\(/,
   /\bprocess\.env(\.\w+|\[[^\]]+\])\s*=[^=]/,
   /\bdelete process\.env\b/,
 ];
-const WEB_TIER = /from "(~\/|(\.\.\/)+app\/)/;
+const WEB_TIER = /(\bfrom |\bimport\()"(~\/|(\.\.\/)+app\/)/;
 
-function testFiles(dir: string) {
-  return fs
+function split(dir: string, webTierOwnsGraph: boolean) {
+  const files = fs
     .readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((f) => /\.test\.tsx?$/.test(f))
     .map((f) => path.posix.join(dir, f.split(path.sep).join("/")));
-}
-function split(dir: string, webTierOwnsGraph: boolean) {
-  const own = testFiles(dir).filter((f) => {
+  const needsOwn = (f: string) => {
     const source = fs.readFileSync(f, "utf8");
     return OWN_GRAPH.some((re) => re.test(source)) || (webTierOwnsGraph && WEB_TIER.test(source));
-  });
-  return { own, shared: testFiles(dir).filter((f) => !own.includes(f)) };
+  };
+  return { own: files.filter(needsOwn), shared: files.filter((f) => !needsOwn(f)) };
 }
 const unit = split("tests/unit", false);
 const integration = split("tests/integration", true);
