@@ -87,14 +87,14 @@ function applyEvent(deps: ApiDeps, raw: string): string {
     // arcadia-credential-claim): nothing is applied.
     if (event.data.client_user_id && namedClient !== cred.client_id) return "client mismatch";
   } else {
-    // A credential made on the hosted page (no callback reached us): the event names its user and utility, and
-    // the newest hosted Connect session of that client for that utility keeps the location chosen.
+    // A credential the callback has not reported (the hosted page, or the event came first): the event names its
+    // user and utility, and the newest Connect session of that client for that utility keeps the location chosen.
     const utility = utilityByProvider(deps, event.data.utility_id ?? "");
     if (namedClient === null || !utility) return "unknown credential";
     if (!db.prepare("SELECT 1 FROM clients WHERE id = ?").get(namedClient)) return "unknown client";
     const chosen = db
       .prepare(
-        `SELECT building_id FROM arcadia_connect_sessions WHERE client_id = ? AND utility_id = ? AND kind = 'url'
+        `SELECT building_id FROM arcadia_connect_sessions WHERE client_id = ? AND utility_id = ?
            AND credential_id IS NULL AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
       )
       .get(namedClient, utility.id, event.created_at) as { building_id: number | null } | undefined;

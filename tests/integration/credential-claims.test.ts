@@ -168,6 +168,11 @@ describe("provider credential ids are claims", () => {
       body: { arcadia_provider_id: BOSTON.utility, building_id: 103 },
     });
     const made = await submitInConnect(t.json.connect_token as string, BOSTON.utility, "dana-new-login");
+    // The provider's events come first here (the callback may come before or after them: both keep the row hers
+    // and the location chosen); waiting for them makes the order this test's, not the scheduler's.
+    await until(() =>
+      api.db.prepare("SELECT id FROM utility_credentials WHERE arcadia_credential_id = ?").get(made),
+    );
     await call(api, "POST", "/arcadia/connect-token", {
       cookie: alex,
       body: { arcadia_provider_id: BOSTON.utility },
