@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { requireCredential } from "../lib/access";
 import { requireBuilding } from "../lib/buildings";
-import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
+import { type ApiDeps, badRequest, HttpError, notFound, parse, route } from "../lib/http";
 import {
   clientUserId,
   createConnectToken,
@@ -200,7 +200,7 @@ export function arcadiaRoutes(deps: ApiDeps) {
       const utility = utilityOf(body.arcadia_provider_id);
       const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
       const session = openConnectSession(deps, a, utility.id);
-      if (!session) throw notFound();
+      if (!session) throw new HttpError(409, { message: "No Connect session is open for this utility" });
       const known = () =>
         db
           .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")

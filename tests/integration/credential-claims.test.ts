@@ -146,7 +146,7 @@ describe("provider credential ids are claims", () => {
       cookie: alex,
       body: { arcadia_provider_id: BOSTON.utility, utility_credential_id: guess },
     });
-    expect(noSession.status).toBe(404);
+    expect(noSession.status).toBe(409);
     const own = await call(api, "POST", "/arcadia/connect-token", {
       cookie: alex,
       body: { arcadia_provider_id: BOSTON.utility },
