@@ -35,6 +35,16 @@ test.describe("the US month-end evening (Nov 30, 7 PM in Seattle = Dec 1, 03:00 
     await expect(page.getByTestId("time-frame")).toContainText("October 2026");
   });
 
+  test("the findings' periods are Seattle's: last month is October, this month November", async ({
+    page,
+  }, info) => {
+    await open(page, info, "/findings?period=last-month");
+    await expect(page.getByTestId("findings-count")).toContainText("Oct 1, 2026 – Oct 31, 2026");
+    await page.goto("/findings?period=this-month");
+    await ready(page, info);
+    await expect(page.getByTestId("findings-count")).toContainText("Nov 1, 2026 – Nov 30, 2026");
+  });
+
   test("the usage explorer's defaults and pickers stop at Nov 30", async ({ page }, info) => {
     await open(page, info, "/locations/101/usage/demand");
     await expect(page).toHaveURL(/period=month&start=2026-11-01$/);
