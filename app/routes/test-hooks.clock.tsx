@@ -22,5 +22,5 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseForm(await request.formData(), { schema: clockSchema });
   if (submission.status !== "success") return data({ error: "at: an ISO date-time" }, { status: 400 });
   moveClock(submission.value.at ?? null);
-  return { now: now().toISOString() };
+  return data({ now: now().toISOString() });
 }
