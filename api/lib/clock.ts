@@ -7,6 +7,8 @@
  * independent of the hour it runs at. Unset, it is the machine's clock.
  */
 let offsetMs = 0;
+/** The offset `CLOCK_START` set: where `moveClock(null)` puts the clock back. */
+let startOffsetMs = 0;
 
 export function parseClockStart(value: string | undefined): number | undefined {
   if (value === undefined || value === "") return undefined;
@@ -18,7 +20,21 @@ export function parseClockStart(value: string | undefined): number | undefined {
 /** Starts the clock at `startIso` (or the machine's clock when it is undefined). */
 export function setClockStart(startIso: string | undefined) {
   const start = parseClockStart(startIso);
-  offsetMs = start === undefined ? 0 : start - Date.now();
+  offsetMs = startOffsetMs = start === undefined ? 0 : start - Date.now();
+}
+
+/**
+ * The test hook POST /dev/clock only (ENABLE_TEST_HOOKS): moves the clock to `atIso` (from then on advancing
+ * in real time), or with null back to where `CLOCK_START` has it now. The e2e suite runs a page at the US
+ * month-end evening hours this way (rule location-today).
+ */
+export function moveClock(atIso: string | null) {
+  if (atIso === null) offsetMs = startOffsetMs;
+  else {
+    const at = parseClockStart(atIso);
+    if (at === undefined) throw new Error("moveClock: an ISO date-time or null");
+    offsetMs = at - Date.now();
+  }
 }
 
 export const now = () => new Date(Date.now() + offsetMs);

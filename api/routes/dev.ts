@@ -36,6 +36,21 @@ export function devRoutes(deps: ApiDeps) {
   );
 
   /**
+   * Moves the api's clock to an instant (`{ at: ISO }`), or back to its `CLOCK_START` one (`{ at: null }`);
+   * the web's clock moves with its own hook (POST /test-hooks/clock). Data stays as it was: a reset
+   * (POST /dev/reset) then seeds it at the moved clock.
+   */
+  r.post(
+    "/dev/clock",
+    route((req, res) => {
+      const { at } = parse(z.object({ at: z.string().datetime({ offset: true }).nullable() }), req.body);
+      clock.moveClock(at);
+      deps.log("test hook: clock moved", { at });
+      res.json({ now: clock.nowIso() });
+    }),
+  );
+
+  /**
    * Runs one notification job now ("alerts": every alert kind in one run, as the scheduler does), as of the
    * api's clock, digests included outside their due day; answers how many emails it wrote. What was already sent is not sent again (the ledger's key).
    */

@@ -8,6 +8,7 @@ import { requireThermostatAccess } from "../lib/access";
 import { buildingRoute } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { pathId } from "../lib/ids";
+import { isIssueSlug } from "../../shared/issue-slugs";
 
 export type IssueRow = {
   id: number;
@@ -23,41 +24,6 @@ export type IssueRow = {
 };
 
 type EventRow = Omit<DispatchRow, "building_id">;
-
-/** Issue types of the catalogue (docs/api/thermostats.md): the only slugs the email dismissal link accepts. */
-export const ISSUE_SLUGS = [
-  "new_thermostat",
-  "uninitialized",
-  "nodata",
-  "unextractable",
-  "unchanging_schedule",
-  "no_schedule",
-  "permanent_hold",
-  "could_not_determine_setpoint_changes",
-  "occupied_cool_setpoint_too_low",
-  "occupied_heat_setpoint_too_high",
-  "setback_cool_setpoint_too_low",
-  "setback_heat_setpoint_too_high",
-  "setback_too_close_to_occupied",
-  "setback_cool_less_than_occupied",
-  "setback_heat_higher_than_occupied",
-  "heat_setpoint_higher_than_cool_setpoint",
-  "heat_setpoint_too_close_to_cool_setpoint",
-  "heat_setpoint_above_indoor_temp",
-  "heat_setpoint_below_indoor_temp",
-  "cool_setpoint_above_indoor_temp",
-  "cool_setpoint_below_indoor_temp",
-  "auto_setpoint_indoor_temp_delta",
-  "device_communication_issues",
-  "vendor_communication_issues",
-  "unexpected_unreachable",
-  "many_small_gaps",
-  "one_big_gap",
-  "unexpected_temperature",
-  "extreme_indoor_temperature",
-  "off",
-  "occupied_setpoints_too_close",
-] as const;
 
 /** Issues a vendor can fix by putting the device back on its schedule (D): the others can only be dismissed. */
 export const RESOLVABLE_SLUGS = ["permanent_hold", "unchanging_schedule"];
@@ -240,7 +206,7 @@ export function thermostatRoutes(deps: ApiDeps) {
     "/thermostats/dismiss-audit-issue/:thermostatId/:issueSlug",
     thermostatRoute(db, (t, req, res) => {
       const slug = req.params.issueSlug;
-      if (!(ISSUE_SLUGS as readonly string[]).includes(slug)) {
+      if (!isIssueSlug(slug)) {
         throw validationError({ path: [{ location: "issue_slug", message: "is not an issue type" }] });
       }
       if (t.vendor === "airzone") throw badRequest(AIRZONE_REFUSED);

@@ -4,6 +4,7 @@ import { sessionRouter } from "../lib/auth";
 import { buildingRoute } from "../lib/buildings";
 import { type ApiDeps, parse, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
+import { instantsBetween, isoWithOffset, wallClockIso } from "../lib/wall-clock";
 
 export const USAGE_PERIODS = ["quarter_hour", "hour", "day", "week", "month", "year"] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
@@ -73,31 +74,6 @@ export function bucketStart(ts: number, period: UsagePeriod) {
   }
 }
 
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-/** The UTC offset (minutes) of a timezone at an instant. */
-function offsetMinutes(timeZone: string, utcMs: number) {
-  let f = offsetFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
-    offsetFormatters.set(timeZone, f);
-  }
-  const name = f.formatToParts(new Date(utcMs)).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
-  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  if (!m) return 0;
-  return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
-}
-
-/** A local wall-clock time (epoch seconds as if UTC) as ISO 8601 with the building's offset. */
-export function wallClockIso(wall: number, timeZone: string) {
-  const guess = offsetMinutes(timeZone, wall * 1000);
-  const offset = offsetMinutes(timeZone, wall * 1000 - guess * 60000);
-  const sign = offset < 0 ? "-" : "+";
-  const abs = Math.abs(offset);
-  const hh = String(Math.floor(abs / 60)).padStart(2, "0");
-  const mm = String(abs % 60).padStart(2, "0");
-  return `${new Date(wall * 1000).toISOString().slice(0, 19)}${sign}${hh}:${mm}`;
-}
-
 /** Today's date (YYYY-MM-DD) in a timezone. */
 function localToday(timeZone: string) {
   return new Intl.DateTimeFormat("en-CA", {
@@ -108,7 +84,10 @@ function localToday(timeZone: string) {
   }).format(clock.now());
 }
 
-type Row = { b: number; kwh: number; kw: number; indoor: number | null; outdoor: number | null };
+type Row = { b: number; f: number; kwh: number; kw: number; indoor: number | null; outdoor: number | null };
+
+/** Quarter hours and hours are instants: their buckets keep the two occurrences of a repeated hour apart. */
+const SUB_DAY: ReadonlySet<UsagePeriod> = new Set(["quarter_hour", "hour"]);
 
 const round = (v: number | null, digits: number) =>
   v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits;
@@ -151,25 +130,35 @@ export function usageRoutes(deps: ApiDeps) {
         }
         if (problems.length) throw validationError({ query: problems });
 
+        const subDay = SUB_DAY.has(q.period);
         const rows = db
           .prepare(
-            `SELECT ${BUCKET_SQL[q.period]} AS b, SUM(kwh) AS kwh, MAX(kw) AS kw, AVG(indoor_f) AS indoor, AVG(outdoor_f) AS outdoor
-             FROM usage_intervals WHERE building_id = ? AND ts >= ? AND ts < ? GROUP BY b ORDER BY b`,
+            `SELECT ${BUCKET_SQL[q.period]} AS b, ${subDay ? "fold" : "0"} AS f, SUM(kwh) AS kwh, MAX(kw) AS kw,
+               AVG(indoor_f) AS indoor, AVG(outdoor_f) AS outdoor
+             FROM usage_intervals WHERE building_id = ? AND ts >= ? AND ts < ? GROUP BY b, f ORDER BY b, f`,
           )
           .all(building.id, startTs, endTs) as Row[];
-        const byBucket = new Map(rows.map((row) => [row.b, row]));
+        const byBucket = new Map(rows.map((row) => [`${row.b} ${row.f}`, row]));
         // Every bucket of the range up to today, in order: a bucket without intervals is a gap (null).
         const todayTs = Date.parse(`${localToday(building.timezone)}T00:00:00Z`) / 1000;
         const last = Math.min(endTs, todayTs);
         const energy: { start_ts: string; value: number | null }[] = [];
         const indoor: typeof energy = [];
         const outdoor: typeof energy = [];
-        for (let b = bucketStart(startTs, q.period); b < last; b = nextBucket(b, q.period)) {
-          const row = byBucket.get(b);
-          const start_ts = wallClockIso(b, building.timezone);
+        const push = (start_ts: string, row: Row | undefined) => {
           energy.push({ start_ts, value: row ? round(kind === "consumption" ? row.kwh : row.kw, 2) : null });
           indoor.push({ start_ts, value: row ? round(row.indoor, 1) : null });
           outdoor.push({ start_ts, value: row ? round(row.outdoor, 1) : null });
+        };
+        if (subDay) {
+          // Hours are instants labelled in the building's zone (issue 51): 23 on the day the clocks go
+          // forward (no 2:00 AM), 25 on the day they go back (1:00 AM twice, at two offsets).
+          const step = q.period === "hour" ? 3600 : 900;
+          for (const i of instantsBetween(startTs, Math.max(startTs, last), step, building.timezone))
+            push(isoWithOffset(i.wall, i.offset), byBucket.get(`${i.wall} ${i.fold}`));
+        } else {
+          for (let b = bucketStart(startTs, q.period); b < last; b = nextBucket(b, q.period))
+            push(wallClockIso(b, building.timezone), byBucket.get(`${b} 0`));
         }
         const energyKey = kind === "consumption" ? "energy_consumption" : "energy_demand";
         res.json({

@@ -192,3 +192,13 @@ export function zoneLabel(timeZone: string | null | undefined, atMs: number): st
   const generic = name(f.generic);
   return /^[A-Z]{2,4}$/.test(generic) ? generic : name(f.short);
 }
+
+/**
+ * A time zone's calendar date at an instant, as midnight UTC of that date (rule location-today, docs/rules.md):
+ * a location's "today" is its own date, not the UTC one. At 7 PM on Nov 30 in Seattle (03:00 UTC on Dec 1) it is
+ * still Nov 30 there. No time zone, or one the runtime does not know, is the product's home time zone.
+ */
+export function zonedDate(ms: number, timeZone: string | null | undefined): Date {
+  const p = zonedParts(ms, timeZone || HOME_TIMEZONE);
+  return new Date(Date.UTC(p.year, p.month - 1, p.day));
+}

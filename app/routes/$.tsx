@@ -1,9 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { redirectWithToast } from "~/server/upstream/session.server";
-import { PAGE_NOT_FOUND } from "~/features/shell/notices";
+import { pageNotFound } from "~/features/shell/shell.server";
 
 /** Any unknown path goes to the index, which says so on arrival (rule redirect-says-why). */
-export const loader = ({ request }: LoaderFunctionArgs) =>
-  redirectWithToast(request, "/", { kind: "info", message: PAGE_NOT_FOUND });
+export const loader = ({ request }: LoaderFunctionArgs) => pageNotFound(request);
 export const action = () => redirect("/");

@@ -1,8 +1,9 @@
 import { getApi } from "~/server/upstream/upstream.server";
 import { loadUsage } from "~/features/usage/usage.server";
-import { requireLocationId } from "~/features/locations/locations.server";
+import { locationTodayOf, requireLocationId } from "~/features/locations/locations.server";
 import { redirect } from "@remix-run/node";
 import { requireSmb } from "~/server/upstream/guards.server";
+import { pageNotFound } from "~/features/shell/shell.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { usageCsvRows } from "~/features/usage/chart-data";
 import { isUsageType } from "~/features/usage/usage";
@@ -16,17 +17,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const locationId = await requireLocationId(request, params.locationId);
   const url = new URL(request.url);
-  if (!isUsageType(params.usageType))
-    throw redirect(`/locations/${locationId}/usage/demand/csv${url.search}`);
+  // Not demand or consumption: an unknown path, which goes to the index (spec part 1 §2).
+  if (!isUsageType(params.usageType)) throw await pageNotFound(request);
   const usageType = params.usageType;
   let result;
   try {
-    result = await loadUsage(await getApi(request, context), {
+    const api = await getApi(request, context);
+    result = await loadUsage(api, {
       request,
       locationId,
       usageType,
       search: url.searchParams,
       needBills: false,
+      today: await locationTodayOf(api, locationId),
     });
   } catch (thrown) {
     // A redirect to the canonical page URL (defaults, bill fallback) becomes the CSV of that view.

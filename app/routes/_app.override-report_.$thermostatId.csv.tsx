@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { getApi } from "~/server/upstream/upstream.server";
-import { now } from "~/server/clock.server";
+import { clientToday } from "~/features/locations/locations.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import {
@@ -23,10 +23,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireSmb(request);
   const thermostatId = idParam(params.thermostatId);
   const url = new URL(request.url);
-  const range = historyRange(parsePeriod(url.searchParams, now()));
-  const history = await settle(
-    getThermostatHistory(await getApi(request, context), thermostatId, range.start, range.end),
-  );
+  const api = await getApi(request, context);
+  // The page's period, from the same "today" as the page (rule location-today).
+  const range = historyRange(parsePeriod(url.searchParams, await clientToday(api)));
+  const history = await settle(getThermostatHistory(api, thermostatId, range.start, range.end));
   if (!history.ok) {
     if (history.error.status === 404 || history.error.status === 403) throw data(null, { status: 404 });
     return new Response("Unable to load the thermostat history. Please try again.", {

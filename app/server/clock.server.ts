@@ -9,6 +9,8 @@ import { getConfig } from "./config.server";
  * web's `CLOCK_START`, so the two agree; with an external `API_URL`, give both the same value (tests only).
  */
 let offsetMs: number | undefined;
+/** The offset `CLOCK_START` set, kept when a test hook first moves the clock. */
+let startOffsetMs: number | undefined;
 
 function offset() {
   if (offsetMs === undefined) {
@@ -19,3 +21,12 @@ function offset() {
 }
 
 export const now = () => new Date(Date.now() + offset());
+
+/**
+ * The test hook POST /test-hooks/clock only (ENABLE_TEST_HOOKS): moves the web's clock to an instant, or with
+ * null back to where `CLOCK_START` has it (api/lib/clock.ts#moveClock moves the api's).
+ */
+export function moveClock(atIso: string | null) {
+  startOffsetMs ??= offset();
+  offsetMs = atIso === null ? startOffsetMs : Date.parse(atIso) - Date.now();
+}

@@ -54,6 +54,17 @@ test.describe("sign in", () => {
     await expect(page.getByTestId("login-email")).toHaveText(USERS.dana);
   });
 
+  test("an empty ?email= is nothing typed yet: no validation error", async ({ page }, info) => {
+    for (const query of ["?email=", "?email=%20&next=%2Flocations"]) {
+      const res = await page.goto(`/login${query}`);
+      expect(res?.status()).toBe(200);
+      await ready(page, info);
+      await expect(page.getByLabel("Email")).toHaveValue("");
+      await expect(page.getByText("Please enter a valid email address")).toHaveCount(0);
+      await expect(page.getByLabel("Email")).not.toHaveAttribute("aria-invalid", "true");
+    }
+  });
+
   test("unknown and badly formed emails", async ({ page }, info) => {
     await page.goto("/login");
     await ready(page, info);

@@ -240,6 +240,25 @@ export async function resetData(info: TestInfo) {
   return (await res.json()) as { now: string; ms: number; history: boolean };
 }
 
+/**
+ * Moves both clocks of this project's server, the web's (POST /test-hooks/clock) and its api's (POST
+ * /dev/clock), to `at` (an ISO instant), or with null back to the suite's TEST_CLOCK_START one. Test hooks
+ * only. The `clockAt` option does it around a test, with the data seeded at that clock.
+ */
+export async function moveClocks(info: TestInfo, at: string | null) {
+  const api = await fetch(`${apiUrl(info)}/dev/clock`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ at }),
+  });
+  expect(api.status, "POST /dev/clock (is ENABLE_TEST_HOOKS set on the test server?)").toBe(200);
+  const web = await fetch(`http://127.0.0.1:${serverOf(info).web}/test-hooks/clock`, {
+    method: "POST",
+    body: new URLSearchParams(at ? { at } : {}),
+  });
+  expect(web.status, "POST /test-hooks/clock").toBe(200);
+}
+
 export type User = keyof typeof USERS;
 
 type Fixtures = {
@@ -250,6 +269,11 @@ type Fixtures = {
    * another running test. `test.use({ freshData: false })` would skip the reset (no spec needs that).
    */
   freshData: boolean;
+  /**
+   * The instant both server clocks stand at for the test (`test.use({ clockAt: "…" })`), the data seeded then;
+   * put back to TEST_CLOCK_START after it. Unset: the suite's clock.
+   */
+  clockAt: string | null;
   _resetData: void;
   /** Signs `page` in as a demo user (the real login form post). */
   signIn: (who: User) => Promise<void>;
@@ -267,10 +291,14 @@ export const test = base.extend<Fixtures>({
     await provide(`http://127.0.0.1:${serverOf(info).web}`);
   },
   freshData: [true, { option: true }],
+  clockAt: [null, { option: true }],
   _resetData: [
-    async ({ freshData }, provide, info) => {
-      if (freshData) await resetData(info);
+    async ({ freshData, clockAt }, provide, info) => {
+      if (clockAt) await moveClocks(info, clockAt);
+      if (freshData || clockAt) await resetData(info);
       await provide();
+      // The next test finds the suite's clock (its own reset then seeds the data at it).
+      if (clockAt) await moveClocks(info, null);
     },
     { auto: true },
   ],

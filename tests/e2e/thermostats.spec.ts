@@ -482,6 +482,10 @@ test.describe("the dismissal email link", () => {
     // Another client's (or an unknown) thermostat: nothing to name.
     await openLink(page, "/dismiss-thermostat-issue?thermostatId=2001&issueSlug=permanent_hold");
     await expect(page.getByRole("heading", { name: "Submission Failed" })).toBeVisible();
+    // A link cut short in a mail client (the hold is open): a wrong parameter, not "This issue is resolved".
+    await openLink(page, "/dismiss-thermostat-issue?thermostatId=1013&issueSlug=permanent_ho");
+    await expect(page.getByRole("heading", { name: "Submission Failed" })).toBeVisible();
+    await expect(page.getByText("This issue is resolved")).toHaveCount(0);
     // An Airzone device's issue cannot be dismissed here: a rule, not a failure. The page says why, with no
     // button (rule dismissal-offer; email-digest.spec posts anyway).
     await openLink(page, "/dismiss-thermostat-issue?thermostatId=1019&issueSlug=permanent_hold");

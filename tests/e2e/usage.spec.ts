@@ -195,9 +195,10 @@ test.describe("usage explorer", () => {
     // a bill that does not exist falls back to month at the current date
     await page.goto("/locations/104/usage/demand?period=bill&start=999999");
     await expect(page).toHaveURL(new RegExp(`/usage/demand\\?period=month&start=${firstOfMonth}$`));
-    // an unknown usage type goes to demand
+    // an unknown usage type is an unknown path: to the index, saying so (spec part 1 §2)
     await page.goto("/locations/104/usage/power?period=day");
-    await expect(page).toHaveURL(/\/usage\/demand\?period=day&start=/);
+    await expect(page).toHaveURL(/\/locations$/);
+    await expect(page.getByTestId("toast")).toHaveText(/That page doesn't exist/);
   });
 
   test("empty bill picker and a location without usage", async ({ page }, info) => {

@@ -102,5 +102,21 @@ describe("POST /dev/reset", () => {
       expect(api.db.prepare("SELECT id FROM sessions WHERE id = 'x'").get()).toBeUndefined();
       expect(api.db.prepare("SELECT id FROM users WHERE id = ?").get(id)).toBeUndefined();
     });
+
+    it("POST /dev/clock moves the api's clock, a reset seeds at it, and null puts it back (issue 51)", async () => {
+      const moved = await call(api, "POST", "/dev/clock", { body: { at: "2026-12-01T03:00:00.000Z" } });
+      expect(moved.status).toBe(200);
+      expect(Date.parse(moved.json.now as string) - Date.parse("2026-12-01T03:00:00.000Z")).toBeLessThan(
+        60_000,
+      );
+      const reset = await call(api, "POST", "/dev/reset");
+      expect(reset.json.now as string).toMatch(/^2026-12-01T03:0/);
+      expect((await call(api, "POST", "/dev/clock", { body: { at: "Dec 1" } })).status).toBe(422);
+      const back = await call(api, "POST", "/dev/clock", { body: { at: null } });
+      expect(Math.abs(Date.parse(back.json.now as string) - Date.parse(TEST_CLOCK_START))).toBeLessThan(
+        10 * 60_000,
+      );
+      // A reset on another day seeds the history again: seconds of CPU, more on a busy machine.
+    }, 120_000);
   });
 });

@@ -19,6 +19,8 @@ import {
   yearGrid,
 } from "~/features/usage/usage";
 import { formatMoney } from "~/features/bills/bills";
+import { bucketLabel, offsetLabel } from "~/features/usage/usage";
+import { usageChart, usageTicks } from "~/features/usage/chart-data";
 
 const t = { y: 2026, m: 11, d: 21 };
 const bills = [
@@ -166,6 +168,50 @@ describe("series", () => {
     expect(pts[0]).toEqual({ startTs: e[0].startTs, energy: 3, indoor: 70, outdoor: null });
     expect(pts[1].energy).toBeNull();
     expect(gapRanges(pts)).toEqual([[1, 2]]);
+  });
+
+  it("keeps the two 1:00 AMs of the day the clocks go back apart, in the order they happened (issue 51)", () => {
+    // Listed out of order: the series sort by instant, not by wall-clock time.
+    const e = [
+      { startTs: "2026-11-01T01:00:00-08:00", value: 2 },
+      { startTs: "2026-11-01T00:00:00-07:00", value: 3 },
+      { startTs: "2026-11-01T02:00:00-08:00", value: 4 },
+      { startTs: "2026-11-01T01:00:00-07:00", value: 1 },
+    ];
+    const pts = joinSeries(e, [], []);
+    expect(pts.map((p) => p.energy)).toEqual([3, 1, 2, 4]);
+    const chart = usageChart(pts, "consumption", "hour", { energy: "kWh", temperature: "°F" });
+    expect(chart.points.map((p) => p.label)).toEqual([
+      "Nov 1, 12:00 AM",
+      "Nov 1, 1:00 AM (UTC−7)",
+      "Nov 1, 1:00 AM (UTC−8)",
+      "Nov 1, 2:00 AM",
+    ]);
+    expect(new Set(chart.points.map((p) => p.key)).size).toBe(4);
+  });
+
+  it("labels hours by the wall clock; the day the clocks go forward has no 2 AM, and its ticks still find 6 AM", () => {
+    const spring = Array.from({ length: 23 }, (_, i) => {
+      const h = i < 2 ? i : i + 1;
+      const offset = i < 2 ? "-08:00" : "-07:00";
+      return { startTs: `2026-03-08T${String(h).padStart(2, "0")}:00:00${offset}`, value: 1 };
+    });
+    const pts = joinSeries(spring, [], []);
+    expect(pts).toHaveLength(23);
+    expect(pts.map((p) => bucketLabel(p.startTs, "hour")).slice(1, 3)).toEqual([
+      "Mar 8, 1:00 AM",
+      "Mar 8, 3:00 AM",
+    ]);
+    // 6 AM is the 6th hour of that day (index 5), 24 is its end.
+    expect(usageTicks(pts, "hour").map((t) => [t.label, t.at])).toEqual([
+      ["1", 1],
+      ["6", 5],
+      ["12", 11],
+      ["18", 17],
+      ["24", 23],
+    ]);
+    expect(offsetLabel("2026-03-08T03:00:00-07:00")).toBe("UTC−7");
+    expect(offsetLabel("2026-03-08T03:00:00+05:30")).toBe("UTC+5:30");
   });
 });
 

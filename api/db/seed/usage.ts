@@ -1,6 +1,7 @@
 import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
 import { HARBOR_BUILDINGS } from "./ids";
+import { offsetMinutes, wallInstants } from "../../lib/wall-clock";
 
 /** The one Harbor location without stored usage (available_usage false). */
 export const NO_USAGE_BUILDING = 107;
@@ -103,11 +104,14 @@ export function seedUsage(ctx: SeedContext) {
   const { db, today } = ctx;
   const rand = prng(5031);
   const insert = db.prepare(
-    "INSERT INTO usage_intervals (building_id, ts, kwh, kw, indoor_f, outdoor_f) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO usage_intervals (building_id, ts, fold, kwh, kw, indoor_f, outdoor_f) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
+  const zoneOf = db.prepare("SELECT timezone FROM buildings WHERE id = ?");
   const { start, end } = usageRange(today);
   for (const building of HARBOR_BUILDINGS) {
     if (building === NO_USAGE_BUILDING) continue;
+    const zone = (zoneOf.get(building) as { timezone: string } | undefined)?.timezone ?? "America/New_York";
+    const occurrences = wallOccurrences(zone);
     const skip = new Set<number>();
     for (const [daysBack, length] of gapsFor(building)) {
       const from = end - daysBack * 86400 + 9 * 3600;
@@ -122,14 +126,38 @@ export function seedUsage(ctx: SeedContext) {
       const outdoor = outdoorTemperature(building, ts);
       const kw = demandKw(building, hour, outdoor, d.getUTCDay(), j1 * 0.16);
       const indoor = indoorTemperature(outdoor, hour, j2 * 0.8);
-      insert.run(
-        building,
-        ts,
-        Math.round(kw * 0.25 * 1000) / 1000,
-        Math.round(kw * 100) / 100,
-        Math.round(indoor * 10) / 10,
-        Math.round(outdoor * 10) / 10,
-      );
+      // A time the clocks skip has no interval; one they go back over has two, its second (fold 1) a little
+      // different (issue 51: 23 hours on the spring day, 25 on the autumn day).
+      const times = occurrences(ts);
+      for (let fold = 0; fold < times; fold++) {
+        const k = fold === 0 ? kw : demandKw(building, hour, outdoor, d.getUTCDay(), -j1 * 0.16);
+        insert.run(
+          building,
+          ts,
+          fold,
+          Math.round(k * 0.25 * 1000) / 1000,
+          Math.round(k * 100) / 100,
+          Math.round(indoor * 10) / 10,
+          Math.round(outdoor * 10) / 10,
+        );
+      }
     }
   }
+}
+
+/**
+ * How many times each wall-clock time (epoch seconds as if UTC) happens in a timezone: 1, or 0 / 2 on the days
+ * the clocks change. One look-up per local day; the few days with a change are read per interval.
+ */
+function wallOccurrences(zone: string) {
+  const days = new Map<number, boolean>();
+  return (wall: number) => {
+    const day = wall - (wall % 86400);
+    let changes = days.get(day);
+    if (changes === undefined) {
+      changes = offsetMinutes(zone, (day - 43200) * 1000) !== offsetMinutes(zone, (day + 129600) * 1000);
+      days.set(day, changes);
+    }
+    return changes ? wallInstants(wall, zone).length : 1;
+  };
 }

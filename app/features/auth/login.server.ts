@@ -114,7 +114,9 @@ export async function loginPage(request: Request, context: LoginContext) {
   const url = new URL(request.url);
   const next = safeRedirect(url.searchParams.get("next"));
   const user = await getSessionUser(request);
-  const rawEmail = url.searchParams.get("email");
+  // An empty `?email=` (a link or a bookmark that carries the parameter with no value) is nothing typed yet, as
+  // no `?email=` at all: the blank email step, with no validation error before anything is typed (issue 51).
+  const rawEmail = url.searchParams.get("email")?.trim() ? url.searchParams.get("email") : null;
   if (user && rawEmail === null) throw redirect(next);
   if (rawEmail === null) return emailStep(url, next, "", null);
   const parsed = parseEmail(rawEmail);

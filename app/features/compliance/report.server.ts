@@ -22,7 +22,7 @@ import { withQuery } from "~/lib/query";
 import { pageParam } from "~/ui/pager";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { getConfig } from "~/server/config.server";
-import { now } from "~/server/clock.server";
+import { clientToday } from "~/features/locations/locations.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 
 /**
@@ -140,9 +140,11 @@ export async function overrideReportLoader({ request, params, context }: LoaderF
   const user = await requireSmb(request);
   if (!user.clientId) throw redirect("/");
   const url = new URL(request.url);
-  const today = now();
-  monthPickerRedirect(url, today);
   const api = await getApi(request, context);
+  // The default month, the picker's limits and the day view's last day: the client's own date (rule
+  // location-today), not the UTC one (on Nov 30 at 7 PM in Seattle it is Dec 1 in UTC).
+  const today = await clientToday(api);
+  monthPickerRedirect(url, today);
   const { view, report, history, worstDays } = await overrideReportView(
     api,
     user.clientId,

@@ -4,7 +4,7 @@ import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { requireSmb } from "~/server/upstream/guards.server";
-import { now } from "~/server/clock.server";
+import { clientToday } from "~/features/locations/locations.server";
 import { FLAG_OUTCOMES } from "../../../shared/flag-outcome";
 import { buildLedger, type Finding } from "./findings";
 
@@ -40,16 +40,14 @@ export function listFindings(api: ApiClient, clientId: number) {
   return api.get(`/client/${clientId}/findings`, { schema: findingsAnswer });
 }
 
-/** The web's today as a calendar date (UTC), like the dashboard's 45-day rule. */
-const todayIso = () => now().toISOString().slice(0, 10);
-
 /** The ledger for a request: the user's client's findings, the URL's period and sort (one round trip). */
 export async function loadLedger({ request, context }: Pick<LoaderFunctionArgs, "request" | "context">) {
   const user = await requireSmb(request);
   const api = await getApi(request, context);
-  const answer = await settle(listFindings(api, user.clientId));
+  // The periods end today in the client's home time zone (rule location-today), as its digests count them.
+  const [answer, today] = await Promise.all([settle(listFindings(api, user.clientId)), clientToday(api)]);
   const findings: Finding[] = answer.ok ? answer.data.items : [];
-  const ledger = buildLedger(findings, new URL(request.url).searchParams, todayIso());
+  const ledger = buildLedger(findings, new URL(request.url).searchParams, today.toISOString().slice(0, 10));
   return { answer, ledger };
 }
 

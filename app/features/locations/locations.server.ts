@@ -6,6 +6,10 @@ import type { ApiClient } from "~/server/upstream/api-client.server";
 import { parseId } from "~/lib/ids";
 import { redirectWithToast } from "~/server/upstream/session.server";
 import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
+import { zonedDate } from "~/lib/zoned";
+import { now } from "~/server/clock.server";
+import { settle } from "~/server/upstream/api-error";
+import { homeTimeZone } from "./locations";
 
 export const addressSchema = z.object({
   addressLine1: z.string(),
@@ -130,4 +134,27 @@ export async function requireLocationId(request: Request, value: string | undefi
   const id = parseId(value);
   if (id === null) throw await locationUnavailable(request);
   return id;
+}
+
+/**
+ * A location's "today" (rule location-today): its time zone's date now, as midnight UTC of that date. Defaults,
+ * limits and labels of a location's pages (the usage explorer's pickers, its default periods) start from it.
+ */
+export const locationToday = (location: Pick<Building, "timezone"> | null) =>
+  zonedDate(now().getTime(), location?.timezone);
+
+/** The "today" of a location by id: its own time zone's (the home one when the list cannot be read). */
+export async function locationTodayOf(api: ApiClient, locationId: number) {
+  const found = await settle(findLocation(api, String(locationId)));
+  return locationToday(found.ok ? found.data : null);
+}
+
+/**
+ * The client's "today" for the pages about all of its locations (the compliance report, the findings): the
+ * date in its home time zone (`homeTimeZone`, the digests' too). The product's home time zone when the
+ * location list cannot be read.
+ */
+export async function clientToday(api: ApiClient) {
+  const buildings = await settle(listAllBuildings(api));
+  return zonedDate(now().getTime(), buildings.ok ? homeTimeZone(buildings.data) : null);
 }

@@ -17,6 +17,8 @@ import {
 import { requireUser } from "~/server/upstream/guards.server";
 import { settle } from "~/server/upstream/api-error";
 import { parseId } from "~/lib/ids";
+import { redirectWithToast } from "~/server/upstream/session.server";
+import { PAGE_NOT_FOUND } from "./notices";
 
 /** The authenticated shell: sidebar (top bar below 595px), location selector, navigation by context, banners. */
 export async function appShellLoader({ request, params, context }: LoaderFunctionArgs) {
@@ -59,3 +61,11 @@ export async function appShellLoader({ request, params, context }: LoaderFunctio
     helpUrl: getConfig().HELP_URL,
   };
 }
+
+/**
+ * An unknown path goes to the index, which says so on arrival (spec part 1 §2: "Any unknown path redirects to
+ * the index"; rule redirect-says-why): the catch-all route, and a known route's parameter that names no page
+ * (`/locations/101/usage/foo`).
+ */
+export const pageNotFound = (request: Request) =>
+  redirectWithToast(request, "/", { kind: "info", message: PAGE_NOT_FOUND });

@@ -6,6 +6,7 @@ import { parseForm } from "~/server/forms.server";
 import { z } from "zod";
 import type { DismissalParams } from "./dismissal";
 import { issueLabel } from "../../../shared/status-labels";
+import { isIssueSlug } from "../../../shared/issue-slugs";
 import {
   dismissalRefusal,
   type DismissalRefusal,
@@ -16,13 +17,18 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { requireUser } from "~/server/upstream/guards.server";
 
-/** The link's (and the form's) two parameters; anything else is "Submission Failed". */
+/**
+ * The link's (and the form's) two parameters; anything else is "Submission Failed". The slug must be one of the
+ * catalogue's issue types: a garbled one (`permanent_ho`) names no issue, so it is a wrong parameter, not a
+ * resolved issue.
+ */
 export const dismissalSchema = z.object({
   thermostatId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   issueSlug: z
     .string()
     .trim()
-    .regex(/^[a-z0-9_]{1,100}$/),
+    .regex(/^[a-z0-9_]{1,100}$/)
+    .refine(isIssueSlug),
 }) satisfies z.ZodType<DismissalParams>;
 
 /** The dismissal link's query or the page's form, parsed with `dismissalSchema`. */

@@ -10,6 +10,7 @@ import {
   gapRanges,
   hourOfDay,
   localPart,
+  repeatedTimes,
   temperatureAxisDomain,
   unitsLabel,
   usageTitle,
@@ -115,11 +116,12 @@ export function usageChart(
     { name: "Outdoor temperature", unit: units.temperature || "°F", color: COLORS.outdoor },
     { name: "Indoor temperature", unit: units.temperature || "°F", color: COLORS.indoor, dashed: true },
   ];
+  const twice = repeatedTimes(points);
   return {
     label: `${usageTitle(usageType)} in ${bar.unit} with outdoor and indoor temperatures; x axis: ${xTitle}`,
     points: points.map((p) => ({
       key: p.startTs,
-      label: bucketLabel(p.startTs, granularity),
+      label: bucketLabel(p.startTs, granularity, twice.has(localPart(p.startTs))),
       bar: p.energy,
       lines: [p.outdoor, p.indoor],
     })),

@@ -4,7 +4,7 @@ import { redirect, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { settle } from "~/server/upstream/api-error";
 import { primaryStatus, getApi } from "~/server/upstream/upstream.server";
 import { billWindow, formatMoney } from "~/features/bills/bills";
-import { isNotFound, listBills, todayUtc, type BillStatement } from "~/features/bills/bills.server";
+import { isNotFound, listBills, type BillStatement } from "~/features/bills/bills.server";
 import {
   granularityFor,
   joinSeries,
@@ -20,7 +20,12 @@ import {
   usageSummary,
 } from "./usage";
 import { requireSmb } from "~/server/upstream/guards.server";
-import { locationUnavailable, requireLocationId } from "~/features/locations/locations.server";
+import { pageNotFound } from "~/features/shell/shell.server";
+import {
+  locationTodayOf,
+  locationUnavailable,
+  requireLocationId,
+} from "~/features/locations/locations.server";
 import { isPickerTab } from "./components/date-pickers";
 import { clampStart, isSteppedPeriod } from "./period-range";
 
@@ -82,9 +87,11 @@ export async function loadUsage(
     usageType: UsageType;
     search: URLSearchParams;
     needBills: boolean;
+    /** The location's today (`locationTodayOf`): its time zone's date (rule location-today). */
+    today: Date;
   },
 ): Promise<UsageLoad> {
-  const today = todayUtc();
+  const today = q.today;
   const t = todayParts(today);
   const { minDate, maxDate } = billWindow(today);
   const periodParam = q.search.get("period");
@@ -140,25 +147,29 @@ export async function usagePageLoader({ request, params, context }: LoaderFuncti
   await requireSmb(request);
   const locationId = await requireLocationId(request, params.locationId);
   const url = new URL(request.url);
-  if (!isUsageType(params.usageType)) throw redirect(`/locations/${locationId}/usage/demand${url.search}`);
+  // Not demand or consumption: an unknown path, which goes to the index (spec part 1 §2).
+  if (!isUsageType(params.usageType)) throw await pageNotFound(request);
   const usageType: UsageType = params.usageType;
   const picker = url.searchParams.get("picker");
+  const api = await getApi(request, context);
+  // No future dates, months or years at this location: "today" is its time zone's date (rule location-today).
+  const todayDate = await locationTodayOf(api, locationId);
+  const today = todayParts(todayDate);
   // A hand-typed start outside the allowed range shows the nearest allowed period (rule usage-period-range).
   const period = url.searchParams.get("period");
-  const clamped =
-    isSteppedPeriod(period) && clampStart(period, url.searchParams.get("start"), todayParts(todayUtc()));
+  const clamped = isSteppedPeriod(period) && clampStart(period, url.searchParams.get("start"), today);
   if (clamped) {
     url.searchParams.set("start", clamped);
     throw redirect(`${url.pathname}${url.search}`);
   }
-  const result = await loadUsage(await getApi(request, context), {
+  const result = await loadUsage(api, {
     request,
     locationId,
     usageType,
     search: url.searchParams,
     needBills: picker === "bill",
+    today: todayDate,
   });
-  const today = todayParts(todayUtc());
   const tabParam = url.searchParams.get("tab");
   return data(
     {
@@ -184,7 +195,7 @@ export async function usagePageLoader({ request, params, context }: LoaderFuncti
             ? "day"
             : result.view.period,
       cal: url.searchParams.get("cal"),
-      bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayUtc()).minDate) : [],
+      bills: result.bills?.ok ? pickerBills(result.bills.items, billWindow(todayDate).minDate) : [],
       billsFailed: result.bills ? !result.bills.ok : false,
     },
     { status: result.status },

@@ -241,9 +241,14 @@ export function joinSeries(
   indoor: SeriesValue[],
   outdoor: SeriesValue[],
 ): UsagePoint[] {
-  const keys = [...new Set([...energy, ...indoor, ...outdoor].map((v) => v.startTs))].sort((a, b) =>
-    compareIso(localPart(a), localPart(b)),
-  );
+  // In time order: by instant, so that the two 1:00 AMs of the day the clocks go back (-07:00, then -08:00)
+  // stay apart and in the order they happened (issue 51); by wall-clock time when a value carries no offset.
+  const keys = [...new Set([...energy, ...indoor, ...outdoor].map((v) => v.startTs))].sort((a, b) => {
+    const [x, y] = [Date.parse(a), Date.parse(b)];
+    return Number.isFinite(x) && Number.isFinite(y) && x !== y
+      ? x - y
+      : compareIso(localPart(a), localPart(b));
+  });
   const e = new Map(energy.map((v) => [v.startTs, v.value]));
   const i = new Map(indoor.map((v) => [v.startTs, v.value]));
   const o = new Map(outdoor.map((v) => [v.startTs, v.value]));
@@ -275,7 +280,19 @@ export function gapRanges(points: { energy: number | null }[]): [number, number]
 }
 
 /** The label of a bucket by granularity, in the building's local time. */
-export function bucketLabel(iso: string, granularity: Granularity) {
+/** "UTC−8": the UTC offset of an ISO timestamp, for an hour the clocks go back over. */
+export function offsetLabel(iso: string) {
+  const m = /([+-])(\d{2}):(\d{2})$/.exec(iso);
+  if (!m) return "UTC";
+  const minutes = Number(m[3]);
+  return `UTC${m[1] === "-" ? "−" : "+"}${Number(m[2])}${minutes ? `:${m[3]}` : ""}`;
+}
+
+/**
+ * A bucket's label: "Nov 1, 1:00 AM"; for a wall-clock time that happens twice (`repeated`, the day the clocks
+ * go back), with its UTC offset, "Nov 1, 1:00 AM (UTC−7)" then "Nov 1, 1:00 AM (UTC−8)" (issue 51).
+ */
+export function bucketLabel(iso: string, granularity: Granularity, repeated = false) {
   const local = localPart(iso);
   const [date, time = "00:00"] = local.split("T");
   const [y, m, d] = date.split("-").map(Number);
@@ -284,7 +301,20 @@ export function bucketLabel(iso: string, granularity: Granularity) {
   if (granularity === "day" || granularity === "week") return formatCalendarDate(date);
   const [hh, mm] = time.split(":").map(Number);
   const h12 = hh % 12 === 0 ? 12 : hh % 12;
-  return `${MONTH_SHORT[m - 1]} ${d}, ${h12}:${pad(mm)} ${hh < 12 ? "AM" : "PM"}`;
+  const label = `${MONTH_SHORT[m - 1]} ${d}, ${h12}:${pad(mm)} ${hh < 12 ? "AM" : "PM"}`;
+  return repeated ? `${label} (${offsetLabel(iso)})` : label;
+}
+
+/** The wall-clock times a series holds twice (the day the clocks go back): their `localPart`s. */
+export function repeatedTimes(points: { startTs: string }[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const p of points) {
+    const local = localPart(p.startTs);
+    if (seen.has(local)) twice.add(local);
+    seen.add(local);
+  }
+  return twice;
 }
 
 /** Hours since local midnight of a bucket start (day view x position). */
