@@ -1,6 +1,6 @@
 /**
  * Local wall-clock times of a building (epoch seconds as if UTC, usage_intervals' `ts`) and the instants they
- * name, across changes of clocks (issue 51). Most wall-clock times name one instant; on the day the clocks go
+ * name, across changes of clocks. Most wall-clock times name one instant; on the day the clocks go
  * forward an hour names none (2:00–2:59 AM in the US), and on the day they go back an hour names two (1:00–1:59
  * AM): the first has fold 0, the second fold 1 (migration 086).
  */

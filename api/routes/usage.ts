@@ -151,7 +151,7 @@ export function usageRoutes(deps: ApiDeps) {
           outdoor.push({ start_ts, value: row ? round(row.outdoor, 1) : null });
         };
         if (subDay) {
-          // Hours are instants labelled in the building's zone (issue 51): 23 on the day the clocks go
+          // Hours are instants labelled in the building's zone: 23 on the day the clocks go
           // forward (no 2:00 AM), 25 on the day they go back (1:00 AM twice, at two offsets).
           const step = q.period === "hour" ? 3600 : 900;
           for (const i of instantsBetween(startTs, Math.max(startTs, last), step, building.timezone))

@@ -61,7 +61,7 @@ test.describe("redirects say why", () => {
     await expect(page.getByTestId("toast")).toHaveText(/That page doesn't exist/);
     await page.goto("/locations");
     await expect(page.getByTestId("toast")).toHaveCount(0);
-    // A usage type that is neither demand nor consumption is an unknown path too, and its CSV (issue 51).
+    // A usage type that is neither demand nor consumption is an unknown path too, and its CSV.
     for (const path of ["/locations/101/usage/foo", "/locations/101/usage/foo/csv?period=month"]) {
       await page.goto(path);
       await expect(page).toHaveURL(/\/locations$/);

@@ -2,7 +2,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import { expect, loginAs, ready, test, USERS } from "./fixtures";
 
 /**
- * A location's "today" is its time zone's date (rule location-today, issue 51). Both server clocks stand at
+ * A location's "today" is its time zone's date (rule location-today). Both server clocks stand at
  * 7 PM on Nov 30 in Seattle, 03:00 UTC on Dec 1: November is still running at every demo location, so the
  * compliance report opens on October and the usage explorer offers neither Dec 1 nor December. Harbor Coffee's
  * home location is Pike Place, Seattle (101).

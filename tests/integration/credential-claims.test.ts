@@ -7,7 +7,7 @@ import { ARCADIA_DEMO_WEBHOOK_SECRET } from "../../api/config";
 import { USER } from "../../api/db/seed/ids";
 
 /**
- * Issue 48's two medium findings, as an attacker tried them (rules object-access and arcadia-credential-claim):
+ * The two medium findings of the last security review, as an attacker tried them (rules object-access and arcadia-credential-claim):
  * a user limited to some locations may not reach another location's utility login by its id, and a provider
  * credential id from the browser is a claim, accepted only within a Connect session of ours and on the provider's
  * word that it is this client's.

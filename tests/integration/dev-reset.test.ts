@@ -103,7 +103,7 @@ describe("POST /dev/reset", () => {
       expect(api.db.prepare("SELECT id FROM users WHERE id = ?").get(id)).toBeUndefined();
     });
 
-    it("POST /dev/clock moves the api's clock, a reset seeds at it, and null puts it back (issue 51)", async () => {
+    it("POST /dev/clock moves the api's clock, a reset seeds at it, and null puts it back", async () => {
       const moved = await call(api, "POST", "/dev/clock", { body: { at: "2026-12-01T03:00:00.000Z" } });
       expect(moved.status).toBe(200);
       expect(Date.parse(moved.json.now as string) - Date.parse("2026-12-01T03:00:00.000Z")).toBeLessThan(

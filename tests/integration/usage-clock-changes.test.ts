@@ -3,7 +3,7 @@ import type { RunningApi } from "../../api/server";
 import { call, loginCookie, startTestApi } from "./api-harness";
 
 /**
- * The reference api's hourly series across the changes of clocks (issue 51): hours are instants labelled in the
+ * The reference api's hourly series across the changes of clocks: hours are instants labelled in the
  * building's zone. At Pike Place, Seattle (101), Mar 8, 2026 has 23 hours (no 2:00 AM) and Nov 1, 2026 has 25
  * (1:00 AM at -07:00, then at -08:00). Both lie within the demo's 13 months at the test clock (Nov 18, 2026).
  */

@@ -10,7 +10,7 @@ import { SAM_BUILDINGS } from "../../api/db/seed/core";
 import { TEAM_USERS } from "../../api/db/seed/accounts";
 
 /**
- * The authorization matrix (issue 48, rule object-access): generated from the api's own route table, every route
+ * The authorization matrix (rule object-access): generated from the api's own route table, every route
  * that takes an id × every role × the owners of each id, answered as the rule says: 404 for what the person may not
  * see, 403 for what they may see but not change, anything else when allowed; nothing in the database changes
  * when refused. A route whose path takes an id and has no rule fails here, and so does a rule for no route.

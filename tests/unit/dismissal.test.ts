@@ -26,7 +26,7 @@ describe("the dismissal link's parameters", () => {
     "thermostatId=1024&issueSlug=..%2Fx",
     "thermostatId=1024&issueSlug=Permanent%20Hold",
     `thermostatId=1024&issueSlug=${"a".repeat(101)}`,
-    // A link cut short, or any slug outside the catalogue: not an issue type (issue 51).
+    // A link cut short, or any slug outside the catalogue: not an issue type.
     "thermostatId=1013&issueSlug=permanent_ho",
     "thermostatId=1013&issueSlug=no_such_issue",
   ])("refuses %j", (query) => {

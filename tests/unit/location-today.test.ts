@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { zonedDate } from "~/lib/zoned";
-import { homeTimeZone } from "~/features/locations/locations";
+import { homeTimeZone } from "~/features/locations/locations.server";
 import {
   isPickableMonth,
   parsePeriod,
@@ -17,7 +17,7 @@ import {
 import { clampStart } from "~/features/usage/period-range";
 
 /**
- * A location's "today" is its time zone's date (rule location-today, issue 51). The clock stands at the US
+ * A location's "today" is its time zone's date (rule location-today). The clock stands at the US
  * month-end evening hours: 7 PM on Nov 30 in Seattle is 03:00 UTC on Dec 1, and 7 PM on Dec 31 is New Year's Day
  * in UTC. Every default, limit and label computed from "today" must still read Nov 30 (Dec 31) there.
  */

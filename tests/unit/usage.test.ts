@@ -170,7 +170,7 @@ describe("series", () => {
     expect(gapRanges(pts)).toEqual([[1, 2]]);
   });
 
-  it("keeps the two 1:00 AMs of the day the clocks go back apart, in the order they happened (issue 51)", () => {
+  it("keeps the two 1:00 AMs of the day the clocks go back apart, in the order they happened", () => {
     // Listed out of order: the series sort by instant, not by wall-clock time.
     const e = [
       { startTs: "2026-11-01T01:00:00-08:00", value: 2 },

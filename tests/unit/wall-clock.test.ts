@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { instantsBetween, wallClockIso, wallInstants } from "../../api/lib/wall-clock";
 
 /**
- * The reference api's hours are instants labelled in the building's zone (issue 51): at Pike Place, Seattle, the
+ * The reference api's hours are instants labelled in the building's zone: at Pike Place, Seattle, the
  * clocks go forward on Mar 8, 2026 (no 2:00 AM) and back on Nov 1, 2026 (1:00 AM twice).
  */
 const SEATTLE = "America/Los_Angeles";

@@ -1,5 +1,5 @@
 /**
- * Usage intervals across a change of clocks (issue 51). `ts` stays the interval start as the building's local
+ * Usage intervals across a change of clocks. `ts` stays the interval start as the building's local
  * wall-clock time (epoch seconds as if UTC, migration 030), so that SQL still buckets by local day, week,
  * month and year without timezone arithmetic. A wall-clock time names two instants once a year: on the day the
  * clocks go back, 1:00–1:59 AM happens twice. `fold` tells them apart, as Python's datetime does: 0 for the

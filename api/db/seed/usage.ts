@@ -127,7 +127,7 @@ export function seedUsage(ctx: SeedContext) {
       const kw = demandKw(building, hour, outdoor, d.getUTCDay(), j1 * 0.16);
       const indoor = indoorTemperature(outdoor, hour, j2 * 0.8);
       // A time the clocks skip has no interval; one they go back over has two, its second (fold 1) a little
-      // different (issue 51: 23 hours on the spring day, 25 on the autumn day).
+      // different (23 hours on the spring day, 25 on the autumn day).
       const times = occurrences(ts);
       for (let fold = 0; fold < times; fold++) {
         const k = fold === 0 ? kw : demandKw(building, hour, outdoor, d.getUTCDay(), -j1 * 0.16);

@@ -115,7 +115,7 @@ export async function loginPage(request: Request, context: LoginContext) {
   const next = safeRedirect(url.searchParams.get("next"));
   const user = await getSessionUser(request);
   // An empty `?email=` (a link or a bookmark that carries the parameter with no value) is nothing typed yet, as
-  // no `?email=` at all: the blank email step, with no validation error before anything is typed (issue 51).
+  // no `?email=` at all: the blank email step, with no validation error before anything is typed.
   const rawEmail = url.searchParams.get("email")?.trim() ? url.searchParams.get("email") : null;
   if (user && rawEmail === null) throw redirect(next);
   if (rawEmail === null) return emailStep(url, next, "", null);

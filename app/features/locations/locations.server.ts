@@ -9,7 +9,6 @@ import { LOCATION_UNAVAILABLE } from "~/features/shell/notices";
 import { zonedDate } from "~/lib/zoned";
 import { now } from "~/server/clock.server";
 import { settle } from "~/server/upstream/api-error";
-import { homeTimeZone } from "./locations";
 
 export const addressSchema = z.object({
   addressLine1: z.string(),
@@ -157,4 +156,15 @@ export async function locationTodayOf(api: ApiClient, locationId: number) {
 export async function clientToday(api: ApiClient) {
   const buildings = await settle(listAllBuildings(api));
   return zonedDate(now().getTime(), buildings.ok ? homeTimeZone(buildings.data) : null);
+}
+
+/**
+ * A client's home time zone: its first location's (the lowest id, the one it signed up with), as its digest
+ * emails use (api/domain/notifications.ts#homeTimeZone). The pages about all of a client's locations (the
+ * compliance report, the findings) take "today" from it (rule location-today); null without locations.
+ */
+export function homeTimeZone(buildings: Pick<Building, "id" | "timezone">[]): string | null {
+  let first: Pick<Building, "id" | "timezone"> | null = null;
+  for (const b of buildings) if (!first || b.id < first.id) first = b;
+  return first?.timezone ?? null;
 }

@@ -70,17 +70,6 @@ export function locationComparator(isStaff: boolean) {
 }
 
 /**
- * A client's home time zone: its first location's (the lowest id, the one it signed up with), as its digest
- * emails use (api/domain/notifications.ts#homeTimeZone). The pages about all of a client's locations (the
- * compliance report, the findings) take "today" from it (rule location-today); null without locations.
- */
-export function homeTimeZone(buildings: Pick<Building, "id" | "timezone">[]): string | null {
-  let first: Pick<Building, "id" | "timezone"> | null = null;
-  for (const b of buildings) if (!first || b.id < first.id) first = b;
-  return first?.timezone ?? null;
-}
-
-/**
  * The selector's order (rule location-selector-order, docs/rules.md): staff see codes sorted by code number;
  * everyone else sees names sorted by street address (number, then street), then name.
  */

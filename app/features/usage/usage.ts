@@ -242,7 +242,7 @@ export function joinSeries(
   outdoor: SeriesValue[],
 ): UsagePoint[] {
   // In time order: by instant, so that the two 1:00 AMs of the day the clocks go back (-07:00, then -08:00)
-  // stay apart and in the order they happened (issue 51); by wall-clock time when a value carries no offset.
+  // stay apart and in the order they happened; by wall-clock time when a value carries no offset.
   const keys = [...new Set([...energy, ...indoor, ...outdoor].map((v) => v.startTs))].sort((a, b) => {
     const [x, y] = [Date.parse(a), Date.parse(b)];
     return Number.isFinite(x) && Number.isFinite(y) && x !== y
@@ -290,7 +290,7 @@ export function offsetLabel(iso: string) {
 
 /**
  * A bucket's label: "Nov 1, 1:00 AM"; for a wall-clock time that happens twice (`repeated`, the day the clocks
- * go back), with its UTC offset, "Nov 1, 1:00 AM (UTC−7)" then "Nov 1, 1:00 AM (UTC−8)" (issue 51).
+ * go back), with its UTC offset, "Nov 1, 1:00 AM (UTC−7)" then "Nov 1, 1:00 AM (UTC−8)".
  */
 export function bucketLabel(iso: string, granularity: Granularity, repeated = false) {
   const local = localPart(iso);
