@@ -100,18 +100,50 @@ export function parse<S extends z.ZodTypeAny>(
   throw validationError({ [where]: params });
 }
 
+/** What a synchronous handler may return: anything but a promise (an async handler is an `asyncRoute`). */
+export type SyncAnswer = void | undefined | null | Response | boolean;
+
+/** Runs a route's handler under the request's Idempotency-Key (set on `res.locals.runKeyed`, api/lib/idempotency.ts). */
+export type RunKeyed = (run: () => unknown) => unknown;
+
+/** The 422 for an Idempotency-Key on a write whose handler cannot answer inside one transaction. */
+export const KEY_NOT_HONOURED =
+  "This request cannot be made idempotent: send it again without an Idempotency-Key";
+
 /**
- * Wraps an async handler so a thrown error reaches the error middleware. A write sent with an Idempotency-Key
- * runs through the key's `runKeyed` (api/lib/idempotency.ts): once, with its answer stored in its transaction.
+ * A synchronous handler (better-sqlite3: its reads and writes are one transaction), so it can honour an
+ * Idempotency-Key: a write sent with one runs through the key's `runKeyed` (api/lib/idempotency.ts), once, with
+ * its answer stored in its transaction. The type refuses a handler that returns a promise (write it with
+ * `asyncRoute`); a thrown error reaches the error middleware.
  */
 export const route =
-  (fn: (req: Request, res: Response) => unknown | Promise<unknown>): RequestHandler =>
+  (fn: (req: Request, res: Response) => SyncAnswer): RequestHandler =>
   (req, res, next) => {
+    try {
+      const runKeyed = res.locals.runKeyed as RunKeyed | undefined;
+      const result: unknown = runKeyed ? runKeyed(() => fn(req, res)) : fn(req, res);
+      // A promise that got past the type (a cast): observed, so its failure answers instead of killing the worker.
+      if (result instanceof Promise) result.catch(next);
+    } catch (err) {
+      next(err);
+    }
+  };
+
+/**
+ * An asynchronous handler (it awaits something: rendering an email, the provider, a PDF). Its writes cannot share
+ * one transaction with the stored answer of an Idempotency-Key, so a write sent with a key is refused with 422
+ * before the handler runs (finding 3 of issue 48): a key is honoured or refused, never half-applied. The
+ * handler's promise is always observed: its failure reaches the error middleware.
+ */
+export const asyncRoute =
+  (fn: (req: Request, res: Response) => Promise<unknown>): RequestHandler =>
+  (req, res, next) => {
+    if (res.locals.runKeyed) {
+      next(new HttpError(422, { message: KEY_NOT_HONOURED }));
+      return;
+    }
     Promise.resolve()
-      .then(() => {
-        const runKeyed = res.locals.runKeyed as ((run: () => unknown) => unknown) | undefined;
-        return runKeyed ? runKeyed(() => fn(req, res)) : fn(req, res);
-      })
+      .then(() => fn(req, res))
       .catch(next);
   };
 

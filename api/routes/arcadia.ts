@@ -3,7 +3,7 @@ import { z } from "zod";
 import * as clock from "../lib/clock";
 import { getAuth, sessionRouter } from "../lib/auth";
 import { requireBuilding } from "../lib/buildings";
-import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
+import { type ApiDeps, badRequest, notFound, parse, asyncRoute, route } from "../lib/http";
 import {
   clientUserId,
   createConnectToken,
@@ -80,7 +80,7 @@ export function arcadiaRoutes(deps: ApiDeps) {
   r.post(
     "/arcadia/connect-token",
     auth,
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(tokenBody, req.body);
       const clientId = clientOf(res);
       const utility = utilityOf(body.arcadia_provider_id);
@@ -100,7 +100,7 @@ export function arcadiaRoutes(deps: ApiDeps) {
   r.post(
     "/arcadia/connect-url",
     auth,
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(urlBody, req.body);
       if (!body.redirect_url.startsWith(`${deps.config.webBaseUrl}/`))
         throw badRequest("Unknown redirect_url");

@@ -5,7 +5,16 @@ import type { DB } from "../db";
 import type { ActionRow, DispatchRow, ThermostatRow } from "../db/rows";
 import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams, buildingRoute } from "../lib/buildings";
-import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
+import {
+  type ApiDeps,
+  badRequest,
+  HttpError,
+  notFound,
+  parse,
+  route,
+  type SyncAnswer,
+  validationError,
+} from "../lib/http";
 import { pathId } from "../lib/ids";
 
 export type IssueRow = {
@@ -80,7 +89,7 @@ export function requireThermostat(db: DB, auth: Auth, thermostatId: string | num
 /** A handler for a path with `:thermostatId`: it runs only for a thermostat the session may see (else 404). */
 const thermostatRoute = (
   db: DB,
-  fn: (thermostat: ThermostatRow, req: Request, res: Response) => unknown | Promise<unknown>,
+  fn: (thermostat: ThermostatRow, req: Request, res: Response) => SyncAnswer,
 ): RequestHandler =>
   route((req, res) => fn(requireThermostat(db, getAuth(res), String(req.params.thermostatId)), req, res));
 
