@@ -10,6 +10,7 @@ import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
 import { closeFlag, flagOutcomes, outcomeJson } from "../lib/flag-outcomes";
 import { FLAG_OUTCOMES, outcomeProblem } from "../../shared/flag-outcome";
+import { FLAG_ANSWER_LIMIT_REACHED } from "../../shared/bill-flags";
 import { prepareFlagOutcome } from "../mail/jobs";
 import * as clock from "../lib/clock";
 import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
@@ -255,7 +256,13 @@ export function billRoutes(deps: ApiDeps) {
       const { decision, onRecord } = db.transaction(() =>
         recordFlagAnswer(db, flag, auth.user.id, status, "app"),
       )();
-      if (decision === "refused" || (decision === "already" && onRecord?.user_id !== auth.user.id)) {
+      if (decision === "limit")
+        throw new HttpError(409, {
+          message: FLAG_ANSWER_LIMIT_REACHED,
+          error: "answer_limit",
+          status: flag.status,
+        });
+      if (decision !== "record" && !(decision === "already" && onRecord?.user_id === auth.user.id)) {
         throw new HttpError(409, {
           message:
             flag.status === "completed"
