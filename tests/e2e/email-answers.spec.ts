@@ -14,6 +14,8 @@ test.describe("answers from email", () => {
   test("alert → No, please investigate → Help is on the way! → the link cannot withdraw it → the spending page switches it", async ({
     page,
   }, info) => {
+    // The email page, then sign-in and the spending page's switch: more steps than the default budget.
+    test.slow();
     const since = await mailMark(info);
     expect(await runJob(info, "bill_flag")).toBeGreaterThan(0);
     const mail = await waitForMail(info, USERS.dana, since, BILL_ALERT);

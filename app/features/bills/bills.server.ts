@@ -13,12 +13,12 @@ import {
   flagAnchor,
   FLAG_CLOSE_FAILED,
   outcomeRecordText,
-  parseCredit,
   raisedText,
   spendingFormSchema,
 } from "./bills";
 import { FLAG_OUTCOMES, outcomeProblem } from "../../../shared/flag-outcome";
 import { FLAG_ANSWER_LIMIT_REACHED } from "../../../shared/bill-flags";
+import { DOLLAR_AMOUNT_INVALID, parseDollarAmount } from "../../../shared/money-amount";
 import { now } from "~/server/clock.server";
 import { flagPrice, priceLine } from "../../../shared/flag-price";
 import { parseId } from "~/lib/ids";
@@ -288,9 +288,9 @@ async function closeAction(
   const refuse = (status: number, message: string) =>
     data({ flagId: v.flagId, message, values: typed }, { status });
   if (!user.isStaff) return refuse(403, FLAG_CLOSE_FAILED);
-  const credit = parseCredit(v.credit);
-  if (credit === "invalid")
-    return refuse(400, "Enter the credit as an amount above $0.00, in dollars and cents");
+  // One parser for every typed amount (rule money-amount-input): commas only between thousands.
+  const credit = parseDollarAmount(v.credit);
+  if (credit === "invalid") return refuse(400, DOLLAR_AMOUNT_INVALID);
   const problem = outcomeProblem(v.outcome, credit);
   if (problem) return refuse(400, problem);
   return idempotentAction(

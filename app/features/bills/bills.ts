@@ -257,14 +257,6 @@ export const flagCloseSchema = z.object({
 /** The spending page's one form schema: an answer (confirm, investigate) or staff closing (close). */
 export const spendingFormSchema = z.discriminatedUnion("intent", [flagAnswerSchema, flagCloseSchema]);
 
-/** A credit typed in dollars ("$1,234.5", "120") as cents, or null when it is not an amount. */
-export function parseCredit(text: string | undefined): number | null | "invalid" {
-  const t = (text ?? "").replace(/[$,\s]/g, "");
-  if (!t) return null;
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(t)) return "invalid";
-  return Math.round(Number(t) * 100);
-}
-
 /** How an investigation ended, as the api gives it. */
 export type FlagOutcomeRecord = {
   outcome: FlagOutcome;
