@@ -156,14 +156,45 @@ export function paged<T>(items: T[], page: number, size: number) {
   return { items: items.slice((page - 1) * size, page * size), total: items.length, page, size };
 }
 
+/**
+ * A request body the body parsers could not read (their errors carry a `type`), answered as the client's fault
+ * (issue 48, finding 8): over the limit 413, an encoding or charset not taken 415, malformed or cut short 400.
+ * Null for any other error.
+ */
+export function bodyError(err: unknown): { status: number; message: string } | null {
+  if (!err || typeof err !== "object" || err instanceof HttpError) return null;
+  switch ("type" in err ? err.type : undefined) {
+    case "entity.too.large":
+      return { status: 413, message: "Request body too large" };
+    case "encoding.unsupported":
+      return { status: 415, message: "Unsupported content encoding" };
+    case "charset.unsupported":
+      return { status: 415, message: "Unsupported charset" };
+    case "entity.parse.failed":
+      return { status: 400, message: "Malformed JSON body" };
+    case "request.aborted":
+    case "request.size.invalid":
+    case "entity.verify.failed":
+      return { status: 400, message: "Unreadable request body" };
+  }
+  // Any other error of a body parser with a client status (a broken gzip stream, marked `expose`): the
+  // client's fault too.
+  const status = "status" in err && typeof err.status === "number" ? err.status : 0;
+  const exposed = "expose" in err && err.expose === true;
+  return exposed && status >= 400 && status < 500
+    ? { status: 400, message: "Unreadable request body" }
+    : null;
+}
+
 export function errorMiddleware(deps: ApiDeps) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
       res.status(err.status).json(err.body);
       return;
     }
-    if (err && typeof err === "object" && "type" in err && err.type === "entity.parse.failed") {
-      res.status(400).json({ message: "Malformed JSON body" });
+    const body = bodyError(err);
+    if (body) {
+      res.status(body.status).json({ message: body.message });
       return;
     }
     deps.log("api error", { err: err instanceof Error ? err.message : String(err) });
