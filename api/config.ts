@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { ApiConfig } from "./lib/http";
 
@@ -82,16 +83,41 @@ const schema = z.object({
   /** Which of the provider's environments the keys belong to (Connect is opened with the same `env`). */
   ARCADIA_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
   /**
-   * The webhook signing key (Arc-Webhook-Signature). Required in production against a real provider
-   * (ARCADIA_API_URL set); otherwise the documented demo key ARCADIA_DEMO_WEBHOOK_SECRET, which the simulator
-   * signs with.
+   * The webhook signing key (Arc-Webhook-Signature), trimmed (a stray space is not another key). Required with
+   * a real provider (ARCADIA_API_URL set), whatever NODE_ENV. With the simulator: unset, the documented demo key
+   * ARCADIA_DEMO_WEBHOOK_SECRET outside production; in production only with ARCADIA_DEMO_WEBHOOK_KEY on, else a
+   * random key of this process that only the built-in simulator knows (webhookSecretOf).
    */
-  ARCADIA_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").max(500).optional(),
+  ARCADIA_WEBHOOK_SECRET: z.string().trim().min(16, "must be at least 16 characters").max(500).optional(),
+  /**
+   * The explicit demo switch (issue 48, finding 5): "true" or "1" lets a production api (NODE_ENV=production)
+   * with the simulator accept webhooks signed with the public demo key. Off by default; never with a provider.
+   */
+  ARCADIA_DEMO_WEBHOOK_KEY: z.enum(["true", "false", "1", "0"]).default("false"),
 });
 
 /** The simulator's keys and the demo's webhook signing key (documented in docs/configuration.md): never live. */
 export const ARCADIA_DEMO_KEYS = { clientId: "demo-client-id", clientSecret: "demo-client-secret" } as const;
 export const ARCADIA_DEMO_WEBHOOK_SECRET = "energyops-demo-arcadia-webhook-key";
+
+const demoSwitch = (e: { ARCADIA_DEMO_WEBHOOK_KEY: string }) =>
+  e.ARCADIA_DEMO_WEBHOOK_KEY === "true" || e.ARCADIA_DEMO_WEBHOOK_KEY === "1";
+
+/**
+ * The key webhooks must be signed with (rule arcadia-webhook-key, issue 48 finding 5): the configured one
+ * (trimmed by the schema); without one, the public demo key outside production or with the demo switch on;
+ * else (a production api with the simulator, the Docker default) a random key of this process, which the
+ * built-in simulator signs with and nobody else knows, so the public demo key is refused.
+ */
+export function webhookSecretOf(e: {
+  NODE_ENV: string;
+  ARCADIA_WEBHOOK_SECRET?: string;
+  ARCADIA_DEMO_WEBHOOK_KEY: string;
+}): string {
+  if (e.ARCADIA_WEBHOOK_SECRET) return e.ARCADIA_WEBHOOK_SECRET;
+  if (e.NODE_ENV !== "production" || demoSwitch(e)) return ARCADIA_DEMO_WEBHOOK_SECRET;
+  return randomBytes(32).toString("hex");
+}
 
 /** Parses the environment; a bad value throws an error naming each variable. */
 export function apiConfigFromEnv(
@@ -116,19 +142,35 @@ export function apiConfigFromEnv(
           path: ["ARCADIA_CLIENT_SECRET"],
           message: "required when ARCADIA_API_URL is set",
         });
-      // Live (a real provider in production) never accepts webhooks signed with the public demo key. The demo
-      // and the test servers run NODE_ENV=production against the simulator, which signs with the demo key.
-      if (e.NODE_ENV === "production" && e.ARCADIA_API_URL && !e.ARCADIA_WEBHOOK_SECRET)
+      // A live provider always has its own signing key (whatever NODE_ENV), never the public demo key.
+      if (e.ARCADIA_API_URL && !e.ARCADIA_WEBHOOK_SECRET)
         ctx.addIssue({
           code: "custom",
           path: ["ARCADIA_WEBHOOK_SECRET"],
-          message: "required in production with ARCADIA_API_URL",
+          message: "required when ARCADIA_API_URL is set",
         });
       if (e.ARCADIA_API_URL && e.ARCADIA_WEBHOOK_SECRET === ARCADIA_DEMO_WEBHOOK_SECRET)
         ctx.addIssue({
           code: "custom",
           path: ["ARCADIA_WEBHOOK_SECRET"],
           message: "the demo key is for the simulator only",
+        });
+      if (e.ARCADIA_API_URL && demoSwitch(e))
+        ctx.addIssue({
+          code: "custom",
+          path: ["ARCADIA_DEMO_WEBHOOK_KEY"],
+          message: "the demo key is for the simulator only: unset it with ARCADIA_API_URL",
+        });
+      // Production with the simulator: the public demo key, named explicitly, needs the demo switch.
+      if (
+        e.NODE_ENV === "production" &&
+        e.ARCADIA_WEBHOOK_SECRET === ARCADIA_DEMO_WEBHOOK_SECRET &&
+        !demoSwitch(e)
+      )
+        ctx.addIssue({
+          code: "custom",
+          path: ["ARCADIA_WEBHOOK_SECRET"],
+          message: "the public demo key is refused in production unless ARCADIA_DEMO_WEBHOOK_KEY=true",
         });
     })
     .safeParse(cleaned);
@@ -159,7 +201,7 @@ export function apiConfigFromEnv(
       clientId: e.ARCADIA_CLIENT_ID ?? ARCADIA_DEMO_KEYS.clientId,
       clientSecret: e.ARCADIA_CLIENT_SECRET ?? ARCADIA_DEMO_KEYS.clientSecret,
       env: e.ARCADIA_ENV,
-      webhookSecret: e.ARCADIA_WEBHOOK_SECRET ?? ARCADIA_DEMO_WEBHOOK_SECRET,
+      webhookSecret: webhookSecretOf(e),
     },
   };
 }

@@ -66,30 +66,57 @@ export const ANSWER_AGAIN: Record<FlagAnswerStatus, string> = {
 export const otherAnswer = (a: FlagAnswerStatus): FlagAnswerStatus =>
   a === "dismissed" ? "action_requested" : "dismissed";
 
+/** Where an answer comes from: the signed-in spending page, or an answer link of an email (a bearer token). */
+export type FlagAnswerSource = "app" | "email";
+
+/**
+ * The most answers a flag takes (issue 48, finding 4): enough for a wrong tap corrected several times by a few
+ * colleagues, few enough that a forwarded alert cannot toggle a flag and fill its history.
+ */
+export const FLAG_ANSWER_LIMIT = 10;
+export const FLAG_ANSWER_LIMIT_REACHED = `This bill issue has had ${FLAG_ANSWER_LIMIT} answers, the most it takes, so its answer can no longer be changed here. To change it, contact Customer Support.`;
+/** An answer link asked to withdraw an investigation: only the signed-in page may (rule flag-answer-history). */
+export const FLAG_WITHDRAW_SIGNED_IN =
+  "If this change is expected after all, sign in and change your answer on the location's spending page: an email link can ask for an investigation but never withdraw one.";
+
 /**
  * Whether a person's answer to a flag is recorded (rule flag-answer-history, docs/rules.md), from the flag's
- * status and whether the answer on record is that person's own:
+ * status, whether the answer on record is that person's own, where the answer comes from and how many answers
+ * the flag has had:
  * - `record`: an unacknowledged flag takes either answer; anyone who may see the bill asks for an investigation
- *   after "Yes, this is expected" was recorded (a second opinion is never lost); the person whose "No, please
- *   investigate" is on record may switch it to "Yes, this is expected" (a wrong tap); nobody else withdraws it.
+ *   after "Yes, this is expected" was recorded (a second opinion is never lost; a deliberate deviation from seed
+ *   2 §4, "dismissed is final"), from the page or an email; the person whose "No, please investigate" is on
+ *   record may switch it to "Yes, this is expected" (a wrong tap), from the signed-in page only.
  * - `already`: that answer is on record (yours or another person's): nothing new is recorded.
+ * - `signed-in`: an email link tried to withdraw its person's own investigation request: an answer link may
+ *   escalate, never withdraw (a forwarded alert must not cancel an investigation, issue 48 finding 4).
+ * - `limit`: the flag has had FLAG_ANSWER_LIMIT answers; nothing more is taken.
  * - `refused`: completed is final; another person's investigation request stays.
  */
 export function decideFlagAnswer(
   status: string,
   answer: FlagAnswerStatus,
   onRecordIsYours: boolean,
-): "record" | "already" | "refused" {
+  source: FlagAnswerSource = "app",
+  answersSoFar = 0,
+): "record" | "already" | "signed-in" | "limit" | "refused" {
   if (status === "completed") return "refused";
   if (status === answer) return "already";
+  if (status === "action_requested" && !onRecordIsYours) return "refused";
+  if (answersSoFar >= FLAG_ANSWER_LIMIT) return "limit";
   if (status === "unacknowledged") return "record";
   if (status === "dismissed") return answer === "action_requested" ? "record" : "refused";
-  if (status === "action_requested") return onRecordIsYours ? "record" : "refused";
+  if (status === "action_requested") return source === "app" ? "record" : "signed-in";
   return "refused";
 }
 
 /** The answers a person may give to a flag now (the buttons shown): none when nothing can change. */
-export const answersOpen = (status: string, onRecordIsYours: boolean): FlagAnswerStatus[] =>
+export const answersOpen = (
+  status: string,
+  onRecordIsYours: boolean,
+  source: FlagAnswerSource = "app",
+  answersSoFar = 0,
+): FlagAnswerStatus[] =>
   (["dismissed", "action_requested"] as const).filter(
-    (a) => decideFlagAnswer(status, a, onRecordIsYours) === "record",
+    (a) => decideFlagAnswer(status, a, onRecordIsYours, source, answersSoFar) === "record",
   );

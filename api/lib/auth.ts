@@ -3,7 +3,7 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import type { DB } from "../db";
 import * as clock from "./clock";
 import { sha256 } from "./crypto";
-import { forbidden, notFound, route, type ApiDeps } from "./http";
+import { forbidden, notFound, route, type ApiDeps, type SyncAnswer } from "./http";
 import { pathId } from "./ids";
 import { signInRefusal } from "../../shared/sign-in-access";
 
@@ -107,7 +107,7 @@ export function requireOwnClient(auth: Auth, clientId: number | string) {
 
 /** A handler for a path with `:clientId`: it runs only for the session's own (effective) client (else 404). */
 export const ownClientRoute = (
-  fn: (clientId: number, req: Request, res: Response) => unknown | Promise<unknown>,
+  fn: (clientId: number, req: Request, res: Response) => SyncAnswer,
 ): RequestHandler =>
   route((req, res) => fn(requireOwnClient(getAuth(res), String(req.params.clientId)), req, res));
 

@@ -1,7 +1,7 @@
 import type { DB } from "../db";
 import type { Request, RequestHandler, Response } from "express";
 import { type Auth, getAuth } from "./auth";
-import { notFound, route } from "./http";
+import { notFound, route, type SyncAnswer } from "./http";
 import { pathId } from "./ids";
 
 /** The buildings a session may see: the client's, narrowed by per-user access unless staff or admin. */
@@ -45,7 +45,7 @@ export function requireBuilding(db: DB, auth: Auth, buildingId: number | string)
 /** A handler for a path with `:buildingId`: it runs only for a building the session may see (else 404). */
 export const buildingRoute = (
   db: DB,
-  fn: (building: BuildingRow, req: Request, res: Response) => unknown | Promise<unknown>,
+  fn: (building: BuildingRow, req: Request, res: Response) => SyncAnswer,
 ): RequestHandler =>
   route((req, res) => fn(requireBuilding(db, getAuth(res), String(req.params.buildingId)), req, res));
 

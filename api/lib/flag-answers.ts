@@ -1,6 +1,6 @@
 import type { DB } from "../db";
 import * as clock from "./clock";
-import { decideFlagAnswer, type FlagAnswerStatus } from "../../shared/bill-flags";
+import { decideFlagAnswer, type FlagAnswerSource, type FlagAnswerStatus } from "../../shared/bill-flags";
 import { demoPerson } from "../../shared/demo-stand-ins";
 
 /**
@@ -10,7 +10,7 @@ import { demoPerson } from "../../shared/demo-stand-ins";
  * transaction), so the two never disagree.
  */
 
-export type AnswerSource = "app" | "email";
+export type AnswerSource = FlagAnswerSource;
 
 type AnswerRow = {
   id: number;
@@ -55,8 +55,9 @@ export function answerJson(a: AnswerRow, readerId: number, demo = false) {
 }
 
 /**
- * Records a person's answer to a flag if the rule takes it: `record` writes the status and the history row;
- * `already` (that answer is on record) and `refused` write nothing.
+ * Records a person's answer to a flag if the rule takes it (with where it comes from, and the flag's answers so
+ * far against FLAG_ANSWER_LIMIT): `record` writes the status and the history row; every other decision writes
+ * nothing.
  */
 export function recordFlagAnswer(
   db: DB,
@@ -65,8 +66,15 @@ export function recordFlagAnswer(
   answer: FlagAnswerStatus,
   source: AnswerSource,
 ) {
-  const onRecord = answerOnRecord(flag.status, flagAnswers(db, [flag.id]).get(flag.id));
-  const decision = decideFlagAnswer(flag.status, answer, onRecord?.user_id === userId);
+  const answers = flagAnswers(db, [flag.id]).get(flag.id) ?? [];
+  const onRecord = answerOnRecord(flag.status, answers);
+  const decision = decideFlagAnswer(
+    flag.status,
+    answer,
+    onRecord?.user_id === userId,
+    source,
+    answers.length,
+  );
   if (decision !== "record") return { decision, onRecord };
   const at = clock.nowIso();
   db.prepare("UPDATE bill_flags SET status = ?, updated_at = ? WHERE id = ?").run(answer, at, flag.id);

@@ -43,16 +43,19 @@ export function outcomeJson(o: OutcomeRow, readerId: number, demo = false) {
   };
 }
 
-/** Closes the flag if it is under investigation (call inside a transaction); answers whether it did. */
+/**
+ * Closes the flag if it is under investigation (call inside a transaction, with the outcome's email: jobs.ts
+ * prepareFlagOutcome); answers whether it did. `at`: the instant it is closed (default: now).
+ */
 export function closeFlag(
   db: DB,
   flagId: number,
   userId: number,
   o: { outcome: FlagOutcome; creditCents: number | null; note: string },
+  at = clock.nowIso(),
 ) {
   const row = db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flagId) as { status: string };
   if (!mayCloseFlag(row.status)) return false;
-  const at = clock.nowIso();
   db.prepare("UPDATE bill_flags SET status = 'completed', updated_at = ? WHERE id = ?").run(at, flagId);
   db.prepare(
     "INSERT INTO bill_flag_outcomes (bill_flag_id, outcome, credit_cents, note, user_id, closed_at) VALUES (?, ?, ?, ?, ?, ?)",

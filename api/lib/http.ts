@@ -100,18 +100,50 @@ export function parse<S extends z.ZodTypeAny>(
   throw validationError({ [where]: params });
 }
 
+/** What a synchronous handler may return: anything but a promise (an async handler is an `asyncRoute`). */
+export type SyncAnswer = void | undefined | null | Response | boolean;
+
+/** Runs a route's handler under the request's Idempotency-Key (set on `res.locals.runKeyed`, api/lib/idempotency.ts). */
+export type RunKeyed = (run: () => unknown) => unknown;
+
+/** The 422 for an Idempotency-Key on a write whose handler cannot answer inside one transaction. */
+export const KEY_NOT_HONOURED =
+  "This request cannot be made idempotent: send it again without an Idempotency-Key";
+
 /**
- * Wraps an async handler so a thrown error reaches the error middleware. A write sent with an Idempotency-Key
- * runs through the key's `runKeyed` (api/lib/idempotency.ts): once, with its answer stored in its transaction.
+ * A synchronous handler (better-sqlite3: its reads and writes are one transaction), so it can honour an
+ * Idempotency-Key: a write sent with one runs through the key's `runKeyed` (api/lib/idempotency.ts), once, with
+ * its answer stored in its transaction. The type refuses a handler that returns a promise (write it with
+ * `asyncRoute`); a thrown error reaches the error middleware.
  */
 export const route =
-  (fn: (req: Request, res: Response) => unknown | Promise<unknown>): RequestHandler =>
+  (fn: (req: Request, res: Response) => SyncAnswer): RequestHandler =>
   (req, res, next) => {
+    try {
+      const runKeyed = res.locals.runKeyed as RunKeyed | undefined;
+      const result: unknown = runKeyed ? runKeyed(() => fn(req, res)) : fn(req, res);
+      // A promise that got past the type (a cast): observed, so its failure answers instead of killing the worker.
+      if (result instanceof Promise) result.catch(next);
+    } catch (err) {
+      next(err);
+    }
+  };
+
+/**
+ * An asynchronous handler (it awaits something: rendering an email, the provider, a PDF). Its writes cannot share
+ * one transaction with the stored answer of an Idempotency-Key, so a write sent with a key is refused with 422
+ * before the handler runs (finding 3 of issue 48): a key is honoured or refused, never half-applied. The
+ * handler's promise is always observed: its failure reaches the error middleware.
+ */
+export const asyncRoute =
+  (fn: (req: Request, res: Response) => Promise<unknown>): RequestHandler =>
+  (req, res, next) => {
+    if (res.locals.runKeyed) {
+      next(new HttpError(422, { message: KEY_NOT_HONOURED }));
+      return;
+    }
     Promise.resolve()
-      .then(() => {
-        const runKeyed = res.locals.runKeyed as ((run: () => unknown) => unknown) | undefined;
-        return runKeyed ? runKeyed(() => fn(req, res)) : fn(req, res);
-      })
+      .then(() => fn(req, res))
       .catch(next);
   };
 
@@ -124,14 +156,45 @@ export function paged<T>(items: T[], page: number, size: number) {
   return { items: items.slice((page - 1) * size, page * size), total: items.length, page, size };
 }
 
+/**
+ * A request body the body parsers could not read (their errors carry a `type`), answered as the client's fault
+ * (issue 48, finding 8): over the limit 413, an encoding or charset not taken 415, malformed or cut short 400.
+ * Null for any other error.
+ */
+export function bodyError(err: unknown): { status: number; message: string } | null {
+  if (!err || typeof err !== "object" || err instanceof HttpError) return null;
+  switch ("type" in err ? err.type : undefined) {
+    case "entity.too.large":
+      return { status: 413, message: "Request body too large" };
+    case "encoding.unsupported":
+      return { status: 415, message: "Unsupported content encoding" };
+    case "charset.unsupported":
+      return { status: 415, message: "Unsupported charset" };
+    case "entity.parse.failed":
+      return { status: 400, message: "Malformed JSON body" };
+    case "request.aborted":
+    case "request.size.invalid":
+    case "entity.verify.failed":
+      return { status: 400, message: "Unreadable request body" };
+  }
+  // Any other error of a body parser with a client status (a broken gzip stream, marked `expose`): the
+  // client's fault too.
+  const status = "status" in err && typeof err.status === "number" ? err.status : 0;
+  const exposed = "expose" in err && err.expose === true;
+  return exposed && status >= 400 && status < 500
+    ? { status: 400, message: "Unreadable request body" }
+    : null;
+}
+
 export function errorMiddleware(deps: ApiDeps) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
       res.status(err.status).json(err.body);
       return;
     }
-    if (err && typeof err === "object" && "type" in err && err.type === "entity.parse.failed") {
-      res.status(400).json({ message: "Malformed JSON body" });
+    const body = bodyError(err);
+    if (body) {
+      res.status(body.status).json({ message: body.message });
       return;
     }
     deps.log("api error", { err: err instanceof Error ? err.message : String(err) });

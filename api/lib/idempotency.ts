@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from "express";
 import type { Auth } from "./auth";
 import * as clock from "./clock";
 import { sha256 } from "./crypto";
-import { type ApiDeps, HttpError } from "./http";
+import { type ApiDeps, HttpError, type RunKeyed } from "./http";
 
 /**
  * Idempotency keys (docs/api-contract.md, ADR 0010), as the IETF draft "The Idempotency-Key HTTP Header Field"
@@ -40,14 +40,11 @@ export const keyOwner = (auth: Pick<Auth, "user" | "clientId">) => `${auth.user.
 
 type KeyRow = { fingerprint: string; status: number; content_type: string | null; body: string };
 
-/** Runs a route's handler under the request's key (set on `res.locals.runKeyed` by the middleware below). */
-export type RunKeyed = (run: () => unknown) => unknown;
-
 /**
  * Middleware for every write: with an `Idempotency-Key`, the route's handler (`route()`, api/lib/http.ts) runs
- * through `runKeyed`, once the session is known. Handlers of signed-in writes are synchronous
- * (better-sqlite3), so the lookup, the write and the stored answer happen in one transaction, and two repeats
- * of one key never interleave.
+ * through `runKeyed`, once the session is known. Only a synchronous handler (`route()`: better-sqlite3) runs
+ * so, the lookup, the write and the stored answer in one transaction, and two repeats of one key never
+ * interleave; an `asyncRoute()` refuses a keyed write with 422 before it runs (KEY_NOT_HONOURED).
  */
 export function idempotencyKeys(deps: ApiDeps): RequestHandler {
   const { db } = deps;
@@ -85,8 +82,14 @@ export function idempotencyKeys(deps: ApiDeps): RequestHandler {
       try {
         db.transaction(() => {
           const result = run();
-          if (result instanceof Promise)
+          if (result instanceof Promise) {
+            // Only a cast gets an async handler here (route()'s type refuses one; asyncRoute() refuses the key):
+            // its promise is observed, so its failure is logged instead of crashing the worker.
+            result.catch((err: unknown) =>
+              deps.log("api error", { err: err instanceof Error ? err.message : String(err) }),
+            );
             throw new Error("a write with an Idempotency-Key must answer synchronously");
+          }
           if (!answer || answer.status < 200 || answer.status >= 300) return;
           const chunk = answer.args[0];
           const body =

@@ -106,6 +106,48 @@ type Candidate = {
 /** One finding of an alert run: a candidate that goes into its person's one email of the run. */
 type Finding = Candidate & { kind: AlertKind; location: { id: number; name: string } };
 
+/** A candidate rendered with its tokens, ready to be written (`writeRendered`). */
+type Rendered = {
+  c: Candidate;
+  tokens: { unsubscribe: string; confirm: string; investigate: string };
+  mail: Awaited<ReturnType<typeof renderEmail>>;
+};
+
+async function renderCandidate(c: Candidate): Promise<Rendered> {
+  const tokens = { unsubscribe: randomToken(), confirm: randomToken(), investigate: randomToken() };
+  return { c, tokens, mail: await renderEmail(c.build(tokens)) };
+}
+
+/**
+ * Writes one rendered email: its ledger row, its tokens and its outbox row (call inside a transaction: the
+ * caller's, so the email is written with what it reports, or not at all). Answers false when the ledger already
+ * holds it (another run wrote it while this one rendered: the UNIQUE key decides, once).
+ */
+function writeRendered(deps: ApiDeps, { c, tokens, mail }: Rendered, nowMs: number): boolean {
+  const { db } = deps;
+  const wrote = db
+    .prepare(
+      "INSERT OR IGNORE INTO notifications_sent (user_id, kind, subject_key, sent_at) VALUES (?, ?, ?, ?)",
+    )
+    .run(c.user.id, c.kind, c.key, new Date(nowMs).toISOString());
+  if (wrote.changes === 0) return false;
+  storeUnsubscribeToken(db, tokens.unsubscribe, c.user.id, c.kind, UNSUBSCRIBE_TOKEN_DAYS);
+  if (c.flag) {
+    storeAnswerToken(db, tokens.confirm, c.user.id, c.flag.id, "dismissed", ANSWER_TOKEN_DAYS);
+    storeAnswerToken(db, tokens.investigate, c.user.id, c.flag.id, "action_requested", ANSWER_TOKEN_DAYS);
+  }
+  sendMail(deps, {
+    to: c.user.email,
+    ...mail,
+    kind: c.kind,
+    headers: {
+      "List-Unsubscribe": `<${unsubscribeHref(deps, tokens.unsubscribe)}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  });
+  return true;
+}
+
 /** Renders and writes the candidates in order, within each person's limit; answers how many were written. */
 async function deliver(deps: ApiDeps, candidates: Candidate[], limited = true) {
   const { db } = deps;
@@ -113,9 +155,6 @@ async function deliver(deps: ApiDeps, candidates: Candidate[], limited = true) {
     "SELECT 1 FROM notifications_sent WHERE user_id = ? AND kind = ? AND subject_key = ?",
   );
   const sentTimes = db.prepare("SELECT sent_at FROM notifications_sent WHERE user_id = ? AND kind = ?");
-  const ledger = db.prepare(
-    "INSERT OR IGNORE INTO notifications_sent (user_id, kind, subject_key, sent_at) VALUES (?, ?, ?, ?)",
-  );
   let sent = 0;
   for (const c of candidates) {
     if (already.get(c.user.id, c.kind, c.key)) continue;
@@ -125,29 +164,8 @@ async function deliver(deps: ApiDeps, candidates: Candidate[], limited = true) {
     );
     // Over the limit: not sent now and not forgotten; a later run sends it once the window has room.
     if (limited && roomUnderLimit(c.kind, times, nowMs) === 0) continue;
-    const tokens = { unsubscribe: randomToken(), confirm: randomToken(), investigate: randomToken() };
-    const doc = c.build(tokens);
-    const mail = await renderEmail(doc);
-    const wrote = db.transaction(() => {
-      // Another run may have written it while this one rendered: the UNIQUE key decides, once.
-      if (ledger.run(c.user.id, c.kind, c.key, new Date(nowMs).toISOString()).changes === 0) return false;
-      storeUnsubscribeToken(db, tokens.unsubscribe, c.user.id, c.kind, UNSUBSCRIBE_TOKEN_DAYS);
-      if (c.flag) {
-        storeAnswerToken(db, tokens.confirm, c.user.id, c.flag.id, "dismissed", ANSWER_TOKEN_DAYS);
-        storeAnswerToken(db, tokens.investigate, c.user.id, c.flag.id, "action_requested", ANSWER_TOKEN_DAYS);
-      }
-      sendMail(deps, {
-        to: c.user.email,
-        ...mail,
-        kind: c.kind,
-        headers: {
-          "List-Unsubscribe": `<${unsubscribeHref(deps, tokens.unsubscribe)}>`,
-          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        },
-      });
-      return true;
-    })();
-    if (wrote) sent++;
+    const rendered = await renderCandidate(c);
+    if (db.transaction(() => writeRendered(deps, rendered, nowMs))()) sent++;
   }
   return sent;
 }
@@ -610,26 +628,41 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
 /** What one run of the jobs covers: one kind, or every alert kind at once ("alerts", one email per person). */
 export type NotificationRun = NotificationKind | "alerts";
 
+/** How staff close an investigation, as its email reports it (rule flag-outcome). */
+export type ClosingOutcome = {
+  outcome: FlagOutcomeData["outcome"]["outcome"];
+  creditCents: number | null;
+  note: string;
+  /** Who closes it (the staff member's name) and when: the instant the close is written with. */
+  by: string;
+  closedAt: string;
+};
+
 /**
- * The outcome of a closed investigation (rule flag-outcome): one email to each person who gets that client's
- * Bill Audit Alerts and may see the location, once per flag (the ledger's key), right when staff close it. Not
- * held back by the alert limit: it answers a question the client asked. Answers how many were written.
+ * The outcome of an investigation being closed (rule flag-outcome): one email to each person who gets that
+ * client's Bill Audit Alerts and may see the location, once per flag (the ledger's key). Not held back by the
+ * alert limit: it answers a question the client asked. Rendering is asynchronous, so the emails are rendered
+ * BEFORE the close from what it will write, and `write` (synchronous) writes them inside the close's own
+ * transaction: an email only for a close that committed (issue 48, finding 3). Answers how many `write` wrote.
  */
-export async function sendFlagOutcome(deps: ApiDeps, flagId: number): Promise<number> {
+export async function prepareFlagOutcome(
+  deps: ApiDeps,
+  flagId: number,
+  outcome: ClosingOutcome,
+): Promise<{ write: () => number }> {
   const { db } = deps;
   const f = db
     .prepare(
-      `SELECT f.id AS flag_id, f.type, f.status, f.previous_supplier, s.id AS statement_id, s.building_id,
-         s.statement_date, s.supplier, a.id AS account_id, a.number AS account_number,
-         o.outcome, o.credit_cents, o.note, o.closed_at, u.first_name, u.last_name
+      `SELECT f.id AS flag_id, f.type, f.previous_supplier, s.id AS statement_id, s.building_id,
+         s.statement_date, s.supplier, a.id AS account_id, a.number AS account_number
        FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
          JOIN utility_accounts a ON a.id = s.account_id
-         JOIN bill_flag_outcomes o ON o.bill_flag_id = f.id JOIN users u ON u.id = o.user_id
        WHERE f.id = ?`,
     )
     .get(flagId) as
-    | (Omit<FlagOutcomeData["flag"], "id"> & {
+    | {
         flag_id: number;
+        type: string;
         previous_supplier: string | null;
         statement_id: number;
         building_id: number;
@@ -637,15 +670,9 @@ export async function sendFlagOutcome(deps: ApiDeps, flagId: number): Promise<nu
         supplier: string | null;
         account_id: number;
         account_number: string;
-        outcome: FlagOutcomeData["outcome"]["outcome"];
-        credit_cents: number | null;
-        note: string;
-        closed_at: string;
-        first_name: string;
-        last_name: string;
-      })
+      }
     | undefined;
-  if (!f) return 0;
+  if (!f) return { write: () => 0 };
   const out: Candidate[] = [];
   for (const user of recipients(db, "bill_flag")) {
     const b = listVisibleBuildings(db, recipientAuth(user)).find((x) => x.id === f.building_id);
@@ -659,21 +686,20 @@ export async function sendFlagOutcome(deps: ApiDeps, flagId: number): Promise<nu
           baseUrl: deps.config.webBaseUrl,
           unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
           location: { id: b.id, name: locationName(b) },
-          flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
+          flag: { id: f.flag_id, type: f.type, status: "completed", previousSupplier: f.previous_supplier },
           bill: { id: f.statement_id, statementDate: f.statement_date, supplier: f.supplier },
           account: { id: f.account_id, number: f.account_number },
-          outcome: {
-            outcome: f.outcome,
-            creditCents: f.credit_cents,
-            note: f.note,
-            by: `${f.first_name} ${f.last_name}`.trim(),
-            closedAt: f.closed_at,
-            timezone: b.timezone,
-          },
+          outcome: { ...outcome, timezone: b.timezone },
         }),
     });
   }
-  return deliver(deps, out, false);
+  const rendered = await Promise.all(out.map(renderCandidate));
+  return {
+    write: () => {
+      const nowMs = Date.parse(outcome.closedAt);
+      return rendered.filter((r) => writeRendered(deps, r, nowMs)).length;
+    },
+  };
 }
 
 /**

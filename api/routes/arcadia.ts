@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { requireCredential } from "../lib/access";
 import { requireBuilding } from "../lib/buildings";
-import { type ApiDeps, badRequest, HttpError, notFound, parse, route } from "../lib/http";
+import { type ApiDeps, badRequest, HttpError, notFound, parse, asyncRoute } from "../lib/http";
 import {
   clientUserId,
   createConnectToken,
@@ -139,7 +139,7 @@ export function arcadiaRoutes(deps: ApiDeps) {
   r.post(
     "/arcadia/connect-token",
     auth,
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(tokenBody, req.body);
       const a = authOf(res);
       const utility = utilityOf(body.arcadia_provider_id);
@@ -166,7 +166,7 @@ export function arcadiaRoutes(deps: ApiDeps) {
   r.post(
     "/arcadia/connect-url",
     auth,
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(urlBody, req.body);
       if (!body.redirect_url.startsWith(`${deps.config.webBaseUrl}/`))
         throw badRequest("Unknown redirect_url");
@@ -193,7 +193,7 @@ export function arcadiaRoutes(deps: ApiDeps) {
   r.post(
     "/arcadia/credentials",
     auth,
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(credentialBody, req.body);
       const a = authOf(res);
       const clientId = a.clientId!;

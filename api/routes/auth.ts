@@ -12,11 +12,11 @@ import {
   readSessionCookie,
   sessionRouter,
 } from "../lib/auth";
-import { type ApiDeps, HttpError, badRequest, parse, route, validationError } from "../lib/http";
+import { type ApiDeps, HttpError, badRequest, parse, asyncRoute, route, validationError } from "../lib/http";
 import { userJson } from "../lib/sessions";
 import { signInRefusal, type SignInRefusal } from "../../shared/sign-in-access";
 import { sendMail } from "../mail/mailer";
-import { renderEmail } from "../mail/layout";
+import { renderEmail, type EmailDoc } from "../mail/layout";
 import { loginCodeEmail, loginLinkEmail, passwordResetEmail } from "../mail/sign-in";
 import {
   EXPIRED_TOKEN_GRACE_MS,
@@ -156,9 +156,9 @@ function issueToken(
   userId: number,
   requester: string,
   minutes: number,
-  next?: string,
+  next: string | undefined,
+  token: string,
 ) {
-  const token = randomToken();
   deps.db
     .prepare(
       "INSERT INTO auth_tokens (kind, token_hash, user_id, requester, next, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -175,26 +175,31 @@ function issueToken(
 }
 
 /**
- * A fresh link of `kind` for a person, if their sign-in mail limits allow one more mail (checked, written down
- * and the token stored in one transaction): its absolute address on the web's `page`, or null beyond the limits.
+ * Mails a fresh link of `kind` to a person, if their sign-in mail limits allow one more mail: the email is
+ * rendered first (asynchronous), then the send written down, the token stored and the email written in ONE
+ * transaction, so no email is written for a token that was not stored, nor a token stored without its email.
+ * `email` builds it from the link's absolute address on the web's `page`.
  */
-function linkWithinMailLimits(
+async function mailLinkWithinLimits(
   deps: ApiDeps,
   kind: "login_link" | "password_reset",
-  userId: number,
+  user: UserRow,
   requester: string,
   minutes: number,
   page: string,
+  email: (href: string) => EmailDoc,
   next?: string,
-): string | null {
-  const token = deps.db.transaction(() =>
-    takeSignInMail(deps, userId, requester) ? issueToken(deps, kind, userId, requester, minutes, next) : null,
-  )();
-  if (!token) return null;
+): Promise<void> {
+  const token = randomToken();
   const url = new URL(page, deps.config.webBaseUrl);
   url.searchParams.set("token", token);
   if (next) url.searchParams.set("next", next);
-  return url.href;
+  const mail = await renderEmail(email(url.href));
+  deps.db.transaction(() => {
+    if (!takeSignInMail(deps, user.id, requester)) return;
+    issueToken(deps, kind, user.id, requester, minutes, next, token);
+    sendMail(deps, { to: user.email, ...mail });
+  })();
 }
 
 /**
@@ -291,7 +296,7 @@ export function authRoutes(deps: ApiDeps) {
 
   r.post(
     "/auth/login-code/request",
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
       const requester = requesterOf(req);
       requireSignInMailAsk(deps, res, body.email, requester);
@@ -299,24 +304,22 @@ export function authRoutes(deps: ApiDeps) {
       // Nobody who may not sign in is sent a way to (rule sign-in-by-client-type): the same 204.
       const user = found && !refusalOf(deps, found) ? found : undefined;
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
-      const code = user
-        ? db.transaction(() => {
-            if (!takeSignInMail(deps, user.id, requester)) return null;
-            const fresh = randomCode();
-            // Earlier codes stay valid (the owner may be typing one); only the oldest beyond a few asked for
-            // from the same address is dropped, so a stranger's requests never push out the owner's code.
-            db.prepare(
-              "INSERT INTO login_codes (user_id, code_hash, requester, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-            ).run(user.id, sha256(fresh), requester, nowIso(), minutesFromNow(CODE_MINUTES));
-            db.prepare(
-              "DELETE FROM login_codes WHERE user_id = ? AND requester = ? AND id NOT IN (SELECT id FROM login_codes WHERE user_id = ? AND requester = ? ORDER BY id DESC LIMIT ?)",
-            ).run(user.id, requester, user.id, requester, LIVE_CODES_KEPT);
-            return fresh;
-          })()
-        : null;
-      if (user && code) {
-        const mail = await renderEmail(loginCodeEmail(deps.config.webBaseUrl, code, CODE_MINUTES));
-        sendMail(deps, { to: user.email, ...mail, code });
+      if (user) {
+        // Rendered first, then the code stored and its email written in one transaction (both or neither).
+        const fresh = randomCode();
+        const mail = await renderEmail(loginCodeEmail(deps.config.webBaseUrl, fresh, CODE_MINUTES));
+        db.transaction(() => {
+          if (!takeSignInMail(deps, user.id, requester)) return;
+          // Earlier codes stay valid (the owner may be typing one); only the oldest beyond a few asked for
+          // from the same address is dropped, so a stranger's requests never push out the owner's code.
+          db.prepare(
+            "INSERT INTO login_codes (user_id, code_hash, requester, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+          ).run(user.id, sha256(fresh), requester, nowIso(), minutesFromNow(CODE_MINUTES));
+          db.prepare(
+            "DELETE FROM login_codes WHERE user_id = ? AND requester = ? AND id NOT IN (SELECT id FROM login_codes WHERE user_id = ? AND requester = ? ORDER BY id DESC LIMIT ?)",
+          ).run(user.id, requester, user.id, requester, LIVE_CODES_KEPT);
+          sendMail(deps, { to: user.email, ...mail, code: fresh });
+        })();
       }
       res.status(204).end();
     }),
@@ -364,28 +367,24 @@ export function authRoutes(deps: ApiDeps) {
 
   r.post(
     "/auth/login-link/request",
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(z.object({ email, next: z.string().max(2000).optional() }), req.body);
       requireSignInMailAsk(deps, res, body.email, requesterOf(req));
       const found = findUser(deps, body.email);
       // Nobody who may not sign in is sent a way to (rule sign-in-by-client-type): the same 204.
       const user = found && !refusalOf(deps, found) ? found : undefined;
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
-      const href =
-        user &&
-        linkWithinMailLimits(
+      if (user)
+        await mailLinkWithinLimits(
           deps,
           "login_link",
-          user.id,
+          user,
           requesterOf(req),
           LINK_MINUTES,
           "/login/link",
+          (href) => loginLinkEmail(deps.config.webBaseUrl, href, LINK_MINUTES),
           body.next,
         );
-      if (user && href) {
-        const mail = await renderEmail(loginLinkEmail(deps.config.webBaseUrl, href, LINK_MINUTES));
-        sendMail(deps, { to: user.email, ...mail });
-      }
       res.status(204).end();
     }),
   );
@@ -406,29 +405,24 @@ export function authRoutes(deps: ApiDeps) {
 
   r.post(
     "/auth/password-reset/request",
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const body = parse(z.object({ email }), req.body);
       requireSignInMailAsk(deps, res, body.email, requesterOf(req));
       const found = findUser(deps, body.email);
       // Nobody who may not sign in is sent a way to (rule sign-in-by-client-type): the same 204.
       const user = found && !refusalOf(deps, found) ? found : undefined;
       // Beyond the person's mail limits nothing is sent, and the answer is the same 204.
-      const href =
-        user &&
-        linkWithinMailLimits(
+      if (user)
+        await mailLinkWithinLimits(
           deps,
           "password_reset",
-          user.id,
+          user,
           requesterOf(req),
           RESET_MINUTES,
           "/reset-password",
+          (href) =>
+            passwordResetEmail(deps.config.webBaseUrl, href, RESET_MINUTES, Boolean(user.password_hash)),
         );
-      if (user && href) {
-        const mail = await renderEmail(
-          passwordResetEmail(deps.config.webBaseUrl, href, RESET_MINUTES, Boolean(user.password_hash)),
-        );
-        sendMail(deps, { to: user.email, ...mail });
-      }
       res.status(204).end();
     }),
   );

@@ -5,13 +5,15 @@ import type { BillStatementRow } from "../db/rows";
 import { type Auth, getAuth, requireStaffAuth, sessionRouter } from "../lib/auth";
 import { requireBillAccess } from "../lib/access";
 import { type BuildingRow, buildingAddress, requireBuilding, buildingRoute } from "../lib/buildings";
-import { type ApiDeps, HttpError, notFound, parse, route, validationError } from "../lib/http";
+import { type ApiDeps, HttpError, notFound, parse, asyncRoute, route, validationError } from "../lib/http";
 import { answerJson, answerOnRecord, flagAnswers, recordFlagAnswer } from "../lib/flag-answers";
 import { isoDate } from "../lib/schemas";
 import { pathId } from "../lib/ids";
 import { closeFlag, flagOutcomes, outcomeJson } from "../lib/flag-outcomes";
 import { FLAG_OUTCOMES, outcomeProblem } from "../../shared/flag-outcome";
-import { sendFlagOutcome } from "../mail/jobs";
+import { FLAG_ANSWER_LIMIT_REACHED } from "../../shared/bill-flags";
+import { prepareFlagOutcome } from "../mail/jobs";
+import * as clock from "../lib/clock";
 import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
 // Demo mode's stand-ins (docs/rules.md, demo-mode-anonymisation), the same the web shows (ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoUtilityName } from "../../shared/demo-stand-ins";
@@ -254,7 +256,13 @@ export function billRoutes(deps: ApiDeps) {
       const { decision, onRecord } = db.transaction(() =>
         recordFlagAnswer(db, flag, auth.user.id, status, "app"),
       )();
-      if (decision === "refused" || (decision === "already" && onRecord?.user_id !== auth.user.id)) {
+      if (decision === "limit")
+        throw new HttpError(409, {
+          message: FLAG_ANSWER_LIMIT_REACHED,
+          error: "answer_limit",
+          status: flag.status,
+        });
+      if (decision !== "record" && !(decision === "already" && onRecord?.user_id === auth.user.id)) {
         throw new HttpError(409, {
           message:
             flag.status === "completed"
@@ -272,7 +280,7 @@ export function billRoutes(deps: ApiDeps) {
   // people who get that client's Bill Audit Alerts for the location get one email with the outcome.
   r.post(
     "/bill-statement/:statementId/bill-flag/:flagId/outcome",
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const auth = getAuth(res);
       requireStaffAuth(auth);
       const { bill } = requireBill(db, auth, req.params.statementId);
@@ -284,16 +292,29 @@ export function billRoutes(deps: ApiDeps) {
       const creditCents = body.credit_cents ?? null;
       const problem = outcomeProblem(body.outcome, creditCents);
       if (problem) throw validationError({ body: [{ location: "credit_cents", message: problem }] });
-      const closed = db.transaction(() =>
-        closeFlag(db, flag.id, auth.user.id, { outcome: body.outcome, creditCents, note: body.note }),
-      )();
+      const outcome = { outcome: body.outcome, creditCents, note: body.note };
+      const closedAt = clock.nowIso();
+      // The emails are rendered first (asynchronous), then written in the close's own transaction: a close that
+      // rolls back sends nothing, and one that commits has its emails (issue 48, finding 3).
+      const emails = await prepareFlagOutcome(deps, flag.id, {
+        ...outcome,
+        by: `${auth.user.first_name} ${auth.user.last_name}`.trim(),
+        closedAt,
+      });
+      const closed = db.transaction(() => {
+        if (!closeFlag(db, flag.id, auth.user.id, outcome, closedAt)) return false;
+        emails.write();
+        return true;
+      })();
       if (!closed) {
+        const now = db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flag.id) as {
+          status: string;
+        };
         throw new HttpError(409, {
           message: "This bill issue is not under investigation and cannot be closed.",
-          status: flag.status,
+          status: now.status,
         });
       }
-      await sendFlagOutcome(deps, flag.id);
       const row = db.prepare("SELECT * FROM bill_flags WHERE id = ?").get(flag.id) as FlagRow;
       res.json(flagJson(row, readerOf(db, auth, [flag.id])));
     }),
@@ -301,7 +322,7 @@ export function billRoutes(deps: ApiDeps) {
 
   r.get(
     "/bill-statement/:statementId/download",
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const auth = getAuth(res);
       const { bill, building } = requireBill(db, auth, req.params.statementId);
       const pdf = await billPdf(bill, building, auth.session.is_demo_mode === 1);

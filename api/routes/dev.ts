@@ -1,7 +1,7 @@
 import { Router } from "express";
 import * as clock from "../lib/clock";
 import { resetDemoData } from "../db/seed";
-import { type ApiDeps, parse, route, validationError } from "../lib/http";
+import { type ApiDeps, parse, asyncRoute, route, validationError } from "../lib/http";
 import { z } from "zod";
 import { NOTIFICATION_KINDS } from "../domain/notifications";
 import { runNotificationJob } from "../mail/jobs";
@@ -56,7 +56,7 @@ export function devRoutes(deps: ApiDeps) {
    */
   r.post(
     "/dev/notifications/run",
-    route(async (req, res) => {
+    asyncRoute(async (req, res) => {
       const { kind } = parse(z.object({ kind: z.enum([...NOTIFICATION_KINDS, "alerts"]) }), req.body);
       const sent = await runNotificationJob(deps, kind, true);
       deps.log("test hook: notifications run", { kind, sent });

@@ -1,6 +1,14 @@
 import { Router } from "express";
 import { z } from "zod";
-import { answersOpen, decideFlagAnswer, type FlagAnswerStatus, flagHeading } from "../../shared/bill-flags";
+import {
+  answersOpen,
+  decideFlagAnswer,
+  FLAG_ANSWER_LIMIT,
+  FLAG_ANSWER_LIMIT_REACHED,
+  FLAG_WITHDRAW_SIGNED_IN,
+  type FlagAnswerStatus,
+  flagHeading,
+} from "../../shared/bill-flags";
 import { KIND_NAMES, NOTIFICATION_KINDS, type NotificationKind } from "../domain/notifications";
 import * as clock from "../lib/clock";
 import { type ApiDeps, HttpError, parse, route } from "../lib/http";
@@ -72,7 +80,8 @@ export function emailAnswerRoutes(deps: ApiDeps) {
    * `you` when it is the token's person's) and the answers this person may give now (shared rule).
    */
   const answerJson = (f: FlagView, userId: number, answer: FlagAnswerStatus, state: string) => {
-    const onRecord = answerOnRecord(f.status, flagAnswers(db, [f.id]).get(f.id));
+    const answers = flagAnswers(db, [f.id]).get(f.id) ?? [];
+    const onRecord = answerOnRecord(f.status, answers);
     return {
       state,
       answer,
@@ -85,7 +94,12 @@ export function emailAnswerRoutes(deps: ApiDeps) {
         location: { id: f.building_id, name: f.nickname || f.name, timezone: f.timezone },
       },
       on_record: onRecord ? answerView(onRecord, userId) : null,
-      answers_open: state === "expired" ? [] : answersOpen(f.status, onRecord?.user_id === userId),
+      // An answer link escalates, never withdraws (rule flag-answer-history): the options of the "email" source.
+      answers_open:
+        state === "expired"
+          ? []
+          : answersOpen(f.status, onRecord?.user_id === userId, "email", answers.length),
+      answer_limit_reached: answers.length >= FLAG_ANSWER_LIMIT,
     };
   };
 
@@ -99,10 +113,17 @@ export function emailAnswerRoutes(deps: ApiDeps) {
       const { token } = parse(z.object({ token: tokenField }), req.query, "query");
       const t = tokenFor(token);
       const answer = t.row.answer!;
-      const onRecord = answerOnRecord(t.f.status, flagAnswers(db, [t.f.id]).get(t.f.id));
+      const answers = flagAnswers(db, [t.f.id]).get(t.f.id) ?? [];
+      const onRecord = answerOnRecord(t.f.status, answers);
       const state = t.expired
         ? "expired"
-        : decideFlagAnswer(t.f.status, answer, onRecord?.user_id === t.row.user_id) === "record"
+        : decideFlagAnswer(
+              t.f.status,
+              answer,
+              onRecord?.user_id === t.row.user_id,
+              "email",
+              answers.length,
+            ) === "record"
           ? "open"
           : "answered";
       res.json(answerJson(t.f, t.row.user_id, answer, state));
@@ -125,9 +146,17 @@ export function emailAnswerRoutes(deps: ApiDeps) {
         if (t.expired) throw gone("expired", "This link has expired.", 410);
         const answer = body.answer ?? t.row.answer!;
         const { decision, onRecord } = recordFlagAnswer(db, f, t.row.user_id, answer, "email");
-        if (decision === "refused" || (decision === "already" && onRecord?.user_id !== t.row.user_id)) {
+        if (decision !== "record" && !(decision === "already" && onRecord?.user_id === t.row.user_id)) {
           throw new HttpError(409, {
-            message: "This bill issue has already been answered.",
+            message:
+              decision === "signed-in"
+                ? FLAG_WITHDRAW_SIGNED_IN
+                : decision === "limit"
+                  ? FLAG_ANSWER_LIMIT_REACHED
+                  : "This bill issue has already been answered.",
+            ...(decision === "signed-in" || decision === "limit"
+              ? { error: decision === "limit" ? "answer_limit" : "signed_in" }
+              : {}),
             ...answerJson(flagView(f.id), t.row.user_id, answer, "answered"),
           });
         }

@@ -6,7 +6,16 @@ import type { ActionRow, DispatchRow, ThermostatRow } from "../db/rows";
 import { type Auth, getAuth, sessionRouter } from "../lib/auth";
 import { requireThermostatAccess } from "../lib/access";
 import { buildingRoute } from "../lib/buildings";
-import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
+import {
+  type ApiDeps,
+  badRequest,
+  HttpError,
+  notFound,
+  parse,
+  route,
+  type SyncAnswer,
+  validationError,
+} from "../lib/http";
 import { pathId } from "../lib/ids";
 import { isIssueSlug } from "../../shared/issue-slugs";
 
@@ -42,7 +51,7 @@ export function requireThermostat(db: DB, auth: Auth, thermostatId: string | num
 /** A handler for a path with `:thermostatId`: it runs only for a thermostat the session may see (else 404). */
 const thermostatRoute = (
   db: DB,
-  fn: (thermostat: ThermostatRow, req: Request, res: Response) => unknown | Promise<unknown>,
+  fn: (thermostat: ThermostatRow, req: Request, res: Response) => SyncAnswer,
 ): RequestHandler =>
   route((req, res) => fn(requireThermostat(db, getAuth(res), String(req.params.thermostatId)), req, res));
 

@@ -35,10 +35,14 @@ test("staff close an investigation with a credit; the client gets the outcome by
   await form
     .getByRole("textbox", { name: "Note for the client" })
     .fill("Utility refunded the delivery charge.");
-  await form.getByRole("textbox", { name: /Credit received/ }).fill("12x");
+  // A comma only separates thousands: "12,05" is refused, never recorded as $1,205.00 (issue 48, finding 6).
+  await form.getByRole("textbox", { name: /Credit received/ }).fill("12,05");
   await form.getByRole("button", { name: "Close investigation" }).click();
   const again = page.getByTestId(`flag-${flagId}`).locator("form.flag-close");
-  await expect(again.getByRole("alert")).toHaveText(/Enter the credit as an amount above \$0\.00/);
+  await expect(again.getByRole("alert")).toHaveText(
+    /Enter the credit as an amount above \$0\.00, in dollars and cents, with commas only between thousands/,
+  );
+  await expect(again.getByRole("textbox", { name: /Credit received/ })).toHaveValue("12,05");
   await expect(again.getByRole("textbox", { name: "Note for the client" })).toHaveValue(
     "Utility refunded the delivery charge.",
   );

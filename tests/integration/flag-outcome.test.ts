@@ -71,3 +71,54 @@ describe("closing an investigation (rule flag-outcome)", () => {
     ).toBe(sent.length);
   });
 });
+
+describe("the outcome email is written in the close's transaction (issue 48, finding 3)", () => {
+  it("an email that cannot be written rolls the close back; a close that commits has its email", async () => {
+    // The test's own investigation: a flag of Harbor's asked about (the first test closed the seeded one).
+    const open = flagOf(102, "unacknowledged");
+    api.db.prepare("UPDATE bill_flags SET status = 'action_requested' WHERE id = ?").run(open.id);
+    const path = `/bill-statement/${open.bill}/bill-flag/${open.id}/outcome`;
+    const morgan = await loginCookie(api, "morgan@energyops.test");
+    const imp = await call(api, "POST", "/impersonation", {
+      cookie: morgan,
+      body: { client_id: 1, reason: "Closing" },
+    });
+    const cookie = imp.res.headers.getSetCookie()[0].split(";")[0];
+    const closedMails = () =>
+      (
+        api.db
+          .prepare("SELECT count(*) AS n FROM outbox WHERE subject LIKE 'Investigation closed:%'")
+          .get() as { n: number }
+      ).n;
+    const before = closedMails();
+    // The outbox refuses every row: were the email written after the close's commit, the flag would stay closed
+    // with nobody told.
+    api.db.exec(
+      "CREATE TEMP TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox down'); END",
+    );
+    try {
+      const failed = await call(api, "POST", path, {
+        cookie,
+        body: { outcome: "billing_correct", note: "x" },
+      });
+      expect(failed.status).toBe(500);
+    } finally {
+      api.db.exec("DROP TRIGGER refuse_outbox");
+    }
+    expect(api.db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(open.id)).toEqual({
+      status: "action_requested",
+    });
+    expect(
+      api.db.prepare("SELECT count(*) AS n FROM bill_flag_outcomes WHERE bill_flag_id = ?").get(open.id),
+    ).toEqual({ n: 0 });
+    expect(closedMails()).toBe(before);
+    const ok = await call(api, "POST", path, { cookie, body: { outcome: "billing_correct", note: "x" } });
+    expect(ok.status).toBe(200);
+    expect(closedMails()).toBeGreaterThan(before);
+    // The email reports the close as written: its instant and who closed it.
+    const mail = api.db
+      .prepare("SELECT text FROM outbox WHERE subject LIKE 'Investigation closed:%' ORDER BY id DESC LIMIT 1")
+      .get() as { text: string };
+    expect(mail.text).toContain("Morgan");
+  });
+});

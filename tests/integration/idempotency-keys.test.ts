@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
 import { KEY_REUSED, KEY_TTL_MS } from "../../api/lib/idempotency";
+import { KEY_NOT_HONOURED } from "../../api/lib/http";
 import { TEST_CLOCK_START } from "../support/clock";
 import { call, loginCookie } from "./api-harness";
 
@@ -195,6 +196,54 @@ describe("Idempotency-Key (reference api)", () => {
     expect(again.status).toBe(200);
     expect(again.json.id).toBe(made[0]);
     expect(actions().filter((id) => !before.includes(id))).toEqual(made);
+  });
+
+  it("an asynchronous write refuses a key with 422 before it runs: nothing closed, nothing emailed, no crash", async () => {
+    // Issue 48, finding 3: the staff close renders its email (asynchronous), so it cannot answer a key inside one
+    // transaction. Before, runKeyed threw after the handler had started: the close rolled back, the email was
+    // written all the same, and the handler's promise was left unobserved (an unhandled rejection).
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const flag = api.db
+        .prepare(
+          `SELECT f.id, f.bill_statement_id AS bill FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
+           WHERE s.building_id = 105 AND f.status = 'action_requested' LIMIT 1`,
+        )
+        .get() as { id: number; bill: number };
+      const morgan = await loginCookie(api, "morgan@energyops.test");
+      const imp = await call(api, "POST", "/impersonation", {
+        body: { client_id: 1, reason: "idempotency test" },
+        cookie: morgan,
+      });
+      const staff = imp.res.headers.get("set-cookie")!.split(";")[0];
+      const outbox = () => (api.db.prepare("SELECT count(*) AS n FROM outbox").get() as { n: number }).n;
+      const mails = outbox();
+      const path = `/bill-statement/${flag.bill}/bill-flag/${flag.id}/outcome`;
+      const body = { outcome: "billing_correct", note: "Checked." };
+      const keyed = await call(api, "POST", path, { body, cookie: staff, headers: key("k-close") });
+      expect(keyed.status).toBe(422);
+      expect(keyed.json).toEqual({ message: KEY_NOT_HONOURED });
+      // A signed-out asynchronous write (a sign-in code is emailed) is refused the same way.
+      const code = await call(api, "POST", "/auth/login-code/request", {
+        body: { email: "dana@harborcoffee.test" },
+        headers: key("k-code"),
+      });
+      expect(code.status).toBe(422);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(api.db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(flag.id)).toEqual({
+        status: "action_requested",
+      });
+      expect(outbox()).toBe(mails);
+      expect(unhandled).toEqual([]);
+      // Without a key the same close runs, once, with its email.
+      const plain = await call(api, "POST", path, { body, cookie: staff });
+      expect(plain.status).toBe(200);
+      expect(outbox()).toBeGreaterThan(mails);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 
   it("the fault point does not exist without test hooks", async () => {

@@ -7,6 +7,7 @@ import type { OutboxRow } from "../../api/mail/outbox-row";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
 import { call, loginCookie, startTestApi } from "./api-harness";
+import { FLAG_WITHDRAW_SIGNED_IN } from "../../shared/bill-flags";
 
 const DANA = "dana@harborcoffee.test";
 const SAM = "sam@harborcoffee.test";
@@ -180,7 +181,7 @@ describe("notification jobs and the test hook", () => {
     );
   });
 
-  it("an answer link: GET changes nothing; POST records it once, a repeat records nothing, the other answer switches it", async () => {
+  it("an answer link: GET changes nothing; POST records it once, a repeat records nothing, a link escalates but never withdraws", async () => {
     const [confirm, investigate] = answerPairs(mails(api, DANA, "bill_flag")[0])[1];
     const before = await call(api, "GET", `/email-answers/bill-flag?token=${investigate}`);
     expect(before.status).toBe(200);
@@ -211,16 +212,35 @@ describe("notification jobs and the test hook", () => {
     const repeat = await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } });
     expect(repeat.status).toBe(200);
     expect(history()).toHaveLength(1);
-    // Her other link (or the page's switch) changes her own answer.
-    expect((await call(api, "GET", `/email-answers/bill-flag?token=${confirm}`)).json.state).toBe("open");
-    const other = await call(api, "POST", "/email-answers/bill-flag", {
-      body: { token: investigate, answer: "dismissed" },
+    // An answer link never withdraws an investigation (issue 48, finding 4), not even its own person's: her
+    // "Yes" link and the page's switch are refused, and the page sends her to the signed-in spending page.
+    const yesView = await call(api, "GET", `/email-answers/bill-flag?token=${confirm}`);
+    expect(yesView.json).toMatchObject({ state: "answered", answers_open: [] });
+    for (const body of [{ token: investigate, answer: "dismissed" }, { token: confirm }]) {
+      const withdraw = await call(api, "POST", "/email-answers/bill-flag", { body });
+      expect(withdraw.status).toBe(409);
+      expect(withdraw.json).toMatchObject({ message: FLAG_WITHDRAW_SIGNED_IN, error: "signed_in" });
+    }
+    expect(history()).toEqual([{ answer: "action_requested", source: "email" }]);
+    // Signed in, on the spending page, she may withdraw her own request; a link may then escalate again.
+    const dana = await loginCookie(api, DANA);
+    const bill = api.db
+      .prepare("SELECT bill_statement_id AS id FROM bill_flags WHERE id = ?")
+      .get(flagId) as {
+      id: number;
+    };
+    const page = await call(api, "PATCH", `/bill-statement/${bill.id}/bill-flag/${flagId}`, {
+      body: { status: "dismissed" },
+      cookie: dana,
     });
-    expect(other.status).toBe(200);
-    expect(other.json).toMatchObject({ state: "recorded", flag: { status: "dismissed" } });
+    expect(page.status).toBe(200);
+    const escalate = await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } });
+    expect(escalate.status).toBe(200);
+    expect(escalate.json).toMatchObject({ state: "recorded", flag: { status: "action_requested" } });
     expect(history()).toEqual([
       { answer: "action_requested", source: "email" },
-      { answer: "dismissed", source: "email" },
+      { answer: "dismissed", source: "app" },
+      { answer: "action_requested", source: "email" },
     ]);
     expect((await call(api, "POST", "/email-answers/bill-flag", { body: { token: "nope" } })).status).toBe(
       404,

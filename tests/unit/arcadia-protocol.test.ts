@@ -13,13 +13,56 @@ describe("ARCADIA_* configuration", () => {
       ARCADIA_CLIENT_ID: "id",
       ARCADIA_CLIENT_SECRET: "secret-secret",
     };
-    expect(() => apiConfigFromEnv(live)).toThrow(/ARCADIA_WEBHOOK_SECRET: required in production/);
+    expect(() => apiConfigFromEnv(live)).toThrow(
+      /ARCADIA_WEBHOOK_SECRET: required when ARCADIA_API_URL is set/,
+    );
     expect(() => apiConfigFromEnv({ ...live, ARCADIA_WEBHOOK_SECRET: ARCADIA_DEMO_WEBHOOK_SECRET })).toThrow(
       /ARCADIA_WEBHOOK_SECRET: the demo key is for the simulator only/,
     );
     expect(
       apiConfigFromEnv({ ...live, ARCADIA_WEBHOOK_SECRET: "a-real-signing-key-123" }).arcadia.apiUrl,
     ).toBe("https://api.arcadia.com");
+  });
+  it("the demo key is refused in production unless the demo switch is on; a live provider always needs a secret; keys are trimmed", () => {
+    const live = {
+      ARCADIA_API_URL: "https://api.arcadia.com",
+      ARCADIA_CLIENT_ID: "id",
+      ARCADIA_CLIENT_SECRET: "secret-secret",
+    };
+    // A live provider needs its own key whatever NODE_ENV (before: only in production).
+    for (const NODE_ENV of ["development", "test", "production"])
+      expect(() => apiConfigFromEnv({ ...live, NODE_ENV })).toThrow(
+        /ARCADIA_WEBHOOK_SECRET: required when ARCADIA_API_URL is set/,
+      );
+    // A trailing space is the same key: still the demo key, still refused.
+    expect(() =>
+      apiConfigFromEnv({ ...live, ARCADIA_WEBHOOK_SECRET: `${ARCADIA_DEMO_WEBHOOK_SECRET} ` }),
+    ).toThrow(/the demo key is for the simulator only/);
+    expect(() =>
+      apiConfigFromEnv({
+        ...live,
+        ARCADIA_WEBHOOK_SECRET: "a-real-key-1234567",
+        ARCADIA_DEMO_WEBHOOK_KEY: "true",
+      }),
+    ).toThrow(/ARCADIA_DEMO_WEBHOOK_KEY/);
+    expect(
+      apiConfigFromEnv({ ...live, ARCADIA_WEBHOOK_SECRET: "  a-real-signing-key-123 " }).arcadia
+        .webhookSecret,
+    ).toBe("a-real-signing-key-123");
+    // Production with the simulator (the Docker default): not the public key, but a key of this process.
+    const docker = apiConfigFromEnv({ NODE_ENV: "production" }).arcadia.webhookSecret;
+    expect(docker).not.toBe(ARCADIA_DEMO_WEBHOOK_SECRET);
+    expect(docker).toMatch(/^[0-9a-f]{64}$/);
+    expect(apiConfigFromEnv({ NODE_ENV: "production" }).arcadia.webhookSecret).not.toBe(docker);
+    expect(() =>
+      apiConfigFromEnv({ NODE_ENV: "production", ARCADIA_WEBHOOK_SECRET: `${ARCADIA_DEMO_WEBHOOK_SECRET} ` }),
+    ).toThrow(/the public demo key is refused in production unless ARCADIA_DEMO_WEBHOOK_KEY=true/);
+    // The explicit demo switch lets the public key in.
+    for (const env of [{}, { ARCADIA_WEBHOOK_SECRET: ARCADIA_DEMO_WEBHOOK_SECRET }])
+      expect(
+        apiConfigFromEnv({ NODE_ENV: "production", ARCADIA_DEMO_WEBHOOK_KEY: "true", ...env }).arcadia
+          .webhookSecret,
+      ).toBe(ARCADIA_DEMO_WEBHOOK_SECRET);
   });
   it("the demo falls back to the documented demo key and the simulator", () => {
     const c = apiConfigFromEnv({ NODE_ENV: "development" });

@@ -8,6 +8,8 @@ import {
   chartBills,
   flagAnswerView,
   FLAG_UPDATE_FAILED,
+  FLAG_MAYBE_APPLIED,
+  flagErrorLines,
   flagAnswerSchema,
   formatMoney,
   formatRate,
@@ -16,7 +18,7 @@ import {
   pillTone,
   visibleFlags,
 } from "~/features/bills/bills";
-import { answersOpen, decideFlagAnswer, flagHeading } from "../../shared/bill-flags";
+import { answersOpen, decideFlagAnswer, FLAG_ANSWER_LIMIT, flagHeading } from "../../shared/bill-flags";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
 import { commitSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
@@ -110,6 +112,56 @@ describe("visibility", () => {
     expect(decideFlagAnswer("completed", "action_requested", true)).toBe("refused");
     expect(answersOpen("completed", true)).toEqual([]);
   });
+  it("an answer link escalates but never withdraws; a flag takes at most FLAG_ANSWER_LIMIT answers", () => {
+    // From an email: "Yes" → "No, please investigate" is taken; your own "No" → "Yes" needs the signed-in page.
+    expect(decideFlagAnswer("dismissed", "action_requested", false, "email")).toBe("record");
+    expect(decideFlagAnswer("unacknowledged", "dismissed", false, "email")).toBe("record");
+    expect(decideFlagAnswer("action_requested", "dismissed", true, "email")).toBe("signed-in");
+    expect(decideFlagAnswer("action_requested", "dismissed", false, "email")).toBe("refused");
+    expect(answersOpen("action_requested", true, "email")).toEqual([]);
+    expect(answersOpen("action_requested", true, "app")).toEqual(["dismissed"]);
+    // The limit: the 10th answer is taken, an 11th is not, from anywhere; a repeat is still just "already".
+    expect(decideFlagAnswer("dismissed", "action_requested", false, "app", FLAG_ANSWER_LIMIT - 1)).toBe(
+      "record",
+    );
+    expect(decideFlagAnswer("dismissed", "action_requested", false, "app", FLAG_ANSWER_LIMIT)).toBe("limit");
+    expect(decideFlagAnswer("action_requested", "dismissed", true, "app", FLAG_ANSWER_LIMIT)).toBe("limit");
+    expect(decideFlagAnswer("dismissed", "dismissed", false, "app", FLAG_ANSWER_LIMIT)).toBe("already");
+    expect(answersOpen("dismissed", false, "app", FLAG_ANSWER_LIMIT)).toEqual([]);
+    // The spending page says so instead of offering answers.
+    const answers = Array.from({ length: FLAG_ANSWER_LIMIT }, (_, i) => ({
+      answer: i % 2 ? ("dismissed" as const) : ("action_requested" as const),
+      by: { name: "Dana Reyes", you: true },
+      source: "app" as const,
+      answeredAt: "2026-11-03T20:00:00.000Z",
+    }));
+    const view = flagAnswerView({ status: "dismissed", answerOnRecord: answers.at(-1), answers }, "UTC");
+    expect(view).toMatchObject({ options: [], limitReached: true });
+  });
+  it("a refused answer says 'Unable to process update', then who answered and when (issue 51 point 7)", () => {
+    const flag = {
+      answerView: {
+        onRecord:
+          "Sam Okafor answered “No, please investigate” on Nov 3, 2026 at 2:00 PM PST, on the spending page.",
+      },
+      outcome: null,
+    };
+    expect(flagErrorLines({ message: FLAG_UPDATE_FAILED, answered: true }, flag)).toEqual([
+      "Unable to process update",
+      flag.answerView.onRecord,
+    ]);
+    // A closed investigation: its outcome says who closed it and when.
+    expect(
+      flagErrorLines(
+        { message: FLAG_UPDATE_FAILED, answered: true },
+        { ...flag, outcome: { text: "Closed by Morgan" } },
+      ),
+    ).toEqual(["Unable to process update", "Closed by Morgan"]);
+    expect(flagErrorLines({ message: FLAG_UPDATE_FAILED, maybeApplied: true }, flag)).toEqual([
+      "Unable to process update",
+      FLAG_MAYBE_APPLIED,
+    ]);
+  });
   it("an answer in words: who, when, from where", () => {
     const dana = {
       answer: "dismissed" as const,
@@ -143,6 +195,7 @@ describe("visibility", () => {
       onRecord: null,
       earlier: [],
       options: [],
+      limitReached: false,
     });
   });
   it("feedback headings", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCredit } from "~/features/bills/bills";
+import { parseDollarAmount } from "../../shared/money-amount";
 import { FLAG_OUTCOMES, mayCloseFlag, outcomeProblem, outcomeWords } from "../../shared/flag-outcome";
 
 describe("closing an investigation (rule flag-outcome)", () => {
@@ -21,10 +21,10 @@ describe("closing an investigation (rule flag-outcome)", () => {
   });
 
   it("reads a typed credit in dollars and cents, and says the outcome in words", () => {
-    expect(parseCredit("$1,204.50")).toBe(120450);
-    expect(parseCredit(" 182.5 ")).toBe(18250);
-    expect(parseCredit("")).toBeNull();
-    for (const bad of ["12.345", "abc", "1e3", "-4"]) expect(parseCredit(bad)).toBe("invalid");
+    expect(parseDollarAmount("$1,204.50")).toBe(120450);
+    expect(parseDollarAmount(" 182.5 ")).toBe(18250);
+    expect(parseDollarAmount("")).toBeNull();
+    for (const bad of ["12.345", "abc", "1e3", "-4"]) expect(parseDollarAmount(bad)).toBe("invalid");
     expect(outcomeWords({ outcome: "credit_received", creditCents: 18250 })).toBe("Credit received: $182.50");
     expect(outcomeWords({ outcome: "billing_correct", creditCents: null })).toBe("Billing was correct");
   });

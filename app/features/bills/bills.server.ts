@@ -13,11 +13,12 @@ import {
   flagAnchor,
   FLAG_CLOSE_FAILED,
   outcomeRecordText,
-  parseCredit,
   raisedText,
   spendingFormSchema,
 } from "./bills";
 import { FLAG_OUTCOMES, outcomeProblem } from "../../../shared/flag-outcome";
+import { FLAG_ANSWER_LIMIT_REACHED } from "../../../shared/bill-flags";
+import { DOLLAR_AMOUNT_INVALID, parseDollarAmount } from "../../../shared/money-amount";
 import { now } from "~/server/clock.server";
 import { flagPrice, priceLine } from "../../../shared/flag-price";
 import { parseId } from "~/lib/ids";
@@ -254,10 +255,14 @@ export async function spendingAction({ request, params, context }: ActionFunctio
         // Answered meanwhile (in another tab, by another person, from an email): the page reloads its flags.
         // No reply but maybe recorded: say so, and keep the submission id so the same answer again is the same
         // submission (the api answers it from its Idempotency-Key instead of refusing an answered flag).
-        const message = status === 409 ? FLAG_ALREADY_ANSWERED : FLAG_UPDATE_FAILED;
+        // The seed's 'Unable to process update' (seed 2 §8), then (flagErrorLines) who answered and when, or
+        // why no more answers are taken.
+        const limit = status === 409 && result.error.details.code === "answer_limit";
+        const message = limit ? `${FLAG_UPDATE_FAILED}. ${FLAG_ANSWER_LIMIT_REACHED}` : FLAG_UPDATE_FAILED;
+        const answered = status === 409 && !limit ? { answered: true } : {};
         const maybe =
           result.error.maybeApplied && submissionId ? { maybeApplied: true, retryId: submissionId } : {};
-        return { kind: "reply", status, body: { flagId, message, ...maybe } };
+        return { kind: "reply", status, body: { flagId, message, ...answered, ...maybe } };
       }
       return {
         kind: "redirect",
@@ -283,9 +288,9 @@ async function closeAction(
   const refuse = (status: number, message: string) =>
     data({ flagId: v.flagId, message, values: typed }, { status });
   if (!user.isStaff) return refuse(403, FLAG_CLOSE_FAILED);
-  const credit = parseCredit(v.credit);
-  if (credit === "invalid")
-    return refuse(400, "Enter the credit as an amount above $0.00, in dollars and cents");
+  // One parser for every typed amount (rule money-amount-input): commas only between thousands.
+  const credit = parseDollarAmount(v.credit);
+  if (credit === "invalid") return refuse(400, DOLLAR_AMOUNT_INVALID);
   const problem = outcomeProblem(v.outcome, credit);
   if (problem) return refuse(400, problem);
   return idempotentAction(

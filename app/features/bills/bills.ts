@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ANSWER_LABELS, answersOpen, type FlagAnswerStatus, type FlagLike } from "../../../shared/bill-flags";
+import {
+  ANSWER_LABELS,
+  answersOpen,
+  FLAG_ANSWER_LIMIT,
+  type FlagAnswerStatus,
+  type FlagLike,
+} from "../../../shared/bill-flags";
 import { localTimeParts } from "~/lib/local-time";
 import { submissionIdField } from "~/ui/submission-id";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
@@ -111,7 +117,14 @@ export const FLAG_MAYBE_APPLIED =
   "Your answer may have been recorded all the same: this flag's status shows whether it was. If it still asks, sending the same answer again is safe, it is never recorded twice.";
 
 /** A failed flag answer as the page shows it; `retryId`: the answer may have been applied, resend it under this id. */
-export type FlagError = { flagId: number | null; message: string; maybeApplied?: boolean; retryId?: string };
+export type FlagError = {
+  flagId: number | null;
+  message: string;
+  maybeApplied?: boolean;
+  retryId?: string;
+  /** Refused because another answer was recorded first: the page names it (flagErrorLines). */
+  answered?: boolean;
+};
 
 /** Money in cents as dollars with 2 decimals: 123456 → "$1,234.56". */
 export function formatMoney(cents: number | null | undefined) {
@@ -191,7 +204,9 @@ export function flagAnswerView(
   return {
     onRecord: onRecord ? answerRecordText(onRecord, timezone) : null,
     earlier: (onRecord ? answers.slice(0, -1) : answers).map((a) => answerRecordText(a, timezone)),
-    options: answersOpen(flag.status, Boolean(onRecord?.by.you)),
+    options: answersOpen(flag.status, Boolean(onRecord?.by.you), "app", answers.length),
+    /** The flag took its most answers (FLAG_ANSWER_LIMIT): the page says so instead of offering any. */
+    limitReached: flag.status !== "completed" && answers.length >= FLAG_ANSWER_LIMIT,
   };
 }
 export type FlagAnswerView = ReturnType<typeof flagAnswerView>;
@@ -202,9 +217,25 @@ export const INTENT_OF: Record<FlagAnswerStatus, FlagAnswer> = {
   action_requested: "investigate",
 };
 
-/** Another answer reached the flag first (the api's 409): the page shows the answer on record. */
+/** Another answer reached the flag first (the api's 409) and the page has no answer on record to name. */
 export const FLAG_ALREADY_ANSWERED =
   "This bill issue was answered meanwhile: the answer on record is shown here.";
+
+/**
+ * The lines of a refused or failed flag answer (issue 51 point 7, seed 2 §8): the seed's 'Unable to process
+ * update' first; for an answer refused because another was recorded meanwhile (`answered`), who answered and
+ * when (the answer on record as the reloaded page words it, or the outcome of a closed investigation); for one
+ * that may have been applied all the same, where to see it.
+ */
+export function flagErrorLines(
+  error: Pick<FlagError, "message" | "answered" | "maybeApplied">,
+  flag: { answerView?: { onRecord: string | null } | null; outcome?: { text: string } | null },
+): string[] {
+  const lines = [error.message];
+  if (error.answered) lines.push(flag.outcome?.text ?? flag.answerView?.onRecord ?? FLAG_ALREADY_ANSWERED);
+  if (error.maybeApplied) lines.push(FLAG_MAYBE_APPLIED);
+  return lines;
+}
 
 /* ---------- closing an investigation (rule flag-outcome) ---------- */
 
@@ -225,14 +256,6 @@ export const flagCloseSchema = z.object({
 
 /** The spending page's one form schema: an answer (confirm, investigate) or staff closing (close). */
 export const spendingFormSchema = z.discriminatedUnion("intent", [flagAnswerSchema, flagCloseSchema]);
-
-/** A credit typed in dollars ("$1,234.5", "120") as cents, or null when it is not an amount. */
-export function parseCredit(text: string | undefined): number | null | "invalid" {
-  const t = (text ?? "").replace(/[$,\s]/g, "");
-  if (!t) return null;
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(t)) return "invalid";
-  return Math.round(Number(t) * 100);
-}
 
 /** How an investigation ended, as the api gives it. */
 export type FlagOutcomeRecord = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerRecordText, formatMoney } from "~/features/bills/bills";
+import { answerRecordText, flagAnchor, formatMoney } from "~/features/bills/bills";
 import { formatCalendarDate } from "~/lib/dates";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, type ApiError } from "~/server/upstream/api-error";
@@ -7,7 +7,12 @@ import { parseForm } from "~/server/forms.server";
 import { refusedTokenState, type TokenState, tokenPageStatus } from "./email-answers";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { failureStatus, getPublicApi } from "~/server/upstream/upstream.server";
-import { ANSWER_AGAIN, FLAG_QUESTION } from "../../../shared/bill-flags";
+import {
+  ANSWER_AGAIN,
+  FLAG_ANSWER_LIMIT_REACHED,
+  FLAG_QUESTION,
+  FLAG_WITHDRAW_SIGNED_IN,
+} from "../../../shared/bill-flags";
 
 /** Upstream calls and form schemas of the email answer and unsubscribe pages (docs/api-contract.md, Email answers). */
 
@@ -58,6 +63,7 @@ const billAnswerSchema = z.object({
   }),
   onRecord: answerRecordSchema.nullish(),
   answersOpen: z.array(answerStatus).default([]),
+  answerLimitReached: z.boolean().default(false),
 });
 export type BillAnswerView = z.infer<typeof billAnswerSchema>;
 
@@ -100,6 +106,11 @@ export type AnswerTarget = {
   question: string;
   /** Once an answer is on record, what the one answer left changes (shared/bill-flags.ts ANSWER_AGAIN). */
   again: string | null;
+  /**
+   * Why an answer is not offered here: the flag took its most answers, or the person's own investigation
+   * request, which only the signed-in spending page withdraws (rule flag-answer-history); with that page's link.
+   */
+  note: { text: string; href: string | null } | null;
 };
 
 /**
@@ -126,6 +137,14 @@ function target(v: BillAnswerView): AnswerTarget {
     options,
     question: FLAG_QUESTION,
     again: options.length > 0 ? ANSWER_AGAIN[options[0]] : null,
+    note: v.answerLimitReached
+      ? { text: FLAG_ANSWER_LIMIT_REACHED, href: null }
+      : v.flag.status === "action_requested" && v.onRecord?.by.you
+        ? {
+            text: FLAG_WITHDRAW_SIGNED_IN,
+            href: `/locations/${v.bill.location.id}/spending#${flagAnchor(v.flag.id)}`,
+          }
+        : null,
   };
 }
 

@@ -4,7 +4,7 @@ import { Pill } from "~/ui/pill";
 import {
   anchoredFlag,
   type FlagAnswerView,
-  FLAG_MAYBE_APPLIED,
+  flagErrorLines,
   flagAnchor,
   type FlagError,
   INTENT_OF,
@@ -13,7 +13,13 @@ import {
   pillLabel,
   pillTone,
 } from "../bills";
-import { ANSWER_AGAIN, ANSWER_LABELS, flagCopy, flagHeading } from "../../../../shared/bill-flags";
+import {
+  ANSWER_AGAIN,
+  ANSWER_LABELS,
+  FLAG_ANSWER_LIMIT_REACHED,
+  flagCopy,
+  flagHeading,
+} from "../../../../shared/bill-flags";
 import { FLAG_OUTCOMES, OUTCOME_LABELS } from "../../../../shared/flag-outcome";
 import { FieldErrors } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
@@ -166,11 +172,13 @@ export function FlagBanner({
               ])}
             </Form>
           ) : null}
+          {f.answerView?.limitReached ? (
+            <p className="flag-again" data-testid={`flag-limit-${f.id}`}>
+              {FLAG_ANSWER_LIMIT_REACHED}
+            </p>
+          ) : null}
           {error && error.flagId === f.id && !f.canClose ? (
-            <FieldErrors
-              errors={error.maybeApplied ? [error.message, FLAG_MAYBE_APPLIED] : [error.message]}
-              alert
-            />
+            <FieldErrors errors={flagErrorLines(error, f)} alert />
           ) : null}
         </div>
       ))}

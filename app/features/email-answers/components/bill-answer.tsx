@@ -53,6 +53,22 @@ function AnswerButtons({ token, target, again }: { token: string; target: Answer
   );
 }
 
+/** Why an answer is not offered here, with the signed-in page that may change it (rule flag-answer-history). */
+function AnswerNote({ target }: { target: AnswerTarget }) {
+  if (!target.note) return null;
+  return (
+    <p data-testid="answer-note">
+      {target.note.text}
+      {target.note.href ? (
+        <>
+          {" "}
+          <Link to={target.note.href}>Open the spending page</Link>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 const Thanks = ({ answer }: { answer: Answer }) => (
   <p>
     {answer === "action_requested"
@@ -83,6 +99,7 @@ function Confirmation({ answer, target, token }: { answer: Answer; target: Answe
       <BillFacts target={target} />
       {target.onRecord ? <p data-testid="answer-on-record">{target.onRecord}</p> : null}
       <AnswerButtons token={token} target={target} again />
+      <AnswerNote target={target} />
       <Link to="/" className="btn btn-secondary">
         Visit Dashboard
       </Link>
@@ -107,6 +124,7 @@ export function BillAnswerCard({ page, token }: { page: AnswerPage; token: strin
         <BillFacts target={target} />
         {target.onRecord ? <p data-testid="answer-on-record">{target.onRecord}</p> : null}
         <AnswerButtons token={token} target={target} again={false} />
+        <AnswerNote target={target} />
       </div>
     );
   return (
@@ -115,6 +133,7 @@ export function BillAnswerCard({ page, token }: { page: AnswerPage; token: strin
       <BillFacts target={target} />
       <p data-testid="answer-on-record">{target.onRecord ?? ANSWER_TEXT.answered}</p>
       <AnswerButtons token={token} target={target} again />
+      <AnswerNote target={target} />
       <Link to="/" className="btn btn-secondary">
         Visit Dashboard
       </Link>
