@@ -3,6 +3,14 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weightFromManifest } from "../../bench/weight";
+import {
+  ASSETS_DIR,
+  ASSETS_URL,
+  BROWSER_METAFILE,
+  assetFile,
+  assetUrl,
+  isAssetsManifest,
+} from "../../shared/build-output.mjs";
 import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
@@ -32,7 +40,7 @@ function javascriptKib(html: string): { kib: number; files: string[]; inline: nu
     if (href) files.add(href[1]);
   }
   let kib = 0;
-  for (const f of files) kib += gzipKib(fs.readFileSync(path.join("public", f)));
+  for (const f of files) kib += gzipKib(fs.readFileSync(assetFile(f)!));
   const inline = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   for (const s of inline) kib += gzipKib(s);
   return { kib, files: [...files], inline: inline.length };
@@ -75,11 +83,11 @@ type Manifest = {
   routes: Record<string, { id: string; parentId?: string; module: string; imports?: string[] }>;
 };
 
-function readManifest(dir = "public/build"): { file: string; manifest: Manifest } {
-  const file = fs.readdirSync(dir).find((f) => /^manifest-.*\.js$/.test(f))!;
+function readManifest(dir = ASSETS_DIR): { file: string; manifest: Manifest } {
+  const file = fs.readdirSync(dir).find(isAssetsManifest)!;
   const src = fs.readFileSync(path.join(dir, file), "utf8");
   const manifest = JSON.parse(src.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, "")) as Manifest;
-  return { file: `/build/${file}`, manifest };
+  return { file: `${ASSETS_URL}${file}`, manifest };
 }
 
 /** Script files per page route (a route module with a default export: resource routes load nothing). */
@@ -108,7 +116,7 @@ type Output = { file: string; inputs: string[]; inputsWithBytes: [string, number
 
 /** The browser build's output files and what went into each (esbuild's metafile, written by `remix build`). */
 function allOutputs(): Output[] {
-  const meta = JSON.parse(fs.readFileSync("build/metafile.js.json", "utf8")) as {
+  const meta = JSON.parse(fs.readFileSync(BROWSER_METAFILE, "utf8")) as {
     outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
   };
   return Object.entries(meta.outputs)
@@ -192,7 +200,7 @@ describe("Script files per page (fewer, larger shared chunks)", () => {
       .filter((o) =>
         o.inputsWithBytes.some(([i, bytes]) => bytes > 0 && members.some((m) => i.startsWith(m))),
       )
-      .map((o) => `/${o.file.replace(/^public\//, "")}`);
+      .map((o) => assetUrl(o.file)!);
     expect(chunksOfShell.length).toBeGreaterThan(0);
     const loaded = Object.entries(perPage)
       .filter(([id]) => !id.startsWith("routes/_app"))
