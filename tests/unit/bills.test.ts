@@ -8,7 +8,6 @@ import {
   chartBills,
   flagAnswerView,
   FLAG_UPDATE_FAILED,
-  flagAnswerSchema,
   formatMoney,
   formatRate,
   groupHeading,
@@ -16,6 +15,7 @@ import {
   pillTone,
   visibleFlags,
 } from "~/features/bills/bills";
+import { flagAnswerSchema } from "~/features/bills/spending-form";
 import { answersOpen, decideFlagAnswer, flagHeading } from "../../shared/bill-flags";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
 import { commitSession, newSession } from "~/server/upstream/session.server";

@@ -10,7 +10,7 @@ import {
 } from "~/server/idempotency.server";
 import { ApiError } from "~/server/upstream/api-error";
 import { changedSettings } from "~/features/thermostats/thermostats";
-import { submissionIdField } from "~/ui/submission-id";
+import { submissionIdField } from "~/lib/submission-id";
 
 /**
  * The test owns its upstream: a server on a free port that records each call and refuses it (503), set as API_URL

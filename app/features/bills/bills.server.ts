@@ -15,8 +15,8 @@ import {
   outcomeRecordText,
   parseCredit,
   raisedText,
-  spendingFormSchema,
 } from "./bills";
+import { spendingFormSchema } from "./spending-form";
 import { FLAG_OUTCOMES, outcomeProblem } from "../../../shared/flag-outcome";
 import { now } from "~/server/clock.server";
 import { flagPrice, priceLine } from "../../../shared/flag-price";

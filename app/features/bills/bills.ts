@@ -1,10 +1,8 @@
-import { z } from "zod";
 import { ANSWER_LABELS, answersOpen, type FlagAnswerStatus, type FlagLike } from "../../../shared/bill-flags";
 import { localTimeParts } from "~/lib/local-time";
-import { submissionIdField } from "~/ui/submission-id";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatDecimal } from "~/lib/decimal";
-import { FLAG_OUTCOMES, type FlagOutcome, outcomeWords } from "../../../shared/flag-outcome";
+import { type FlagOutcome, outcomeWords } from "../../../shared/flag-outcome";
 
 /** Pure rules of bills and bill-issue flags (docs/rules.md, Bills and bill-issue flags). */
 
@@ -91,16 +89,6 @@ export function answerRecordText(a: FlagAnswerRecord, timezone: string | null | 
 /** The two answers: yes, this is expected → dismissed; no, please investigate → action_requested. */
 export const FLAG_ANSWERS = { confirm: "dismissed", investigate: "action_requested" } as const;
 export type FlagAnswer = keyof typeof FLAG_ANSWERS;
-
-const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-
-/** A flag answer form: the answer (the button pressed), the bill and flag, and the submission id (ADR 0010). */
-export const flagAnswerSchema = z.object({
-  intent: z.enum(["confirm", "investigate"]),
-  statementId: positiveId,
-  flagId: positiveId,
-  submissionId: submissionIdField,
-});
 
 export const FLAG_UPDATE_FAILED = "Unable to process update";
 /**
@@ -207,24 +195,6 @@ export const FLAG_ALREADY_ANSWERED =
   "This bill issue was answered meanwhile: the answer on record is shown here.";
 
 /* ---------- closing an investigation (rule flag-outcome) ---------- */
-
-/** Staff close an investigation: the outcome, the credit in dollars (for "credit received") and a note. */
-export const flagCloseSchema = z.object({
-  intent: z.literal("close"),
-  statementId: positiveId,
-  flagId: positiveId,
-  outcome: z.enum(FLAG_OUTCOMES, { errorMap: () => ({ message: "Choose an outcome" }) }),
-  credit: z.string().trim().max(20).optional(),
-  note: z
-    .string({ required_error: "Write a note for the client" })
-    .trim()
-    .min(1, "Write a note for the client")
-    .max(2000, "Keep the note under 2,000 characters"),
-  submissionId: submissionIdField,
-});
-
-/** The spending page's one form schema: an answer (confirm, investigate) or staff closing (close). */
-export const spendingFormSchema = z.discriminatedUnion("intent", [flagAnswerSchema, flagCloseSchema]);
 
 /** A credit typed in dollars ("$1,234.5", "120") as cents, or null when it is not an amount. */
 export function parseCredit(text: string | undefined): number | null | "invalid" {
