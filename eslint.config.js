@@ -66,13 +66,21 @@ const REGEXP_RULES = [
  * A relative path in api/ names its layer's folder (`../lib/…`, `../../domain/…`), so a regex can judge it; a
  * bare `api/…`, `app/…` or `shared/…` resolves nowhere (there is no `baseUrl`) and is refused too.
  * The checks read the specifier, so the layout makes it readable: across folders, app/ imports through `~/`; a
- * relative path goes up at most one level, inside its own feature (or to `shared/`).
+ * relative path goes up at most one level, inside its own feature (or to `shared/`). Every layer, in app/ as in
+ * api/ and shared/, refuses a specifier that is not written as it resolves (a `.` or `..` segment after its
+ * start, e.g. `~/ui/../features/x`, `~/../api/server`, `../lib/../routes/x`): the rules judge the written path.
  * `tests/unit/import-boundaries.test.ts` proves each rule reports what it forbids and lets through what it allows.
  */
 const restrict = (regex, message) => ({ regex, message });
 // (a climb to api/ gets only the api message below)
 const UP_TO_SHARED = "(?!(\\.\\./)*(shared|api)/)";
 const R = {
+  // A `.` or `..` segment anywhere but in the leading climb (`../../x`): `~/ui/../features/x` is
+  // `~/features/x` and `~/../api/server` is api/server, which the rules below would not recognise as written.
+  normalised: restrict(
+    "^(?:\\.\\./)*(?:\\.?|\\.*[^./][^/]*)/(?:[^/]*/)*\\.\\.?(?:/|$)",
+    "Write the path as it resolves (no `.` or `..` after its start): `~/ui/../features/x` is `~/features/x`, and the layer rules judge what is written.",
+  ),
   noApi: restrict(
     "^(\\.\\./)+api/|^api/",
     "app/ never imports api/: the web talks to the api over HTTP (app/server/upstream/api-client.server.ts); code both need goes in shared/.",
@@ -176,7 +184,12 @@ const layer = (files, restrictions) => ({
   rules: {
     "no-restricted-imports": [
       "error",
-      { patterns: [...restrictions.map(({ regex, message }) => ({ regex, message })), REMIX_PUBLIC_ONLY] },
+      {
+        patterns: [
+          ...[R.normalised, ...restrictions].map(({ regex, message }) => ({ regex, message })),
+          REMIX_PUBLIC_ONLY,
+        ],
+      },
     ],
   },
 });

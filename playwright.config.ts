@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 import { TEST_CLOCK_START } from "./tests/support/clock";
 import { smtpUrl } from "./tests/support/smtp-account";
+import { WEB_SERVER } from "./shared/build-output.mjs";
 
 /**
  * Every flow runs twice: JavaScript on (`js`) and off (`nojs`). The browser makes the difference; the servers are
@@ -103,7 +104,7 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `rm -rf .e2e-data/${p.web} && node dist/server.js`,
+      command: `rm -rf .e2e-data/${p.web} && node ${WEB_SERVER}`,
       url: `http://127.0.0.1:${p.web}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,

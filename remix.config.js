@@ -1,5 +1,11 @@
+import { ASSETS_DIR, ASSETS_URL, SERVER_BUILD } from "./shared/build-output.mjs";
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
+  // Where the build goes: shared/build-output.mjs knows it for every reader of the build.
+  assetsBuildDirectory: ASSETS_DIR,
+  publicPath: ASSETS_URL,
+  serverBuildPath: SERVER_BUILD,
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverDependenciesToBundle: [],

@@ -17,6 +17,7 @@ import { isCrossSiteRequest } from "./app/server/http/csrf";
 import { hostHeaders } from "./app/server/http/host-header.server";
 import { apiPassthrough } from "./app/server/upstream/passthrough.server";
 import { PAGE_NOT_FOUND } from "./app/features/shell/notices";
+import { ASSETS_DIR, ASSETS_URL, PUBLIC_DIR, SERVER_BUILD } from "./shared/build-output.mjs";
 import { ARCADIA_PACKAGE_SCRIPT_URL, connectCspSources } from "./app/lib/arcadia-connect";
 import { createLoadShedder } from "./app/server/http/load-shed.server";
 import { createRouteLabeler, getMetrics, startMetricsServer } from "./app/server/ops/metrics.server";
@@ -82,7 +83,7 @@ if (!config.API_URL) {
   }
 }
 
-const BUILD_PATH = path.resolve("build/index.js");
+const BUILD_PATH = path.resolve(SERVER_BUILD);
 const loadBuild = async () =>
   (await import(`${pathToFileURL(BUILD_PATH).href}?t=${Date.now()}`)) as ServerBuild;
 const build = await loadBuild();
@@ -172,7 +173,7 @@ const compress: express.RequestHandler =
 // (nosniff, HSTS, cross-origin resource policy) but not the page's CSP and nonce, which govern documents. Each of
 // a page's 11–22 script responses was carrying ~1 KiB of page headers.
 app.use(
-  "/build",
+  ASSETS_URL.replace(/\/$/, ""),
   helmet({
     contentSecurityPolicy: false,
     referrerPolicy: false,
@@ -187,7 +188,7 @@ app.use(
     xXssProtection: false,
   }),
   compress,
-  express.static("public/build", { immutable: true, maxAge: "1y" }),
+  express.static(ASSETS_DIR, { immutable: true, maxAge: "1y" }),
 );
 
 // The provider's Connect (script, frame, hosted page) is allowed only on the pages that open it (rule
@@ -252,15 +253,16 @@ app.use(compress);
 
 // Everything else in public/ (build assets are served above): cached for an hour.
 // Top-level files of public/ (favicon, the sample bill) are listed once, so other paths pay no file-system lookup.
+const assetsFolder = path.relative(PUBLIC_DIR, ASSETS_DIR);
 const publicFiles = new Set(
   fs
-    .readdirSync("public")
-    .filter((f) => f !== "build")
+    .readdirSync(PUBLIC_DIR)
+    .filter((f) => f !== assetsFolder)
     .map((f) => `/${f}`),
 );
-const publicStatic = express.static("public", { maxAge: "1h", index: false });
+const publicStatic = express.static(PUBLIC_DIR, { maxAge: "1h", index: false });
 // The route label of the request log and the metrics: a Remix route id or a fixed label, never the raw path.
-const routeLabel = createRouteLabeler(build.routes, (p) => p.startsWith("/build/") || publicFiles.has(p));
+const routeLabel = createRouteLabeler(build.routes, (p) => p.startsWith(ASSETS_URL) || publicFiles.has(p));
 app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
 
 // Request bodies: at most BODY_LIMIT_BYTES (413 while streaming, Content-Length or not) and a capped form field

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { StartApiOptions } from "./server";
+import { WEB_SERVER } from "../shared/build-output.mjs";
 
 export type EmbeddedApi = { url: string; close: () => Promise<void> };
 type Log = NonNullable<StartApiOptions["log"]>;
@@ -18,7 +19,7 @@ export async function startEmbeddedApi(
   log: Log,
 ): Promise<EmbeddedApi> {
   const workerFile = new URL("./api-worker.js", import.meta.url);
-  if (!import.meta.url.endsWith("/dist/server.js") || !fs.existsSync(fileURLToPath(workerFile))) {
+  if (!import.meta.url.endsWith(`/${WEB_SERVER}`) || !fs.existsSync(fileURLToPath(workerFile))) {
     const { startApi } = await import("./server");
     const api = await startApi({ ...options, log });
     return { url: api.url, close: api.close };

@@ -6,7 +6,8 @@
  * sign-in and code not yet optimised stay out (bench/cpu-profile-preload.mjs). The privacy page is asked for signed
  * out, as the bench's static floor is; every other page with a signed-in cookie. Prints, per page, the busy CPU per
  * request by package (self time) and the share spent matching the route tree (React Router's matchRoutes, from
- * every caller), and keeps the .cpuprofile files (open them in Chrome DevTools) under PROFILE_DIR (default
+ * every caller) and reading upstream answers (the api client's `readData` and `validate`: JSON parsing, camel-casing,
+ * the demo transform and the schemas' check, with every callee, zod included), and keeps the .cpuprofile files (open them in Chrome DevTools) under PROFILE_DIR (default
  * /tmp/energyops-profiles).
  */
 import { spawn } from "node:child_process";
@@ -43,6 +44,9 @@ function owner(url: string, fn: string) {
   return path.relative(process.cwd(), new URL(url.split("?")[0]).pathname);
 }
 
+/** The api client's functions that read an answer (app/server/upstream/api-client.server.ts). */
+const ANSWER_READING = new Set(["readData", "validate"]);
+
 function profilerFrame(id: number, byId: Map<number, ProfileNode>, parent: Map<number, number>) {
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur))
     if (byId.get(cur)!.callFrame.url.endsWith("cpu-profile-preload.mjs")) return true;
@@ -58,6 +62,7 @@ function analyse(profile: Profile) {
   const byOwner = new Map<string, number>();
   let busy = 0;
   let matching = 0;
+  let answers = 0;
   for (const [id, us] of self) {
     const node = byId.get(id)!;
     if (node.callFrame.functionName === "(idle)") continue;
@@ -71,8 +76,16 @@ function analyse(profile: Profile) {
         matching += us;
         break;
       }
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur))
+      if (
+        ANSWER_READING.has(byId.get(cur)!.callFrame.functionName) ||
+        owner(byId.get(cur)!.callFrame.url, "") === "zod"
+      ) {
+        answers += us;
+        break;
+      }
   }
-  return { busy, matching, byOwner };
+  return { busy, matching, answers, byOwner };
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-profile-"));
@@ -101,14 +114,17 @@ try {
     for (let i = 0; i < 100 && !fs.existsSync(path.join(dir, file)); i++)
       await new Promise((r) => setTimeout(r, 100));
     await web.stop();
-    const { busy, matching, byOwner } = analyse(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")));
+    const { busy, matching, answers, byOwner } = analyse(
+      JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")),
+    );
     const per = (us: number) => (us / 1000 / N).toFixed(3);
     const rows: (string | number)[][] = [["self time of", "ms/request", "share"]];
     for (const [o, us] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 15))
       rows.push([o, per(us), `${((100 * us) / busy).toFixed(0)}%`]);
     console.log(
       `\n## ${page}: ${per(busy)} ms busy per request (${N} requests, ${result.non2xx} not 2xx); ` +
-        `route-tree matching (matchRoutes) ${per(matching)} ms (${((100 * matching) / busy).toFixed(0)}%)\n`,
+        `route-tree matching (matchRoutes) ${per(matching)} ms (${((100 * matching) / busy).toFixed(0)}%); ` +
+        `reading upstream answers ${per(answers)} ms (${((100 * answers) / busy).toFixed(1)}%)\n`,
     );
     console.log(table(rows));
     console.log(`\nprofile: ${path.join(dir, file)}`);

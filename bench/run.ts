@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
+import { WEB_SERVER } from "../shared/build-output.mjs";
 import { cpu } from "./cpu";
 import { BENCH_PAGES } from "./pages";
 import { benchTree, median, signIn, slow4g, startServer, table } from "./server";
@@ -72,7 +73,7 @@ async function throughput() {
 }
 
 async function weight() {
-  const forRoutes = weightFromManifest(path.join(benchTree(), "public/build"));
+  const forRoutes = weightFromManifest(benchTree());
   const s = await startServer(0);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -248,7 +249,7 @@ async function lcp() {
   console.log(table(rows));
 }
 
-if (!fs.existsSync(path.join(benchTree(), "dist/server.js"))) {
+if (!fs.existsSync(path.join(benchTree(), WEB_SERVER))) {
   console.error("Run `npm run build` first.");
   process.exit(1);
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { WEB_SERVER } from "../shared/build-output.mjs";
 
 export const DANA = "dana@harborcoffee.test";
 
@@ -48,7 +49,7 @@ export async function stopChild(child: ChildProcess) {
 export const benchTree = () => path.resolve(process.env.BENCH_TREE ?? ".");
 
 /**
- * The production server (dist/server.js of `cwd`, default `benchTree()`) signed in as Dana: with the embedded api
+ * The production server (WEB_SERVER, dist/server.js, of `cwd`, default `benchTree()`) signed in as Dana: with the embedded api
  * (fresh database) and an optional upstream latency, or in front of an api of its own (`apiUrl`, then the web
  * process runs alone).
  */
@@ -61,7 +62,7 @@ export async function startServer(
   const dataDir = fs.mkdtempSync("/tmp/bench-data-");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), path.resolve(opts.cwd ?? benchTree(), "dist/server.js")],
+    [...(opts.nodeArgs ?? []), path.resolve(opts.cwd ?? benchTree(), WEB_SERVER)],
     {
       cwd: opts.cwd ?? benchTree(),
       env: {

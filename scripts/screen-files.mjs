@@ -3,12 +3,13 @@
 // imports, directly or through other modules, as the server build resolved them. Repeatable after any
 // change: `npm run build && node scripts/screen-files.mjs [--list] [screen…]`.
 //
-// The source is esbuild's metafile of the Remix server build (`build/metafile.server.json`): it holds the
+// The source is esbuild's metafile of the Remix server build (SERVER_METAFILE, shared/build-output.mjs): it holds the
 // imports esbuild followed, so type-only imports (gone from the output) and node_modules are not counted,
 // and a barrel counts with everything it re-exports (the bundler reads all of it). Parent layout routes
 // (`root.tsx`, `_app.tsx`) are left out: they are behind every page alike.
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { SERVER_METAFILE } from "../shared/build-output.mjs";
 
 const SCREENS = {
   login: "app/routes/login.tsx",
@@ -19,9 +20,9 @@ const SCREENS = {
 const args = process.argv.slice(2);
 const list = args.includes("--list");
 const wanted = args.filter((a) => !a.startsWith("--"));
-const metafilePath = resolve("build/metafile.server.json");
+const metafilePath = resolve(SERVER_METAFILE);
 if (!existsSync(metafilePath)) {
-  console.error("build/metafile.server.json is missing: run `npm run build` first");
+  console.error(`${SERVER_METAFILE} is missing: run \`npm run build\` first`);
   process.exit(1);
 }
 const { inputs } = JSON.parse(readFileSync(metafilePath, "utf8"));

@@ -4,12 +4,9 @@ import { execSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { API_WORKER, SERVER_BUILD, WEB_SERVER } from "../shared/build-output.mjs";
 
-if (
-  !fs.existsSync("build/index.js") ||
-  !fs.existsSync("dist/server.js") ||
-  !fs.existsSync("dist/api-worker.js")
-) {
+if (!fs.existsSync(SERVER_BUILD) || !fs.existsSync(WEB_SERVER) || !fs.existsSync(API_WORKER)) {
   console.log("No build found: building (about 10 seconds)…");
   execSync("npm run build", { stdio: "inherit" });
 }
@@ -27,4 +24,4 @@ if (!process.env.SESSION_SECRET && !process.env.API_URL) {
     `SESSION_SECRET not set: using the demo secret in ${file}. Set SESSION_SECRET for a real deployment.`,
   );
 }
-await import(path.resolve("dist/server.js"));
+await import(path.resolve(WEB_SERVER));

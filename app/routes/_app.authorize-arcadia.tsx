@@ -1,10 +1,32 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ConnectFlow } from "~/features/accounts/components/connect-flow";
-// The provider's Connect opens from this page only (its CSP allows the provider; ADR 0024).
-import { ArcadiaConnectButton } from "~/features/accounts/components/arcadia-connect.client";
+import type { ArcadiaConnectProps } from "~/features/accounts/components/arcadia-connect.client";
 import styles from "~/features/accounts/accounts.css";
 import { authorizeArcadiaLoader, authorizeArcadiaAction } from "~/features/accounts/connect-flow.server";
+import { lazy, Suspense } from "react";
+
+// The provider's Connect opens from this page only (its CSP allows the provider; ADR 0024), from a chunk of its
+// own, fetched when the button can open it (after hydration, on the provider's step); until then the button
+// shows disabled, as it does while Connect's script loads.
+const LazyConnectButton = lazy(() =>
+  import("~/features/accounts/components/arcadia-connect.client").then((m) => ({
+    default: m.ArcadiaConnectButton,
+  })),
+);
+function ArcadiaConnectButton(props: ArcadiaConnectProps) {
+  return (
+    <Suspense
+      fallback={
+        <button type="button" className="btn" disabled>
+          {props.label}
+        </button>
+      }
+    >
+      <LazyConnectButton {...props} />
+    </Suspense>
+  );
+}
 
 export const handle = { stylesheets: [styles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));

@@ -3,7 +3,7 @@ import { locationLabelFromMatches, locationPageTitle } from "~/features/location
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { usageChart } from "~/features/usage/chart-data";
-import { BillPickerDialog, DatePickerDialog } from "~/features/usage/components/date-pickers";
+import { BillPicker, DatePicker } from "~/features/usage/components/picker-dialogs";
 import { ChartFigure } from "~/features/usage/components/energy-chart";
 import { PeriodStepper } from "~/features/usage/components/period-stepper";
 import { rangeLabel, usageHref, usageTitle, type UsageType } from "~/features/usage/usage";
@@ -101,7 +101,7 @@ export default function UsagePage() {
           )}
         </section>
       </LinkTabs>
-      <DatePickerDialog
+      <DatePicker
         open={d.picker === "date"}
         tab={d.tab}
         cal={d.cal}
@@ -110,7 +110,7 @@ export default function UsagePage() {
         href={(extra) => href(extra)}
         action={action}
       />
-      <BillPickerDialog
+      <BillPicker
         open={d.picker === "bill"}
         bills={d.bills}
         failed={d.billsFailed}

@@ -3,12 +3,24 @@ import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/re
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
 import styles from "~/features/shell/shell.css";
-import { ConnectDialog } from "~/features/accounts/components/connect-dialog";
 import { Brand } from "~/ui/brand";
 import { LocationSelect } from "~/features/shell/location-select";
 import { SubmitButton } from "~/ui/pending";
 import { appShellLoader } from "~/features/shell/shell.server";
 import { keepWithinLocation } from "~/lib/revalidate";
+import { lazy, Suspense, useState } from "react";
+
+/**
+ * The connect flow's dialog (its steps, forms, Conform and zod, the Radix dialog) is a chunk of its own, loaded
+ * when the dialog first opens (`?connect=1`), not with every signed-in page: about a third of the shell's
+ * JavaScript (tests/ops/js-budget.test.ts). A page rendered with the dialog open has it in its HTML (the
+ * server waits for everything, entry.server.tsx); without JavaScript the flow is the /authorize-arcadia page.
+ */
+const ConnectDialog = lazy(() => {
+  // The dialog's own chunk (Radix, app/ui/url-dialog.tsx) is fetched beside the flow's, not after it.
+  void import("~/ui/url-dialog-radix");
+  return import("~/features/accounts/components/connect-dialog").then((m) => ({ default: m.ConnectDialog }));
+});
 
 export const handle = { stylesheets: [styles, accountsStyles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
@@ -23,6 +35,10 @@ export default function AppShell() {
     useLoaderData<typeof loader>();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
+  const connectOpen = new URLSearchParams(location.search).get("connect") === "1";
+  // Once opened, the dialog stays mounted (closed), as it was before it loaded lazily: its state and focus return.
+  const [connectLoaded, setConnectLoaded] = useState(connectOpen);
+  if (connectOpen && !connectLoaded) setConnectLoaded(true);
   return (
     <div className="shell">
       <aside className="sidebar" aria-label="Main">
@@ -99,12 +115,33 @@ export default function AppShell() {
         ) : null}
         <Outlet />
         {/* The connect flow as a dialog, opened by ConnectLink once JavaScript runs (the page works without it). */}
-        <ConnectDialog
-          open={new URLSearchParams(location.search).get("connect") === "1"}
-          closeHref={connectCloseHref(location.pathname, location.search)}
-        />
+        {connectLoaded ? (
+          <Suspense fallback={connectOpen ? <ConnectLoading /> : null}>
+            <ConnectDialog
+              open={connectOpen}
+              closeHref={connectCloseHref(location.pathname, location.search)}
+            />
+          </Suspense>
+        ) : null}
       </main>
     </div>
+  );
+}
+
+/** While the dialog's chunk loads (a slow network): what the dialog itself shows until its first step arrives. */
+function ConnectLoading() {
+  return (
+    <>
+      <div className="dialog-overlay" />
+      <div
+        className="dialog-content dialog-full"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Connect Utility Accounts"
+      >
+        <p aria-busy="true">Loading…</p>
+      </div>
+    </>
   );
 }
 

@@ -2,21 +2,24 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 import { stylesheetSource } from "~/ui/critical-css";
+import { ASSETS_URL, assetFile } from "../../shared/build-output.mjs";
 
 /**
  * The built stylesheets' text, for the page's inline styles on a first visit (app/ui/critical-css.tsx).
- * Files are read once each from `public/build` (where server.ts serves `/build/` from, relative to the working
- * directory) and kept: a build's assets never change under the same name.
+ * Files are read once each from the build's assets folder (shared/build-output.mjs: where server.ts serves
+ * `/build/` from, relative to the working directory) and kept: a build's assets never change under the same name.
  */
 const texts = new Map<string, string | undefined>();
-const ASSET = /^\/build\/_assets\/[\w-]+\.css$/;
+const SHEET = /^_assets\/[\w-]+\.css$/;
 
 export function readStylesheet(href: string): string | undefined {
   if (texts.has(href)) return texts.get(href);
   let text: string | undefined;
-  if (ASSET.test(href)) {
+  const file =
+    href.startsWith(ASSETS_URL) && SHEET.test(href.slice(ASSETS_URL.length)) ? assetFile(href) : undefined;
+  if (file) {
     try {
-      text = fs.readFileSync(path.resolve("public", href.slice(1)), "utf8");
+      text = fs.readFileSync(path.resolve(file), "utf8");
     } catch {
       text = undefined;
     }

@@ -1,17 +1,8 @@
-import { z } from "zod";
-
-/** The hidden field that makes a form submission idempotent (ADR 0010); the server renders a random value. */
-export const SUBMISSION_ID_FIELD = "submissionId";
-
 /**
- * The field in a form's Zod schema: a UUID, or absent (a page rendered before the field existed, or another
- * client) — then the submission is simply processed. A malformed value counts as absent.
+ * The hidden field that makes a form submission idempotent (ADR 0010); the server renders a random value. Its
+ * schema is `submissionIdField` (app/lib/submission-id.ts): not here, so a page with the field loads no zod.
  */
-export const submissionIdField = z
-  .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
-  .optional()
-  .catch(undefined);
+export const SUBMISSION_ID_FIELD = "submissionId";
 
 export function SubmissionIdInput({ value }: { value: string }) {
   return <input type="hidden" name={SUBMISSION_ID_FIELD} value={value} />;

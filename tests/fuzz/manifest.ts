@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { ASSETS_DIR, ASSETS_URL, PUBLIC_DIR, SERVER_BUILD } from "../../shared/build-output.mjs";
 import { INPUTS } from "../support/inputs";
 import { PAGES } from "../support/pages";
 import { ACTIONS, GET_ROUTES } from "../support/routes";
@@ -20,7 +21,7 @@ type ManifestRoute = { id: string; path?: string; index?: boolean; parentId?: st
  * the join of its ancestors' paths, so a route added to `app/routes` is fuzzed without anyone listing it.
  * Pathless layouts (no path of their own, not an index) are skipped: a URL reaches them only through a child.
  */
-export async function routePatterns(buildFile = path.resolve("build/index.js")): Promise<RoutePattern[]> {
+export async function routePatterns(buildFile = path.resolve(SERVER_BUILD)): Promise<RoutePattern[]> {
   if (!fs.existsSync(buildFile)) throw new Error(`${buildFile} is missing: run \`npm run build\` first`);
   const build = (await import(/* @vite-ignore */ pathToFileURL(buildFile).href)) as {
     routes: Record<string, ManifestRoute>;
@@ -56,10 +57,10 @@ export const SERVER_ENDPOINTS: RoutePattern[] = [
     id: "server:/api/client/export",
     segments: ["api", "client", ":clientId", "bill-statements", "export-csv"],
   },
-  { id: "server:/build", segments: ["build", "*"] },
+  { id: `server:${ASSETS_URL.slice(0, -1)}`, segments: [...ASSETS_URL.split("/").filter(Boolean), "*"] },
   ...fs
-    .readdirSync("public")
-    .filter((f) => f !== "build")
+    .readdirSync(PUBLIC_DIR)
+    .filter((f) => f !== path.relative(PUBLIC_DIR, ASSETS_DIR))
     .map((f) => ({ id: `server:/${f}`, segments: [f] })),
 ];
 

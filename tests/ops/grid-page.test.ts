@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BROWSER_METAFILE } from "../../shared/build-output.mjs";
 import { startStack, webLogin, type Stack } from "../support/stack";
 
 /**
@@ -19,7 +20,7 @@ type Metafile = {
 
 /** Every source file in the browser chunks a route module loads (its own and the shared chunks it imports). */
 function browserInputs(routeFile: string): string[] {
-  const meta = JSON.parse(fs.readFileSync("build/metafile.js.json", "utf8")) as Metafile;
+  const meta = JSON.parse(fs.readFileSync(BROWSER_METAFILE, "utf8")) as Metafile;
   const entry = Object.entries(meta.outputs).find(([, o]) => o.entryPoint?.includes(routeFile));
   if (!entry) throw new Error(`no browser chunk for ${routeFile}`);
   const seen = new Set<string>();

@@ -5,6 +5,7 @@ import path from "node:path";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
 import { freePort } from "../support/stack";
+import { WEB_SERVER } from "../../shared/build-output.mjs";
 
 /**
  * The built production server (`dist/server.js`) as a child process in front of a real api (fresh in-memory
@@ -40,7 +41,7 @@ export async function startServerChild({
     : {};
   const port = await freePort();
   const logs: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.resolve("dist/server.js")], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.resolve(WEB_SERVER)], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -8,6 +8,7 @@ import path from "node:path";
 import { startFaultProxy } from "../support/stack";
 import { TEST_CLOCK_START } from "../support/clock";
 import { makeCertificate, nginxBinary, nginxConfig, portOpen, startNginx } from "./nginx";
+import { WEB_SERVER } from "../../shared/build-output.mjs";
 
 /** A cluster's ports on 127.0.0.1, from `base` up. */
 export const clusterPorts = (base: number) => ({
@@ -65,7 +66,7 @@ export class WebInstance {
    * `until: "healthz"` only until it answers at all (a start while a dependency is down).
    */
   async start({ until = "readyz" }: { until?: "readyz" | "healthz" } = {}) {
-    const child = spawn(process.execPath, [path.resolve("dist/server.js")], {
+    const child = spawn(process.execPath, [path.resolve(WEB_SERVER)], {
       env: { ...process.env, ...this.env, PORT: String(this.port) },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DANA } from "../support/pages";
 import { redisAvailable, startRedis } from "../support/redis";
 import { freePort, getPage, startStack, webLogin, type Stack } from "../support/stack";
+import { WEB_SERVER } from "../../shared/build-output.mjs";
 
 /**
  * REDIS_URL: a double submit spread over two web instances (behind one load balancer, in front of one api)
@@ -38,7 +39,7 @@ describe.skipIf(!hasRedis)("idempotent submissions shared through Redis (REDIS_U
     // A second web instance in front of the same api (through the same counting proxy).
     const webPort = await freePort();
     bUrl = `http://127.0.0.1:${webPort}`;
-    b = spawn(process.execPath, [path.resolve("dist/server.js")], {
+    b = spawn(process.execPath, [path.resolve(WEB_SERVER)], {
       env: {
         ...process.env,
         NODE_ENV: "production",

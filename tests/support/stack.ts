@@ -4,6 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "./clock";
+import { WEB_SERVER } from "../../shared/build-output.mjs";
 
 /** What the fault-injecting upstream can answer instead of the real api. */
 export type Fault =
@@ -166,7 +167,7 @@ export async function startStack(env: Record<string, string> = {}) {
   const proxy = await startFaultProxy(api.url);
   const port = await freePort();
   const logs: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [path.resolve("dist/server.js")], {
+  const child: ChildProcess = spawn(process.execPath, [path.resolve(WEB_SERVER)], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -10,7 +10,6 @@ import {
   FLAG_UPDATE_FAILED,
   FLAG_MAYBE_APPLIED,
   flagErrorLines,
-  flagAnswerSchema,
   formatMoney,
   formatRate,
   groupHeading,
@@ -18,6 +17,7 @@ import {
   pillTone,
   visibleFlags,
 } from "~/features/bills/bills";
+import { flagAnswerSchema } from "~/features/bills/spending-form";
 import { answersOpen, decideFlagAnswer, FLAG_ANSWER_LIMIT, flagHeading } from "../../shared/bill-flags";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
 import { commitSession, newSession } from "~/server/upstream/session.server";

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { BUILD_OUTPUTS, SERVER_BUNDLE_DIR } from "../../shared/build-output.mjs";
 
 /**
  * The docs stay true to the tree: every relative link in README.md and docs/ resolves, every file path they
@@ -100,12 +101,11 @@ export function scriptPaths(scripts: Record<string, string>): string[] {
 async function buildOutputs(): Promise<string[]> {
   const { readConfig } = await import("@remix-run/dev/dist/config.js");
   const config = await readConfig(root);
-  const bundler = fs.readFileSync(path.join(root, "scripts/build-server.mjs"), "utf8");
-  const outdir = /\boutdir: "([^"]+)"/.exec(bundler)?.[1];
-  if (!outdir) throw new Error("scripts/build-server.mjs: no outdir");
-  return [config.assetsBuildDirectory, path.dirname(config.serverBuildPath), path.join(root, outdir)].map(
-    (dir) => `${path.relative(root, dir)}/`,
-  );
+  return [
+    config.assetsBuildDirectory,
+    path.dirname(config.serverBuildPath),
+    path.join(root, SERVER_BUNDLE_DIR),
+  ].map((dir) => `${path.relative(root, dir)}/`);
 }
 
 /** Whether `named` exists, or lies in (or is) a folder the build writes: it exists once the build has run. */
@@ -174,6 +174,7 @@ describe("the docs", () => {
   it("knows the build's output folders from its config, and git ignores them", async () => {
     const outputs = await buildOutputs();
     expect(outputs).toEqual(["public/build/", "build/", "dist/"]);
+    expect(outputs, "shared/build-output.mjs and the config agree").toEqual(BUILD_OUTPUTS);
     const ignored = readDoc(".gitignore").split("\n");
     for (const dir of outputs) expect(ignored).toContain(dir);
     expect(existsOrIsBuilt("public/build/", outputs)).toBe(true);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loginActionSchema, resetPasswordSchema } from "~/features/auth/auth";
-import { settingsActionSchema } from "~/features/settings/settings";
+import { settingsActionSchema } from "~/features/settings/settings-form";
 import { action as impersonateAction } from "~/routes/_app.impersonate";
 import { parseForm } from "~/server/forms.server";
 import { commitSession, newSession } from "~/server/upstream/session.server";

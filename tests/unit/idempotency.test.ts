@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   idempotentAction,
   MemoryIdempotencyStore,
@@ -10,7 +10,29 @@ import {
 } from "~/server/idempotency.server";
 import { ApiError } from "~/server/upstream/api-error";
 import { changedSettings } from "~/features/thermostats/thermostats";
-import { submissionIdField } from "~/ui/submission-id";
+import { submissionIdField } from "~/lib/submission-id";
+
+/**
+ * The test owns its upstream: a server on a free port that records each call and refuses it (503), set as API_URL
+ * before the web tier first reads its configuration (hoisted above the imports). Whatever answers on the default
+ * api port (`npm start`'s embedded api on 127.0.0.1:3001) is never asked.
+ */
+const upstream = await vi.hoisted(async () => {
+  const { createServer } = await import("node:http");
+  const calls: string[] = [];
+  const server = createServer((req, res) => {
+    calls.push(`${req.method} ${req.url}`);
+    res.writeHead(503, { "Content-Type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as import("node:net").AddressInfo;
+  vi.stubEnv("API_URL", `http://127.0.0.1:${port}/api`);
+  return { server, calls };
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await new Promise((resolve) => upstream.server.close(resolve));
+});
 
 const ID = "0b6e4a3c-1f2d-4e5f-8a9b-0c1d2e3f4a5b";
 
@@ -294,13 +316,15 @@ describe("idempotentAction", () => {
       { request },
       { user: dana, scope: "s", form: form(), submissionId: ID },
       async (api) => {
-        // The embedded api is not running here: a detached call fails on the network, never as "aborted".
+        // The browser has gone: the detached call still reaches the upstream, and fails as the upstream
+        // answered (503), never as "aborted".
         sent = await api.get("/user").catch((e: unknown) => e);
         return accepted();
       },
       { store },
     );
     expect((answer as Response).status).toBe(302);
+    expect(upstream.calls).toEqual(["GET /api/user"]);
     expect(sent).toBeInstanceOf(ApiError);
     expect((sent as ApiError).kind).not.toBe("aborted");
   });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
-import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import { matchRoutes } from "@remix-run/react";
 import { describe, expect, it } from "vitest";
 import { createMetrics, createRouteLabeler, endpointTemplate } from "~/server/ops/metrics.server";
 
@@ -129,7 +129,7 @@ describe("createMetrics", () => {
 
 describe("createRouteLabeler against React Router's own matching", () => {
   /** The tree Remix's server runtime builds from a manifest (createRoutes), for matchRoutes as the oracle. */
-  const tree = (manifest: ServerBuild["routes"], parentId?: string): AgnosticRouteObject[] =>
+  const tree = (manifest: ServerBuild["routes"], parentId?: string): Parameters<typeof matchRoutes>[0] =>
     Object.values(manifest)
       .filter((r) => r.parentId === parentId)
       .map((r) => ({
@@ -138,7 +138,7 @@ describe("createRouteLabeler against React Router's own matching", () => {
         index: r.index,
         caseSensitive: r.caseSensitive,
         children: tree(manifest, r.id),
-      })) as AgnosticRouteObject[];
+      })) as Parameters<typeof matchRoutes>[0];
   const oracle = (manifest: ServerBuild["routes"], path: string) => {
     const m = matchRoutes(tree(manifest), path);
     return m ? m[m.length - 1].route.id! : "unmatched";

@@ -9,10 +9,10 @@ import {
   PREFERENCE_TOGGLES,
   locationsColumn,
   searchAndSortTeam,
-  settingsActionSchema,
   settingsTab,
   truncateName,
 } from "~/features/settings/settings";
+import { settingsActionSchema } from "~/features/settings/settings-form";
 import { saveTeamAccess } from "~/features/settings/settings.server";
 import { ApiError } from "~/server/upstream/api-error";
 import { KIND_NAMES } from "../../api/domain/notifications";

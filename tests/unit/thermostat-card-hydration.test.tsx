@@ -1,6 +1,6 @@
 import type { FormHTMLAttributes } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { cardTimesOf } from "~/features/thermostats/control-room.server";
 import type { CardTimes, ThermostatInfo } from "~/features/thermostats/thermostats";
 
@@ -27,7 +27,8 @@ vi.mock("@conform-to/react", async (original) => {
 
 const { useForm } = await import("@conform-to/react");
 const { ThermostatCard } = await import("~/features/thermostats/components/thermostat-card");
-const { SettingsForm } = await import("~/features/thermostats/components/settings-form");
+const { loadLiveSettingsForm, SettingsForm } =
+  await import("~/features/thermostats/components/settings-form");
 
 function device(o: Partial<ThermostatInfo["state"]> = {}, action: ThermostatInfo["thermostatAction"] = null) {
   return {
@@ -84,6 +85,14 @@ const card = (item: ThermostatInfo, times: CardTimes = { lastSeen: {}, local: {}
   );
 
 describe("a control-room card at hydration", () => {
+  beforeAll(async () => {
+    // The live form is a lazily loaded chunk: the server writes a page once everything is ready
+    // (entry.server.tsx), so it renders the live form. renderToStaticMarkup does not wait: load it first, as
+    // the page's first render would, then every render below has it.
+    form(device(), true);
+    await loadLiveSettingsForm();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
   beforeEach(() => {
     vi.mocked(useForm).mockClear();
   });

@@ -6,7 +6,6 @@ import { ApiError } from "~/server/upstream/api-error";
 import {
   borderColour,
   brandOf,
-  canSave,
   cardStatus,
   changedSettings,
   describeChange,
@@ -24,7 +23,6 @@ import {
   receiptFollowUp,
   settingsRefusal,
   settingsWarning,
-  settingsSchema,
   timesFormatter,
   updateErrorMessage,
   saveFailureToast,
@@ -32,6 +30,7 @@ import {
   type ThermostatInfo,
   type ThermostatIssue,
 } from "~/features/thermostats/thermostats";
+import { canSave, settingsSchema } from "~/features/thermostats/settings-schema";
 import { cardTimesOf, formatNewYork } from "~/features/thermostats/control-room.server";
 import { formatLocalTime } from "~/lib/local-time";
 

@@ -14,8 +14,8 @@ import {
   FLAG_CLOSE_FAILED,
   outcomeRecordText,
   raisedText,
-  spendingFormSchema,
 } from "./bills";
+import { spendingFormSchema } from "./spending-form";
 import { FLAG_OUTCOMES, outcomeProblem } from "../../../shared/flag-outcome";
 import { FLAG_ANSWER_LIMIT_REACHED } from "../../../shared/bill-flags";
 import { DOLLAR_AMOUNT_INVALID, parseDollarAmount } from "../../../shared/money-amount";

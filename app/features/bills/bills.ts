@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   ANSWER_LABELS,
   answersOpen,
@@ -7,10 +6,9 @@ import {
   type FlagLike,
 } from "../../../shared/bill-flags";
 import { localTimeParts } from "~/lib/local-time";
-import { submissionIdField } from "~/ui/submission-id";
 import { compareIso, formatCalendarDate, MONTH_SHORT } from "~/lib/dates";
 import { formatDecimal } from "~/lib/decimal";
-import { FLAG_OUTCOMES, type FlagOutcome, outcomeWords } from "../../../shared/flag-outcome";
+import { type FlagOutcome, outcomeWords } from "../../../shared/flag-outcome";
 
 /** Pure rules of bills and bill-issue flags (docs/rules.md, Bills and bill-issue flags). */
 
@@ -97,16 +95,6 @@ export function answerRecordText(a: FlagAnswerRecord, timezone: string | null | 
 /** The two answers: yes, this is expected → dismissed; no, please investigate → action_requested. */
 export const FLAG_ANSWERS = { confirm: "dismissed", investigate: "action_requested" } as const;
 export type FlagAnswer = keyof typeof FLAG_ANSWERS;
-
-const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-
-/** A flag answer form: the answer (the button pressed), the bill and flag, and the submission id (ADR 0010). */
-export const flagAnswerSchema = z.object({
-  intent: z.enum(["confirm", "investigate"]),
-  statementId: positiveId,
-  flagId: positiveId,
-  submissionId: submissionIdField,
-});
 
 export const FLAG_UPDATE_FAILED = "Unable to process update";
 /**
@@ -238,24 +226,6 @@ export function flagErrorLines(
 }
 
 /* ---------- closing an investigation (rule flag-outcome) ---------- */
-
-/** Staff close an investigation: the outcome, the credit in dollars (for "credit received") and a note. */
-export const flagCloseSchema = z.object({
-  intent: z.literal("close"),
-  statementId: positiveId,
-  flagId: positiveId,
-  outcome: z.enum(FLAG_OUTCOMES, { errorMap: () => ({ message: "Choose an outcome" }) }),
-  credit: z.string().trim().max(20).optional(),
-  note: z
-    .string({ required_error: "Write a note for the client" })
-    .trim()
-    .min(1, "Write a note for the client")
-    .max(2000, "Keep the note under 2,000 characters"),
-  submissionId: submissionIdField,
-});
-
-/** The spending page's one form schema: an answer (confirm, investigate) or staff closing (close). */
-export const spendingFormSchema = z.discriminatedUnion("intent", [flagAnswerSchema, flagCloseSchema]);
 
 /** How an investigation ended, as the api gives it. */
 export type FlagOutcomeRecord = {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 
 const reportSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 
 // The anonymisation itself is applied by the api client (app/server/upstream/upstream.server.ts#getApi).

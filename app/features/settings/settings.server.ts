@@ -11,15 +11,14 @@ import {
   locationsColumn,
   searchAndSortTeam,
   TEAM_SORTS,
-  type AccessAction,
   type AccessActionData,
   type EditablePreference,
   type TeamSort,
   type TeamView,
   isAccessIntent,
-  settingsActionSchema,
   settingsTab,
 } from "./settings";
+import { settingsActionSchema, type AccessAction } from "./settings-form";
 import { parseId } from "~/lib/ids";
 import { canManageTeam, requireClientUser, requireTeamManager } from "~/server/upstream/guards.server";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";

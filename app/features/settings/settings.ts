@@ -1,6 +1,3 @@
-import { z } from "zod";
-import { submissionIdField } from "~/ui/submission-id";
-
 /** Manage Account (rules editable-preferences, team-tab-visibility and the team-* rules, docs/rules.md). */
 
 export const PREFERENCE_TOGGLES = [
@@ -169,25 +166,3 @@ export const ACCESS_MAYBE_APPLIED =
 export const ACCESS_INTENTS = ["access-select-all", "access-revoke-all", "access-save"] as const;
 export type AccessIntent = (typeof ACCESS_INTENTS)[number];
 export const isAccessIntent = (v: unknown): v is AccessIntent => ACCESS_INTENTS.some((i) => i === v);
-
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-
-/**
- * Every form of Manage Account, told apart by `intent` (the submit button): a preference switch, and the
- * access editor's three buttons (the member, the locations ticked, the submission id of ADR 0010).
- */
-export const settingsActionSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("preference"),
-    type: z.enum(PREFERENCE_TOGGLES.map((t) => t.type) as [EditablePreference, ...EditablePreference[]]),
-    enabled: z.enum(["true", "false"]).transform((v) => v === "true"),
-  }),
-  z.object({
-    intent: z.enum(ACCESS_INTENTS),
-    userId: id,
-    building: z.array(id).default([]),
-    submissionId: submissionIdField,
-  }),
-]);
-export type SettingsAction = z.infer<typeof settingsActionSchema>;
-export type AccessAction = Extract<SettingsAction, { intent: AccessIntent }>;

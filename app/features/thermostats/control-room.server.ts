@@ -10,7 +10,8 @@ import { redirectWithToast, type SessionUser, type Toast } from "~/server/upstre
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import { supportEmail } from "~/server/config.server";
-import { SUBMISSION_ID_FIELD, submissionIdField } from "~/ui/submission-id";
+import { submissionIdField } from "~/lib/submission-id";
+import { SUBMISSION_ID_FIELD } from "~/ui/submission-id";
 import {
   cardAnchor,
   changedSettings,
@@ -19,12 +20,12 @@ import {
   parseTab,
   parseWatch,
   settingsRefusal,
-  settingsSchema,
   updateErrorMessage,
   type CardTimes,
   type Tab,
   type ThermostatInfo,
 } from "./thermostats";
+import { settingsSchema } from "./settings-schema";
 import { formatLocalTime } from "~/lib/local-time";
 import { formatZonedClock, formatZonedMediumDate, HOME_TIMEZONE, zonedParts } from "~/lib/zoned";
 import {

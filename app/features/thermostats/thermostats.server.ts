@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import type { Settings, ThermostatInfo } from "./thermostats";
 
@@ -44,7 +44,7 @@ const infoSchema = z.object({
     status: z.number(),
     issueAutoresolve: z.boolean(),
     vendorData: z
-      .record(z.unknown())
+      .record(z.string(), z.unknown())
       .nullish()
       .transform((v) => v ?? {}),
   }),
@@ -71,7 +71,7 @@ const infoSchema = z.object({
     })
     .nullable(),
   issues: z.array(issueSchema),
-}) satisfies z.ZodType<ThermostatInfo, z.ZodTypeDef, unknown>;
+}) satisfies z.ZodType<ThermostatInfo, unknown>;
 
 const listSchema = z.object({ items: z.array(infoSchema) });
 

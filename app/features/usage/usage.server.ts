@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { redirect, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { settle } from "~/server/upstream/api-error";

@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { anonymise, hasProviderStandIn, restoreProviderIds } from "./demo-mode";
 import { createApiClient, type ApiClient, type OutgoingCall } from "./api-client.server";
 import type { ApiError } from "./api-error";

@@ -1,8 +1,15 @@
 import { ConedAccountFields } from "./coned-account-list";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, type FormProps } from "@remix-run/react";
-import { createContext, useContext, useState, type ComponentType, type ReactNode } from "react";
-import { BuiltinConnectForm, ProviderConnect } from "~/features/accounts/components/connect-widget";
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from "react";
 import type { ConnectSession, ConnectWidgetConfig } from "~/features/accounts/utility-connect";
 import type { ArcadiaConnectProps } from "./arcadia-connect.client";
 import { Alert, ErrorState } from "~/ui/states";
@@ -20,6 +27,16 @@ import { AccountStatusBadge } from "./account-status-badge";
 import { UtilityPicker } from "./utility-picker";
 import { FieldErrors } from "~/ui/field";
 import { SubmitButton } from "~/ui/pending";
+
+/**
+ * The credentials step's widgets (Conform and the provider's Connect package) are a chunk of their own, loaded on
+ * that step only: the flow's other steps and the shell's dialog do without them (tests/ops/js-budget.test.ts).
+ * A page rendered on that step has them in its HTML (the server waits for everything, entry.server.tsx).
+ */
+const loadWidget = () => import("~/features/accounts/components/connect-widget");
+const ProviderConnect = lazy(() => loadWidget().then((m) => ({ default: m.ProviderConnect })));
+const BuiltinConnectForm = lazy(() => loadWidget().then((m) => ({ default: m.BuiltinConnectForm })));
+const widgetLoading = <p aria-busy="true">Loading…</p>;
 
 export type ConnectFlowData =
   | { kind: "error" }
@@ -180,31 +197,35 @@ function CredentialsStep({
   };
   if (data.widget.kind === "provider") {
     return (
-      <ProviderConnect
-        config={data.widget}
-        session={data.connect}
-        update={Boolean(data.credential)}
-        embed={Boolean(data.embed)}
-        pageHref={stepAction(data)}
-        formError={actionData?.formError}
-        ConnectButton={connectButton}
+      <Suspense fallback={widgetLoading}>
+        <ProviderConnect
+          config={data.widget}
+          session={data.connect}
+          update={Boolean(data.credential)}
+          embed={Boolean(data.embed)}
+          pageHref={stepAction(data)}
+          formError={actionData?.formError}
+          ConnectButton={connectButton}
+          utility={utility}
+          correlationId={data.correlationId}
+          FormComponent={F}
+          action={stepAction(data)}
+          hidden={hidden}
+        />
+      </Suspense>
+    );
+  }
+  return (
+    <Suspense fallback={widgetLoading}>
+      <BuiltinConnectForm
         utility={utility}
         correlationId={data.correlationId}
         FormComponent={F}
         action={stepAction(data)}
         hidden={hidden}
+        lastResult={actionData?.lastResult}
       />
-    );
-  }
-  return (
-    <BuiltinConnectForm
-      utility={utility}
-      correlationId={data.correlationId}
-      FormComponent={F}
-      action={stepAction(data)}
-      hidden={hidden}
-      lastResult={actionData?.lastResult}
-    />
+    </Suspense>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { STATUS_LABELS } from "../../../../shared/status-labels";
-import { useEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useRef, useState } from "react";
 import {
   borderColour,
   brandOf,
@@ -22,7 +22,7 @@ import {
   type ThermostatInfo,
 } from "../thermostats";
 import { Alert } from "~/ui/states";
-import { SettingsForm, type SettingsReply } from "./settings-form";
+import { loadLiveSettingsForm, SettingsForm, type SettingsReply } from "./settings-form";
 import { SubmitButton } from "~/ui/pending";
 
 const degrees = (v: number | null) => (v === null ? "—" : `${v}°F`);
@@ -66,11 +66,15 @@ export function ThermostatCard({
   const headingId = `thermostat-${thermostat.id}-name`;
   const issueFetcher = useFetcher({ key: `issue-${thermostat.id}` });
   // The setting form runs Conform only once its disclosure is opened (or to show a reply): see SettingsForm.
+  // The live form is a chunk of its own: fetched as a pointer or the focus reaches "Change settings", and the
+  // switch is a transition, so the closed form stays in place until the live one can replace it at once.
   const [settingsOpened, setSettingsOpened] = useState(false);
+  const openSettings = () => startTransition(() => setSettingsOpened(true));
+  const preloadSettings = () => void loadLiveSettingsForm();
   const settingsRef = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     // Opened before the page hydrated (the toggle event came before React listened).
-    if (settingsRef.current?.open) setSettingsOpened(true);
+    if (settingsRef.current?.open) openSettings();
   }, []);
   const formKey = `${thermostat.id}-${action?.id ?? 0}-${action?.status ?? "none"}-${state.mode}-${state.coolSetpointF}-${state.heatSetpointF}`;
 
@@ -207,12 +211,19 @@ export function ThermostatCard({
           open={serverReply ? true : undefined}
           ref={settingsRef}
           onToggle={(e) => {
-            if (e.currentTarget.open) setSettingsOpened(true);
+            if (e.currentTarget.open) openSettings();
           }}
         >
           {/* The click (or Enter/Space) that opens the disclosure makes the form live before it shows: the
               swap happens while the form is hidden, so nothing typed into it is lost. */}
-          <summary onClick={() => setSettingsOpened(true)}>Change settings</summary>
+          <summary
+            onClick={openSettings}
+            onPointerEnter={preloadSettings}
+            onTouchStart={preloadSettings}
+            onFocus={preloadSettings}
+          >
+            Change settings
+          </summary>
           {warning ? (
             <div data-testid="settings-warning">
               <Alert tone="warning">{warning}</Alert>
