@@ -11,7 +11,7 @@ import { rotateSession, userJson } from "../lib/sessions";
 // same the web uses, so a download shows what the pages show (shared/, ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoName, demoUtilityName } from "../../shared/demo-stand-ins";
 import { toCsv, type CsvCell } from "../../shared/csv";
-import { flagHeading } from "../../shared/bill-flags";
+import { flagFigures } from "../lib/flag-figures";
 import { flagPrice } from "../../shared/flag-price";
 import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
 import { BRAND } from "../lib/brand";
@@ -46,21 +46,27 @@ export const CSV_HEADER = [
 function shownFlagsByBill(deps: ApiDeps, billIds: number[]) {
   const rows = deps.db
     .prepare(
-      `SELECT f.bill_statement_id, f.type, f.status, s.supplier FROM bill_flags f
+      `SELECT f.id, f.bill_statement_id, f.type, f.status, s.supplier FROM bill_flags f
        JOIN bill_statements s ON s.id = f.bill_statement_id
        WHERE f.type IN ('supplier_change', 'rate_class_change')
          AND f.bill_statement_id IN (SELECT value FROM json_each(?)) ORDER BY f.id`,
     )
     .all(JSON.stringify(billIds)) as {
+    id: number;
     bill_statement_id: number;
     type: string;
     status: string;
     supplier: string | null;
   }[];
   const out = new Map<number, string[]>();
+  // Each flag's heading from its figures (rule flag-headings): a closed investigation by its outcome.
+  const figures = flagFigures(
+    deps.db,
+    rows.map((f) => f.id),
+  );
   for (const f of rows) {
     if (f.type === "supplier_change" && f.supplier?.toLowerCase().includes(BRAND.toLowerCase())) continue;
-    out.set(f.bill_statement_id, [...(out.get(f.bill_statement_id) ?? []), flagHeading(f)]);
+    out.set(f.bill_statement_id, [...(out.get(f.bill_statement_id) ?? []), figures.get(f.id)!.heading]);
   }
   return out;
 }

@@ -3,6 +3,7 @@
  * the same query show the same rows; the totals are the sums of the rows; the seed has exactly one missing bill;
  * a person limited to some locations hears only of those (rules missing-bill, findings-totals, docs/rules.md).
  */
+import { parseCsv } from "../support/csv-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
@@ -60,35 +61,6 @@ async function page(path: string, cookie: string) {
     init: { status?: number } | null;
   };
   return answer.data;
-}
-
-/** RFC 4180 as the one CSV writer writes it (shared/csv.ts): quoted fields, doubled quotes, CRLF. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return rows;
 }
 
 /** Sam's api session, through a sign-in code (he has no password). */
