@@ -48,6 +48,7 @@ afterAll(async () => {
 type Ledger = {
   error: boolean;
   headline: string;
+  allLabel: string;
   rows: LedgerRow[];
   totals: {
     client: { count: number; open: number; stakeCents: number; recoveredCents: number };
@@ -140,9 +141,20 @@ describe("the findings ledger", () => {
     // The credit answers a finding priced from its bills: the utility gave back less than was at stake.
     const credited = ledger.rows.find((r) => r.cells.outcome.startsWith("Credit received"))!;
     expect(credited.stakeCents).toBeGreaterThanOrEqual(credited.recoveredCents);
-    expect(ledger.headline).toMatch(
-      /^Found \$[\d,]+\.\d{2} at stake this year, \$182\.50 recovered, \d+ open$/,
+    // Open and closed money apart (issue 49), each the sum of this year's rows of its kind.
+    const year = await page("/findings?period=this-year", cookie);
+    const sum = (open: boolean) =>
+      year.rows.filter((r) => r.open === open).reduce((s, r) => s + r.stakeCents, 0);
+    const usd = (c: number) => `$${(c / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+    const open = year.rows.filter((r) => r.open).length;
+    const closed = year.rows.length - open;
+    expect(ledger.headline).toBe(
+      `${usd(sum(true))} at stake on ${open} open findings this year; ${usd(sum(false))} found on ${closed} closed findings, of which $182.50 recovered.`,
     );
+    expect([ledger.allLabel, year.totals.client.stakeCents]).toEqual([
+      "All locations",
+      sum(true) + sum(false),
+    ]);
   });
 
   it("a person limited to some locations sees only theirs, in the api's answer and on the page", async () => {
@@ -162,6 +174,10 @@ describe("the findings ledger", () => {
     );
     expect(ledger.rows.every((r) => SAM_LOCATIONS.includes(r.locationId))).toBe(true);
     expect(ledger.rows.some((r) => r.cells.kind === "Missing bill")).toBe(false);
+    // Their headline and totals say they cover their locations (issue 49).
+    const theirs = `At your ${SAM_LOCATIONS.length} locations`;
+    expect(ledger.headline.startsWith(`${theirs}: `)).toBe(true);
+    expect(ledger.allLabel).toBe(`Your ${SAM_LOCATIONS.length} locations`);
     const other = await fetch(`${api.url}/client/2/findings`, {
       headers: { cookie: `api_session=${session}` },
     });
