@@ -32,6 +32,8 @@ export const CSV_HEADER = [
   "Service Start",
   "Service End",
   "Consumption (kWh)",
+  // This bill's rate as rule flag-price takes it (to $0.0001): with the account's previous row, At Stake recomputes.
+  "Rate ($/kWh)",
   "Demand (kW)",
   "Total Charges ($)",
   "Electric Charges ($)",
@@ -140,6 +142,7 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
         r.service_start_date,
         r.service_end_date,
         r.consumption_kwh,
+        r.rate_cents === null ? "" : (Math.round(r.rate_cents * 100) / 10000).toFixed(4),
         r.demand_kw ?? "",
         (r.total_charges_cents / 100).toFixed(2),
         (r.total_electric_charges_cents / 100).toFixed(2),
