@@ -259,18 +259,38 @@ const degrees = (f: number) => `${formatNumber(f)}°F`;
  * How far a comfort issue's room is from its setpoint, and since when (rule comfort-alert-reading): the setpoint
  * the issue names (heat or cool), else the one the mode uses, both in auto mode.
  */
+/** The setpoint a comfort issue is about: the one its slug names (heat or cool), else the mode's, else both. */
+const comfortSetpoint = (d: Pick<IssueAlertData, "thermostat" | "issueSlug">) =>
+  /(^|_)cool/.test(d.issueSlug)
+    ? "cool"
+    : /(^|_)heat/.test(d.issueSlug)
+      ? "heat"
+      : d.thermostat.mode === "cool" || d.thermostat.mode === "heat"
+        ? d.thermostat.mode
+        : "auto";
+
+/**
+ * Which way a comfort issue's room is off (issue 49, rule comfort-alert-reading): "too cold" below the heating
+ * setpoint, "too warm" above the cooling one (the setpoint the issue is about); null without a reading, or
+ * when the room is within its setpoints.
+ */
+export function comfortDirection(
+  d: Pick<IssueAlertData, "thermostat" | "issueSlug">,
+): "too warm" | "too cold" | null {
+  const t = d.thermostat;
+  if (t.tempIndoorF === null) return null;
+  const which = comfortSetpoint(d);
+  if (which !== "cool" && t.heatSetpointF !== null && t.tempIndoorF < t.heatSetpointF) return "too cold";
+  if (which !== "heat" && t.coolSetpointF !== null && t.tempIndoorF > t.coolSetpointF) return "too warm";
+  return null;
+}
+
 export function comfortReading(d: Pick<IssueAlertData, "thermostat" | "issueSlug" | "foundAt" | "location">) {
   const t = d.thermostat;
   const since = formatLocalDateTime(d.foundAt, d.location.timeZone);
   if (t.tempIndoorF === null)
     return `We have no indoor reading from it right now. The issue has been open since ${since}.`;
-  const which = /(^|_)cool/.test(d.issueSlug)
-    ? "cool"
-    : /(^|_)heat/.test(d.issueSlug)
-      ? "heat"
-      : t.mode === "cool" || t.mode === "heat"
-        ? t.mode
-        : "auto";
+  const which = comfortSetpoint(d);
   const against = (kind: "cool" | "heat", sp: number | null) => {
     if (sp === null) return null;
     const diff = Math.round((t.tempIndoorF! - sp) * 10) / 10;
@@ -310,7 +330,7 @@ export function issueAlertEmail(d: IssueAlertData): EmailDoc {
   const refusal = dismissalRefusal(d.thermostat, [{ currentStatus: d.currentStatus, isDismissed: false }]);
   const lead = comfort
     ? [
-        `The space at ${d.location.name} served by the thermostat ${d.thermostat.name} may be too warm or too cold.`,
+        `The space at ${d.location.name} served by the thermostat ${d.thermostat.name} ${comfortDirection(d) ? `is ${comfortDirection(d)}` : "may be too warm or too cold"}.`,
         comfortReading(d),
       ]
     : schedule

@@ -6,10 +6,12 @@ import { emailProblems } from "../support/email-checks";
 import {
   alertEmail,
   billFlagAlertEmail,
+  comfortDirection,
   comfortReading,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
+  type IssueAlertData,
 } from "../../api/mail/notifications";
 
 const BASE = "https://app.energyops.example";
@@ -369,6 +371,27 @@ describe("what an alert says", () => {
         foundAt: "2026-11-07T03:55:00Z",
       }),
     ).toMatch(/^We have no indoor reading from it right now\./);
+  });
+
+  it("a comfort alert's first sentence says which: too warm or too cold (issue 49)", () => {
+    const first = (over: Partial<IssueAlertData["thermostat"]>, issueSlug: string) =>
+      (
+        issueAlertEmail({
+          ...common,
+          kind: "customer_comfort",
+          location,
+          thermostat: { ...thermostat, ...over },
+          issueSlug,
+          currentStatus: "active",
+          foundAt: "2026-11-07T03:55:00Z",
+        }).blocks[0] as { text: string }
+      ).text;
+    expect(first({}, "heat_setpoint_above_indoor_temp")).toMatch(/ is too cold\.$/);
+    expect(first({ tempIndoorF: 80, mode: "auto" }, "unexpected_temperature")).toMatch(/ is too warm\.$/);
+    expect(first({ tempIndoorF: null }, "unexpected_temperature")).toMatch(/ may be too warm or too cold\.$/);
+    expect(
+      comfortDirection({ thermostat: { ...thermostat, tempIndoorF: 72, mode: "auto" }, issueSlug: "x" }),
+    ).toBeNull();
   });
 
   it("an Airzone thermostat's alert offers no dismissal and says what to do instead (rule dismissal-offer)", async () => {
