@@ -97,6 +97,13 @@ test("a person limited to some locations sees only theirs", async ({ page }, inf
     ]).toContain(location);
   await expect(rows(page).filter({ hasText: "Missing bill" })).toHaveCount(0);
   expect(await page.content()).not.toContain("Midtown");
+  // Their headline and totals say they cover their five (issue 49).
+  await expect(page.getByTestId("findings-headline")).toHaveText(
+    /^At your 5 locations: \$[\d,]+\.\d{2} at stake on /,
+  );
+  await expect(page.getByTestId("findings-client-total").getByRole("rowheader")).toHaveText(
+    "Your 5 locations",
+  );
 });
 
 test("390 px: every finding is readable without a sideways scroll", async ({ asDana: page }, info) => {
