@@ -1,3 +1,6 @@
+import { type FlagOutcome } from "./flag-outcome";
+import { type FlagPrice, priceMoney, rateChangeText } from "./flag-price";
+
 /**
  * The spec's words for a bill flag (rule flag-headings, docs/rules.md): the web's spending page and the api's
  * Bill Audit Alert email say the same heading and the same question, so they share this one definition.
@@ -12,29 +15,78 @@ export type FlagLike = {
 /** The question a Bill Audit Alert and an unanswered flag ask; the answer link's page asks the same. */
 export const FLAG_QUESTION = "Did you expect this change?";
 
-/** The heading of one flag by type and status (rule flag-headings, docs/rules.md). */
-export function flagHeading(flag: Pick<FlagLike, "type" | "status">): string {
+/**
+ * What a flag's own figures say (rules flag-headings, flag-price, flag-outcome): the bill's price (whether its
+ * rate per kWh rose, and by how much) and, once an investigation is closed, its outcome. Heading and copy are
+ * written from them, so the words never contradict the amount shown under them.
+ */
+export type FlagFigures = {
+  price?: Pick<FlagPrice, "kind" | "cents" | "change"> | null;
+  outcome?: { outcome: FlagOutcome; creditCents: number | null } | null;
+};
+
+/** A closed investigation's heading, from its outcome: "Investigated: credit of $68.40 received". */
+export function outcomeHeading(o: { outcome: FlagOutcome; creditCents: number | null }): string {
+  if (o.outcome === "credit_received" && o.creditCents !== null)
+    return `Investigated: credit of ${priceMoney(o.creditCents)} received`;
+  if (o.outcome === "billing_correct") return "Investigated: the billing was correct";
+  if (o.outcome === "closed_by_client") return "Closed at your request";
+  return "Investigated: credit received";
+}
+
+/** Whether the bill's figures show the rate per kWh rose (a priced finding); unknown reads as no rise shown. */
+const rose = (f?: FlagFigures) => f?.price?.kind === "priced";
+
+/**
+ * The heading of one flag (rule flag-headings, docs/rules.md): a closed investigation is headed by its outcome;
+ * otherwise the spec's heading by type and status, except that a rate class change whose bill shows no rise of
+ * the rate is not headed "increased" (issue 49: "changed this account's rate class").
+ */
+export function flagHeading(flag: Pick<FlagLike, "type" | "status">, figures?: FlagFigures): string {
+  if (flag.status === "completed" && figures?.outcome) return outcomeHeading(figures.outcome);
   if (flag.type === "supplier_change") {
     if (flag.status === "unacknowledged") return "Please verify energy supplier change";
     if (flag.status === "action_requested") return "Help Request Received — We're on it!";
-    // dismissed; completed is final too and reads the same (the spec names no other heading).
+    // dismissed; completed without a recorded outcome reads the same (the spec names no other heading).
     return "New supplier verified";
   }
   if (flag.type === "rate_class_change") {
-    return flag.status === "unacknowledged"
-      ? "Your utility delivery rate increased"
-      : "Utility delivery rate class updated";
+    if (flag.status !== "unacknowledged") return "Utility delivery rate class updated";
+    return figures && !rose(figures)
+      ? "Your utility changed this account's rate class"
+      : "Your utility delivery rate increased";
   }
   return "Bill issue";
+}
+
+/** What this bill measured of a rate class change, in place of a general "typically 50-70%" claim. */
+function measured(figures?: FlagFigures) {
+  const c = figures?.price?.change;
+  if (!c) return "This bill gives no earlier rate of this account to measure the change against.";
+  return c.after > c.before
+    ? `On this bill the rate per kWh rose ${rateChangeText(c)}.`
+    : `On this bill the rate per kWh did not rise: it went ${rateChangeText(c)}.`;
 }
 
 /** The explanation under a flag's heading (the copy notes of rule flag-headings, docs/rules.md). */
 export function flagCopy(
   flag: Pick<FlagLike, "type" | "status" | "details">,
   supplier: string | null | undefined,
+  figures?: FlagFigures,
 ) {
   const previous = flag.details?.previousSupplier;
   const to = supplier ?? "a new supplier";
+  const what = flag.type === "supplier_change" ? `change of supplier to ${to}` : "delivery rate class change";
+  const o = flag.status === "completed" ? figures?.outcome : null;
+  if (o) {
+    if (o.outcome === "credit_received") {
+      const stake = figures?.price?.cents;
+      const credit = o.creditCents === null ? "a credit" : priceMoney(o.creditCents);
+      return `We investigated the ${what} and the utility credited this account ${credit}${stake ? ` of the ${priceMoney(stake)} at stake` : ""}.`;
+    }
+    if (o.outcome === "billing_correct") return `We investigated the ${what}: the billing was correct.`;
+    return `The investigation of the ${what} was closed at your request.`;
+  }
   if (flag.type === "supplier_change") {
     if (flag.status === "unacknowledged") {
       return `This bill lists ${to} as your energy supplier${previous ? ` instead of ${previous}` : ""}. ${FLAG_QUESTION} If not, we will look into it and respond by email within 1 business day.`;
@@ -43,13 +95,21 @@ export function flagCopy(
       return `We are looking into the change of supplier to ${to} and will respond by email within 1 business day.`;
     return `${to} is confirmed as the energy supplier on this bill.`;
   }
+  if (!figures) {
+    // No figures given: the spec's general words (a caller that has the bill passes its figures).
+    if (flag.status === "unacknowledged")
+      return `Your utility moved this account to a different delivery rate class. Rate class changes typically mean 50-70% higher delivery cost. ${FLAG_QUESTION} If not, we will look into it and respond by email within 1 business day.`;
+    if (flag.status === "action_requested")
+      return "We are reviewing the delivery rate class change (typically 50-70% higher delivery cost) and will respond by email within 1 business day.";
+    return "The delivery rate class change on this bill has been reviewed.";
+  }
   if (flag.status === "unacknowledged") {
-    return `Your utility moved this account to a different delivery rate class. Rate class changes typically mean 50-70% higher delivery cost. ${FLAG_QUESTION} If not, we will look into it and respond by email within 1 business day.`;
+    return `Your utility moved this account to a different delivery rate class. ${measured(figures)} ${FLAG_QUESTION} If not, we will look into it and respond by email within 1 business day.`;
   }
   if (flag.status === "action_requested") {
-    return "We are reviewing the delivery rate class change (typically 50-70% higher delivery cost) and will respond by email within 1 business day.";
+    return `We are reviewing the delivery rate class change and will respond by email within 1 business day. ${measured(figures)}`;
   }
-  return "The delivery rate class change on this bill has been reviewed.";
+  return `The delivery rate class change on this bill has been reviewed. ${measured(figures)}`;
 }
 
 /** The two answers to a flag and their words: the email's buttons, the spending page's, the answer page's. */

@@ -31,8 +31,14 @@ export function outcomeProblem(outcome: FlagOutcome, creditCents: number | null 
     : "A credit goes only with “Credit received”";
 }
 
-/** The outcome in words: "Credit received: $120.00", "Billing was correct". */
-export const outcomeWords = (o: { outcome: FlagOutcome; creditCents: number | null }) =>
+/**
+ * The outcome in words: "Credit received: $120.00", "Billing was correct"; with the amount that was at stake on
+ * the bill (rule flag-price), a credit says how much of it came back: "Credit received: $68.40 of $74.27".
+ */
+export const outcomeWords = (
+  o: { outcome: FlagOutcome; creditCents: number | null },
+  stakeCents?: number | null,
+) =>
   o.outcome === "credit_received" && o.creditCents !== null
-    ? `${OUTCOME_LABELS.credit_received}: ${priceMoney(o.creditCents)}`
+    ? `${OUTCOME_LABELS.credit_received}: ${priceMoney(o.creditCents)}${stakeCents ? ` of ${priceMoney(stakeCents)}` : ""}`
     : OUTCOME_LABELS[o.outcome];

@@ -10,8 +10,18 @@ export type PricedBill = { rateCents: number | null | undefined; kwh: number | n
 
 export type FlagPrice =
   /** `text` follows the label: the inputs and the amount, or why there is no amount. */
-  | { kind: "priced"; cents: number; inputs: string; text: string }
-  | { kind: "no_previous" | "no_rise" | "no_figures"; cents: null; inputs: string | null; text: string };
+  | { kind: "priced"; cents: number; inputs: string; text: string; change: RateChange }
+  | { kind: "no_rise"; cents: null; inputs: string; text: string; change: RateChange }
+  | {
+      kind: "no_previous" | "no_figures";
+      cents: null;
+      inputs: string | null;
+      text: string;
+      change?: undefined;
+    };
+
+/** The measured change of the rate per kWh, in ten-thousandths of a dollar as the bills state it (1612 = $0.1612). */
+export type RateChange = { before: number; after: number };
 
 // Built on first use, not when the module loads: a page that hydrates with this module must not load ICU's data
 // (docs/architecture.md; tests/e2e/hydration-icu.spec.ts). Prices are written on the server.
@@ -37,8 +47,18 @@ const rateText = (t: number) => `$${(t / 10000).toFixed(4)}`;
 export const priceMoney = (cents: number) =>
   `${cents < 0 ? "-" : ""}$${dollars.format(Math.abs(cents) / 100)}`;
 
-/** The at-stake label every place shows before the sentence ("At stake on this bill: …"). */
-export const PRICE_LABEL = "At stake on this bill";
+/**
+ * The at-stake label every place shows before the sentence: it says what the figure covers, the rate per kWh
+ * alone (not the bill's other charges), so it is not read as the change of the bill's total.
+ */
+export const PRICE_LABEL = "At stake on this bill, from the rate per kWh alone";
+
+/** The measured change of the rate in words: "from $0.1612 to $0.1653 per kWh (+2.5%)". */
+export function rateChangeText(c: RateChange) {
+  const pct = c.before > 0 ? Math.round(((c.after - c.before) / c.before) * 1000) / 10 : null;
+  const signed = pct === null ? "" : ` (${pct > 0 ? "+" : pct < 0 ? "−" : "±"}${Math.abs(pct).toFixed(1)}%)`;
+  return `from ${rateText(c.before)} to ${rateText(c.after)} per kWh${signed}`;
+}
 
 /** The previous bill of the same account: only its rate counts. */
 export type PreviousBillRate = { rateCents: number | null | undefined };
@@ -69,12 +89,13 @@ export function flagPrice(bill: PricedBill, previous: PreviousBillRate | null | 
       cents: null,
       inputs,
       text: `nothing, the rate did not rise (${inputs})`,
+      change: { before, after: now },
     };
   }
   // (now − before) ten-thousandths of a dollar × kWh = hundredths of a cent; to the cent, halves up.
   const cents = Math.round(((now - before) * bill.kwh) / 100 + 1e-9);
   const full = `${inputs} × ${grouped.format(bill.kwh)} kWh = ${priceMoney(cents)}`;
-  return { kind: "priced", cents, inputs: full, text: full };
+  return { kind: "priced", cents, inputs: full, text: full, change: { before, after: now } };
 }
 
 /** The one line every place shows: "At stake on this bill: $0.1612 → $0.1853 per kWh × 13,945 kWh = $336.07." */

@@ -39,13 +39,33 @@ type AccountRow = {
   last_statement_date: string | null;
 };
 
-const locationJson = (b: BuildingRow) => ({ id: b.id, name: b.nickname || b.name, code: b.code });
+// Its timezone: answers and outcomes are dated in the location's own day, as the emails and pages are (issue 49).
+const locationJson = (b: BuildingRow) => ({
+  id: b.id,
+  name: b.nickname || b.name,
+  code: b.code,
+  timezone: b.timezone,
+});
+
+/**
+ * Which locations the answer covers: how many, and whether they are all of the client's (a person limited to
+ * some locations reads "At your N locations", issue 49).
+ */
+function scopeOf(db: DB, auth: Auth, buildings: BuildingRow[]) {
+  const { n } = db
+    .prepare("SELECT count(*) AS n FROM buildings WHERE client_id = ?")
+    .get(auth.clientId ?? -1) as {
+    n: number;
+  };
+  return { locations: buildings.length, all: buildings.length >= n };
+}
 
 export function clientFindings(db: DB, auth: Auth, buildings: BuildingRow[]) {
   const today = clock.now();
   const byId = new Map(buildings.map((b) => [b.id, b]));
   const ids = buildings.map((b) => b.id);
-  if (!ids.length) return { today: today.toISOString().slice(0, 10), items: [] };
+  const scope = scopeOf(db, auth, buildings);
+  if (!ids.length) return { today: today.toISOString().slice(0, 10), scope, items: [] };
   const flags = (
     db
       .prepare(
@@ -118,5 +138,5 @@ export function clientFindings(db: DB, auth: Auth, buildings: BuildingRow[]) {
       missing: { last_statement_date: missing.lastStatementDate, days: missing.days, text: missing.text },
     });
   }
-  return { today: today.toISOString().slice(0, 10), items };
+  return { today: today.toISOString().slice(0, 10), scope, items };
 }

@@ -29,6 +29,7 @@ import * as clock from "../lib/clock";
 import { randomToken } from "../lib/crypto";
 import type { ApiDeps } from "../lib/http";
 import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
+import { flagFigures } from "../lib/flag-figures";
 import { missingBill } from "../../shared/missing-bill";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
 import {
@@ -289,6 +290,7 @@ type FlagCandidateRow = {
   consumption_kwh: number;
   rate_cents: number;
   previous_rate_cents: number | null;
+  counted_with_type: string | null;
   supplier: string | null;
   utility_name: string;
   statement_id: number;
@@ -296,6 +298,12 @@ type FlagCandidateRow = {
   account_number: string;
   accounts_at_location: number;
 };
+
+/** A flag type users see on a bill with this supplier (a supplier change to us is not shown), else null. */
+const shownFlagType = (type: string | null, supplier: string | null) =>
+  type && !(type === "supplier_change" && supplier?.toLowerCase().includes(BRAND.toLowerCase()))
+    ? type
+    : null;
 
 function billFlagCandidates(deps: ApiDeps): Finding[] {
   const { db } = deps;
@@ -305,7 +313,9 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
        s.service_start_date, s.service_end_date, s.total_charges_cents, s.total_electric_charges_cents,
        s.consumption_kwh, s.rate_cents, s.supplier, u.name AS utility_name, s.id AS statement_id,
        a.id AS account_id, a.number AS account_number, ${PREVIOUS_BILL_COLUMNS("s")},
-       (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location
+       (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location,
+       (SELECT g.type FROM bill_flags g WHERE g.bill_statement_id = s.id AND g.id < f.id
+          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_type
      FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
        JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
      WHERE f.status = 'unacknowledged' AND s.building_id IN (SELECT value FROM json_each(?))
@@ -341,6 +351,8 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
               utility: f.utility_name,
             },
             previousBill: f.previous_rate_cents === null ? null : { rateCents: f.previous_rate_cents },
+            // One bill's dollars once (rule findings-totals): an earlier shown flag of the bill carries them.
+            countedWith: shownFlagType(f.counted_with_type, f.supplier),
             flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
             billId: f.statement_id,
             account: {
@@ -673,6 +685,8 @@ export async function prepareFlagOutcome(
       }
     | undefined;
   if (!f) return { write: () => 0 };
+  // What was at stake on the bill (rule flag-price): the email says how much of it came back.
+  const figures = flagFigures(db, [f.flag_id]).get(f.flag_id);
   const out: Candidate[] = [];
   for (const user of recipients(db, "bill_flag")) {
     const b = listVisibleBuildings(db, recipientAuth(user)).find((x) => x.id === f.building_id);
@@ -690,6 +704,7 @@ export async function prepareFlagOutcome(
           bill: { id: f.statement_id, statementDate: f.statement_date, supplier: f.supplier },
           account: { id: f.account_id, number: f.account_number },
           outcome: { ...outcome, timezone: b.timezone },
+          price: figures?.price ?? null,
         }),
     });
   }

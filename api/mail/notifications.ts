@@ -1,7 +1,7 @@
 // The flag's heading and question are the spec's words, shared with the web's spending page.
-import { flagCopy, flagHeading } from "../../shared/bill-flags";
-import { flagPrice, priceLine } from "../../shared/flag-price";
-import { type FlagOutcome, OUTCOME_LABELS, outcomeWords } from "../../shared/flag-outcome";
+import { flagCopy, flagHeading, outcomeHeading } from "../../shared/bill-flags";
+import { type FlagPrice, flagPrice, PRICE_LABEL, priceLine, priceMoney } from "../../shared/flag-price";
+import { type FlagOutcome, outcomeWords } from "../../shared/flag-outcome";
 import { issueLabel } from "../../shared/status-labels";
 import {
   formatCalendarDate,
@@ -46,6 +46,11 @@ export type BillAlertData = Common & {
   };
   /** The previous bill of the same account (rule flag-price), null when this is its first. */
   previousBill: { rateCents: number } | null;
+  /**
+   * The type of an earlier flag users see on the same bill, whose finding carries the bill's amount (rule
+   * findings-totals): this one says it is counted with that one instead of repeating the amount.
+   */
+  countedWith?: string | null;
   flag: { id: number; type: string; status: string; previousSupplier: string | null };
   /** The bill's statement id and its utility account; `accountsAtLocation` says whether to name it in the subject. */
   billId: number;
@@ -60,7 +65,8 @@ export type BillAlertData = Common & {
  * question (rule flag-headings), the bill's figures, two answers.
  */
 export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
-  const heading = flagHeading(d.flag);
+  const price = flagPrice({ rateCents: d.bill.rateCents, kwh: d.bill.consumptionKwh }, d.previousBill);
+  const heading = flagHeading(d.flag, { price });
   const flag = { ...d.flag, details: { previousSupplier: d.flag.previousSupplier } };
   const answer = (status: string, token: string) =>
     absolute(d.baseUrl, `/fix-my-bill/${status}?${new URLSearchParams({ token })}`);
@@ -91,13 +97,8 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("bill_flag", d.unsubscribeHref),
     blocks: [
-      {
-        type: "p",
-        text: priceLine(
-          flagPrice({ rateCents: d.bill.rateCents, kwh: d.bill.consumptionKwh }, d.previousBill),
-        ),
-      },
-      { type: "p", text: flagCopy(flag, d.bill.supplier) },
+      { type: "p", text: alertPriceLine(price, d.countedWith) },
+      { type: "p", text: flagCopy(flag, d.bill.supplier, { price }) },
       { type: "facts", rows },
       { type: "button", link: { href: answer("dismissed", d.confirmToken), label: "Yes, this is expected" } },
       {
@@ -129,6 +130,21 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
   };
 }
 
+const FLAG_KIND_NAMES: Record<string, string> = {
+  supplier_change: "supplier change",
+  rate_class_change: "rate class change",
+};
+
+/**
+ * The alert's price line (rule flag-price); a second flag of a bill says it is counted with the first (rule
+ * findings-totals): "At stake on this bill, …: counted with the supplier change of this bill ($54.39)."
+ */
+export function alertPriceLine(price: FlagPrice, countedWith?: string | null) {
+  if (!countedWith || price.cents === null) return priceLine(price);
+  const kind = FLAG_KIND_NAMES[countedWith] ?? "other bill issue";
+  return `${PRICE_LABEL}: counted with the ${kind} of this bill (${priceMoney(price.cents)}), not added to it.`;
+}
+
 export type FlagOutcomeData = Common & {
   location: { id: number; name: string };
   flag: { id: number; type: string; status: string; previousSupplier: string | null };
@@ -142,6 +158,8 @@ export type FlagOutcomeData = Common & {
     closedAt: string;
     timezone: string | null;
   };
+  /** The bill's price (rule flag-price): a credit is shown against what was at stake. */
+  price?: FlagPrice | null;
 };
 
 /** "Nov 28, 2026 at 9:00 AM PST" in the location's timezone. */
@@ -170,24 +188,25 @@ function closedWhen(iso: string, timeZone: string | null) {
 export function flagOutcomeEmail(d: FlagOutcomeData): EmailDoc {
   const what = d.flag.type === "supplier_change" ? "supplier change" : "delivery rate class change";
   const account = `Acct # ${d.account.number}`;
-  const words = outcomeWords({ outcome: d.outcome.outcome, creditCents: d.outcome.creditCents });
-  const lead: Record<FlagOutcome, string> = {
-    credit_received: `We investigated the ${what} on your bill and the utility credited your account.`,
-    billing_correct: `We investigated the ${what} on your bill: the billing was correct.`,
-    closed_by_client: `The investigation of the ${what} on your bill was closed at your request.`,
-  };
+  const o = { outcome: d.outcome.outcome, creditCents: d.outcome.creditCents };
+  const stake = d.price?.cents ?? null;
+  const words = outcomeWords(o);
+  // The flag's own words once closed (rule flag-headings): the spending page's heading and copy.
+  const flag = { ...d.flag, status: "completed", details: { previousSupplier: d.flag.previousSupplier } };
+  const figures = { price: d.price ?? null, outcome: o };
   return {
     subject: `Investigation closed: ${words} at ${d.location.name}`,
-    preview: `${words}: the ${what} on the bill of ${formatCalendarDate(d.bill.statementDate)} at ${d.location.name} (${account})`,
-    heading: `Investigation closed: ${OUTCOME_LABELS[d.outcome.outcome]}`,
+    preview: `${outcomeWords(o, stake)}: the ${what} on the bill of ${formatCalendarDate(d.bill.statementDate)} at ${d.location.name} (${account})`,
+    heading: outcomeHeading(o),
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("bill_flag", d.unsubscribeHref),
     blocks: [
-      { type: "p", text: lead[d.outcome.outcome] },
+      { type: "p", text: flagCopy(flag, d.bill.supplier, figures) },
       {
         type: "facts",
         rows: [
-          ["Outcome", words],
+          ["Outcome", outcomeWords(o, stake)],
+          ...(d.price ? ([["At stake (rate per kWh alone)", d.price.text]] as [string, string][]) : []),
           ["Note", d.outcome.note],
           ["Closed by", `${d.outcome.by}, ${closedWhen(d.outcome.closedAt, d.outcome.timezone)}`],
           ["Location", d.location.name],
@@ -240,18 +259,38 @@ const degrees = (f: number) => `${formatNumber(f)}°F`;
  * How far a comfort issue's room is from its setpoint, and since when (rule comfort-alert-reading): the setpoint
  * the issue names (heat or cool), else the one the mode uses, both in auto mode.
  */
+/** The setpoint a comfort issue is about: the one its slug names (heat or cool), else the mode's, else both. */
+const comfortSetpoint = (d: Pick<IssueAlertData, "thermostat" | "issueSlug">) =>
+  /(^|_)cool/.test(d.issueSlug)
+    ? "cool"
+    : /(^|_)heat/.test(d.issueSlug)
+      ? "heat"
+      : d.thermostat.mode === "cool" || d.thermostat.mode === "heat"
+        ? d.thermostat.mode
+        : "auto";
+
+/**
+ * Which way a comfort issue's room is off (issue 49, rule comfort-alert-reading): "too cold" below the heating
+ * setpoint, "too warm" above the cooling one (the setpoint the issue is about); null without a reading, or
+ * when the room is within its setpoints.
+ */
+export function comfortDirection(
+  d: Pick<IssueAlertData, "thermostat" | "issueSlug">,
+): "too warm" | "too cold" | null {
+  const t = d.thermostat;
+  if (t.tempIndoorF === null) return null;
+  const which = comfortSetpoint(d);
+  if (which !== "cool" && t.heatSetpointF !== null && t.tempIndoorF < t.heatSetpointF) return "too cold";
+  if (which !== "heat" && t.coolSetpointF !== null && t.tempIndoorF > t.coolSetpointF) return "too warm";
+  return null;
+}
+
 export function comfortReading(d: Pick<IssueAlertData, "thermostat" | "issueSlug" | "foundAt" | "location">) {
   const t = d.thermostat;
   const since = formatLocalDateTime(d.foundAt, d.location.timeZone);
   if (t.tempIndoorF === null)
     return `We have no indoor reading from it right now. The issue has been open since ${since}.`;
-  const which = /(^|_)cool/.test(d.issueSlug)
-    ? "cool"
-    : /(^|_)heat/.test(d.issueSlug)
-      ? "heat"
-      : t.mode === "cool" || t.mode === "heat"
-        ? t.mode
-        : "auto";
+  const which = comfortSetpoint(d);
   const against = (kind: "cool" | "heat", sp: number | null) => {
     if (sp === null) return null;
     const diff = Math.round((t.tempIndoorF! - sp) * 10) / 10;
@@ -291,7 +330,7 @@ export function issueAlertEmail(d: IssueAlertData): EmailDoc {
   const refusal = dismissalRefusal(d.thermostat, [{ currentStatus: d.currentStatus, isDismissed: false }]);
   const lead = comfort
     ? [
-        `The space at ${d.location.name} served by the thermostat ${d.thermostat.name} may be too warm or too cold.`,
+        `The space at ${d.location.name} served by the thermostat ${d.thermostat.name} ${comfortDirection(d) ? `is ${comfortDirection(d)}` : "may be too warm or too cold"}.`,
         comfortReading(d),
       ]
     : schedule

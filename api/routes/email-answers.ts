@@ -7,8 +7,9 @@ import {
   FLAG_ANSWER_LIMIT_REACHED,
   FLAG_WITHDRAW_SIGNED_IN,
   type FlagAnswerStatus,
-  flagHeading,
 } from "../../shared/bill-flags";
+import { priceLine } from "../../shared/flag-price";
+import { flagFigures } from "../lib/flag-figures";
 import { KIND_NAMES, NOTIFICATION_KINDS, type NotificationKind } from "../domain/notifications";
 import * as clock from "../lib/clock";
 import { type ApiDeps, HttpError, parse, route } from "../lib/http";
@@ -82,10 +83,18 @@ export function emailAnswerRoutes(deps: ApiDeps) {
   const answerJson = (f: FlagView, userId: number, answer: FlagAnswerStatus, state: string) => {
     const answers = flagAnswers(db, [f.id]).get(f.id) ?? [];
     const onRecord = answerOnRecord(f.status, answers);
+    // The heading from the flag's figures (a closed one's outcome), and what is at stake on the bill.
+    const figures = flagFigures(db, [f.id]).get(f.id)!;
     return {
       state,
       answer,
-      flag: { id: f.id, type: f.type, status: f.status, heading: flagHeading(f) },
+      flag: {
+        id: f.id,
+        type: f.type,
+        status: f.status,
+        heading: figures.heading,
+        price_line: priceLine(figures.price),
+      },
       bill: {
         id: f.bill_statement_id,
         statement_date: f.statement_date,

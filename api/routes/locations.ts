@@ -11,7 +11,7 @@ import { rotateSession, userJson } from "../lib/sessions";
 // same the web uses, so a download shows what the pages show (shared/, ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoName, demoUtilityName } from "../../shared/demo-stand-ins";
 import { toCsv, type CsvCell } from "../../shared/csv";
-import { flagHeading } from "../../shared/bill-flags";
+import { flagFigures } from "../lib/flag-figures";
 import { flagPrice } from "../../shared/flag-price";
 import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
 import { BRAND } from "../lib/brand";
@@ -32,6 +32,8 @@ export const CSV_HEADER = [
   "Service Start",
   "Service End",
   "Consumption (kWh)",
+  // This bill's rate as rule flag-price takes it (to $0.0001): with the account's previous row, At Stake recomputes.
+  "Rate ($/kWh)",
   "Demand (kW)",
   "Total Charges ($)",
   "Electric Charges ($)",
@@ -46,21 +48,27 @@ export const CSV_HEADER = [
 function shownFlagsByBill(deps: ApiDeps, billIds: number[]) {
   const rows = deps.db
     .prepare(
-      `SELECT f.bill_statement_id, f.type, f.status, s.supplier FROM bill_flags f
+      `SELECT f.id, f.bill_statement_id, f.type, f.status, s.supplier FROM bill_flags f
        JOIN bill_statements s ON s.id = f.bill_statement_id
        WHERE f.type IN ('supplier_change', 'rate_class_change')
          AND f.bill_statement_id IN (SELECT value FROM json_each(?)) ORDER BY f.id`,
     )
     .all(JSON.stringify(billIds)) as {
+    id: number;
     bill_statement_id: number;
     type: string;
     status: string;
     supplier: string | null;
   }[];
   const out = new Map<number, string[]>();
+  // Each flag's heading from its figures (rule flag-headings): a closed investigation by its outcome.
+  const figures = flagFigures(
+    deps.db,
+    rows.map((f) => f.id),
+  );
   for (const f of rows) {
     if (f.type === "supplier_change" && f.supplier?.toLowerCase().includes(BRAND.toLowerCase())) continue;
-    out.set(f.bill_statement_id, [...(out.get(f.bill_statement_id) ?? []), flagHeading(f)]);
+    out.set(f.bill_statement_id, [...(out.get(f.bill_statement_id) ?? []), figures.get(f.id)!.heading]);
   }
   return out;
 }
@@ -134,6 +142,7 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
         r.service_start_date,
         r.service_end_date,
         r.consumption_kwh,
+        r.rate_cents === null ? "" : (Math.round(r.rate_cents * 100) / 10000).toFixed(4),
         r.demand_kw ?? "",
         (r.total_charges_cents / 100).toFixed(2),
         (r.total_electric_charges_cents / 100).toFixed(2),

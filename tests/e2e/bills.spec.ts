@@ -33,7 +33,16 @@ test.describe("bills and energy usage page", () => {
     await expect(page.getByRole("heading", { name: "Please verify energy supplier change" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Your utility delivery rate increased" })).toBeVisible();
     await expect(page.getByText(/within 1 business day/).first()).toBeVisible();
-    await expect(page.getByText(/typically mean 50-70% higher delivery cost/)).toBeVisible();
+    // The change this bill measured, in place of a general "typically 50-70%" (issue 49).
+    await expect(
+      page.getByText(
+        /On this bill the rate per kWh rose from \$0\.\d{4} to \$0\.\d{4} per kWh \(\+\d+\.\d%\)\./,
+      ),
+    ).toBeVisible();
+    await expect(page.getByText(/50-70%/)).toHaveCount(0);
+    await expect(page.locator(".flag-price").first()).toHaveText(
+      /^At stake on this bill, from the rate per kWh alone: \$0\.\d{4} → \$0\.\d{4} per kWh × [\d,]+ kWh = \$[\d,]+\.\d{2}\.$/,
+    );
     await expect(page.locator(".flag-banner .pill-yellow")).toHaveCount(3);
     // the data table opens and reads like the chart
     await page.getByText("Show data table").click();
@@ -62,7 +71,7 @@ test.describe("bills and energy usage page", () => {
     await expect(prices).toHaveCount(2);
     const line = (await prices.first().textContent())!;
     const m = line.match(
-      /^At stake on this bill: \$(0\.\d{4}) → \$(0\.\d{4}) per kWh × ([\d,]+) kWh = \$([\d,]+\.\d{2})\.$/,
+      /^At stake on this bill, from the rate per kWh alone: \$(0\.\d{4}) → \$(0\.\d{4}) per kWh × ([\d,]+) kWh = \$([\d,]+\.\d{2})\.$/,
     );
     expect(m, line).not.toBeNull();
     const [, before, now, kwh, amount] = m!;
@@ -77,7 +86,7 @@ test.describe("bills and energy usage page", () => {
     // A rate that did not rise says so instead of a number (105's rate class change).
     await openSpending(page, info, 105);
     await expect(page.locator(".flag-banner .flag-price").first()).toHaveText(
-      /^At stake on this bill: nothing, the rate did not rise \(\$0\.\d{4} → \$0\.\d{4} per kWh\)\.$/,
+      /^At stake on this bill, from the rate per kWh alone: nothing, the rate did not rise \(\$0\.\d{4} → \$0\.\d{4} per kWh\)\.$/,
     );
   });
 

@@ -8,7 +8,8 @@ import { openEmailPage } from "./email-pages";
  * with the preference off gets none. The jobs run through the api's test hook.
  */
 
-const BILL_ALERT = /^(Please verify energy supplier change|Your utility delivery rate increased): /;
+const BILL_ALERT =
+  /^(Please verify energy supplier change|Your utility delivery rate increased|Your utility changed this account's rate class): /;
 
 test.describe("answers from email", () => {
   test("alert → No, please investigate → Help is on the way! → the link cannot withdraw it → the spending page switches it", async ({
@@ -27,6 +28,9 @@ test.describe("answers from email", () => {
     await openEmailPage(page, url.pathname + url.search);
     await expect(page.getByRole("heading", { name: "Did you expect this change?" })).toBeVisible();
     await expect(page.getByText(/^Acct # /)).toBeVisible();
+    // The price is shown where the answer is given (issue 49): the email's own first line.
+    const priceLine = mail.text.split("\n").find((l) => l.startsWith("At stake on this bill"))!;
+    await expect(page.getByTestId("answer-price")).toHaveText(priceLine.trim());
     // The link's answer first, the other one beside it (a wrong tap in the email is switched here).
     await expect(page.getByRole("button")).toHaveText(["No, please investigate", "Yes, this is expected"]);
     await openEmailPage(page, url.pathname + url.search);

@@ -24,9 +24,11 @@ test("the ledger: headline, a period and a sort in the URL, and the CSV of the r
 }, info) => {
   await openLedger(page, info);
   await expect(page.getByRole("heading", { level: 1, name: "Findings" })).toBeVisible();
+  // Open and closed money apart (issue 49).
   await expect(page.getByTestId("findings-headline")).toHaveText(
-    /^Found \$[\d,]+\.\d{2} at stake this year, \$182\.50 recovered, \d+ open$/,
+    /^\$[\d,]+\.\d{2} at stake on \d+ open findings this year; \$[\d,]+\.\d{2} found on \d+ closed findings, of which \$182\.50 recovered\.$/,
   );
+  await expect(page.getByTestId("findings-client-total").getByRole("rowheader")).toHaveText("All locations");
   await expect(page.getByRole("link", { name: "Findings" }).first()).toHaveAttribute("href", "/findings");
   await expect(rows(page).filter({ hasText: "Missing bill" })).toHaveCount(1);
 
@@ -95,6 +97,13 @@ test("a person limited to some locations sees only theirs", async ({ page }, inf
     ]).toContain(location);
   await expect(rows(page).filter({ hasText: "Missing bill" })).toHaveCount(0);
   expect(await page.content()).not.toContain("Midtown");
+  // Their headline and totals say they cover their five (issue 49).
+  await expect(page.getByTestId("findings-headline")).toHaveText(
+    /^At your 5 locations: \$[\d,]+\.\d{2} at stake on /,
+  );
+  await expect(page.getByTestId("findings-client-total").getByRole("rowheader")).toHaveText(
+    "Your 5 locations",
+  );
 });
 
 test("390 px: every finding is readable without a sideways scroll", async ({ asDana: page }, info) => {

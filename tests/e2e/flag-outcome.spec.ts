@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, isJs, loginAs, mailMark, ready, test, USERS, waitForMail } from "./fixtures";
 
 /**
@@ -7,6 +7,14 @@ import { expect, isJs, loginAs, mailMark, ready, test, USERS, waitForMail } from
  * email with the outcome, and the spending page shows the flag's history. Each project closes its own flag
  * (js: 105's rate class change; nojs: 110's supplier change), both seeded as action requested.
  */
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The supplier the flag's bill names (its row, just above the flag's banner). */
+async function supplierOf(flag: Locator) {
+  const row = flag.locator("xpath=ancestor::tr[1]/preceding-sibling::tr[1]");
+  return ((await row.locator("td.supplier").textContent()) ?? "").trim();
+}
 
 async function impersonateHarbor(page: Page) {
   await page.goto("/impersonate?q=Harbor");
@@ -48,19 +56,32 @@ test("staff close an investigation with a credit; the client gets the outcome by
   );
   await expect(again.getByRole("radio", { name: "Credit received" })).toBeChecked();
 
-  await again.getByRole("textbox", { name: /Credit received/ }).fill("$1,204.50");
+  await again.getByRole("textbox", { name: /Credit received/ }).fill("$48.60");
   await again.getByRole("button", { name: "Close investigation" }).click();
   const closed = page.getByTestId(`flag-${flagId}`);
   await expect(closed).toHaveAttribute("data-status", "completed");
   await expect(closed.locator("form.flag-close")).toHaveCount(0);
+  // What was at stake on the bill (rule flag-price): 110's supplier change is priced, 105's rate did not rise.
+  const price = (await closed.locator(".flag-price").textContent()) ?? "";
+  const stake = /= (\$[\d,]+\.\d{2})\.$/.exec(price)?.[1] ?? null;
+  expect(stake === null).toBe(isJs(info));
+  const words = `Credit received: $48.60${stake ? ` of ${stake}` : ""}`;
   await expect(page.getByTestId(`flag-outcome-${flagId}`)).toContainText(
-    /^You closed the investigation on .+ at .+: Credit received: \$1,204\.50\./,
+    new RegExp(`^You closed the investigation on .+ at .+: ${escapeRe(words)}\\.`),
+  );
+  // The flag now reads as its outcome (issue 49), not as a confirmed change or an open request.
+  await expect(
+    closed.getByRole("heading", { name: "Investigated: credit of $48.60 received" }),
+  ).toBeVisible();
+  await expect(page.getByTestId(`flag-copy-${flagId}`)).toHaveText(
+    `We investigated the ${isJs(info) ? "delivery rate class change" : `change of supplier to ${await supplierOf(closed)}`} and the utility credited this account $48.60${stake ? ` of the ${stake} at stake` : ""}.`,
   );
 
   // One email to Dana (she gets Bill Audit Alerts) with the outcome and the note.
   const mail = await waitForMail(info, USERS.dana, since, /^Investigation closed: /);
-  expect(mail.subject).toMatch(/^Investigation closed: Credit received: \$1,204\.50 at /);
-  expect(mail.text).toContain("Outcome: Credit received: $1,204.50");
+  expect(mail.subject).toMatch(/^Investigation closed: Credit received: \$48\.60 at /);
+  expect(mail.text).toContain(`Outcome: ${words}`);
+  expect(mail.text).toContain("Investigated: credit of $48.60 received");
   expect(mail.text).toContain("Note: Utility refunded the delivery charge.");
   expect(mail.text).toMatch(/Closed by: Morgan .+, .+ at /);
   const link = new URL(mail.links.find((l) => /\/locations\/\d+\/spending\?/.test(l))!);
@@ -74,8 +95,9 @@ test("staff close an investigation with a credit; the client gets the outcome by
   await expect(seen).toHaveAttribute("data-status", "completed");
   await expect(seen.locator("form")).toHaveCount(0);
   await expect(page.getByTestId(`flag-outcome-${flagId}`)).toContainText(
-    /^Morgan .+ closed the investigation on .+: Credit received: \$1,204\.50\./,
+    new RegExp(`^Morgan .+ closed the investigation on .+: ${escapeRe(words)}\\.`),
   );
+  await expect(seen.getByRole("heading", { name: "Investigated: credit of $48.60 received" })).toBeVisible();
   await seen.getByText("History").click();
   const history = page.getByTestId(`flag-history-${flagId}`).locator("li");
   await expect(history.first()).toHaveText(/^Raised with the bill of /);
@@ -93,5 +115,15 @@ test("the client sees no close form; seeded closed investigations show their out
   // The seeded closed ones show their outcome (108: a credit; 111: billing was correct).
   await page.goto("/locations/108/spending?accountId=1010");
   await ready(page, info);
-  await expect(page.locator(".flag-outcome").first()).toContainText("Credit received: $182.50");
+  await expect(page.locator(".flag-outcome").first()).toContainText(
+    /Credit received: \$182\.50 of \$[\d,]+\.\d{2}/,
+  );
+  // Headed by the outcome (issue 49): not "New supplier verified … is confirmed as the energy supplier".
+  await expect(page.getByRole("heading", { name: "Investigated: credit of $182.50 received" })).toBeVisible();
+  await expect(page.locator(".flag").filter({ hasText: "Investigated: credit" })).not.toContainText(
+    "confirmed",
+  );
+  await page.goto("/locations/111/spending");
+  await ready(page, info);
+  await expect(page.getByRole("heading", { name: "Investigated: the billing was correct" })).toBeVisible();
 });

@@ -5,7 +5,8 @@ import { openEmailPage } from "./email-pages";
  * An unsubscribe link does its one act once (rule unsubscribe-once): opened again after the person turned the
  * email back on in My Preferences, it changes nothing and says their choice stands, with no button.
  */
-const BILL_ALERT = /^(Please verify energy supplier change|Your utility delivery rate increased): /;
+const BILL_ALERT =
+  /^(Please verify energy supplier change|Your utility delivery rate increased|Your utility changed this account's rate class): /;
 
 test("a used unsubscribe link, opened after the alerts were turned back on, changes nothing", async ({
   page,

@@ -3,6 +3,7 @@
  * the same query show the same rows; the totals are the sums of the rows; the seed has exactly one missing bill;
  * a person limited to some locations hears only of those (rules missing-bill, findings-totals, docs/rules.md).
  */
+import { parseCsv } from "../support/csv-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
@@ -47,6 +48,7 @@ afterAll(async () => {
 type Ledger = {
   error: boolean;
   headline: string;
+  allLabel: string;
   rows: LedgerRow[];
   totals: {
     client: { count: number; open: number; stakeCents: number; recoveredCents: number };
@@ -60,35 +62,6 @@ async function page(path: string, cookie: string) {
     init: { status?: number } | null;
   };
   return answer.data;
-}
-
-/** RFC 4180 as the one CSV writer writes it (shared/csv.ts): quoted fields, doubled quotes, CRLF. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else cell += c;
-  }
-  return rows;
 }
 
 /** Sam's api session, through a sign-in code (he has no password). */
@@ -168,9 +141,20 @@ describe("the findings ledger", () => {
     // The credit answers a finding priced from its bills: the utility gave back less than was at stake.
     const credited = ledger.rows.find((r) => r.cells.outcome.startsWith("Credit received"))!;
     expect(credited.stakeCents).toBeGreaterThanOrEqual(credited.recoveredCents);
-    expect(ledger.headline).toMatch(
-      /^Found \$[\d,]+\.\d{2} at stake this year, \$182\.50 recovered, \d+ open$/,
+    // Open and closed money apart (issue 49), each the sum of this year's rows of its kind.
+    const year = await page("/findings?period=this-year", cookie);
+    const sum = (open: boolean) =>
+      year.rows.filter((r) => r.open === open).reduce((s, r) => s + r.stakeCents, 0);
+    const usd = (c: number) => `$${(c / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+    const open = year.rows.filter((r) => r.open).length;
+    const closed = year.rows.length - open;
+    expect(ledger.headline).toBe(
+      `${usd(sum(true))} at stake on ${open} open findings this year; ${usd(sum(false))} found on ${closed} closed findings, of which $182.50 recovered.`,
     );
+    expect([ledger.allLabel, year.totals.client.stakeCents]).toEqual([
+      "All locations",
+      sum(true) + sum(false),
+    ]);
   });
 
   it("a person limited to some locations sees only theirs, in the api's answer and on the page", async () => {
@@ -190,6 +174,10 @@ describe("the findings ledger", () => {
     );
     expect(ledger.rows.every((r) => SAM_LOCATIONS.includes(r.locationId))).toBe(true);
     expect(ledger.rows.some((r) => r.cells.kind === "Missing bill")).toBe(false);
+    // Their headline and totals say they cover their locations (issue 49).
+    const theirs = `At your ${SAM_LOCATIONS.length} locations`;
+    expect(ledger.headline.startsWith(`${theirs}: `)).toBe(true);
+    expect(ledger.allLabel).toBe(`Your ${SAM_LOCATIONS.length} locations`);
     const other = await fetch(`${api.url}/client/2/findings`, {
       headers: { cookie: `api_session=${session}` },
     });

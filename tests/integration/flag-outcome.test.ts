@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningApi } from "../../api/server";
 import { call, loginCookie, startTestApi } from "./api-harness";
+import { storeAnswerToken } from "../../api/mail/tokens";
+import { parseCsv } from "../support/csv-parse";
+import { flagPrice, priceMoney } from "../../shared/flag-price";
 
 /** Rule flag-outcome on the api: only staff on the client's account close, only an investigation, once. */
 let api: RunningApi;
@@ -69,6 +72,82 @@ describe("closing an investigation (rule flag-outcome)", () => {
           .get() as { n: number }
       ).n,
     ).toBe(sent.length);
+  });
+
+  it("a closed flag reads as its outcome in the bills CSV, on the answer page and in the email, with the stake (issue 49)", async () => {
+    const open = api.db
+      .prepare(
+        `SELECT f.id, f.bill_statement_id AS bill FROM bill_flags f
+         WHERE f.status = 'action_requested' AND f.type = 'supplier_change' ORDER BY f.id LIMIT 1`,
+      )
+      .get() as { id: number; bill: number };
+    const bill = api.db
+      .prepare(
+        `SELECT s.statement_date, s.rate_cents, s.consumption_kwh,
+           (SELECT p.rate_cents FROM bill_statements p WHERE p.account_id = s.account_id
+              AND p.statement_date < s.statement_date ORDER BY p.statement_date DESC LIMIT 1) AS prev
+         FROM bill_statements s WHERE s.id = ?`,
+      )
+      .get(open.bill) as {
+      statement_date: string;
+      rate_cents: number;
+      consumption_kwh: number;
+      prev: number;
+    };
+    const price = flagPrice(
+      { rateCents: bill.rate_cents, kwh: bill.consumption_kwh },
+      { rateCents: bill.prev },
+    );
+    const morgan = await loginCookie(api, "morgan@energyops.test");
+    const imp = await call(api, "POST", "/impersonation", {
+      cookie: morgan,
+      body: { client_id: 1, reason: "Closing" },
+    });
+    const cookie = imp.res.headers.getSetCookie()[0].split(";")[0];
+    const closed = await call(api, "POST", `/bill-statement/${open.bill}/bill-flag/${open.id}/outcome`, {
+      cookie,
+      body: { outcome: "credit_received", credit_cents: 6840, note: "Switched without your authorization." },
+    });
+    expect(closed.status).toBe(200);
+    const heading = "Investigated: credit of $68.40 received";
+
+    // The bills CSV's Bill Issues cell (parsed by columns).
+    const dana = await loginCookie(api, "dana@harborcoffee.test");
+    const csv = (await call(api, "GET", "/client/1/bill-statements/export-csv", { cookie: dana }))
+      .json as unknown as string;
+    const [header, ...rows] = parseCsv(csv);
+    const issues = header.indexOf("Bill Issues");
+    const row = rows.find((r) => r.includes(bill.statement_date) && r[issues].includes("Investigated"));
+    expect(row, `a CSV row for ${bill.statement_date}`).toBeDefined();
+    expect(row![issues].split("; ")).toContain(heading);
+    expect(row![issues]).not.toContain("Help Request Received");
+
+    // A colleague's answer link: the page names the outcome and shows what was at stake.
+    const danaId = (
+      api.db.prepare("SELECT id FROM users WHERE email = ?").get("dana@harborcoffee.test") as {
+        id: number;
+      }
+    ).id;
+    storeAnswerToken(api.db, "issue49-token", danaId, open.id, "dismissed", 30);
+    const page = await call(api, "GET", "/email-answers/bill-flag?token=issue49-token", {});
+    expect(page.status).toBe(200);
+    expect(page.json.flag).toEqual({
+      id: open.id,
+      type: "supplier_change",
+      status: "completed",
+      heading,
+      price_line: `At stake on this bill, from the rate per kWh alone: ${price.text}.`,
+    });
+
+    // The outcome email: the credit against what was at stake, and the flag's own closed heading.
+    const mail = api.db
+      .prepare(
+        "SELECT subject, text FROM outbox WHERE to_email = ? AND subject LIKE 'Investigation closed:%' ORDER BY id DESC",
+      )
+      .get("dana@harborcoffee.test") as { subject: string; text: string };
+    expect(price.cents).not.toBeNull();
+    expect(mail.text).toContain(`Outcome: Credit received: $68.40 of ${priceMoney(price.cents!)}`);
+    expect(mail.text).toContain(heading);
   });
 });
 

@@ -3,6 +3,7 @@ import type { RunningApi } from "../../api/server";
 import { FLAG_SEEDS } from "../../api/db/seed/bills";
 import { flagPrice } from "../../shared/flag-price";
 import { call, loginCookie, startTestApi } from "./api-harness";
+import { parseCsv } from "../support/csv-parse";
 
 /**
  * Rule flag-price with the seeded bills: the bill list names each bill's previous bill of the same account, and
@@ -73,5 +74,36 @@ describe("priced findings (rule flag-price)", () => {
     expect(withFindings.length).toBeLessThanOrEqual(shown.length);
     for (const l of withFindings)
       expect(l).toMatch(/,(\d+\.\d{2},"\$0\.\d{4} → .* = \$[\d,.]+"|,"(nothing|not priced), .*")$/);
+  });
+
+  it("the bills CSV carries each bill's rate: every At Stake recomputes from its rows (issue 49)", async () => {
+    const cookie = await loginCookie(api, "dana@harborcoffee.test");
+    const csv = (await call(api, "GET", "/client/1/bill-statements/export-csv", { cookie }))
+      .json as unknown as string;
+    const [header, ...rows] = parseCsv(csv.trim());
+    const col = (name: string) => header.indexOf(name);
+    const [acct, date, kwh, rate, stake] = [
+      "Account #",
+      "Statement Date",
+      "Consumption (kWh)",
+      "Rate ($/kWh)",
+      "At Stake ($)",
+    ].map(col);
+    expect(rate).toBeGreaterThan(-1);
+    let checked = 0;
+    for (const r of rows) {
+      if (!r[stake]) continue;
+      // The previous bill of the same account: its latest row before this one's date.
+      const previous = rows
+        .filter((p) => p[acct] === r[acct] && p[date] < r[date])
+        .sort((a, b) => (a[date] < b[date] ? 1 : -1))[0];
+      const tenThousandths = (v: string) => Math.round(Number(v) * 10000);
+      const cents = Math.round(
+        ((tenThousandths(r[rate]) - tenThousandths(previous[rate])) * Number(r[kwh])) / 100 + 1e-9,
+      );
+      expect((cents / 100).toFixed(2), `${r[acct]} ${r[date]}`).toBe(r[stake]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(5);
   });
 });

@@ -47,7 +47,7 @@ describe("notification jobs and the test hook", () => {
     expect(alerts.length).toBe(1);
     const a = alerts[0];
     expect(a.subject).toMatch(
-      /^(Please verify energy supplier change|Your utility delivery rate increased): /,
+      /^(Please verify energy supplier change|Your utility delivery rate increased|Your utility changed this account's rate class): /,
     );
     const links = JSON.parse(a.links_json) as string[];
     expect(links[0]).toMatch(/^http:\/\/web\.test\/fix-my-bill\/dismissed\?token=/);

@@ -18,7 +18,13 @@ import {
   visibleFlags,
 } from "~/features/bills/bills";
 import { flagAnswerSchema } from "~/features/bills/spending-form";
-import { answersOpen, decideFlagAnswer, FLAG_ANSWER_LIMIT, flagHeading } from "../../shared/bill-flags";
+import {
+  answersOpen,
+  decideFlagAnswer,
+  FLAG_ANSWER_LIMIT,
+  flagCopy,
+  flagHeading,
+} from "../../shared/bill-flags";
 import { action as spendingAction } from "~/routes/_app.locations.$locationId.spending";
 import { commitSession, newSession } from "~/server/upstream/session.server";
 import { DANA_SESSION_USER } from "../support/session-users";
@@ -41,6 +47,43 @@ describe("flag headings", () => {
     for (const status of ["action_requested", "dismissed", "completed"]) {
       expect(flagHeading({ type: "rate_class_change", status })).toBe("Utility delivery rate class updated");
     }
+  });
+  it("a closed investigation is headed and explained by its outcome (issue 49)", () => {
+    const supplier = { type: "supplier_change", status: "completed" };
+    const price = { kind: "priced" as const, cents: 7427, change: { before: 1260, after: 1421 } };
+    const credit = { price, outcome: { outcome: "credit_received" as const, creditCents: 6840 } };
+    expect(flagHeading(supplier, credit)).toBe("Investigated: credit of $68.40 received");
+    expect(flagCopy(supplier, "Direct Energy Business", credit)).toBe(
+      "We investigated the change of supplier to Direct Energy Business and the utility credited this account $68.40 of the $74.27 at stake.",
+    );
+    const correct = { price, outcome: { outcome: "billing_correct" as const, creditCents: null } };
+    expect(flagHeading(supplier, correct)).toBe("Investigated: the billing was correct");
+    expect(flagCopy({ type: "rate_class_change", status: "completed" }, null, correct)).toBe(
+      "We investigated the delivery rate class change: the billing was correct.",
+    );
+    const client = { price, outcome: { outcome: "closed_by_client" as const, creditCents: null } };
+    expect(flagHeading({ type: "rate_class_change", status: "completed" }, client)).toBe(
+      "Closed at your request",
+    );
+    expect(flagCopy(supplier, "Direct Energy Business", client)).toBe(
+      "The investigation of the change of supplier to Direct Energy Business was closed at your request.",
+    );
+    // Not "New supplier verified … is confirmed as the energy supplier": that is a dismissed flag's words.
+    expect(flagCopy(supplier, "Direct Energy Business", credit)).not.toContain("confirmed");
+  });
+  it("a rate class change is headed by what its bill shows, with the measured change (issue 49)", () => {
+    const flag = { type: "rate_class_change", status: "unacknowledged" };
+    const noRise = {
+      price: { kind: "no_rise" as const, cents: null, change: { before: 1450, after: 1421 } },
+    };
+    expect(flagHeading(flag, noRise)).toBe("Your utility changed this account's rate class");
+    expect(flagCopy(flag, null, noRise)).toContain(
+      "On this bill the rate per kWh did not rise: it went from $0.1450 to $0.1421 per kWh (−2.0%).",
+    );
+    const rise = { price: { kind: "priced" as const, cents: 609, change: { before: 1612, after: 1616 } } };
+    expect(flagHeading(flag, rise)).toBe("Your utility delivery rate increased");
+    expect(flagCopy(flag, null, rise)).toContain("rose from $0.1612 to $0.1616 per kWh (+0.2%)");
+    expect(flagCopy({ ...flag, status: "action_requested" }, null, rise)).not.toContain("50-70%");
   });
   it("group heading", () => {
     const f = (...statuses: string[]) => statuses.map((status) => ({ status }));

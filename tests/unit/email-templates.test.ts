@@ -6,10 +6,12 @@ import { emailProblems } from "../support/email-checks";
 import {
   alertEmail,
   billFlagAlertEmail,
+  comfortDirection,
   comfortReading,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
+  type IssueAlertData,
 } from "../../api/mail/notifications";
 
 const BASE = "https://app.energyops.example";
@@ -120,7 +122,7 @@ describe("notification email templates", () => {
     expect(mail.subject).toBe("Please verify energy supplier change: Wicker Park");
     // The first line prices the change from the bill's own figures (rule flag-price).
     expect(mail.text.split("\n").find((l) => l.trim() && !l.includes("supplier change"))).toBe(
-      "At stake on this bill: $0.1260 → $0.1421 per kWh × 18,342 kWh = $295.31.",
+      "At stake on this bill, from the rate per kWh alone: $0.1260 → $0.1421 per kWh × 18,342 kWh = $295.31.",
     );
     expect(mail.text).toContain("Account: Acct # 4410-2231-09");
     expect(mail.html).toContain("Did you expect this change?");
@@ -134,22 +136,50 @@ describe("notification email templates", () => {
     expect(emailProblems(mail, BASE)).toEqual([]);
   });
 
-  it("rate class change uses its own heading", async () => {
+  it("rate class change: headed by what its figures show, the measured change in place of 50-70% (issue 49)", async () => {
+    const alert = (previousBill: { rateCents: number } | null) =>
+      billFlagAlertEmail({
+        ...common,
+        location: { id: 1, name: "A", address: "x" },
+        bill,
+        previousBill,
+        flag: { id: 1, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+        billId: 2,
+        account: { id: 3, number: "X-1", accountsAtLocation: 1 },
+        confirmToken: "a",
+        investigateToken: "b",
+      });
+    const rose = alert({ rateCents: 12.6 });
+    expect(rose.heading).toBe("Your utility delivery rate increased");
+    expect(rose.blocks[1]).toEqual({
+      type: "p",
+      text: "Your utility moved this account to a different delivery rate class. On this bill the rate per kWh rose from $0.1260 to $0.1421 per kWh (+12.8%). Did you expect this change? If not, we will look into it and respond by email within 1 business day.",
+    });
+    const unknown = alert(null);
+    expect(unknown.heading).toBe("Your utility changed this account's rate class");
+    expect(unknown.blocks[0]).toEqual({
+      type: "p",
+      text: "At stake on this bill, from the rate per kWh alone: not priced, there is no previous bill of this account to compare the rate with.",
+    });
+    for (const doc of [rose, unknown]) expect(JSON.stringify(doc)).not.toContain("50-70%");
+  });
+
+  it("a second flag of a bill says its amount is counted with the first (rule findings-totals)", () => {
     const doc = billFlagAlertEmail({
       ...common,
       location: { id: 1, name: "A", address: "x" },
       bill,
-      previousBill: null,
-      flag: { id: 1, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
+      previousBill: { rateCents: 12.6 },
+      countedWith: "supplier_change",
+      flag: { id: 2, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
       billId: 2,
       account: { id: 3, number: "X-1", accountsAtLocation: 1 },
       confirmToken: "a",
       investigateToken: "b",
     });
-    expect(doc.heading).toBe("Your utility delivery rate increased");
     expect(doc.blocks[0]).toEqual({
       type: "p",
-      text: "At stake on this bill: not priced, there is no previous bill of this account to compare the rate with.",
+      text: "At stake on this bill, from the rate per kWh alone: counted with the supplier change of this bill ($295.31), not added to it.",
     });
   });
 
@@ -167,11 +197,15 @@ describe("notification email templates", () => {
         investigateToken: "b",
       }),
     );
-    expect(mail.subject).toBe("Your utility delivery rate increased: Slope, Acct # 77-0093-1");
+    // The rate did not rise on this bill: not headed "increased" (issue 49).
+    expect(mail.subject).toBe("Your utility changed this account's rate class: Slope, Acct # 77-0093-1");
+    expect(mail.text).toContain(
+      "On this bill the rate per kWh did not rise: it went from $0.1450 to $0.1421 per kWh (−2.0%).",
+    );
     expect(mail.links).toContain(`${BASE}/locations/109/spending?accountId=1012&billId=612#flag-88`);
     expect(mail.text).toContain("Slope bills, Acct # 77-0093-1");
     expect(mail.text).toContain(
-      "At stake on this bill: nothing, the rate did not rise ($0.1450 → $0.1421 per kWh).",
+      "At stake on this bill, from the rate per kWh alone: nothing, the rate did not rise ($0.1450 → $0.1421 per kWh).",
     );
     expect(emailProblems(mail, BASE)).toEqual([]);
   });
@@ -339,6 +373,27 @@ describe("what an alert says", () => {
     ).toMatch(/^We have no indoor reading from it right now\./);
   });
 
+  it("a comfort alert's first sentence says which: too warm or too cold (issue 49)", () => {
+    const first = (over: Partial<IssueAlertData["thermostat"]>, issueSlug: string) =>
+      (
+        issueAlertEmail({
+          ...common,
+          kind: "customer_comfort",
+          location,
+          thermostat: { ...thermostat, ...over },
+          issueSlug,
+          currentStatus: "active",
+          foundAt: "2026-11-07T03:55:00Z",
+        }).blocks[0] as { text: string }
+      ).text;
+    expect(first({}, "heat_setpoint_above_indoor_temp")).toMatch(/ is too cold\.$/);
+    expect(first({ tempIndoorF: 80, mode: "auto" }, "unexpected_temperature")).toMatch(/ is too warm\.$/);
+    expect(first({ tempIndoorF: null }, "unexpected_temperature")).toMatch(/ may be too warm or too cold\.$/);
+    expect(
+      comfortDirection({ thermostat: { ...thermostat, tempIndoorF: 72, mode: "auto" }, issueSlug: "x" }),
+    ).toBeNull();
+  });
+
   it("an Airzone thermostat's alert offers no dismissal and says what to do instead (rule dismissal-offer)", async () => {
     const mail = await renderEmail(
       issueAlertEmail({
@@ -396,7 +451,7 @@ describe("what an alert says", () => {
         unsubscribes: [{ kind: "bill_flag", href: `${BASE}/unsubscribe?token=u` }],
       }),
     );
-    expect(mail.subject).toBe("Your utility delivery rate increased: Alpha, and 1 more alert");
+    expect(mail.subject).toBe("Your utility changed this account's rate class: Alpha, and 1 more alert");
     expect(mail.text.indexOf("ALPHA")).toBeLessThan(mail.text.indexOf("BETA"));
     for (const t of ["a-yes", "a-no", "b-yes", "b-no"])
       expect(mail.links.some((l) => l.endsWith(`token=${t}`))).toBe(true);

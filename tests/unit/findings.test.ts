@@ -163,9 +163,34 @@ describe("the findings totals and headline (rule findings-totals)", () => {
   });
 
   it("heads the page with this year's findings, whatever the period shown", () => {
-    expect(headline(all, TODAY)).toBe("Found $254.51 at stake this year, $182.50 recovered, 3 open");
+    // Open and closed money apart (issue 49): at stake on the open ones; found on the closed, of which recovered.
+    expect(headline(all, TODAY)).toBe(
+      "$54.39 at stake on 3 open findings this year; $200.12 found on 1 closed finding, of which $182.50 recovered.",
+    );
     expect(buildLedger(all, q("period=last-month"), TODAY).headline).toBe(headline(all, TODAY));
     expect(ledgerTotals([]).client).toEqual({ count: 0, open: 0, stakeCents: 0, recoveredCents: 0 });
+  });
+
+  it("says a limited person's headline and totals cover their locations (issue 49)", () => {
+    const limited = buildLedger(all, q(""), TODAY, { locations: 5, all: false });
+    expect(limited.headline).toBe(`At your 5 locations: ${headline(all, TODAY)}`);
+    expect(limited.allLabel).toBe("Your 5 locations");
+    expect(headline(all, TODAY, { locations: 1, all: false })).toMatch(/^At your 1 location: /);
+    const everyone = buildLedger(all, q(""), TODAY, { locations: 13, all: true });
+    expect([everyone.headline, everyone.allLabel]).toEqual([headline(all, TODAY), "All locations"]);
+  });
+
+  it("dates answers and outcomes in the location's timezone, as the emails do (issue 49)", () => {
+    // 00:16 UTC on Dec 2 is 6:16 PM CST on Dec 1 in Chicago.
+    const late = {
+      ...credited,
+      building: { id: 105, name: "Wicker Park", timezone: "America/Chicago" },
+      answered: { ...credited.answered!, answeredAt: "2026-12-02T00:16:00Z" },
+      outcome: { ...credited.outcome!, closedAt: "2026-12-02T00:16:00Z" },
+    };
+    const { cells } = ledgerRow(late);
+    expect(cells.answered).toMatch(/, Dec 1, 2026$/);
+    expect(cells.outcome).toMatch(/, Dec 1, 2026$/);
   });
 
   it("writes each row's cells in words, and the CSV is those cells under the column labels", () => {

@@ -6,7 +6,9 @@ describe("flag price (rule flag-price)", () => {
     const p = flagPrice({ rateCents: 18.53, kwh: 13945 }, { rateCents: 16.12 });
     expect(p.cents).toBe(33607);
     expect(p.inputs).toBe("$0.1612 → $0.1853 per kWh × 13,945 kWh = $336.07");
-    expect(priceLine(p)).toBe("At stake on this bill: $0.1612 → $0.1853 per kWh × 13,945 kWh = $336.07.");
+    expect(priceLine(p)).toBe(
+      "At stake on this bill, from the rate per kWh alone: $0.1612 → $0.1853 per kWh × 13,945 kWh = $336.07.",
+    );
   });
 
   it("takes each rate as stated to the hundredth of a cent, so the shown inputs add up", () => {
@@ -24,7 +26,7 @@ describe("flag price (rule flag-price)", () => {
     const p = flagPrice({ rateCents: 18.53, kwh: 13945 }, null);
     expect(p).toMatchObject({ kind: "no_previous", cents: null });
     expect(priceLine(p)).toBe(
-      "At stake on this bill: not priced, there is no previous bill of this account to compare the rate with.",
+      "At stake on this bill, from the rate per kWh alone: not priced, there is no previous bill of this account to compare the rate with.",
     );
   });
 
@@ -32,7 +34,7 @@ describe("flag price (rule flag-price)", () => {
     const fell = flagPrice({ rateCents: 16.12, kwh: 13945 }, { rateCents: 18.53 });
     expect(fell).toMatchObject({ kind: "no_rise", cents: null });
     expect(priceLine(fell)).toBe(
-      "At stake on this bill: nothing, the rate did not rise ($0.1853 → $0.1612 per kWh).",
+      "At stake on this bill, from the rate per kWh alone: nothing, the rate did not rise ($0.1853 → $0.1612 per kWh).",
     );
     // The same rate as stated ($0.1612) is no rise, even with a difference below a hundredth of a cent.
     expect(flagPrice({ rateCents: 16.1203, kwh: 13945 }, { rateCents: 16.12 }).kind).toBe("no_rise");
@@ -44,7 +46,7 @@ describe("flag price (rule flag-price)", () => {
       cents: null,
     });
     expect(priceLine(flagPrice({ rateCents: 12, kwh: undefined }, { rateCents: 10 }))).toBe(
-      "At stake on this bill: not priced, this bill does not state both a rate and a consumption.",
+      "At stake on this bill, from the rate per kWh alone: not priced, this bill does not state both a rate and a consumption.",
     );
   });
 });

@@ -21,6 +21,7 @@ import { FLAG_ANSWER_LIMIT_REACHED } from "../../../shared/bill-flags";
 import { DOLLAR_AMOUNT_INVALID, parseDollarAmount } from "../../../shared/money-amount";
 import { now } from "~/server/clock.server";
 import { flagPrice, priceLine } from "../../../shared/flag-price";
+import { flagCopy, flagHeading } from "../../../shared/bill-flags";
 import { parseId } from "~/lib/ids";
 import { feedbackHeading } from "./feedback";
 import { idempotentAction, type ActionOutcome } from "~/server/idempotency.server";
@@ -199,21 +200,30 @@ export async function spendingLoader({ request, params, context }: LoaderFunctio
     ...result,
     // Each flag's answers in words and its price (rule flag-price), written here so the page reads the same
     // with JavaScript on and off.
-    bills: result.bills.map((b) => ({
-      ...b,
-      flags: b.flags.map((f) => ({
-        ...f,
-        answerView: flagAnswerView(f, b.buildingTimezone),
-        price: priceLine(billFlagPrice(b)),
-        // Its history (rule flag-outcome): raised with the bill, the answers, and how it ended.
-        raised: raisedText(b.statementDate),
-        outcome: f.outcome
-          ? { text: outcomeRecordText(f.outcome, b.buildingTimezone), note: f.outcome.note }
-          : null,
-        // Staff, on the client's account, may close an investigation.
-        canClose: user.isStaff && f.status === "action_requested",
-      })),
-    })),
+    bills: result.bills.map((b) => {
+      const price = billFlagPrice(b);
+      return {
+        ...b,
+        flags: b.flags.map((f) => {
+          // Heading and copy from the flag's own figures (rule flag-headings): the bill's price, the outcome.
+          const figures = { price, outcome: f.status === "completed" ? f.outcome : null };
+          return {
+            ...f,
+            heading: flagHeading(f, figures),
+            copy: flagCopy(f, b.supplier ?? b.utility?.name ?? null, figures),
+            answerView: flagAnswerView(f, b.buildingTimezone),
+            price: priceLine(price),
+            // Its history (rule flag-outcome): raised with the bill, the answers, and how it ended.
+            raised: raisedText(b.statementDate),
+            outcome: f.outcome
+              ? { text: outcomeRecordText(f.outcome, b.buildingTimezone, price.cents), note: f.outcome.note }
+              : null,
+            // Staff, on the client's account, may close an investigation.
+            canClose: user.isStaff && f.status === "action_requested",
+          };
+        }),
+      };
+    }),
     targetBillId: result.bills.some((b) => b.id === billId) ? billId : null,
     submissionId: crypto.randomUUID(),
   };

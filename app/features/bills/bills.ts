@@ -238,12 +238,16 @@ export type FlagOutcomeRecord = {
 
 /**
  * The outcome in words, with who and when (in the building's timezone): "Morgan Lee closed the investigation
- * on Nov 28, 2026 at 9:00 AM PST: Credit received: $120.00."
+ * on Nov 28, 2026 at 9:00 AM PST: Credit received: $68.40 of $74.27." (the amount at stake on the bill, when priced).
  */
-export function outcomeRecordText(o: FlagOutcomeRecord, timezone: string | null | undefined) {
+export function outcomeRecordText(
+  o: FlagOutcomeRecord,
+  timezone: string | null | undefined,
+  stakeCents?: number | null,
+) {
   const when = localTimeParts(o.closedAt, timezone);
   const who = o.by.you ? "You" : o.by.name;
-  return `${who} closed the investigation${when ? ` on ${when[0]} at ${when[1]}` : ""}: ${outcomeWords(o)}.`;
+  return `${who} closed the investigation${when ? ` on ${when[0]} at ${when[1]}` : ""}: ${outcomeWords(o, stakeCents)}.`;
 }
 
 /** The first entry of a flag's history: it was raised with its bill. */

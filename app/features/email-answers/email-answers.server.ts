@@ -53,7 +53,14 @@ const answerRecordSchema = z.object({
 const billAnswerSchema = z.object({
   state: z.enum(["open", "answered", "expired", "recorded"]),
   answer: answerStatus,
-  flag: z.object({ id: z.number(), type: z.string(), status: z.string(), heading: z.string() }),
+  flag: z.object({
+    id: z.number(),
+    type: z.string(),
+    status: z.string(),
+    heading: z.string(),
+    /** What is at stake on the bill (rule flag-price), the spending page's line. */
+    priceLine: z.string().nullish(),
+  }),
   bill: z.object({
     id: z.number(),
     statementDate: z.string(),
@@ -94,6 +101,8 @@ export type AnswerTarget = {
   accountText: string | null;
   billText: string;
   flagHeading: string;
+  /** "At stake on this bill, …" (rule flag-price): the price is shown where the answer is given. */
+  priceLine: string | null;
   /** The answer on record (the flag's status); an unanswered flag reads as the link's answer. */
   status: Answer;
   /** The answer on record, who gave it, when and from where (rule flag-answer-history); null when none says. */
@@ -131,6 +140,7 @@ function target(v: BillAnswerView): AnswerTarget {
     accountText: v.bill.accountNumber ? `Acct # ${v.bill.accountNumber}` : null,
     billText: `${formatCalendarDate(v.bill.statementDate)}, ${formatMoney(v.bill.totalCharges)}`,
     flagHeading: v.flag.heading,
+    priceLine: v.flag.priceLine ?? null,
     status: v.flag.status === "dismissed" || v.flag.status === "action_requested" ? v.flag.status : v.answer,
     onRecord: v.onRecord ? answerRecordText(v.onRecord, v.bill.location.timezone) : null,
     yours: Boolean(v.onRecord?.by.you),

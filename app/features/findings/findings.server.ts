@@ -14,7 +14,7 @@ const findingSchema = z.object({
   flagId: z.number().nullable(),
   status: z.string(),
   foundOn: z.string(),
-  building: z.object({ id: z.number(), name: z.string() }),
+  building: z.object({ id: z.number(), name: z.string(), timezone: z.string().nullish() }),
   accountId: z.number(),
   accountNumber: z.string(),
   bill: z.object({ id: z.number(), statementDate: z.string() }).nullable(),
@@ -33,7 +33,12 @@ const findingSchema = z.object({
   missing: z.object({ lastStatementDate: z.string(), days: z.number(), text: z.string() }).nullable(),
 });
 // Built once, at module level (api-client.server.ts).
-const findingsAnswer = z.object({ today: z.string(), items: z.array(findingSchema) });
+const findingsAnswer = z.object({
+  today: z.string(),
+  /** The locations covered: how many, and whether all of the client's (issue 49). */
+  scope: z.object({ locations: z.number(), all: z.boolean() }).nullish(),
+  items: z.array(findingSchema),
+});
 
 /** Every finding of the client at the locations this person may see: one upstream call (docs/api-contract.md). */
 export function listFindings(api: ApiClient, clientId: number) {
@@ -47,7 +52,13 @@ export async function loadLedger({ request, context }: Pick<LoaderFunctionArgs, 
   // The periods end today in the client's home time zone (rule location-today), as its digests count them.
   const [answer, today] = await Promise.all([settle(listFindings(api, user.clientId)), clientToday(api)]);
   const findings: Finding[] = answer.ok ? answer.data.items : [];
-  const ledger = buildLedger(findings, new URL(request.url).searchParams, today.toISOString().slice(0, 10));
+  const scope = answer.ok ? (answer.data.scope ?? null) : null;
+  const ledger = buildLedger(
+    findings,
+    new URL(request.url).searchParams,
+    today.toISOString().slice(0, 10),
+    scope,
+  );
   return { answer, ledger };
 }
 

@@ -3,6 +3,7 @@ import { type FlagOutcome, OUTCOME_LABELS } from "../../../shared/flag-outcome";
 import { priceMoney } from "../../../shared/flag-price";
 import { calendarDate, MISSING_BILL_LABEL } from "../../../shared/missing-bill";
 import type { CsvCell } from "../../../shared/csv";
+import { localTimeParts } from "~/lib/local-time";
 import {
   COLUMNS,
   DEFAULT_PERIOD,
@@ -30,7 +31,7 @@ export type Finding = {
   flagId: number | null;
   status: string;
   foundOn: string;
-  building: { id: number; name: string };
+  building: { id: number; name: string; timezone?: string | null };
   accountId: number;
   accountNumber: string;
   bill: { id: number; statementDate: string } | null;
@@ -138,7 +139,9 @@ export const recoveredCents = (f: Pick<Finding, "outcome">) =>
   f.outcome?.outcome === "credit_received" ? (f.outcome.creditCents ?? 0) : 0;
 
 const NONE = "—";
-const dayOf = (instant: string) => calendarDate(instant.slice(0, 10));
+/** An instant's calendar day in the location's timezone (issue 49: the day the emails and pages say). */
+const dayOf = (instant: string, timezone: string | null | undefined) =>
+  localTimeParts(instant, timezone)?.[0] ?? calendarDate(instant.slice(0, 10));
 
 const COUNTED_WITH = "counted with ";
 
@@ -191,10 +194,10 @@ export function ledgerRow(f: Finding): LedgerRow {
       stake: stakeText(f),
       state: STATE_LABELS[f.status] ?? f.status,
       answered: f.answered
-        ? `${ANSWER_LABELS[f.answered.answer]} · ${f.answered.by.name}, ${dayOf(f.answered.answeredAt)}`
+        ? `${ANSWER_LABELS[f.answered.answer]} · ${f.answered.by.name}, ${dayOf(f.answered.answeredAt, f.building.timezone)}`
         : NONE,
       outcome: f.outcome
-        ? `${OUTCOME_LABELS[f.outcome.outcome]} · ${f.outcome.by.name}, ${dayOf(f.outcome.closedAt)}`
+        ? `${OUTCOME_LABELS[f.outcome.outcome]} · ${f.outcome.by.name}, ${dayOf(f.outcome.closedAt, f.building.timezone)}`
         : NONE,
       recovered: f.outcome?.outcome === "credit_received" ? priceMoney(recoveredCents(f)) : NONE,
     },
@@ -262,15 +265,33 @@ export function ledgerTotals(rows: { row: LedgerRow }[]) {
   return { locations, client };
 }
 
-/** The owner's headline: this year's findings whatever the period shown. */
-export function headline(findings: Finding[], today: string) {
+/** The locations a ledger covers (the api's `scope`): a person limited to some reads "At your N locations". */
+export type LedgerScope = { locations: number; all: boolean } | null;
+
+/** "At your 5 locations" for a person who sees only some of the client's locations; null for all of them. */
+export const scopeLabel = (scope: LedgerScope) =>
+  scope && !scope.all ? `At your ${scope.locations} location${scope.locations === 1 ? "" : "s"}` : null;
+
+const findingsCount = (n: number, what: string) => `${n} ${what} finding${n === 1 ? "" : "s"}`;
+
+/**
+ * The owner's headline: this year's findings whatever the period shown, open and closed money apart (issue 49):
+ * what is at stake on the findings still open, and what was found on the closed ones (confirmed as expected or
+ * investigated), of which recovered. "$290.63 at stake on 15 open findings this year; $212.77 found on 9 closed
+ * findings, of which $182.50 recovered." A limited person's starts "At your 5 locations: ".
+ */
+export function headline(findings: Finding[], today: string, scope: LedgerScope = null) {
   const year = periodBounds("this-year", today);
-  const t = ledgerTotals(
-    stakeOncePerBill(findings)
-      .filter((f) => inPeriod(f, year))
-      .map((f) => ({ row: ledgerRow(f) })),
-  ).client;
-  return `Found ${priceMoney(t.stakeCents)} at stake this year, ${priceMoney(t.recoveredCents)} recovered, ${t.open} open`;
+  const rows = stakeOncePerBill(findings)
+    .filter((f) => inPeriod(f, year))
+    .map((f) => ({ row: ledgerRow(f) }));
+  const open = ledgerTotals(rows.filter((r) => r.row.open)).client;
+  const closed = ledgerTotals(rows.filter((r) => !r.row.open)).client;
+  const text =
+    `${priceMoney(open.stakeCents)} at stake on ${findingsCount(open.count, "open")} this year; ` +
+    `${priceMoney(closed.stakeCents)} found on ${findingsCount(closed.count, "closed")}, of which ${priceMoney(closed.recoveredCents)} recovered.`;
+  const label = scopeLabel(scope);
+  return label ? `${label}: ${text}` : text;
 }
 
 /* ---------- the CSV: the table as shown ---------- */
@@ -280,7 +301,12 @@ export function csvRows(rows: { row: LedgerRow }[]): CsvCell[][] {
 }
 
 /** The ledger of a period and a sort: its rows, their totals, and the headline (one pure step for page and CSV). */
-export function buildLedger(findings: Finding[], params: URLSearchParams, today: string) {
+export function buildLedger(
+  findings: Finding[],
+  params: URLSearchParams,
+  today: string,
+  scope: LedgerScope = null,
+) {
   const period = parsePeriod(params, today);
   const sort = parseSort(params);
   const shown = sortRows(
@@ -300,6 +326,11 @@ export function buildLedger(findings: Finding[], params: URLSearchParams, today:
       locations: totals.locations.map((l) => ({ ...l, ...money(l) })),
       client: { ...totals.client, ...money(totals.client) },
     },
-    headline: headline(findings, today),
+    headline: headline(findings, today, scope),
+    /** The totals' last row: "All locations", or "Your 5 locations" for a person limited to some. */
+    allLabel:
+      scope && !scope.all
+        ? `Your ${scope.locations} location${scope.locations === 1 ? "" : "s"}`
+        : "All locations",
   };
 }

@@ -114,7 +114,6 @@ export function BillsTable({
                     <FlagBanner
                       billId={b.id}
                       statementLabel={formatCalendarDate(b.statementDate)}
-                      supplier={supplier}
                       flags={flags}
                       error={error}
                       submissionId={submissionId}

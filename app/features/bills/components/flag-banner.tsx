@@ -13,13 +13,7 @@ import {
   pillLabel,
   pillTone,
 } from "../bills";
-import {
-  ANSWER_AGAIN,
-  ANSWER_LABELS,
-  FLAG_ANSWER_LIMIT_REACHED,
-  flagCopy,
-  flagHeading,
-} from "../../../../shared/bill-flags";
+import { ANSWER_AGAIN, ANSWER_LABELS, FLAG_ANSWER_LIMIT_REACHED } from "../../../../shared/bill-flags";
 import { FLAG_OUTCOMES, OUTCOME_LABELS } from "../../../../shared/flag-outcome";
 import { FieldErrors } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
@@ -30,6 +24,9 @@ export type FlagBannerFlag = {
   type: string;
   status: string;
   details?: { previousSupplier?: string | null } | null;
+  /** Its heading and explanation, written by the loader from its figures and outcome (rule flag-headings). */
+  heading: string;
+  copy: string;
   /** The answers in words and the answers open to this person (the loader's `flagAnswerView`). */
   answerView?: FlagAnswerView;
   /** What the change costs on this bill, in words (the loader's rule flag-price line). */
@@ -48,14 +45,12 @@ export type FlagFormError = FlagError & { values?: { outcome: string; credit: st
 export function FlagBanner({
   billId,
   statementLabel,
-  supplier,
   flags,
   error,
   submissionId,
 }: {
   billId: number;
   statementLabel: string;
-  supplier: string | null | undefined;
   flags: Flag[];
   error?: FlagFormError | null;
   /** Rendered by the server; a repeat of the same answer is processed once (ADR 0010). */
@@ -94,7 +89,7 @@ export function FlagBanner({
           data-status={f.status}
         >
           <div className="flag-head">
-            <HeadingTag>{flagHeading(f)}</HeadingTag>
+            <HeadingTag>{f.heading}</HeadingTag>
             <Pill tone={pillTone(f.status)}>{pillLabel(f.status)}</Pill>
           </div>
           {f.price ? (
@@ -102,7 +97,7 @@ export function FlagBanner({
               {f.price}
             </p>
           ) : null}
-          <p>{flagCopy(f, supplier)}</p>
+          <p data-testid={`flag-copy-${f.id}`}>{f.copy}</p>
           {f.answerView?.onRecord ? (
             <p className="flag-record" data-testid={`flag-record-${f.id}`}>
               {f.answerView.onRecord}

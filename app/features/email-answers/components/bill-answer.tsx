@@ -9,20 +9,23 @@ type Answer = "dismissed" | "action_requested";
 /** The bill, its account and the flag the link is about. */
 function BillFacts({ target }: { target: AnswerTarget }) {
   return (
-    <dl className="dismiss-details">
-      <dt>Location</dt>
-      <dd>{target.locationName}</dd>
-      {target.accountText ? (
-        <>
-          <dt>Account</dt>
-          <dd>{target.accountText}</dd>
-        </>
-      ) : null}
-      <dt>Bill</dt>
-      <dd>{target.billText}</dd>
-      <dt>Bill issue</dt>
-      <dd>{target.flagHeading}</dd>
-    </dl>
+    <>
+      <dl className="dismiss-details">
+        <dt>Location</dt>
+        <dd>{target.locationName}</dd>
+        {target.accountText ? (
+          <>
+            <dt>Account</dt>
+            <dd>{target.accountText}</dd>
+          </>
+        ) : null}
+        <dt>Bill</dt>
+        <dd>{target.billText}</dd>
+        <dt>Bill issue</dt>
+        <dd data-testid="answer-flag-heading">{target.flagHeading}</dd>
+      </dl>
+      {target.priceLine ? <p data-testid="answer-price">{target.priceLine}</p> : null}
+    </>
   );
 }
 

@@ -30,8 +30,10 @@ export function FindingsLedger(props: {
   sort: { sort: SortKey; dir: SortDir };
   rows: LedgerRow[];
   totals: { locations: LocationTotals[]; client: Totals };
+  /** The totals' last row: "All locations", or "Your 5 locations" for a person limited to some. */
+  allLabel: string;
 }) {
-  const { error, search, headline, period, sort, rows, totals } = props;
+  const { error, search, headline, period, sort, rows, totals, allLabel } = props;
   const params = new URLSearchParams(search);
   const sheets: LedgerRow[][] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_SHEET) sheets.push(rows.slice(i, i + ROWS_PER_SHEET));
@@ -96,7 +98,7 @@ export function FindingsLedger(props: {
               </table>
             </div>
           )}
-          <TotalsTable period={period} totals={totals} />
+          <TotalsTable period={period} totals={totals} allLabel={allLabel} />
         </>
       )}
     </div>
@@ -167,9 +169,11 @@ function PeriodForm({
 function TotalsTable({
   period,
   totals,
+  allLabel,
 }: {
   period: Period;
   totals: { locations: LocationTotals[]; client: Totals };
+  allLabel: string;
 }) {
   return (
     <section className="card findings-totals" aria-labelledby="findings-totals-title">
@@ -198,7 +202,7 @@ function TotalsTable({
           </tbody>
           <tfoot>
             <tr data-testid="findings-client-total">
-              <th scope="row">All locations</th>
+              <th scope="row">{allLabel}</th>
               <td data-label="Findings">{totals.client.count}</td>
               <td data-label="Open">{totals.client.open}</td>
               <td data-label="At stake">{totals.client.stake}</td>
