@@ -14,9 +14,13 @@ import {
   type DispatchRow,
   type EventTimeView,
   type GridState,
-  defaultDateRange,
   parseGridState,
+  periodKeyOf,
+  periodWords,
+  stateRange,
+  type DateRange,
 } from "./grid-services";
+import { locationFigures, programNote, seasonHeadline, thermostatPart } from "./performance";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/server/upstream/guards.server";
@@ -30,6 +34,41 @@ const insightSchema = z.object({
   preEventObserved: z.number().nullish(),
   participatingMinutes: z.number().nullish(),
   wasOverridden: z.boolean().nullish(),
+  overriddenAt: z.string().nullish(),
+  overrideSetpoint: z.number().nullish(),
+  maxIndoorF: z.number().nullish(),
+});
+
+const programSchema = z.object({
+  name: z.string(),
+  utility: z.string(),
+  reservationCentsPerKwMonth: z.number(),
+  performanceCentsPerKwh: z.number(),
+  estimated: z.boolean(),
+});
+
+const performanceSchema = z.object({
+  measurement: z.string(),
+  baselineKw: z.number().nullable(),
+  actualKw: z.number().nullable(),
+  kwReduced: z.number().nullable(),
+  kwhReduced: z.number().nullable(),
+  hours: z.number().nullable(),
+  cblMethod: z.string().nullable(),
+  cblDays: z.array(z.object({ date: z.string(), averageKw: z.number(), used: z.boolean() })),
+  eventsInMonth: z.number(),
+  earnings: z
+    .object({ reservationCents: z.number(), performanceCents: z.number(), totalCents: z.number() })
+    .nullable(),
+  program: programSchema.nullable(),
+});
+
+const summarySchema = z.object({
+  events: z.number(),
+  measuredEvents: z.number(),
+  earningsCents: z.number(),
+  kwhReduced: z.number(),
+  program: programSchema.nullable(),
 });
 
 const dispatchSchema = z.object({
@@ -45,6 +84,7 @@ const dispatchSchema = z.object({
   endTime: z.string().nullish(),
   wereOverriddenThermostats: z.boolean().nullish(),
   thermostatActionsInsights: z.array(insightSchema).nullish(),
+  performance: performanceSchema.nullish(),
 });
 /** A dispatch as the upstream sends it (camelCased). */
 export type Dispatch = z.infer<typeof dispatchSchema>;
@@ -66,9 +106,10 @@ function timeView(iso: string | null | undefined, timezone: string | null | unde
  * (`nowMs`), so the server's HTML and the hydrated page say the same; its times written in the building's
  * timezone; its thermostats only when the row is expanded (`open`).
  */
-export function dispatchRow(d: Dispatch, nowMs: number, open: boolean): DispatchRow {
+export function dispatchRow(d: Dispatch, nowMs: number, open: boolean, figures = open): DispatchRow {
   const running = isDispatchRunning(d, nowMs);
   const tz = d.buildingTimezone;
+  const timeOf = (iso: string) => localTimeParts(iso, tz)?.[1] ?? "—";
   return {
     id: d.id,
     address: d.buildingAddress,
@@ -80,7 +121,21 @@ export function dispatchRow(d: Dispatch, nowMs: number, open: boolean): Dispatch
     precool: timeView(d.precoolStartTime, tz),
     start: timeView(d.startTime, tz),
     end: timeView(d.endTime, tz),
-    ...(open ? { thermostats: d.thermostatActionsInsights ?? [] } : {}),
+    ...(open
+      ? {
+          thermostats: (d.thermostatActionsInsights ?? []).map((t) => ({
+            thermostatId: t.thermostatId,
+            deviceName: t.deviceName,
+            precoolSetpoint: t.precoolSetpoint,
+            targetSetpoint: t.targetSetpoint,
+            preEventObserved: t.preEventObserved,
+            participatingMinutes: t.participatingMinutes,
+            wasOverridden: t.wasOverridden,
+            ...thermostatPart(d.status, t, timeOf),
+          })),
+        }
+      : {}),
+    ...(figures ? { figures: locationFigures(d.status, Boolean(d.isInternalTest), d.performance) } : {}),
   };
 }
 
@@ -91,6 +146,7 @@ export async function listDispatches(
   state: GridState,
   range: { startDate: string; endDate: string },
   pageSize = GRID_PAGE_SIZE,
+  allFigures = false,
 ) {
   return api
     .get(`/insights/${clientId}/dispatches`, {
@@ -108,7 +164,9 @@ export async function listDispatches(
       const at = now().getTime();
       return {
         total: page.total,
-        rows: page.items.map((d) => dispatchRow(d, at, state.open.includes(d.id))),
+        rows: page.items.map((d) =>
+          dispatchRow(d, at, state.open.includes(d.id), allFigures || state.open.includes(d.id)),
+        ),
       };
     });
 }
@@ -126,11 +184,22 @@ export async function listAllDispatches(
 ) {
   const rows: DispatchRow[] = [];
   for (let page = 1; page <= CSV_MAX_PAGES; page++) {
-    const got = await listDispatches(api, clientId, { ...state, page, open: [] }, range, CSV_PAGE_SIZE);
+    const got = await listDispatches(api, clientId, { ...state, page, open: [] }, range, CSV_PAGE_SIZE, true);
     rows.push(...got.rows);
     if (got.rows.length < CSV_PAGE_SIZE || rows.length >= got.total) break;
   }
   return rows;
+}
+
+/**
+ * GET /insights/{clientId}/dispatches-summary: the period's paid events, their estimated earnings and kWh
+ * reduced (rule grid-season-total), for the locations the person may see and the page's search.
+ */
+export async function dispatchSummary(api: ApiClient, clientId: number, q: string, range: DateRange) {
+  return api.get(`/insights/${clientId}/dispatches-summary`, {
+    query: { locationSearch: q, startDate: range.startDate, endDate: range.endDate },
+    schema: summarySchema,
+  });
 }
 
 export async function gridServicesLoader({ request, context }: LoaderFunctionArgs) {
@@ -138,15 +207,22 @@ export async function gridServicesLoader({ request, context }: LoaderFunctionArg
   if (!user.clientId) throw redirect("/");
   const url = new URL(request.url);
   const state = parseGridState(url.searchParams);
-  const range = state.range ?? defaultDateRange(now());
-  const result = await settle(listDispatches(await getApi(request, context), user.clientId, state, range));
+  const range = stateRange(state, now());
+  const api = await getApi(request, context);
+  const [result, summary] = await Promise.all([
+    settle(listDispatches(api, user.clientId, state, range)),
+    settle(dispatchSummary(api, user.clientId, state.q, range)),
+  ]);
   return withPrimaryStatus(
     {
       state,
       range,
+      periodKey: periodKeyOf(state),
       error: !result.ok,
       rows: result.ok ? result.data.rows : [],
       total: result.ok ? result.data.total : 0,
+      headline: summary.ok ? seasonHeadline(summary.data, periodWords(state, range)) : null,
+      programNote: summary.ok ? programNote(summary.data.program) : null,
     },
     result,
   );

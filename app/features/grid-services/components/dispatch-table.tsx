@@ -13,6 +13,7 @@ import {
   type GridState,
   type SortField,
 } from "../grid-services";
+import type { LocationFiguresView } from "../performance";
 
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: "building_address", label: "Location" },
@@ -121,6 +122,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                           <dd>{fullEventTime(d.end)}</dd>
                         </div>
                       </dl>
+                      {d.figures ? <LocationFigures address={d.address} figures={d.figures} /> : null}
                       {thermostats.length ? (
                         <div className="table-wrap table-cards">
                           <table className="table table-compact">
@@ -130,6 +132,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                             <thead>
                               <tr>
                                 <th scope="col">Device name</th>
+                                <th scope="col">Part in the event</th>
                                 <th scope="col" className="num">
                                   Precool setpoint
                                 </th>
@@ -142,6 +145,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                                 <th scope="col" className="num">
                                   Participating minutes
                                 </th>
+                                <th scope="col">Highest indoor</th>
                                 <th scope="col">Override</th>
                               </tr>
                             </thead>
@@ -149,6 +153,9 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                               {thermostats.map((t) => (
                                 <tr key={t.thermostatId} data-testid="thermostat-insight">
                                   <td className="device-name">{t.deviceName}</td>
+                                  <td data-label="Part in the event" data-testid="thermostat-part">
+                                    {t.part}
+                                  </td>
                                   <td className="num" data-label="Precool setpoint">
                                     {num(t.precoolSetpoint, "°F")}
                                   </td>
@@ -160,6 +167,9 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                                   </td>
                                   <td className="num" data-label="Participating minutes">
                                     {num(t.participatingMinutes)}
+                                  </td>
+                                  <td data-label="Highest indoor" data-testid="thermostat-highest">
+                                    {t.highest}
                                   </td>
                                   <td data-label="Override">
                                     {t.wasOverridden ? (
@@ -185,6 +195,59 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * An event's figures at its location (rule grid-event-figures): baseline, actual, reduction and estimated
+ * earnings, or why there is none; the method and the days it used on request (a details element: no script).
+ */
+function LocationFigures({ address, figures: f }: { address: string; figures: LocationFiguresView }) {
+  return (
+    <section className="grid-figures" data-testid="location-figures" aria-label={`Figures at ${address}`}>
+      {f.note ? (
+        <p className="grid-figures-note" data-testid="figures-note">
+          {f.note}
+        </p>
+      ) : (
+        <dl className="grid-times">
+          <div>
+            <dt>Baseline</dt>
+            <dd data-testid="figure-baseline">{f.baseline}</dd>
+          </div>
+          <div>
+            <dt>Actual average</dt>
+            <dd data-testid="figure-actual">{f.actual}</dd>
+          </div>
+          <div>
+            <dt>Reduced</dt>
+            <dd data-testid="figure-reduced">{`${f.kwReduced} · ${f.kwhReduced}`}</dd>
+          </div>
+          <div>
+            <dt>Estimated earnings</dt>
+            <dd data-testid="figure-earnings">{f.earnings}</dd>
+          </div>
+        </dl>
+      )}
+      {f.earningsDetail ? <p className="muted grid-figures-detail">{f.earningsDetail}</p> : null}
+      {f.method ? (
+        <details className="grid-method" data-testid="grid-method">
+          <summary>Method and days used</summary>
+          <p>{f.method}</p>
+          {f.days.length ? (
+            <ul className="grid-days">
+              {f.days.map((day) => (
+                <li key={day.date} data-used={day.used ? "yes" : "no"}>
+                  {`${day.date}: ${day.averageKw}${day.used ? " (used)" : ""}`}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No eligible days.</p>
+          )}
+        </details>
+      ) : null}
+    </section>
   );
 }
 
