@@ -1,5 +1,5 @@
 /**
- * Grid services that say what they earned (issue 53): the demand-response program a dispatch belongs to, with
+ * Grid services that say what they earned: the demand-response program a dispatch belongs to, with
  * its rates in cents (reservation per pledged kW-month, performance per kWh reduced; `estimated` when they are
  * our estimate, not a statement from the utility), and what each thermostat reported of an event: when it was
  * overridden and to which cooling setpoint, and the highest indoor temperature during the event.
