@@ -3,6 +3,7 @@ import { type ApiDeps, errorMiddleware } from "./lib/http";
 import { rawBodyRouters, routers } from "./routes";
 import { afterCommitFaults } from "./lib/fault-points";
 import { idempotencyKeys } from "./lib/idempotency";
+import { accessGuard } from "./lib/access";
 import { arcadiaSimulator } from "./simulators/arcadia";
 
 /** The reference /api service as an express app (no listening): used by api/server.ts and the tests. */
@@ -41,6 +42,8 @@ export function createApiApp(deps: ApiDeps) {
   const api = express.Router();
   // Test hooks only: a write that commits and then gets no answer (api/lib/fault-points.ts).
   if (deps.config.testHooks && deps.config.demoData) api.use(afterCommitFaults(deps));
+  // Every id a route takes is resolved by its kind's access rule before the route runs (rule object-access).
+  api.use(accessGuard(deps));
   api.use(idempotencyKeys(deps));
   for (const make of routers) api.use(make(deps));
   api.use((_req, res) => {

@@ -81,18 +81,29 @@ function applyEvent(deps: ApiDeps, raw: string): string {
   let cred = db
     .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
     .get(providerCredential) as CredentialRow | undefined;
-  if (!cred) {
-    // A credential made on the hosted page (no callback reached us): the event names its user and utility.
-    const clientId = clientIdOfUser(event.data.client_user_id ?? "");
+  const namedClient = event.data.client_user_id ? clientIdOfUser(event.data.client_user_id) : null;
+  if (cred) {
+    // An event that names another client than the credential's is not this credential's (rule
+    // arcadia-credential-claim): nothing is applied.
+    if (event.data.client_user_id && namedClient !== cred.client_id) return "client mismatch";
+  } else {
+    // A credential the callback has not reported (the hosted page, or the event came first): the event names its
+    // user and utility, and the newest Connect session of that client for that utility keeps the location chosen.
     const utility = utilityByProvider(deps, event.data.utility_id ?? "");
-    if (clientId === null || !utility) return "unknown credential";
-    if (!db.prepare("SELECT 1 FROM clients WHERE id = ?").get(clientId)) return "unknown client";
+    if (namedClient === null || !utility) return "unknown credential";
+    if (!db.prepare("SELECT 1 FROM clients WHERE id = ?").get(namedClient)) return "unknown client";
+    const chosen = db
+      .prepare(
+        `SELECT building_id FROM arcadia_connect_sessions WHERE client_id = ? AND utility_id = ?
+           AND credential_id IS NULL AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(namedClient, utility.id, event.created_at) as { building_id: number | null } | undefined;
     cred = upsertArcadiaCredential(deps, {
-      clientId,
+      clientId: namedClient,
       utilityId: utility.id,
       arcadiaCredentialId: providerCredential,
       username: event.data.username ?? "",
-      buildingId: null,
+      buildingId: chosen?.building_id ?? null,
     });
   }
   if (!isNewerEvent(event.created_at, cred.arcadia_event_at)) return "older than applied";

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import * as clock from "./clock";
 import type { ApiDeps } from "./http";
@@ -8,7 +8,7 @@ import { HttpError } from "./http";
  * The utility-data provider's api, as Arcadia documents it (docs/api/arcadia.md): the client's keys buy an
  * access token (POST /auth/access_token), which buys a Connect token for a user or a stored credential
  * (POST /auth/connect_token, valid 2 hours) or a Connect URL for the no-JavaScript path (POST /auth/connect_url,
- * valid 5 days). The keys never leave this process; the browser only ever sees a Connect token or URL.
+ * up to 5 days; we ask for 30 minutes). The keys never leave this process; the browser only ever sees a Connect token or URL.
  */
 const accessAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().int().positive() });
 const connectTokenAnswer = z.object({ connect_token: z.string().min(1), expires_at: z.string() });
@@ -16,6 +16,12 @@ const connectUrlAnswer = z.object({ connect_url: z.string().url(), expires_at: z
 
 /** Who a Connect session is for: a new credential of one of our clients, or an existing credential (update). */
 export type ConnectSubject = { clientUserId: string } | { utilityCredentialId: string };
+
+/**
+ * The provider id given to a credential stored before the provider's protocol (the demo's seed) when it is first
+ * updated through Connect: random, so nobody can guess another client's and claim it first.
+ */
+export const localCredentialId = () => `uc_local_${randomBytes(16).toString("hex")}`;
 
 /** Our client's id at the provider (`client_user_id`): one provider "user" per client of ours. */
 export const clientUserId = (clientId: number) => `client-${clientId}`;
@@ -62,6 +68,40 @@ async function providerPost<S extends z.ZodTypeAny>(
   return parsed.data as z.infer<S>;
 }
 
+/**
+ * Whose a credential is, asked of the provider (GET /utility_credentials/{id}): its `client_user_id`, or null when
+ * the provider knows no such credential. A provider credential id that reaches us from a browser is a claim; this
+ * is the provider's word on it (rule arcadia-credential-claim).
+ */
+export async function providerCredentialOwner(deps: ApiDeps, credentialId: string): Promise<string | null> {
+  const base = deps.config.arcadia.apiUrl;
+  if (!base) throw new HttpError(503, { message: "The utility-data provider is not configured" });
+  const token = await accessToken(deps);
+  let res: Response;
+  try {
+    res = await fetch(`${base}/utility_credentials/${encodeURIComponent(credentialId)}`, {
+      headers: { "Arcadia-Version": "2022-10-13", authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (error) {
+    deps.log("arcadia unreachable", {
+      path: "/utility_credentials",
+      err: error instanceof Error ? error.message : String(error),
+    });
+    throw new HttpError(502, { message: "The utility-data provider did not answer" });
+  }
+  if (res.status === 404) return null;
+  if (!res.ok) {
+    deps.log("arcadia refused", { path: "/utility_credentials", status: res.status });
+    throw new HttpError(502, { message: "The utility-data provider refused the request" });
+  }
+  const parsed = credentialAnswer.safeParse(await res.json().catch(() => null));
+  if (!parsed.success)
+    throw new HttpError(502, { message: "The utility-data provider answered unexpectedly" });
+  return parsed.data.client_user_id ?? null;
+}
+const credentialAnswer = z.object({ id: z.string(), client_user_id: z.string().nullish() });
+
 /** An access token from the client's keys, reused until a minute before it expires. */
 async function accessToken(deps: ApiDeps) {
   const { clientId, clientSecret, apiUrl } = deps.config.arcadia;
@@ -86,13 +126,18 @@ export async function createConnectToken(deps: ApiDeps, subject: ConnectSubject)
   return providerPost(deps, "/auth/connect_token", subjectBody(subject), connectTokenAnswer, token);
 }
 
-/** A Connect URL (no-JavaScript path, 5 days): the provider's hosted page, which sends the person to `redirectUrl`. */
-export async function createConnectUrl(deps: ApiDeps, subject: ConnectSubject, redirectUrl: string) {
+/** A Connect URL (no-JavaScript path, `expiresInSeconds`, 30 minutes at least at the provider): the provider's hosted page, which sends the person to `redirectUrl`. */
+export async function createConnectUrl(
+  deps: ApiDeps,
+  subject: ConnectSubject,
+  redirectUrl: string,
+  expiresInSeconds: number,
+) {
   const token = await accessToken(deps);
   return providerPost(
     deps,
     "/auth/connect_url",
-    { ...subjectBody(subject), redirect_url: redirectUrl },
+    { ...subjectBody(subject), redirect_url: redirectUrl, expires_in: expiresInSeconds },
     connectUrlAnswer,
     token,
   );

@@ -83,7 +83,8 @@ export function loadAuth(db: DB, token: string | undefined): Auth | null {
 const requireAuth =
   (deps: ApiDeps): RequestHandler =>
   (req, res, next) => {
-    const auth = loadAuth(deps.db, readSessionCookie(req));
+    // The access guard (api/lib/access.ts) may have read the session already for this request.
+    const auth = (res.locals.auth as Auth | undefined) ?? loadAuth(deps.db, readSessionCookie(req));
     if (!auth) {
       res.status(401).json({ message: "Not authenticated" });
       return;

@@ -2,13 +2,13 @@ import * as clock from "../lib/clock";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { type Auth, getAuth, loadAuth, readSessionCookie, sessionRouter, ownClientRoute } from "../lib/auth";
+import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
 import {
-  buildingJson,
-  listVisibleBuildings,
-  requireBuilding,
-  VISIBLE_BUILDINGS_SQL,
-  visibleBuildingParams,
-} from "../lib/buildings";
+  requireCredential,
+  seesAllLocations,
+  VISIBLE_CREDENTIALS_SQL,
+  visibleCredentialParams,
+} from "../lib/access";
 import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
 import { ACCOUNT_SELECT, accountJson, type UtilityRow, utilityByProvider } from "../lib/accounts";
 
@@ -114,7 +114,10 @@ export function accountsRoutes(deps: ApiDeps) {
         .filter((b) => b.accounts.length > 0);
       res.json({
         items,
-        unassigned_accounts: rows.filter((row) => row.building_id === null).map(accountJson),
+        // Accounts not yet assigned to a location are the admins' (and staff's) alone (rule object-access).
+        unassigned_accounts: seesAllLocations(a)
+          ? rows.filter((row) => row.building_id === null).map(accountJson)
+          : [],
       });
     }),
   );
@@ -137,19 +140,16 @@ export function accountsRoutes(deps: ApiDeps) {
     auth,
     ownClientRoute((clientId, req, res) => {
       const a = getAuth(res);
-      // Only what concerns the locations this person may see (rule credentials-banner-visible): a credential
-      // with an account at one of them, or with an account not yet assigned to a location (the accounts page
-      // shows those to everyone). Admins and staff see every location, so every credential.
-      const everything = a.isAdmin || a.isStaff;
+      // Only the credentials this person may act on (rule object-access, api/lib/access.ts): one with an account
+      // at a location they may see; admins and staff see every one.
       const rows = db
         .prepare(
           `SELECT c.id, c.username, c.state, u.name AS utility_name, u.arcadia_provider_id FROM utility_credentials c
            JOIN utilities u ON u.id = c.utility_id WHERE c.client_id = ? AND c.state != 'ok'
-             AND (? = 1 OR EXISTS (SELECT 1 FROM utility_accounts ua LEFT JOIN buildings b ON b.id = ua.building_id
-                  WHERE ua.credential_id = c.id AND (ua.building_id IS NULL OR ${VISIBLE_BUILDINGS_SQL})))
+             AND ${VISIBLE_CREDENTIALS_SQL}
            ORDER BY c.id`,
         )
-        .all(clientId, everything ? 1 : 0, ...visibleBuildingParams(a)) as {
+        .all(clientId, ...visibleCredentialParams(a)) as {
         id: number;
         username: string;
         state: string;
@@ -265,10 +265,9 @@ export function accountsRoutes(deps: ApiDeps) {
         const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
         let credentialId: number;
         if (body.credential_id) {
-          const cred = db
-            .prepare("SELECT id FROM utility_credentials WHERE id = ? AND client_id = ? AND utility_id = ?")
-            .get(body.credential_id, a.clientId, utility.id) as { id: number } | undefined;
-          if (!cred) throw notFound();
+          // Rule object-access: a login of a location this person may see, of the utility named (else 404).
+          const cred = requireCredential(db, a, body.credential_id);
+          if (cred.utility_id !== utility.id) throw notFound();
           credentialId = cred.id;
           db.prepare(
             "UPDATE utility_credentials SET username = ?, state = 'ok', correlation_id = ? WHERE id = ?",

@@ -1,14 +1,18 @@
 import express, { type Router } from "express";
 import { z } from "zod";
 import * as clock from "../lib/clock";
-import { getAuth, sessionRouter } from "../lib/auth";
+import { randomBytes } from "node:crypto";
+import { type Auth, getAuth, sessionRouter } from "../lib/auth";
+import { requireCredential } from "../lib/access";
 import { requireBuilding } from "../lib/buildings";
-import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
+import { type ApiDeps, badRequest, HttpError, notFound, parse, route } from "../lib/http";
 import {
   clientUserId,
   createConnectToken,
   createConnectUrl,
+  localCredentialId,
   nowIso,
+  providerCredentialOwner,
   verifyWebhook,
   webhookEvent,
   type ConnectSubject,
@@ -30,6 +34,8 @@ const subjectBody = {
   arcadia_provider_id: z.string().trim().min(1).max(100),
   /** Update mode: our id of a stored credential (Reconnect, MFA refresh). */
   credential_id: z.number().int().positive().nullish(),
+  /** The location the new accounts go to, kept with the Connect session. */
+  building_id: z.number().int().positive().nullish(),
 };
 const tokenBody = z.object(subjectBody);
 const urlBody = z.object({ ...subjectBody, redirect_url: z.string().url().max(2000) });
@@ -39,22 +45,29 @@ const credentialBody = z.object({
   building_id: z.number().int().positive().nullish(),
 });
 
-/** The Connect subject for a session: a stored credential (update mode) or the client's provider user. */
+/** How long a Connect session of ours stays open: the provider's token life (2 hours), a hosted URL's (30 min). */
+export const CONNECT_TOKEN_LIFE_MS = 2 * 3_600_000;
+export const CONNECT_URL_LIFE_MS = 30 * 60_000;
+
+type ConnectSessionRow = { id: string; building_id: number | null; credential_id: number | null };
+
+/** The Connect subject for a session: a stored credential the person may change (update mode), or the client. */
 function subjectFor(
   deps: ApiDeps,
-  clientId: number,
+  auth: Auth,
   utilityId: number,
   credentialId: number | null | undefined,
 ): ConnectSubject {
+  const clientId = auth.clientId!;
   if (!credentialId) return { clientUserId: clientUserId(clientId) };
-  const cred = deps.db
-    .prepare("SELECT * FROM utility_credentials WHERE id = ? AND client_id = ? AND utility_id = ?")
-    .get(credentialId, clientId, utilityId) as CredentialRow | undefined;
-  if (!cred) throw notFound();
-  // A credential stored before the provider's protocol (the demo's seed) gets its provider id on first update.
+  // Rule object-access: a login of a location this person may see, and of this utility (else 404).
+  const cred = requireCredential(deps.db, auth, credentialId);
+  if (cred.utility_id !== utilityId) throw notFound();
+  // A credential stored before the provider's protocol (the demo's seed) gets its provider id on first update:
+  // a random one, never derived from our id (nobody can claim another client's first).
   let arcadiaId = cred.arcadia_credential_id;
   if (!arcadiaId) {
-    arcadiaId = `uc_local_${cred.id}`;
+    arcadiaId = localCredentialId();
     deps.db
       .prepare("UPDATE utility_credentials SET arcadia_credential_id = ? WHERE id = ?")
       .run(arcadiaId, cred.id);
@@ -62,13 +75,59 @@ function subjectFor(
   return { utilityCredentialId: arcadiaId };
 }
 
+/** Records a Connect session minted for this client and person (rule arcadia-credential-claim). */
+function recordConnectSession(
+  deps: ApiDeps,
+  auth: Auth,
+  input: {
+    kind: "token" | "url";
+    utilityId: number;
+    buildingId: number | null;
+    credentialId: number | null;
+    lifeMs: number;
+  },
+) {
+  const id = randomBytes(16).toString("hex");
+  const now = clock.nowMs();
+  deps.db
+    .prepare(
+      `INSERT INTO arcadia_connect_sessions (id, kind, client_id, user_id, utility_id, building_id, credential_id, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      input.kind,
+      auth.clientId,
+      auth.user.id,
+      input.utilityId,
+      input.buildingId,
+      input.credentialId,
+      new Date(now).toISOString(),
+      new Date(now + input.lifeMs).toISOString(),
+    );
+  return id;
+}
+
+/** The newest open Connect session of this person for this utility (the JavaScript path's), or null. */
+function openConnectSession(deps: ApiDeps, auth: Auth, utilityId: number) {
+  return (
+    (deps.db
+      .prepare(
+        `SELECT id, building_id, credential_id FROM arcadia_connect_sessions
+         WHERE client_id = ? AND user_id = ? AND utility_id = ? AND kind = 'token' AND expires_at > ?
+         ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(auth.clientId, auth.user.id, utilityId, nowIso()) as ConnectSessionRow | undefined) ?? null
+  );
+}
+
 export function arcadiaRoutes(deps: ApiDeps) {
   const { r, db, auth } = sessionRouter(deps);
 
-  const clientOf = (res: Parameters<typeof getAuth>[0]) => {
+  const authOf = (res: Parameters<typeof getAuth>[0]) => {
     const a = getAuth(res);
     if (a.clientId === null) throw notFound();
-    return a.clientId;
+    return a;
   };
   const utilityOf = (providerId: string) => {
     const u = utilityByProvider(deps, providerId);
@@ -82,12 +141,18 @@ export function arcadiaRoutes(deps: ApiDeps) {
     auth,
     route(async (req, res) => {
       const body = parse(tokenBody, req.body);
-      const clientId = clientOf(res);
+      const a = authOf(res);
       const utility = utilityOf(body.arcadia_provider_id);
-      const answer = await createConnectToken(
-        deps,
-        subjectFor(deps, clientId, utility.id, body.credential_id),
-      );
+      const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
+      const subject = subjectFor(deps, a, utility.id, body.credential_id);
+      const answer = await createConnectToken(deps, subject);
+      recordConnectSession(deps, a, {
+        kind: "token",
+        utilityId: utility.id,
+        buildingId: building?.id ?? null,
+        credentialId: body.credential_id ?? null,
+        lifeMs: CONNECT_TOKEN_LIFE_MS,
+      });
       res.json({
         connect_token: answer.connect_token,
         expires_at: answer.expires_at,
@@ -96,7 +161,8 @@ export function arcadiaRoutes(deps: ApiDeps) {
     }),
   );
 
-  // A Connect URL for the no-JavaScript path (the provider's hosted page, back to `redirect_url`).
+  // A Connect URL for the no-JavaScript path (the provider's hosted page, back to `redirect_url`), asked for with
+  // the shortest life the provider allows: whoever holds the link may bind a login to this client until then.
   r.post(
     "/arcadia/connect-url",
     auth,
@@ -104,38 +170,62 @@ export function arcadiaRoutes(deps: ApiDeps) {
       const body = parse(urlBody, req.body);
       if (!body.redirect_url.startsWith(`${deps.config.webBaseUrl}/`))
         throw badRequest("Unknown redirect_url");
-      const clientId = clientOf(res);
+      const a = authOf(res);
       const utility = utilityOf(body.arcadia_provider_id);
-      const subject = subjectFor(deps, clientId, utility.id, body.credential_id);
-      const answer = await createConnectUrl(deps, subject, body.redirect_url);
+      const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
+      const subject = subjectFor(deps, a, utility.id, body.credential_id);
+      const answer = await createConnectUrl(deps, subject, body.redirect_url, CONNECT_URL_LIFE_MS / 1000);
+      recordConnectSession(deps, a, {
+        kind: "url",
+        utilityId: utility.id,
+        buildingId: building?.id ?? null,
+        credentialId: body.credential_id ?? null,
+        lifeMs: CONNECT_URL_LIFE_MS,
+      });
       res.json({ connect_url: answer.connect_url, expires_at: answer.expires_at });
     }),
   );
 
-  // Connect's onCredentialsSubmitted: the credential exists at the provider; its accounts show Processing.
+  // Connect's onCredentialsSubmitted: the credential exists at the provider; its accounts show Processing. The id
+  // comes from the browser, so it is a claim (rule arcadia-credential-claim): accepted only within a Connect
+  // session we minted for this person and utility, and, for a credential we do not have yet, only when the
+  // provider says it is this client's.
   r.post(
     "/arcadia/credentials",
     auth,
-    route((req, res) => {
+    route(async (req, res) => {
       const body = parse(credentialBody, req.body);
-      const a = getAuth(res);
-      const clientId = clientOf(res);
+      const a = authOf(res);
+      const clientId = a.clientId!;
       const utility = utilityOf(body.arcadia_provider_id);
       const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
-      const cred = db.transaction(() => {
-        const found = db
+      const session = openConnectSession(deps, a, utility.id);
+      if (!session) throw new HttpError(409, { message: "No Connect session is open for this utility" });
+      const known = () =>
+        db
           .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
           .get(body.utility_credential_id) as CredentialRow | undefined;
-        if (found) {
-          if (found.client_id !== clientId) throw notFound();
-          return found;
+      const found = known();
+      if (found) {
+        if (found.client_id !== clientId) throw notFound();
+        requireCredential(db, a, found.id);
+        res.status(201).json({ arcadia_credential_id: found.id });
+        return;
+      }
+      const owner = await providerCredentialOwner(deps, body.utility_credential_id);
+      if (owner !== clientUserId(clientId)) throw notFound();
+      const cred = db.transaction(() => {
+        const again = known();
+        if (again) {
+          if (again.client_id !== clientId) throw notFound();
+          return again;
         }
         return upsertArcadiaCredential(deps, {
           clientId,
           utilityId: utility.id,
           arcadiaCredentialId: body.utility_credential_id,
           username: "",
-          buildingId: building?.id ?? null,
+          buildingId: building?.id ?? session.building_id,
         });
       })();
       res.status(201).json({ arcadia_credential_id: cred.id });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { DB } from "../db";
 import type { BillStatementRow } from "../db/rows";
 import { type Auth, getAuth, requireStaffAuth, sessionRouter } from "../lib/auth";
+import { requireBillAccess } from "../lib/access";
 import { type BuildingRow, buildingAddress, requireBuilding, buildingRoute } from "../lib/buildings";
 import { type ApiDeps, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { answerJson, answerOnRecord, flagAnswers, recordFlagAnswer } from "../lib/flag-answers";
@@ -105,11 +106,10 @@ function billJson(s: BillRow, building: BuildingRow, flags: FlagRow[], reader: R
 
 /** A bill statement of a building the session may see, or 404. */
 export function requireBill(db: DB, auth: Auth, statementId: string | number) {
-  const id = pathId(statementId);
-  const bill = db.prepare(`${BILL_SELECT} WHERE s.id = ?`).get(id) as BillRow | undefined;
-  if (!bill) throw notFound();
-  const building = requireBuilding(db, auth, bill.building_id);
-  return { bill, building };
+  // Rule object-access: a bill of a location the session may see (else 404).
+  const { id, building_id } = requireBillAccess(db, auth, statementId);
+  const bill = db.prepare(`${BILL_SELECT} WHERE s.id = ?`).get(id) as BillRow;
+  return { bill, building: requireBuilding(db, auth, building_id) };
 }
 
 const listQuery = z.object({

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import type { DB } from "../db";
 import { type Auth, getAuth, sessionRouter, requireOwnClient } from "../lib/auth";
-import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
+import { requireThermostatAccess } from "../lib/access";
 import { overrideReport, pct } from "../domain/override-report";
-import { type ApiDeps, notFound, parse, route } from "../lib/http";
+import { type ApiDeps, parse, route } from "../lib/http";
 import { onScheduleSql } from "../domain/schedule-compliance";
 import { isoDate } from "../lib/schemas";
-import { pathId } from "../lib/ids";
 
 /** 1 when a history sample `h` was on the recommended schedule (api/domain/schedule-compliance.ts). */
 export const ON_SCHEDULE_SQL = onScheduleSql("h");
@@ -16,15 +15,13 @@ const range = z
   .refine((p) => p.startDate < p.endDate, { message: "must be after startDate", path: ["endDate"] });
 
 function requireThermostat(db: DB, auth: Auth, thermostatId: string) {
-  const id = pathId(thermostatId);
-  const row = db
+  // Rule object-access: a thermostat at a location the session may see (else 404).
+  const { id } = requireThermostatAccess(db, auth, thermostatId);
+  return db
     .prepare(
-      `SELECT t.id, t.device_name, b.id AS building_id, b.timezone FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`,
+      "SELECT t.id, t.device_name, b.id AS building_id, b.timezone FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ?",
     )
-    .get(id, ...visibleBuildingParams(auth)) as
-    { id: number; device_name: string; building_id: number; timezone: string } | undefined;
-  if (!row) throw notFound();
-  return row;
+    .get(id) as { id: number; device_name: string; building_id: number; timezone: string };
 }
 
 /** Thermostat history, the override report and the worst-performing days (docs/api/compliance.md). */

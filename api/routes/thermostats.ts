@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { DB } from "../db";
 import type { ActionRow, DispatchRow, ThermostatRow } from "../db/rows";
 import { type Auth, getAuth, sessionRouter } from "../lib/auth";
-import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams, buildingRoute } from "../lib/buildings";
+import { requireThermostatAccess } from "../lib/access";
+import { buildingRoute } from "../lib/buildings";
 import { type ApiDeps, badRequest, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { pathId } from "../lib/ids";
 
@@ -67,14 +68,9 @@ const AIRZONE_REFUSED = "Issues on Airzone devices cannot be resolved or dismiss
 
 /** A thermostat in a building the session may see, or 404. */
 export function requireThermostat(db: DB, auth: Auth, thermostatId: string | number): ThermostatRow {
-  const id = pathId(thermostatId);
-  const row = db
-    .prepare(
-      `SELECT t.* FROM thermostats t JOIN buildings b ON b.id = t.building_id WHERE t.id = ? AND ${VISIBLE_BUILDINGS_SQL}`,
-    )
-    .get(id, ...visibleBuildingParams(auth)) as ThermostatRow | undefined;
-  if (!row) throw notFound();
-  return row;
+  // Rule object-access: a thermostat at a location the session may see (else 404).
+  const { id } = requireThermostatAccess(db, auth, thermostatId);
+  return db.prepare("SELECT * FROM thermostats WHERE id = ?").get(id) as ThermostatRow;
 }
 
 /** A handler for a path with `:thermostatId`: it runs only for a thermostat the session may see (else 404). */

@@ -20,6 +20,8 @@ type Subject = { client_user_id?: string; utility_credential_id?: string };
 type ConnectGrant = Subject & { expires: number; redirect?: string };
 
 const HOUR = 3_600_000;
+/** The shortest life of a hosted Connect URL the simulator allows. */
+export const MIN_URL_LIFE_MS = 30 * 60_000;
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -92,6 +94,8 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
   const accessTokens = new Map<string, number>();
   const connectTokens = new Map<string, ConnectGrant>();
   const connectUrls = new Map<string, ConnectGrant>();
+  /** Each credential submitted through Connect, with the provider user (our client) it was made for. */
+  const credentials = new Map<string, string>();
   r.use(express.json({ limit: "16kb" }), express.urlencoded({ extended: false, limit: "16kb" }));
   r.use((_req, res, next) => {
     res.setHeader("Cache-Control", "no-store");
@@ -145,9 +149,27 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
       return;
     }
     const id = newId("cu");
-    const expires = clock.nowMs() + 5 * 24 * HOUR;
+    // The life asked for (`expires_in`, seconds), between 30 minutes and 5 days; 5 days when not asked.
+    const asked =
+      typeof body.expires_in === "number" && Number.isFinite(body.expires_in) ? body.expires_in : 0;
+    const life = asked > 0 ? Math.min(Math.max(asked * 1000, MIN_URL_LIFE_MS), 5 * 24 * HOUR) : 5 * 24 * HOUR;
+    const expires = clock.nowMs() + life;
     connectUrls.set(id, { ...subject, expires, redirect: body.redirect_url });
     res.json({ connect_url: `${simBase(deps)}/connect/${id}`, expires_at: new Date(expires).toISOString() });
+  });
+
+  // A credential's record (Arcadia's GET /utility_credentials/{id}): whose it is.
+  r.get("/utility_credentials/:id", (req, res) => {
+    if (!bearer(req)) {
+      res.status(401).json({ error: "unauthorized" });
+      return;
+    }
+    const owner = credentials.get(req.params.id);
+    if (owner === undefined) {
+      res.status(404).json({ error: "not_found" });
+      return;
+    }
+    res.json({ id: req.params.id, client_user_id: owner });
   });
 
   const utilities = () =>
@@ -184,9 +206,11 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
     const outcome = simulatedOutcome(username);
     if (outcome === "error") return { outcome, credential: null };
     const credential = grant.utility_credential_id ?? newId("uc");
+    const owner = grant.client_user_id ?? credentials.get(credential) ?? "";
+    if (owner) credentials.set(credential, owner);
     const data: Record<string, string> = {
       utility_credential_id: credential,
-      client_user_id: grant.client_user_id ?? "",
+      client_user_id: owner,
       utility_id: utility,
       username,
     };

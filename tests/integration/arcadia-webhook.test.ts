@@ -199,7 +199,10 @@ describe("the provider simulator, through the api's endpoints", () => {
     });
     expect(url.status).toBe(200);
     expect(url.json.connect_url).toMatch(/\/arcadia-sim\/connect\/cu_/);
-    expect(Date.parse(url.json.expires_at as string) - nowMs()).toBeGreaterThan(5 * 24 * 3600_000 - 60_000);
+    // The shortest life the provider allows (30 minutes), not its 5-day default: the link is a bearer link.
+    const urlLife = Date.parse(url.json.expires_at as string) - nowMs();
+    expect(urlLife).toBeGreaterThan(29 * 60_000);
+    expect(urlLife).toBeLessThanOrEqual(30 * 60_000 + 1000);
     // Only back to our own web: no open redirect through the provider.
     const evil = await call(api, "POST", "/arcadia/connect-url", {
       cookie: dana,

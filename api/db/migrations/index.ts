@@ -15,6 +15,7 @@ import { m076_sign_in_mail_asks } from "./076_sign_in_mail_asks";
 import { m080_bill_flag_outcomes } from "./080_bill_flag_outcomes";
 import { m077_idempotency_keys } from "./077_idempotency_keys";
 import { m081_arcadia } from "./081_arcadia";
+import { m082_arcadia_connect_sessions } from "./082_arcadia_connect_sessions";
 import { m090_grid_programs } from "./090_grid_programs";
 
 export type Migration = { id: string; sql: string };
@@ -38,5 +39,6 @@ export const migrations: Migration[] = [
   m080_bill_flag_outcomes,
   m077_idempotency_keys,
   m081_arcadia,
+  m082_arcadia_connect_sessions,
   m090_grid_programs,
 ];

@@ -136,7 +136,12 @@ const connectTokenAnswer = z.object({
 const connectUrlAnswer = z.object({ connectUrl: z.string().url(), expiresAt: z.string() });
 
 /** Who a Connect session is for: the utility, and the stored credential in update mode (Reconnect, MFA). */
-export type ConnectSubject = { arcadiaProviderId: string; credentialId?: number | null };
+export type ConnectSubject = {
+  arcadiaProviderId: string;
+  credentialId?: number | null;
+  /** The location the new accounts go to: the api keeps it with the Connect session. */
+  buildingId?: number | null;
+};
 
 /** A Connect token for the JavaScript path, minted by the api with the provider keys it alone holds. */
 export function createConnectToken(api: ApiClient, subject: ConnectSubject) {

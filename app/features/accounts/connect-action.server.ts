@@ -44,6 +44,6 @@ export const connectActionSchema = z.discriminatedUnion("intent", [
       .max(200, "Unknown credential"),
   }),
   // Without JavaScript: to the provider's hosted page for this utility, or for the credential to update.
-  z.object({ intent: z.literal(CONNECT_INTENTS.providerUrl), ...step, credential: hintId }),
+  z.object({ intent: z.literal(CONNECT_INTENTS.providerUrl), ...step, building: hintId, credential: hintId }),
   z.object({ intent: z.literal("coned-submit"), ...step }),
 ]);

@@ -184,7 +184,11 @@ export async function loadConnectFlow(
   let connect: ConnectSession | null = null;
   if (step === "connect_arcadia" && widget.kind === "provider" && !embed && utility && !utility.isConed) {
     const minted = await settle(
-      createConnectToken(api, { arcadiaProviderId: utility.arcadiaProviderId, credentialId: credential }),
+      createConnectToken(api, {
+        arcadiaProviderId: utility.arcadiaProviderId,
+        credentialId: credential,
+        buildingId: building,
+      }),
     );
     connect = minted.ok ? { token: minted.data.connectToken, env: minted.data.env } : { failed: true };
   }
@@ -313,7 +317,11 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
     try {
       hosted = await createConnectUrl(
         api,
-        { arcadiaProviderId: utility.arcadiaProviderId, credentialId: value.credential },
+        {
+          arcadiaProviderId: utility.arcadiaProviderId,
+          credentialId: value.credential,
+          buildingId: value.building,
+        },
         back,
       );
     } catch (error) {
