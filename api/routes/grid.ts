@@ -1,13 +1,16 @@
 import type { DispatchRow } from "../db/rows";
 import { z } from "zod";
 import { getAuth, sessionRouter, requireOwnClient } from "../lib/auth";
-import { VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
-import { type ApiDeps, parse, route, validationError } from "../lib/http";
+import { requireBuilding, VISIBLE_BUILDINGS_SQL, visibleBuildingParams } from "../lib/buildings";
+import { type ApiDeps, HttpError, notFound, parse, route, validationError } from "../lib/http";
 import { isoDate } from "../lib/schemas";
 import { finaliseEndedDispatches } from "../domain/grid-dispatches";
 import { measureDispatches, performanceJson, type DispatchForMeasure } from "../domain/grid-performance";
 import { seasonTotal } from "../../shared/grid-performance";
 import type { Auth } from "../lib/auth";
+import { pathId } from "../lib/ids";
+import * as clock from "../lib/clock";
+import { OPT_OUT_STARTED_MESSAGE, optOutDecision } from "../domain/grid-notices";
 
 /** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
 export const DISPATCH_SORT_FIELDS: Record<string, string> = {
@@ -108,7 +111,50 @@ export function gridRoutes(deps: ApiDeps) {
   const { r } = sessionRouter(deps, [
     "/insights/:clientId/dispatches",
     "/insights/:clientId/dispatches-summary",
+    "/building/:buildingId/dispatches/:dispatchId/opt-out",
   ]);
+
+  /**
+   * Opts a location out of an event (rule grid-opt-out): the dispatch becomes OPT_OUT and its thermostats stay
+   * out (no participating minutes, their pending actions canceled). Once: asked again, it changes nothing and
+   * answers the same. Refused (409) once the event has started; 404 for a location the person may not see or an
+   * event that is not that location's.
+   */
+  r.post(
+    "/building/:buildingId/dispatches/:dispatchId/opt-out",
+    route((req, res) => {
+      const building = requireBuilding(deps.db, getAuth(res), String(req.params.buildingId));
+      const dispatchId = pathId(req.params.dispatchId);
+      const answer = deps.db.transaction(() => {
+        const d = deps.db
+          .prepare("SELECT id, status, start_time FROM dispatches WHERE id = ? AND building_id = ?")
+          .get(dispatchId, building.id) as { id: number; status: string; start_time: string } | undefined;
+        if (!d) throw notFound();
+        const decision = optOutDecision({ status: d.status, startTime: d.start_time }, clock.nowMs());
+        if (decision === "started") throw new HttpError(409, { message: OPT_OUT_STARTED_MESSAGE });
+        if (decision === "opt_out") {
+          deps.db
+            .prepare("UPDATE dispatches SET status = 'OPT_OUT' WHERE id = ? AND status = 'PENDING'")
+            .run(d.id);
+          deps.db
+            .prepare("UPDATE dispatch_thermostats SET participating_minutes = 0 WHERE dispatch_id = ?")
+            .run(d.id);
+          deps.db
+            .prepare(
+              "UPDATE thermostat_actions SET status = 'canceled' WHERE dispatch_id = ? AND status = 'pending'",
+            )
+            .run(d.id);
+        }
+        return {
+          id: d.id,
+          building_id: building.id,
+          status: "OPT_OUT",
+          opted_out_now: decision === "opt_out",
+        };
+      })();
+      res.json(answer);
+    }),
+  );
 
   r.get(
     "/insights/:clientId/dispatches-summary",
