@@ -9,9 +9,6 @@ import { TZDate } from "@date-fns/tz";
 /** What an opt-out asks for does: opts the location out, was done already (nothing changes), or comes too late. */
 export type OptOutDecision = "opt_out" | "already" | "started";
 
-/** What the api answers when the event has started (or is no longer pending): the opt-out is refused. */
-export const OPT_OUT_STARTED_MESSAGE = "This event has already started: it can no longer be opted out of.";
-
 /**
  * Whether a location's event may be opted out of now (rule grid-opt-out): once (a second ask changes nothing and
  * answers as the first did), and only while it is pending and has not started (from its start time on, the

@@ -10,7 +10,8 @@ import { seasonTotal } from "../../shared/grid-performance";
 import type { Auth } from "../lib/auth";
 import { pathId } from "../lib/ids";
 import * as clock from "../lib/clock";
-import { OPT_OUT_STARTED_MESSAGE, optOutDecision } from "../domain/grid-notices";
+import { optOutDecision } from "../domain/grid-notices";
+import { OPT_OUT_STARTED_MESSAGE } from "../../shared/grid-opt-out";
 
 /** Sortable fields of GET /insights/{clientId}/dispatches and the SQL each sorts on. */
 export const DISPATCH_SORT_FIELDS: Record<string, string> = {

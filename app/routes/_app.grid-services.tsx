@@ -1,5 +1,5 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { DispatchTable, DispatchTableSkeleton } from "~/features/grid-services/components/dispatch-table";
 import styles from "~/features/grid-services/grid-services.css";
 import {
@@ -17,19 +17,22 @@ import { EmptyState, ErrorState } from "~/ui/states";
 import { withQuery } from "~/lib/query";
 import { formatCalendarDate } from "~/lib/dates";
 import { SubmitButton } from "~/ui/pending";
-import { gridServicesLoader } from "~/features/grid-services/grid-services.server";
+import { gridServicesAction, gridServicesLoader } from "~/features/grid-services/grid-services.server";
 
 export const handle = { stylesheets: [styles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
 export const loader = gridServicesLoader;
 
+export const action = gridServicesAction;
+
 /** Everything but the expanded rows: a change there is worth a skeleton. */
 const listKey = (search: string) => withQuery(search, { open: null });
 
 export default function GridServices() {
-  const { state, range, periodKey, error, rows, total, headline, programNote } =
+  const { state, range, periodKey, error, rows, total, headline, programNote, optedId } =
     useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const location = useLocation();
   const loading =
@@ -126,7 +129,11 @@ export default function GridServices() {
         <EmptyState title={GRID_EMPTY} />
       ) : (
         <>
-          <DispatchTable rows={rows} state={state} />
+          <DispatchTable
+            rows={rows}
+            state={state}
+            optOut={{ doneId: optedId, error: actionData?.optOut ?? null }}
+          />
           <p className="row no-print">
             <a
               className="btn btn-secondary btn-small"

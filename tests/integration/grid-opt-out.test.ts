@@ -3,7 +3,7 @@ import type { RunningApi } from "../../api/server";
 import { call, loginCookie, startTestApi } from "./api-harness";
 import { USER } from "../../api/db/seed/ids";
 import { TOMORROW_EVENT_BUILDING } from "../../api/db/seed/grid";
-import { OPT_OUT_STARTED_MESSAGE } from "../../api/domain/grid-notices";
+import { OPT_OUT_STARTED_MESSAGE } from "../../shared/grid-opt-out";
 import { TEST_CLOCK_START } from "../support/clock";
 import { finaliseEndedDispatches } from "../../api/domain/grid-dispatches";
 

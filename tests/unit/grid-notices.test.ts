@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  addLocalDays,
-  localDate,
-  noticeDue,
-  optOutDecision,
-  OPT_OUT_STARTED_MESSAGE,
-} from "../../api/domain/grid-notices";
+import { addLocalDays, localDate, noticeDue, optOutDecision } from "../../api/domain/grid-notices";
+import { OPT_OUT_STARTED_MESSAGE } from "../../shared/grid-opt-out";
+import { canOptOut } from "~/features/grid-services/grid-services";
 
 /** Rules grid-opt-out and grid-notice-day (docs/rules.md). */
 describe("optOutDecision (rule grid-opt-out)", () => {
@@ -62,5 +58,19 @@ describe("noticeDue (rule grid-notice-day): the day before, in the building's ti
     expect(localDate(Date.parse("2026-03-08T04:59:00.000Z"), "America/New_York")).toBe("2026-03-07");
     expect(noticeDue(dst, Date.parse("2026-03-08T04:59:00.000Z"))).toBe(true);
     expect(noticeDue(dst, Date.parse("2026-03-08T05:00:00.000Z"))).toBe(false);
+  });
+});
+
+describe("canOptOut: the page offers the opt-out (rule grid-opt-out)", () => {
+  const d = { status: "PENDING", startTime: "2026-07-15T18:00:00.000Z", buildingId: 104 };
+  it("offers it for a pending event before its start, with its location", () => {
+    expect(canOptOut(d, Date.parse("2026-07-15T17:59:00.000Z"))).toBe(true);
+  });
+  it("not from its start on, not once it is no longer pending, not without a location", () => {
+    expect(canOptOut(d, Date.parse(d.startTime))).toBe(false);
+    expect(canOptOut({ ...d, status: "OPT_OUT" }, 0)).toBe(false);
+    expect(canOptOut({ ...d, status: "SUCCESS" }, 0)).toBe(false);
+    expect(canOptOut({ ...d, buildingId: null }, 0)).toBe(false);
+    expect(canOptOut({ ...d, startTime: null }, 0)).toBe(false);
   });
 });

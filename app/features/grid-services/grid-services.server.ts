@@ -10,6 +10,8 @@ import {
   CSV_PAGE_SIZE,
   GRID_PAGE_SIZE,
   isDispatchRunning,
+  canOptOut,
+  OPT_OUT_TEXT,
   sortToParam,
   type DispatchRow,
   type EventTimeView,
@@ -21,8 +23,10 @@ import {
   type DateRange,
 } from "./grid-services";
 import { locationFigures, programNote, seasonHeadline, thermostatPart } from "./performance";
-import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { parseForm } from "~/server/forms.server";
+import { OPT_OUT_STARTED_MESSAGE } from "../../../shared/grid-opt-out";
 import { requireUser } from "~/server/upstream/guards.server";
 import { settle } from "~/server/upstream/api-error";
 
@@ -136,6 +140,7 @@ export function dispatchRow(d: Dispatch, nowMs: number, open: boolean, figures =
         }
       : {}),
     ...(figures ? { figures: locationFigures(d.status, Boolean(d.isInternalTest), d.performance) } : {}),
+    ...(open && canOptOut(d, nowMs) ? { optOut: { buildingId: d.buildingId! } } : {}),
   };
 }
 
@@ -207,6 +212,7 @@ export async function gridServicesLoader({ request, context }: LoaderFunctionArg
   if (!user.clientId) throw redirect("/");
   const url = new URL(request.url);
   const state = parseGridState(url.searchParams);
+  const opted = Number(url.searchParams.get("opted"));
   const range = stateRange(state, now());
   const api = await getApi(request, context);
   const [result, summary] = await Promise.all([
@@ -223,7 +229,39 @@ export async function gridServicesLoader({ request, context }: LoaderFunctionArg
       total: result.ok ? result.data.total : 0,
       headline: summary.ok ? seasonHeadline(summary.data, periodWords(state, range)) : null,
       programNote: summary.ok ? programNote(summary.data.program) : null,
+      /** The event just opted out of (the action's redirect), for its "done" message. */
+      optedId: Number.isInteger(opted) && opted > 0 ? opted : null,
     },
     result,
   );
+}
+
+const optOutForm = z.object({
+  dispatchId: z.coerce.number().int().positive(),
+  buildingId: z.coerce.number().int().positive(),
+});
+
+/**
+ * The page's "Opt out of this event" button (rule grid-opt-out): POST /building/{buildingId}/dispatches/{id}/opt-out,
+ * then back to the same page (its search kept, the event expanded), where the row now reads Opted out. The api's
+ * refusal (the event has started: 409; a location the person may not see: 404) is shown with its message.
+ */
+export async function gridServicesAction({ request, context }: ActionFunctionArgs) {
+  await requireUser(request);
+  const submission = parseForm(await request.formData(), { schema: optOutForm });
+  if (submission.status !== "success")
+    return data({ optOut: { dispatchId: null, error: OPT_OUT_TEXT.failed } }, { status: 400 });
+  const { dispatchId, buildingId } = submission.value;
+  const api = await getApi(request, context);
+  const result = await settle(api.post(`/building/${buildingId}/dispatches/${dispatchId}/opt-out`));
+  if (!result.ok) {
+    const status = failureStatus(result.error);
+    const error = status === 409 ? OPT_OUT_STARTED_MESSAGE : OPT_OUT_TEXT.failed;
+    return data({ optOut: { dispatchId, error } }, { status });
+  }
+  // Same path, same search: a redirect that cannot leave the page.
+  const url = new URL(request.url);
+  const search = new URLSearchParams(url.search);
+  search.set("opted", String(dispatchId));
+  return redirect(`/grid-services?${search}`);
 }

@@ -307,7 +307,30 @@ export type DispatchRow = {
   thermostats?: ThermostatInsightView[];
   /** What the event measured and earned at its location, in words (with the expanded row only). */
   figures?: LocationFiguresView;
+  /** The location whose opt-out the expanded row offers (rule grid-opt-out), while the event allows it. */
+  optOut?: { buildingId: number };
 };
+
+/** The opt-out's words on the Grid Services page (rule grid-opt-out). */
+export const OPT_OUT_TEXT = {
+  button: "Opt out of this event",
+  explanation:
+    "Opting out keeps this location's thermostats out of this event: they will not pre-cool or hold. You can opt out until the event starts.",
+  done: "This location is opted out of the event: its thermostats stay out.",
+  failed: "The opt-out could not be saved. Please try again.",
+} as const;
+
+/**
+ * Whether the page offers to opt a location out of an event (rule grid-opt-out): a pending event that has not
+ * started by the web's clock (the api refuses from its start time on).
+ */
+export function canOptOut(
+  d: { status?: string | null; startTime?: string | null; buildingId?: number | null },
+  nowMs: number,
+): boolean {
+  const start = Date.parse(d.startTime ?? "");
+  return d.status === "PENDING" && typeof d.buildingId === "number" && !Number.isNaN(start) && nowMs < start;
+}
 
 /** An event time in full, as an expanded row's details write it: "Nov 3, 2026, 2:00 PM PST", or "—". */
 export const fullEventTime = (t: EventTimeView | null) => (t ? `${t.day}, ${t.time}` : "—");

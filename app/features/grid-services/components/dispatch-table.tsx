@@ -1,5 +1,6 @@
 import { Fragment } from "react";
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { SubmitButton } from "~/ui/pending";
 import { Pill } from "~/ui/pill";
 import { SortableHeader } from "~/ui/sortable-header";
 import {
@@ -12,6 +13,7 @@ import {
   type EventTimeView,
   type GridState,
   type SortField,
+  OPT_OUT_TEXT,
 } from "../grid-services";
 import type { LocationFiguresView } from "../performance";
 
@@ -37,7 +39,21 @@ function EventTime({ at }: { at: EventTimeView | null }) {
 const num = (v: number | null | undefined, unit = "") =>
   v === null || v === undefined ? "—" : `${v}${unit}`;
 
-export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: GridState }) {
+/** The opt-out's outcome to show on its row: done (after the action's redirect), or the action's refusal. */
+export type OptOutOutcome = {
+  doneId: number | null;
+  error: { dispatchId: number | null; error: string } | null;
+};
+
+export function DispatchTable({
+  rows,
+  state,
+  optOut,
+}: {
+  rows: DispatchRow[];
+  state: GridState;
+  optOut?: OptOutOutcome;
+}) {
   return (
     <div className="table-wrap table-cards-wide">
       <table className="table grid-table" data-testid="dispatch-table">
@@ -122,6 +138,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                           <dd>{fullEventTime(d.end)}</dd>
                         </div>
                       </dl>
+                      <OptOut row={d} outcome={optOut} />
                       {d.figures ? <LocationFigures address={d.address} figures={d.figures} /> : null}
                       {thermostats.length ? (
                         <div className="table-wrap table-cards">
@@ -195,6 +212,42 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The expanded row's opt-out (rule grid-opt-out): while the event allows it, what opting out does and a button
+ * that POSTs (the notice's link only opens this row); afterwards, that the location is out; or the refusal.
+ */
+function OptOut({ row, outcome }: { row: DispatchRow; outcome?: OptOutOutcome }) {
+  const error = outcome?.error && outcome.error.dispatchId === row.id ? outcome.error.error : null;
+  const done = outcome?.doneId === row.id && !row.optOut;
+  if (!row.optOut && !done && !error) return null;
+  return (
+    <section className="grid-opt-out stack" aria-label={`Opt out of the event at ${row.address}`}>
+      {done ? (
+        <p role="status" data-testid="opt-out-done">
+          {OPT_OUT_TEXT.done}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="field-error" data-testid="opt-out-error">
+          {error}
+        </p>
+      ) : null}
+      {row.optOut ? (
+        <Form method="post" preventScrollReset className="stack no-print">
+          <p className="muted">{OPT_OUT_TEXT.explanation}</p>
+          <input type="hidden" name="dispatchId" value={row.id} />
+          <input type="hidden" name="buildingId" value={row.optOut.buildingId} />
+          <div>
+            <SubmitButton className="btn btn-secondary" data-testid="opt-out-button">
+              {OPT_OUT_TEXT.button}
+            </SubmitButton>
+          </div>
+        </Form>
+      ) : null}
+    </section>
   );
 }
 
