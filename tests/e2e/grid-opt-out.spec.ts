@@ -1,4 +1,16 @@
-import { expect, loginAs, ready, test, USERS, expectNoSeriousA11yViolations } from "./fixtures";
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  followMailLink,
+  loginAs,
+  mailMark,
+  ready,
+  runJob,
+  shootMail,
+  test,
+  USERS,
+  waitForMail,
+} from "./fixtures";
 import { testToday } from "../support/clock";
 
 /**
@@ -46,5 +58,32 @@ test.describe("opting out of a grid event", () => {
     expect(texts.length).toBeGreaterThan(0);
     expect(texts.every((t) => t === "Opted out")).toBe(true);
     await page.screenshot({ path: info.outputPath("grid-opted-out-390.png"), fullPage: true });
+  });
+
+  test("the notice the day before, as received: its link opens the event, the button opts out", async ({
+    page,
+  }, info) => {
+    const since = await mailMark(info);
+    expect(await runJob(info, "grid_event")).toBeGreaterThan(0);
+    const mail = await waitForMail(info, USERS.dana, since, /^Grid event tomorrow at /);
+    expect(mail.text).toMatch(/pre-cool to \d+°F from \d{1,2}:\d{2} (AM|PM) P[SD]T, then hold at \d+°F/);
+    expect(mail.text).toContain("opt out before the event starts");
+    await shootMail(page, info, mail, "grid-notice");
+    // At 390 px the email does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.setContent(mail.html);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: info.outputPath("grid-notice-email-390.png"), fullPage: true });
+
+    await loginAs(page, USERS.dana);
+    await followMailLink(page, mail, "Opt out of this event");
+    await ready(page, info);
+    // The link only asks: the event is open, still pending, with the button.
+    const details = page.getByTestId("dispatch-details");
+    await expect(details).toHaveCount(1);
+    await expect(page.getByTestId("dispatch-row").filter({ has: page.getByText("Pending") })).toHaveCount(1);
+    await details.getByRole("button", { name: "Opt out of this event" }).click();
+    await expect(page.getByTestId("opt-out-done")).toBeVisible();
+    await expect(details.getByTestId("thermostat-part").first()).toHaveText("Opted out");
   });
 });
