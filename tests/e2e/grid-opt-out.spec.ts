@@ -4,6 +4,7 @@ import {
   followMailLink,
   loginAs,
   mailMark,
+  mailsTo,
   ready,
   runJob,
   shootMail,
@@ -85,5 +86,23 @@ test.describe("opting out of a grid event", () => {
     await details.getByRole("button", { name: "Opt out of this event" }).click();
     await expect(page.getByTestId("opt-out-done")).toBeVisible();
     await expect(details.getByTestId("thermostat-part").first()).toHaveText("Opted out");
+  });
+
+  test("the Grid Event Notices switch on My Preferences turns the notice off", async ({ page }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/settings");
+    await ready(page, info);
+    const notices = page.getByRole("switch", { name: "Grid Event Notices" });
+    await expect(notices).toHaveAttribute("aria-checked", "true");
+    await notices.click();
+    await expect(page.getByTestId("toast")).toContainText("Preferences saved");
+    await page.reload();
+    await expect(page.getByRole("switch", { name: "Grid Event Notices" })).toHaveAttribute(
+      "aria-checked",
+      "false",
+    );
+    const since = await mailMark(info);
+    await runJob(info, "grid_event");
+    expect(await mailsTo(info, USERS.dana, since, /^Grid event tomorrow/)).toHaveLength(0);
   });
 });
