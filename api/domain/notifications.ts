@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   "customer_comfort",
   "weekly_rundown",
   "monthly_recap",
+  "grid_event",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -22,6 +23,7 @@ export const KIND_NAMES: Record<NotificationKind, string> = {
   customer_comfort: "Customer Comfort Alerts",
   weekly_rundown: "the Weekly Rundown",
   monthly_recap: "the Monthly Recap",
+  grid_event: "Grid Event Notices",
 };
 
 /** Digests go out at this local hour: Monday for the rundown, the 1st for the recap. */
@@ -47,6 +49,8 @@ export const NOTIFICATION_LIMITS: Record<NotificationKind, { max: number; window
   customer_comfort: { max: 5, windowMs: DAY },
   weekly_rundown: { max: 1, windowMs: 6 * DAY },
   monthly_recap: { max: 1, windowMs: 27 * DAY },
+  // One notice a day names every event of the next day at the person's locations (rule grid-notice-day).
+  grid_event: { max: 5, windowMs: DAY },
 };
 
 /** The alert kinds: what one run finds of them for one person goes out as one email (rule alert-grouping). */

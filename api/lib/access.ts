@@ -236,6 +236,7 @@ export const ACCESS_ROUTES: Record<string, RouteAccess> = {
   "GET /client/:clientId/energy-advisor-buildings": { ids: { "path.clientId": "client" }, intent: "read" },
   "GET /client/:clientId/bill-statements/export-csv": { ids: { "path.clientId": "client" }, intent: "read" },
   "GET /insights/:clientId/dispatches": { ids: { "path.clientId": "client" }, intent: "read" },
+  "GET /insights/:clientId/dispatches-summary": { ids: { "path.clientId": "client" }, intent: "read" },
   "GET /override-report/:clientId/:startDate/:endDate": {
     ids: { "path.clientId": "client" },
     intent: "read",
@@ -258,6 +259,11 @@ export const ACCESS_ROUTES: Record<string, RouteAccess> = {
   },
   "GET /building/:buildingId/thermostats": { ids: { "path.buildingId": "location" }, intent: "read" },
   "GET /insights/:buildingId/available-usage": { ids: { "path.buildingId": "location" }, intent: "read" },
+  // The event's own id follows its location: the route answers 404 for an event not at that location.
+  "POST /building/:buildingId/dispatches/:dispatchId/opt-out": {
+    ids: { "path.buildingId": "location" },
+    intent: "change",
+  },
   "GET /insights/:buildingId/energy-consumption": { ids: { "path.buildingId": "location" }, intent: "read" },
   "GET /insights/:buildingId/energy-demand": { ids: { "path.buildingId": "location" }, intent: "read" },
   // Bills, flags and investigations

@@ -47,6 +47,8 @@ import {
   billFlagAlertEmail,
   flagOutcomeEmail,
   type FlagOutcomeData,
+  gridNoticeEmail,
+  type NoticeEvent,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
@@ -54,6 +56,7 @@ import {
   type RundownLocation,
 } from "./notifications";
 import { storeAnswerToken, storeUnsubscribeToken } from "./tokens";
+import { noticeDue, noticeKey } from "../domain/grid-notices";
 
 /**
  * The notification jobs: each finds what is due as of the api's clock, for every person who wants that kind
@@ -637,6 +640,86 @@ function monthlyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
   });
 }
 
+/**
+ * Grid event notices (rule grid-notice-day): to each person who wants them, one email naming every pending
+ * event at the locations they may see whose building's local day before is today, each event once (its id in
+ * the email's ledger key; an event already noticed to that person is left out of a later email).
+ */
+function gridNoticeCandidates(deps: ApiDeps): Candidate[] {
+  const { db } = deps;
+  const nowMs = clock.nowMs();
+  const events = db.prepare(
+    `SELECT id, building_id, status, precool_start_time, start_time, end_time FROM dispatches
+     WHERE status = 'PENDING' AND is_internal_test = 0 AND start_time > ? AND building_id IN (SELECT value FROM json_each(?))
+     ORDER BY start_time, id`,
+  );
+  const thermostats = db.prepare(
+    `SELECT t.device_name AS name, x.precool_setpoint, x.target_setpoint FROM dispatch_thermostats x
+     JOIN thermostats t ON t.id = x.thermostat_id WHERE x.dispatch_id = ? ORDER BY t.device_name, t.id`,
+  );
+  const noticed = db.prepare(
+    "SELECT subject_key FROM notifications_sent WHERE user_id = ? AND kind = 'grid_event'",
+  );
+  const out: Candidate[] = [];
+  for (const user of recipients(db, "grid_event")) {
+    const buildings = new Map(listVisibleBuildings(db, recipientAuth(user)).map((b) => [b.id, b]));
+    const before = new Set(
+      (noticed.all(user.id) as { subject_key: string }[]).flatMap((r) => r.subject_key.split(",")),
+    );
+    const due = (
+      events.all(new Date(nowMs).toISOString(), JSON.stringify([...buildings.keys()])) as {
+        id: number;
+        building_id: number;
+        status: string;
+        precool_start_time: string | null;
+        start_time: string;
+        end_time: string;
+      }[]
+    ).filter((e) => {
+      const b = buildings.get(e.building_id)!;
+      return (
+        !before.has(noticeKey(e.id)) &&
+        noticeDue({ status: e.status, startTime: e.start_time, timeZone: b.timezone }, nowMs)
+      );
+    });
+    if (due.length === 0) continue;
+    const notice: NoticeEvent[] = due.map((e) => {
+      const b = buildings.get(e.building_id)!;
+      return {
+        id: e.id,
+        location: { id: b.id, name: locationName(b), timeZone: b.timezone },
+        precoolStartsAt: e.precool_start_time,
+        startsAt: e.start_time,
+        endsAt: e.end_time,
+        thermostats: (
+          thermostats.all(e.id) as {
+            name: string;
+            precool_setpoint: number | null;
+            target_setpoint: number | null;
+          }[]
+        ).map((t) => ({
+          name: t.name,
+          precoolSetpointF: t.precool_setpoint,
+          targetSetpointF: t.target_setpoint,
+        })),
+      };
+    });
+    out.push({
+      user,
+      kind: "grid_event",
+      // Every event of the email, so a later run sees each as noticed (and a second run writes nothing).
+      key: due.map((e) => noticeKey(e.id)).join(","),
+      build: (t) =>
+        gridNoticeEmail({
+          baseUrl: deps.config.webBaseUrl,
+          unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+          events: notice,
+        }),
+    });
+  }
+  return out;
+}
+
 /** What one run of the jobs covers: one kind, or every alert kind at once ("alerts", one email per person). */
 export type NotificationRun = NotificationKind | "alerts";
 
@@ -734,6 +817,7 @@ export async function runNotificationJob(
     );
     return deliverAlerts(deps, findings);
   }
+  if (kind === "grid_event") return deliver(deps, gridNoticeCandidates(deps));
   return deliver(
     deps,
     kind === "weekly_rundown" ? weeklyCandidates(deps, force) : monthlyCandidates(deps, force),

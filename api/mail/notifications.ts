@@ -716,3 +716,86 @@ function dayBefore(iso: string) {
   t.setUTCDate(t.getUTCDate() - 1);
   return t.toISOString().slice(0, 10);
 }
+
+/** One location's event in a grid event notice (rule grid-notice-day). */
+export type NoticeEvent = {
+  id: number;
+  location: { id: number; name: string; timeZone: string };
+  precoolStartsAt: string | null;
+  startsAt: string;
+  endsAt: string;
+  thermostats: { name: string; precoolSetpointF: number | null; targetSetpointF: number | null }[];
+};
+
+/** What a thermostat will do in the event: pre-cool to its setpoint from the pre-cool start, then hold. */
+export function thermostatPlan(e: NoticeEvent, t: NoticeEvent["thermostats"][number]): string {
+  const time = (iso: string) => formatLocalDateTime(iso, e.location.timeZone).split(", ").pop()!;
+  const hold =
+    t.targetSetpointF === null
+      ? `hold from ${time(e.startsAt)} to ${time(e.endsAt)}`
+      : `hold at ${degrees(t.targetSetpointF)} from ${time(e.startsAt)} to ${time(e.endsAt)}`;
+  if (e.precoolStartsAt && t.precoolSetpointF !== null)
+    return `${t.name}: pre-cool to ${degrees(t.precoolSetpointF)} from ${time(e.precoolStartsAt)}, then ${hold}.`;
+  return `${t.name}: ${hold}.`;
+}
+
+/**
+ * Grid event notice, the day before (rule grid-notice-day): when, at which locations, what each thermostat will
+ * do (pre-cool, hold), and per location an "Opt out of this event" link that opens the event on the Grid
+ * Services page, where a button opts out (the link itself changes nothing).
+ */
+export function gridNoticeEmail(d: Common & { events: NoticeEvent[] }): EmailDoc {
+  const names = [...new Set(d.events.map((e) => e.location.name))];
+  const where = names.length === 1 ? names[0] : `${names.length} locations`;
+  const blocks: Block[] = [
+    {
+      type: "p",
+      text: `A grid event is scheduled tomorrow at ${names.length === 1 ? names[0] : `${names.length} of your locations`}. Your thermostats will pre-cool before it and hold a higher setpoint during it, lowering demand when the grid needs it. To keep a location out, opt out before the event starts.`,
+    },
+  ];
+  for (const e of d.events) {
+    blocks.push({ type: "h2", text: e.location.name });
+    blocks.push({
+      type: "facts",
+      rows: [
+        ...(e.precoolStartsAt
+          ? ([["Pre-cool from", formatLocalDateTime(e.precoolStartsAt, e.location.timeZone)]] as [
+              string,
+              string,
+            ][])
+          : []),
+        ["Event", formatLocalSpan(e.startsAt, e.endsAt, e.location.timeZone)],
+      ],
+    });
+    blocks.push({
+      type: "list",
+      items: e.thermostats.length
+        ? e.thermostats.map((t) => ({ text: thermostatPlan(e, t) }))
+        : [{ text: "No thermostat here takes part." }],
+    });
+    blocks.push({
+      type: "button",
+      secondary: true,
+      link: {
+        href: absolute(
+          d.baseUrl,
+          gridEventsPath({
+            name: e.location.name,
+            timeZone: e.location.timeZone,
+            upcomingEvents: [{ id: e.id, startsAt: e.startsAt, endsAt: e.endsAt }],
+          }),
+        ),
+        label: "Opt out of this event",
+      },
+    });
+  }
+  const first = d.events[0];
+  return {
+    subject: `Grid event tomorrow at ${where}`,
+    preview: `${formatLocalSpan(first.startsAt, first.endsAt, first.location.timeZone)}: your thermostats will pre-cool, then hold. Opt out before it starts.`,
+    heading: "Grid event tomorrow",
+    baseUrl: d.baseUrl,
+    unsubscribe: unsubscribe("grid_event", d.unsubscribeHref),
+    blocks,
+  };
+}

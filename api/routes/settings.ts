@@ -11,6 +11,8 @@ export const EDITABLE_PREFERENCES = [
   "customer_comfort",
   // The thermostat issue alerts: their emails offer to unsubscribe, so My Preferences offers the switch back.
   "device_issue",
+  // The notice the day before a grid event, with its opt-out links (rule grid-notice-day).
+  "grid_event",
 ] as const;
 
 const accessBody = z.object({

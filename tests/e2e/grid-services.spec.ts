@@ -51,7 +51,7 @@ test.describe("grid services", () => {
     expect(res.headers()["content-disposition"]).toMatch(/^attachment; filename="grid-services-.*\.csv"$/);
     const lines = (await res.text()).trimEnd().split("\r\n");
     expect(lines[0]).toBe(
-      "Location,Event type,Status,Precool start,Start,End,Overridden thermostats,Internal test",
+      "Location,Event type,Status,Precool start,Start,End,Overridden thermostats,Internal test,Baseline kW,Actual kW,kW reduced,kWh reduced,Estimated earnings,Note",
     );
     expect(lines).toHaveLength(total + 1);
     // Times carry their zone, as on the page.
@@ -144,7 +144,8 @@ test.describe("grid services", () => {
     await ready(page, info);
     await page.getByLabel("Search locations").fill("Pike");
     await page.getByRole("button", { name: "SUBMIT" }).click();
-    await expect(page).toHaveURL(/\?q=Pike$/);
+    // The one search form carries the period too, as /findings' does.
+    await expect(page).toHaveURL(/\?period=season&from=\d{4}-06-01&to=\d{4}-11-30&q=Pike$/);
     await expect(page.getByTestId("page-status")).toContainText("Page 1 of");
     for (const a of await addresses(page)) expect(a).toContain("Pike");
     await expect(page.getByLabel("Search locations")).toHaveValue("Pike");
@@ -193,5 +194,124 @@ test.describe("grid services", () => {
     await page.goto("/grid-services");
     await ready(page, info);
     await expectNoSeriousA11yViolations(page);
+  });
+
+  test("the head says what the season earned; the period and the CSV cover the same events", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.goto("/grid-services");
+    await ready(page, info);
+    const head = page.getByTestId("grid-headline");
+    await expect(head).toHaveText(
+      /^Earned an estimated \$[\d,]+\.\d{2} this season from \d+ events; [\d,]+ kWh reduced$/,
+    );
+    await expect(page.getByTestId("grid-program")).toHaveText(
+      "Estimated at Con Edison's Commercial System Relief Program rates: $18.00 per kW-month reserved and $1.00 per kWh reduced. These are our estimates, not a statement from the utility.",
+    );
+    const [, dollars, events] = /\$([\d,.]+) this season from (\d+) events/.exec(
+      (await head.textContent())!,
+    )!;
+    // The CSV of the same period: its paid events (Participated, not internal tests) add up to the head.
+    const csv = await page.request.get((await page.getByTestId("grid-csv").getAttribute("href"))!);
+    const lines = (await csv.text()).trimEnd().split("\r\n").slice(1);
+    const cells = lines.map((l) => l.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/));
+    const paid = cells.filter((c) => c[2] === "Participated" && c[7] === "No");
+    expect(paid.length).toBe(Number(events));
+    const cents = paid.reduce((s, c) => s + Math.round(Number(c[12] || 0) * 100), 0);
+    expect(cents).toBe(Math.round(Number(dollars.replace(/,/g, "")) * 100));
+    expect(
+      paid.some((c) => c[13] === "No demand data for the event hours: no figure for this location."),
+    ).toBe(true);
+    // Another period, as on /findings: the head, the table and the CSV follow it.
+    await page.getByLabel("Period").selectOption("last-month");
+    await page.getByRole("button", { name: "SUBMIT" }).click();
+    await expect(page).toHaveURL(/period=last-month/);
+    await expect(head).toHaveText(/^Earned an estimated \$[\d,]+\.\d{2} last month from \d+ events?;/);
+    await expect(page.getByTestId("grid-csv")).toHaveAttribute("href", /period=last-month/);
+    // A chosen range in the wrong order is refused with the reason; this season is shown.
+    await page.goto("/grid-services?period=range&from=2026-09-30&to=2026-09-01");
+    await ready(page, info);
+    await expect(page.getByRole("alert")).toHaveText(
+      "The range must start on or before its end. This season is shown.",
+    );
+    await expect(head).toContainText("this season");
+  });
+
+  test("an expanded event shows its location's figures, the method on request, each thermostat's part", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    // A participated event with an override (sorted by status, the Participated ones come together).
+    let href: string | null = null;
+    for (let p = 1; p <= 6 && !href; p++) {
+      await page.goto(`/grid-services?sort=status:DESC&page=${p}`);
+      await ready(page, info);
+      const row = rows(page)
+        .filter({ has: page.locator(".pill", { hasText: /^Participated$/ }) })
+        .filter({ has: page.locator(".pill", { hasText: "Overridden thermostats" }) })
+        .filter({ hasNot: page.locator(".pill", { hasText: "Internal test" }) })
+        .first();
+      if (await row.count())
+        href = await row.getByRole("link", { name: /Show thermostat details/ }).getAttribute("href");
+    }
+    expect(href).not.toBeNull();
+    await page.goto(href!);
+    await ready(page, info);
+    const figures = page.getByTestId("location-figures");
+    await expect(figures).toBeVisible();
+    const measured = (await figures.getByTestId("figure-baseline").count()) > 0;
+    if (measured) {
+      await expect(figures.getByTestId("figure-baseline")).toHaveText(/^\d+\.\d{2} kW$/);
+      await expect(figures.getByTestId("figure-reduced")).toHaveText(/^-?\d+\.\d{2} kW · -?\d+\.\d{2} kWh$/);
+      await expect(figures.getByTestId("figure-earnings")).toHaveText(/^\$\d+\.\d{2}$/);
+      await expect(figures).toContainText(/Reservation \$[\d.]+ \(\$18\.00 per kW-month/);
+    } else await expect(figures.getByTestId("figures-note")).toBeVisible();
+    await expect(
+      page
+        .getByTestId("thermostat-part")
+        .filter({ hasText: /^Overrode at \d{1,2}:\d{2} (AM|PM) [A-Z]{2,4} to \d+°F$/ }),
+    ).not.toHaveCount(0);
+    await expect(page.getByTestId("thermostat-highest").first()).toHaveText(
+      /°F \((.*above|at or below) the \d+°F setpoint\)$/,
+    );
+    // The method and its days: closed until asked for, with or without JavaScript.
+    const method = page.getByTestId("grid-method");
+    await expect(method.getByText(/highest (5 of the 10|2 of the 3)/)).toBeHidden();
+    await method.getByText("Method and days used").click();
+    await expect(method.getByText(/highest (5 of the 10|2 of the 3)/)).toBeVisible();
+    await expect(method.locator('li[data-used="yes"]')).not.toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test("a location without data says so instead of a figure; at 390 px the figures are cards", async ({
+    page,
+  }, info) => {
+    await loginAs(page, USERS.dana);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/grid-services");
+    await ready(page, info);
+    const links = await rows(page)
+      .filter({ has: page.locator(".pill", { hasText: /^Participated$/ }) })
+      .getByRole("link", { name: /Show thermostat details/ })
+      .evaluateAll((els) => els.map((e) => e.getAttribute("href")!));
+    let found = false;
+    for (const href of links) {
+      await page.goto(href);
+      await ready(page, info);
+      if ((await page.getByTestId("figures-note").count()) === 0) continue;
+      await expect(page.getByTestId("figures-note")).toHaveText(
+        "No demand data for the event hours: no figure for this location.",
+      );
+      await expect(page.getByTestId("figure-earnings")).toHaveCount(0);
+      found = true;
+      break;
+    }
+    expect(found).toBe(true);
+    // Cards: the thermostat rows are blocks, and nothing scrolls sideways.
+    const card = page.getByTestId("thermostat-insight").first();
+    expect(await card.evaluate((el) => getComputedStyle(el).display)).not.toBe("table-row");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: info.outputPath("grid-390.png"), fullPage: true });
   });
 });

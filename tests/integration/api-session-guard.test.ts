@@ -27,6 +27,8 @@ describe("signed out", () => {
       ["GET", "/building/101/bill-statements"],
       ["GET", "/insights/101/available-usage"],
       ["GET", "/insights/1/dispatches"],
+      ["GET", "/insights/1/dispatches-summary"],
+      ["POST", "/building/101/dispatches/1/opt-out"],
       ["GET", "/thermostat/1001/history/2024-01-01/2024-01-02"],
       ["GET", "/onboarding-steps/1"],
       ["PUT", "/update_arcadia_vitally_task"],

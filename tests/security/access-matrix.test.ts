@@ -8,6 +8,7 @@ import { ACCESS_ROUTES, NOT_SESSION_IDS, isIdParam, type Kind } from "../../api/
 import { CLIENT, MAPLE_BUILDING, USER } from "../../api/db/seed/ids";
 import { SAM_BUILDINGS } from "../../api/db/seed/core";
 import { TEAM_USERS } from "../../api/db/seed/accounts";
+import { TEST_CLOCK_START } from "../support/clock";
 
 /**
  * The authorization matrix (rule object-access): generated from the api's own route table, every route
@@ -154,6 +155,19 @@ beforeAll(async () => {
         )
         .run(t, b, now, now).lastInsertRowid,
     );
+  // The test's own pending event at each location, starting in a day, so an allowed opt-out is taken.
+  const dispatch = (b: number) =>
+    Number(
+      db
+        .prepare(
+          "INSERT INTO dispatches (client_id, building_id, status, event_type, start_time, end_time) SELECT client_id, id, 'PENDING', 'demand_response', ?, ? FROM buildings WHERE id = ?",
+        )
+        .run(
+          new Date(Date.parse(TEST_CLOCK_START) + 86_400_000).toISOString(),
+          new Date(Date.parse(TEST_CLOCK_START) + 90_000_000).toISOString(),
+          b,
+        ).lastInsertRowid,
+    );
   const step = (c: number) =>
     one<{ id: number }>("SELECT id FROM onboarding_steps WHERE client_id = ? ORDER BY id LIMIT 1", c)?.id;
   targets = {
@@ -176,6 +190,7 @@ beforeAll(async () => {
     thermostat: { sam: samThermostat, harbor: harborThermostat },
     action: { sam: action(samThermostat), harbor: action(harborThermostat) },
     issue: { sam: issue(samThermostat, 101), harbor: issue(harborThermostat, OTHER_HARBOR) },
+    dispatch: { sam: dispatch(101), harbor: dispatch(OTHER_HARBOR), maple: dispatch(MAPLE_BUILDING) },
     person: { sam: TEAM_USERS.priya.id, maple: USER.alex },
     onboarding_step: { sam: step(CLIENT.harbor), maple: step(CLIENT.maple) },
   };
@@ -222,6 +237,12 @@ const REQUESTS: Record<string, (ids: Ids, owner: Record<string, Owner>) => Built
     path: `/client/${i.clientId}/bill-statements/export-csv`,
   }),
   "GET /insights/:clientId/dispatches": (i) => ({ path: `/insights/${i.clientId}/dispatches` }),
+  "GET /insights/:clientId/dispatches-summary": (i) => ({
+    path: `/insights/${i.clientId}/dispatches-summary`,
+  }),
+  "POST /building/:buildingId/dispatches/:dispatchId/opt-out": (i, o) => ({
+    path: `/building/${i.buildingId}/dispatches/${targets.dispatch[o.buildingId]}/opt-out`,
+  }),
   "GET /override-report/:clientId/:startDate/:endDate": (i) => ({
     path: `/override-report/${i.clientId}/${D1}/${D2}`,
   }),

@@ -235,8 +235,17 @@ describe("the rows the loader sends", () => {
   it("carry a row's thermostats only when the row is expanded", () => {
     expect(dispatchRow(dispatch, nowMs, false)).not.toHaveProperty("thermostats");
     expect(dispatchRow(dispatch, nowMs, true).thermostats).toEqual([
-      { thermostatId: 1001, deviceName: "Front Counter", wasOverridden: true },
+      {
+        thermostatId: 1001,
+        deviceName: "Front Counter",
+        wasOverridden: true,
+        part: "Scheduled",
+        highest: "—",
+      },
     ]);
+    // An expanded row carries its location's figures; a closed one does not.
+    expect(dispatchRow(dispatch, nowMs, false)).not.toHaveProperty("figures");
+    expect(dispatchRow(dispatch, nowMs, true).figures?.note).toBe("Figures come after the event.");
     expect(dispatchRow({ ...dispatch, thermostatActionsInsights: null }, nowMs, true).thermostats).toEqual(
       [],
     );
@@ -300,6 +309,12 @@ describe("Grid Services CSV", () => {
       "End",
       "Overridden thermostats",
       "Internal test",
+      "Baseline kW",
+      "Actual kW",
+      "kW reduced",
+      "kWh reduced",
+      "Estimated earnings",
+      "Note",
     ]);
     expect(rows[1]).toEqual([
       "1912 Pike Pl",
@@ -310,6 +325,12 @@ describe("Grid Services CSV", () => {
       "",
       "No",
       "No",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
     ]);
     // The one CSV writer neutralises a formula-like address.
     expect(toCsv(rows).split("\r\n")[2]).toMatch(/^'=HYPERLINK\(1\),/);

@@ -126,6 +126,7 @@ describe("preferences and tabs", () => {
       ["Monthly Recap", false],
       ["Customer Comfort Alerts", false],
       ["Thermostat Issue Alerts", false],
+      ["Grid Event Notices", false],
     ]);
   });
   it("shows Team only to team managers", () => {

@@ -30,6 +30,7 @@ export const PREFERENCE_TYPES = [
   "test_event",
   "demand_response_dispatch",
   "customer_comfort",
+  "grid_event",
 ] as const;
 
 /**
@@ -84,7 +85,9 @@ export function seedAccounts(ctx: SeedContext) {
         monthly_recap: 0,
         customer_comfort: 1,
       };
-      const enabled = id === USER.dana && type in fixed ? fixed[type] : rand() < 0.6 ? 1 : 0;
+      // Grid Event Notices are on for everyone (no draw: the other preferences stay as they were seeded).
+      const enabled =
+        type === "grid_event" ? 1 : id === USER.dana && type in fixed ? fixed[type] : rand() < 0.6 ? 1 : 0;
       pref.run(id, type, "email", enabled);
       if (type === "demand_response_dispatch") pref.run(id, type, "sms", rand() < 0.5 ? 1 : 0);
     }

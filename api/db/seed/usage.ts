@@ -1,5 +1,6 @@
 import { prng } from "../../lib/prng";
 import type { SeedContext } from "./context";
+import { gridLoadEffects } from "./grid";
 import { HARBOR_BUILDINGS } from "./ids";
 import { offsetMinutes, wallInstants } from "../../lib/wall-clock";
 
@@ -98,7 +99,9 @@ export function usageRange(today: Date) {
 
 /**
  * 15-minute usage for 13 months for every Harbor location except one: about half a million rows,
- * written with one prepared statement inside the seed's transaction (a second or two).
+ * written with one prepared statement inside the seed's transaction (a second or two). The grid events of
+ * the demo (api/db/seed/grid.ts#gridLoadEffects) shape their hours: load shed while thermostats take part,
+ * added while they precool, and one event's hours left without data.
  */
 export function seedUsage(ctx: SeedContext) {
   const { db, today } = ctx;
@@ -108,11 +111,13 @@ export function seedUsage(ctx: SeedContext) {
   );
   const zoneOf = db.prepare("SELECT timezone FROM buildings WHERE id = ?");
   const { start, end } = usageRange(today);
+  const grid = gridLoadEffects(today);
   for (const building of HARBOR_BUILDINGS) {
     if (building === NO_USAGE_BUILDING) continue;
     const zone = (zoneOf.get(building) as { timezone: string } | undefined)?.timezone ?? "America/New_York";
     const occurrences = wallOccurrences(zone);
-    const skip = new Set<number>();
+    const deltas = grid.deltas.get(building);
+    const skip = new Set<number>(grid.gaps.get(building));
     for (const [daysBack, length] of gapsFor(building)) {
       const from = end - daysBack * 86400 + 9 * 3600;
       for (let i = 0; i < length; i++) skip.add(from + i * STEP);
@@ -124,7 +129,10 @@ export function seedUsage(ctx: SeedContext) {
       const d = new Date(ts * 1000);
       const hour = d.getUTCHours() + d.getUTCMinutes() / 60;
       const outdoor = outdoorTemperature(building, ts);
-      const kw = demandKw(building, hour, outdoor, d.getUTCDay(), j1 * 0.16);
+      const kw = Math.max(
+        1,
+        demandKw(building, hour, outdoor, d.getUTCDay(), j1 * 0.16) + (deltas?.get(ts) ?? 0),
+      );
       const indoor = indoorTemperature(outdoor, hour, j2 * 0.8);
       // A time the clocks skip has no interval; one they go back over has two, its second (fold 1) a little
       // different (23 hours on the spring day, 25 on the autumn day).

@@ -1,4 +1,7 @@
 import { parseId } from "~/lib/ids";
+import { isRealDate, periodBounds, RANGE_ERRORS } from "~/features/findings/findings";
+import { calendarDate } from "../../../shared/missing-bill";
+import type { LocationFiguresView } from "./performance";
 
 /** Grid services rules (docs/rules.md, Grid services): status labels, default sort and range, URL state. */
 
@@ -98,14 +101,61 @@ function parseSortItem(value: string): SortItem | null {
 }
 
 export type DateRange = { startDate: string; endDate: string };
+
+/**
+ * The period choices (rule grid-period): those of /findings (this month, last month, this year, a chosen
+ * range) and, first and by default, this season (June 1 to November 30, rule grid-default-range).
+ */
+export const GRID_PERIOD_KEYS = ["season", "this-month", "last-month", "this-year", "range"] as const;
+export type GridPeriodKey = (typeof GRID_PERIOD_KEYS)[number];
+export type NamedGridPeriod = "this-month" | "last-month" | "this-year";
+export const GRID_PERIOD_LABELS: Record<GridPeriodKey, string> = {
+  season: "This season",
+  "this-month": "This month",
+  "last-month": "Last month",
+  "this-year": "This year",
+  range: "A chosen range",
+};
+const NAMED_PERIODS: readonly string[] = ["this-month", "last-month", "this-year"];
+export const RANGE_TOO_LONG = `The range must be at most ${366} days long.`;
+
 export type GridState = {
   q: string;
   page: number;
   sort: SortItem[];
   open: number[];
-  /** A range the URL names (`from`, `to`: an email's link to its events), instead of the default range. */
+  /** A range the URL names (`from`, `to`: a chosen range, or an email's link to its events), instead of the default range. */
   range?: DateRange;
+  /** A named period of the URL (`period`), instead of this season. */
+  period?: NamedGridPeriod;
+  /** A chosen range that was not taken (this season is shown instead): why, and what was typed. */
+  rangeError?: { message: string; from: string; to: string };
 };
+
+/** The key of the period a state shows. */
+export const periodKeyOf = (state: GridState): GridPeriodKey =>
+  state.range ? "range" : state.rangeError ? "range" : (state.period ?? "season");
+
+/** The dates a state covers: its range, its named period around `today` (UTC), or this season. */
+export function stateRange(state: GridState, today: Date): DateRange {
+  if (state.range) return state.range;
+  if (state.period) {
+    const b = periodBounds(state.period, today.toISOString().slice(0, 10));
+    return { startDate: b.from, endDate: b.to };
+  }
+  return defaultDateRange(today);
+}
+
+/** The period in the head's words: "this season", "this month", … or "from Jun 1, 2026 to Jul 1, 2026". */
+export function periodWords(state: GridState, range: DateRange) {
+  const key = periodKeyOf(state);
+  if (key === "range" && state.range)
+    return `from ${calendarDate(range.startDate)} to ${calendarDate(range.endDate)}`;
+  if (key === "this-month") return "this month";
+  if (key === "last-month") return "last month";
+  if (key === "this-year") return "this year";
+  return "this season";
+}
 
 /** The longest range a URL may name, in days (the default range is six months). */
 export const MAX_RANGE_DAYS = 366;
@@ -138,8 +188,27 @@ export function parseGridState(params: URLSearchParams): GridState {
     .getAll("open")
     .map(parseId)
     .filter((n) => n !== null);
+  // A named period wins over the dates the form sends with it; without `period`, `from` and `to` are a range
+  // (the links of emails, rule grid-linked-range).
+  const period = params.get("period") ?? "";
+  if (NAMED_PERIODS.includes(period)) return { q, page, sort, open, period: period as NamedGridPeriod };
+  if (period === "season") return { q, page, sort, open };
   const range = parseGridRange(params);
-  return range ? { q, page, sort, open, range } : { q, page, sort, open };
+  if (range) return { q, page, sort, open, range };
+  if (period === "range") {
+    const from = (params.get("from") ?? "").trim().slice(0, 40);
+    const to = (params.get("to") ?? "").trim().slice(0, 40);
+    const message =
+      !from || !to
+        ? RANGE_ERRORS.both
+        : !isRealDate(from) || !isRealDate(to)
+          ? RANGE_ERRORS.invalid
+          : from > to
+            ? RANGE_ERRORS.order
+            : RANGE_TOO_LONG;
+    return { q, page, sort, open, rangeError: { message, from, to } };
+  }
+  return { q, page, sort, open };
 }
 
 /** The URL query for a state; defaults are left out so the plain /grid-services is the default view. */
@@ -149,7 +218,7 @@ export function gridSearch(state: GridState) {
   if (state.range) {
     p.set("from", state.range.startDate);
     p.set("to", state.range.endDate);
-  }
+  } else if (state.period) p.set("period", state.period);
   const isDefaultSort = state.sort.map(sortToParam).join(",") === DEFAULT_SORT.map(sortToParam).join(",");
   if (!isDefaultSort) for (const s of state.sort) p.append("sort", sortToParam(s));
   if (state.page > 1) p.set("page", String(state.page));
@@ -213,6 +282,10 @@ export type ThermostatInsightView = {
   preEventObserved?: number | null;
   participatingMinutes?: number | null;
   wasOverridden?: boolean | null;
+  /** Took part / Opted out / Overrode at … to …°F (rule grid-thermostat-part). */
+  part: string;
+  /** The highest indoor temperature during the event against its setpoint. */
+  highest: string;
 };
 
 /**
@@ -232,7 +305,32 @@ export type DispatchRow = {
   start: EventTimeView | null;
   end: EventTimeView | null;
   thermostats?: ThermostatInsightView[];
+  /** What the event measured and earned at its location, in words (with the expanded row only). */
+  figures?: LocationFiguresView;
+  /** The location whose opt-out the expanded row offers (rule grid-opt-out), while the event allows it. */
+  optOut?: { buildingId: number };
 };
+
+/** The opt-out's words on the Grid Services page (rule grid-opt-out). */
+export const OPT_OUT_TEXT = {
+  button: "Opt out of this event",
+  explanation:
+    "Opting out keeps this location's thermostats out of this event: they will not pre-cool or hold. You can opt out until the event starts.",
+  done: "This location is opted out of the event: its thermostats stay out.",
+  failed: "The opt-out could not be saved. Please try again.",
+} as const;
+
+/**
+ * Whether the page offers to opt a location out of an event (rule grid-opt-out): a pending event that has not
+ * started by the web's clock (the api refuses from its start time on).
+ */
+export function canOptOut(
+  d: { status?: string | null; startTime?: string | null; buildingId?: number | null },
+  nowMs: number,
+): boolean {
+  const start = Date.parse(d.startTime ?? "");
+  return d.status === "PENDING" && typeof d.buildingId === "number" && !Number.isNaN(start) && nowMs < start;
+}
 
 /** An event time in full, as an expanded row's details write it: "Nov 3, 2026, 2:00 PM PST", or "—". */
 export const fullEventTime = (t: EventTimeView | null) => (t ? `${t.day}, ${t.time}` : "—");
@@ -247,7 +345,33 @@ export const DISPATCH_CSV_HEADER = [
   "End",
   "Overridden thermostats",
   "Internal test",
+  "Baseline kW",
+  "Actual kW",
+  "kW reduced",
+  "kWh reduced",
+  "Estimated earnings",
+  "Note",
 ] as const;
+
+/** The figure columns of a CSV row: numbers without units (a spreadsheet sums them), a note when none. */
+function figureCells(f: LocationFiguresView | undefined): string[] {
+  if (!f) return ["", "", "", "", "", ""];
+  const bare = (s: string) =>
+    s === "—"
+      ? ""
+      : s
+          .replace(/ kWh?$/, "")
+          .replace(/^\$/, "")
+          .replace(/,/g, "");
+  return [
+    bare(f.baseline),
+    bare(f.actual),
+    bare(f.kwReduced),
+    bare(f.kwhReduced),
+    bare(f.earnings),
+    f.note ?? "",
+  ];
+}
 
 /**
  * The Grid Services table as CSV rows, header first: every event of the search and sort (not one page), in
@@ -265,6 +389,7 @@ export function dispatchCsvRows(rows: DispatchRow[]): string[][] {
       r.end ? fullEventTime(r.end) : "",
       r.overridden ? "Yes" : "No",
       r.internalTest ? "Yes" : "No",
+      ...figureCells(r.figures),
     ]),
   ];
 }

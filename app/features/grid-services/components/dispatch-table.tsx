@@ -1,5 +1,6 @@
 import { Fragment } from "react";
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { SubmitButton } from "~/ui/pending";
 import { Pill } from "~/ui/pill";
 import { SortableHeader } from "~/ui/sortable-header";
 import {
@@ -12,7 +13,9 @@ import {
   type EventTimeView,
   type GridState,
   type SortField,
+  OPT_OUT_TEXT,
 } from "../grid-services";
+import type { LocationFiguresView } from "../performance";
 
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: "building_address", label: "Location" },
@@ -36,7 +39,21 @@ function EventTime({ at }: { at: EventTimeView | null }) {
 const num = (v: number | null | undefined, unit = "") =>
   v === null || v === undefined ? "—" : `${v}${unit}`;
 
-export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: GridState }) {
+/** The opt-out's outcome to show on its row: done (after the action's redirect), or the action's refusal. */
+export type OptOutOutcome = {
+  doneId: number | null;
+  error: { dispatchId: number | null; error: string } | null;
+};
+
+export function DispatchTable({
+  rows,
+  state,
+  optOut,
+}: {
+  rows: DispatchRow[];
+  state: GridState;
+  optOut?: OptOutOutcome;
+}) {
   return (
     <div className="table-wrap table-cards-wide">
       <table className="table grid-table" data-testid="dispatch-table">
@@ -121,6 +138,8 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                           <dd>{fullEventTime(d.end)}</dd>
                         </div>
                       </dl>
+                      <OptOut row={d} outcome={optOut} />
+                      {d.figures ? <LocationFigures address={d.address} figures={d.figures} /> : null}
                       {thermostats.length ? (
                         <div className="table-wrap table-cards">
                           <table className="table table-compact">
@@ -130,6 +149,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                             <thead>
                               <tr>
                                 <th scope="col">Device name</th>
+                                <th scope="col">Part in the event</th>
                                 <th scope="col" className="num">
                                   Precool setpoint
                                 </th>
@@ -142,6 +162,7 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                                 <th scope="col" className="num">
                                   Participating minutes
                                 </th>
+                                <th scope="col">Highest indoor</th>
                                 <th scope="col">Override</th>
                               </tr>
                             </thead>
@@ -149,6 +170,9 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                               {thermostats.map((t) => (
                                 <tr key={t.thermostatId} data-testid="thermostat-insight">
                                   <td className="device-name">{t.deviceName}</td>
+                                  <td data-label="Part in the event" data-testid="thermostat-part">
+                                    {t.part}
+                                  </td>
                                   <td className="num" data-label="Precool setpoint">
                                     {num(t.precoolSetpoint, "°F")}
                                   </td>
@@ -160,6 +184,9 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
                                   </td>
                                   <td className="num" data-label="Participating minutes">
                                     {num(t.participatingMinutes)}
+                                  </td>
+                                  <td data-label="Highest indoor" data-testid="thermostat-highest">
+                                    {t.highest}
                                   </td>
                                   <td data-label="Override">
                                     {t.wasOverridden ? (
@@ -185,6 +212,95 @@ export function DispatchTable({ rows, state }: { rows: DispatchRow[]; state: Gri
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The expanded row's opt-out (rule grid-opt-out): while the event allows it, what opting out does and a button
+ * that POSTs (the notice's link only opens this row); afterwards, that the location is out; or the refusal.
+ */
+function OptOut({ row, outcome }: { row: DispatchRow; outcome?: OptOutOutcome }) {
+  const error = outcome?.error && outcome.error.dispatchId === row.id ? outcome.error.error : null;
+  const done = outcome?.doneId === row.id && !row.optOut;
+  if (!row.optOut && !done && !error) return null;
+  return (
+    <section className="grid-opt-out stack" aria-label={`Opt out of the event at ${row.address}`}>
+      {done ? (
+        <p role="status" data-testid="opt-out-done">
+          {OPT_OUT_TEXT.done}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="field-error" data-testid="opt-out-error">
+          {error}
+        </p>
+      ) : null}
+      {row.optOut ? (
+        <Form method="post" preventScrollReset className="stack no-print">
+          <p className="muted">{OPT_OUT_TEXT.explanation}</p>
+          <input type="hidden" name="dispatchId" value={row.id} />
+          <input type="hidden" name="buildingId" value={row.optOut.buildingId} />
+          <div>
+            <SubmitButton className="btn btn-secondary" data-testid="opt-out-button">
+              {OPT_OUT_TEXT.button}
+            </SubmitButton>
+          </div>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * An event's figures at its location (rule grid-event-figures): baseline, actual, reduction and estimated
+ * earnings, or why there is none; the method and the days it used on request (a details element: no script).
+ */
+function LocationFigures({ address, figures: f }: { address: string; figures: LocationFiguresView }) {
+  return (
+    <section className="grid-figures" data-testid="location-figures" aria-label={`Figures at ${address}`}>
+      {f.note ? (
+        <p className="grid-figures-note" data-testid="figures-note">
+          {f.note}
+        </p>
+      ) : (
+        <dl className="grid-times">
+          <div>
+            <dt>Baseline</dt>
+            <dd data-testid="figure-baseline">{f.baseline}</dd>
+          </div>
+          <div>
+            <dt>Actual average</dt>
+            <dd data-testid="figure-actual">{f.actual}</dd>
+          </div>
+          <div>
+            <dt>Reduced</dt>
+            <dd data-testid="figure-reduced">{`${f.kwReduced} · ${f.kwhReduced}`}</dd>
+          </div>
+          <div>
+            <dt>Estimated earnings</dt>
+            <dd data-testid="figure-earnings">{f.earnings}</dd>
+          </div>
+        </dl>
+      )}
+      {f.earningsDetail ? <p className="muted grid-figures-detail">{f.earningsDetail}</p> : null}
+      {f.method ? (
+        <details className="grid-method" data-testid="grid-method">
+          <summary>Method and days used</summary>
+          <p>{f.method}</p>
+          {f.days.length ? (
+            <ul className="grid-days">
+              {f.days.map((day) => (
+                <li key={day.date} data-used={day.used ? "yes" : "no"}>
+                  {`${day.date}: ${day.averageKw}${day.used ? " (used)" : ""}`}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No eligible days.</p>
+          )}
+        </details>
+      ) : null}
+    </section>
   );
 }
 
