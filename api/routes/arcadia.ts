@@ -10,6 +10,7 @@ import {
   clientUserId,
   createConnectToken,
   createConnectUrl,
+  isWebReturnAddress,
   localCredentialId,
   nowIso,
   providerCredentialOwner,
@@ -168,8 +169,9 @@ export function arcadiaRoutes(deps: ApiDeps) {
     auth,
     route(async (req, res) => {
       const body = parse(urlBody, req.body);
-      if (!body.redirect_url.startsWith(`${deps.config.webBaseUrl}/`))
-        throw badRequest("Unknown redirect_url");
+      // A return address elsewhere than the web app is refused with a code the web tier explains.
+      if (!isWebReturnAddress(deps.config.webBaseUrl, body.redirect_url))
+        throw new HttpError(400, { message: "Unknown redirect_url", error: "unknown_redirect_url" });
       const a = authOf(res);
       const utility = utilityOf(body.arcadia_provider_id);
       const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;

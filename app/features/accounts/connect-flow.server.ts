@@ -312,7 +312,8 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
   if (value.intent === CONNECT_INTENTS.providerUrl) {
     // Without JavaScript: the provider's hosted page (a Connect URL, 5 days), which sends the person back to
     // the success step; the receipt is stored now, as the provider's page cannot hand one back.
-    const back = `${getConfig().PUBLIC_URL ?? new URL(request.url).origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}`;
+    const origin = getConfig().PUBLIC_URL ?? new URL(request.url).origin;
+    const back = `${origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}`;
     let hosted;
     try {
       hosted = await createConnectUrl(
@@ -326,6 +327,12 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
       );
     } catch (error) {
       if (!isApiError(error)) throw error;
+      // A return address the api refuses is the server's set-up, not an outage: say which (a 400, not a 502).
+      if (error.details.code === "unknown_redirect_url")
+        return data<ConnectActionData>(
+          { formError: CONNECT_MESSAGES.returnAddressRefused(new URL(origin).host) },
+          { status: 400 },
+        );
       return data<ConnectActionData>({ formError: CONNECT_MESSAGES.providerFailed }, { status: 502 });
     }
     await markConnectSubmitted(api, user);
