@@ -24,6 +24,7 @@ import {
   type CredentialRow,
   upsertArcadiaCredential,
 } from "../domain/arcadia-events";
+import { connectVerdictHook } from "../mail/connect-verdict";
 
 /**
  * The utility-data provider's protocol on our side (docs/api/arcadia.md): Connect tokens and URLs for
@@ -44,6 +45,8 @@ const credentialBody = z.object({
   arcadia_provider_id: z.string().trim().min(1).max(100),
   utility_credential_id: z.string().trim().min(1).max(200),
   building_id: z.number().int().positive().nullish(),
+  /** How Connect ended on the page (its onClose status), kept with the session (rule connect-verdict-email). */
+  status: z.enum(["verified", "pending", "rejected", "timed_out"]).nullish(),
 });
 
 /** How long a Connect session of ours stays open: the provider's token life (2 hours), a hosted URL's (30 min). */
@@ -203,6 +206,14 @@ export function arcadiaRoutes(deps: ApiDeps) {
       const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
       const session = openConnectSession(deps, a, utility.id);
       if (!session) throw new HttpError(409, { message: "No Connect session is open for this utility" });
+      // What Connect showed the person: a verdict it showed is not emailed again when its webhook arrives.
+      const noteStatus = () => {
+        if (body.status)
+          db.prepare("UPDATE arcadia_connect_sessions SET connect_status = ? WHERE id = ?").run(
+            body.status,
+            session.id,
+          );
+      };
       const known = () =>
         db
           .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
@@ -211,12 +222,14 @@ export function arcadiaRoutes(deps: ApiDeps) {
       if (found) {
         if (found.client_id !== clientId) throw notFound();
         requireCredential(db, a, found.id);
+        noteStatus();
         res.status(201).json({ arcadia_credential_id: found.id });
         return;
       }
       const owner = await providerCredentialOwner(deps, body.utility_credential_id);
       if (owner !== clientUserId(clientId)) throw notFound();
       const cred = db.transaction(() => {
+        noteStatus();
         const again = known();
         if (again) {
           if (again.client_id !== clientId) throw notFound();
@@ -276,13 +289,11 @@ export function arcadiaWebhookRoutes(deps: ApiDeps): Router {
       }
       res.status(202).json({ received: true });
       setImmediate(() => {
-        try {
-          applyPendingArcadiaEvents(deps);
-        } catch (error) {
+        applyPendingArcadiaEvents(deps, connectVerdictHook(deps)).catch((error: unknown) =>
           deps.log("arcadia webhook apply failed", {
             err: error instanceof Error ? error.message : String(error),
-          });
-        }
+          }),
+        );
       });
     });
 }

@@ -16,6 +16,7 @@ import { m080_bill_flag_outcomes } from "./080_bill_flag_outcomes";
 import { m077_idempotency_keys } from "./077_idempotency_keys";
 import { m081_arcadia } from "./081_arcadia";
 import { m082_arcadia_connect_sessions } from "./082_arcadia_connect_sessions";
+import { m086_arcadia_connect_status } from "./086_arcadia_connect_status";
 
 export type Migration = { id: string; sql: string };
 
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   m077_idempotency_keys,
   m081_arcadia,
   m082_arcadia_connect_sessions,
+  m086_arcadia_connect_status,
 ];

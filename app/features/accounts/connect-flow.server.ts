@@ -300,12 +300,21 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
         arcadiaProviderId: utility.arcadiaProviderId,
         utilityCredentialId: value.utilityCredentialId,
         buildingId: value.building,
+        status: value.status,
       });
     } catch (error) {
       if (!isApiError(error)) throw error;
       return data<ConnectActionData>({ formError: CONNECT_MESSAGES.providerFailed }, { status: 502 });
     }
     await markConnectSubmitted(api, user);
+    // Success only on `verified` or `pending`; a login Connect rejected or timed out stays on the step with
+    // its message and Reconnect (rule connect-close-outcome). The credential is recorded either way.
+    if (value.status === "rejected" || value.status === "timed_out")
+      return data<ConnectActionData>({
+        formError:
+          value.status === "rejected" ? CONNECT_MESSAGES.providerRejected : CONNECT_MESSAGES.providerTimedOut,
+        ended: value.status,
+      });
     return success({ kind: "provider", utility: utility.name, count: 0, already: 0 });
   }
 

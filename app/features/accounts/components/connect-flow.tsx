@@ -47,7 +47,14 @@ export type ConnectFlowData =
       receipt: { kind: "provider" | "coned"; utility: string; count: number; already: number } | null;
     };
 
-export type ConnectActionData = { lastResult?: SubmissionResult<string[]>; formError?: string } | undefined;
+export type ConnectActionData =
+  | {
+      lastResult?: SubmissionResult<string[]>;
+      formError?: string;
+      /** How Connect ended when the step stays (rule connect-close-outcome). */
+      ended?: "rejected" | "timed_out";
+    }
+  | undefined;
 
 const ACTION = "/authorize-arcadia";
 
@@ -187,6 +194,7 @@ function CredentialsStep({
         embed={Boolean(data.embed)}
         pageHref={stepAction(data)}
         formError={actionData?.formError}
+        ended={Boolean(actionData?.ended)}
         ConnectButton={connectButton}
         utility={utility}
         correlationId={data.correlationId}
