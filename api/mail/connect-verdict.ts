@@ -69,7 +69,24 @@ type SessionPerson = { id: string; connect_status: string | null; email: string;
  * The Connect session a credential's event belongs to: the newest of that client for that utility, opened for
  * this credential (update mode) or for a new one, before the event (null when none: a seeded login).
  */
-function sessionOf(deps: ApiDeps, clientId: number, utilityId: number, credentialId: number, at: string) {
+function sessionOf(
+  deps: ApiDeps,
+  clientId: number,
+  utilityId: number,
+  credentialId: number,
+  providerCredentialId: string,
+  at: string,
+) {
+  // The session whose page reported this credential (the page may have minted newer ones since), else the
+  // newest of that client for that utility before the event.
+  const reported = deps.db
+    .prepare(
+      `SELECT s.id, s.connect_status, u.email, u.first_name FROM arcadia_connect_sessions s
+         JOIN users u ON u.id = s.user_id
+       WHERE s.client_id = ? AND s.provider_credential_id = ? ORDER BY s.created_at DESC LIMIT 1`,
+    )
+    .get(clientId, providerCredentialId) as SessionPerson | undefined;
+  if (reported) return reported;
   return (
     (deps.db
       .prepare(
@@ -108,7 +125,7 @@ async function verdictMailFor(deps: ApiDeps, raw: string): Promise<VerdictMail |
         { id: number; name: string } | undefined)
     : undefined;
   if (clientId === null || !utility) return null;
-  const person = sessionOf(deps, clientId, utility.id, cred?.id ?? -1, event.created_at);
+  const person = sessionOf(deps, clientId, utility.id, cred?.id ?? -1, providerCredential, event.created_at);
   if (!person) return null;
   const mail = await renderEmail(
     connectVerdictEmail({
@@ -118,10 +135,10 @@ async function verdictMailFor(deps: ApiDeps, raw: string): Promise<VerdictMail |
       verdict,
     }),
   );
-  return { to: person.email, sessionId: person.id, mail };
+  return { to: person.email, sessionId: person.id, providerCredentialId: providerCredential, mail };
 }
 
-type VerdictMail = { to: string; sessionId: string; mail: RenderedEmail };
+type VerdictMail = { to: string; sessionId: string; providerCredentialId: string; mail: RenderedEmail };
 
 /**
  * Rule connect-verdict-email: a credential's first verdict (verified, rejected, timed out) that arrives by webhook
@@ -133,10 +150,14 @@ export function connectVerdictHook(deps: ApiDeps): ArcadiaEventHook<VerdictMail>
     prepare: (raw) => verdictMailFor(deps, raw),
     write: (prepared, result) => {
       if (result.outcome !== "applied" || !result.first) return;
+      // Read again in the transaction: the page may have reported how Connect ended since it was prepared.
       const shown = deps.db
-        .prepare("SELECT connect_status FROM arcadia_connect_sessions WHERE id = ?")
-        .get(prepared.sessionId) as { connect_status: string | null } | undefined;
-      if (shown?.connect_status && shown.connect_status !== "pending") return;
+        .prepare(
+          `SELECT 1 FROM arcadia_connect_sessions WHERE (id = ? OR provider_credential_id = ?)
+             AND connect_status IS NOT NULL AND connect_status != 'pending'`,
+        )
+        .get(prepared.sessionId, prepared.providerCredentialId);
+      if (shown) return;
       sendMail(deps, { to: prepared.to, ...prepared.mail, kind: "connect_verdict" });
     },
   };

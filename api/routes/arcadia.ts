@@ -209,10 +209,9 @@ export function arcadiaRoutes(deps: ApiDeps) {
       // What Connect showed the person: a verdict it showed is not emailed again when its webhook arrives.
       const noteStatus = () => {
         if (body.status)
-          db.prepare("UPDATE arcadia_connect_sessions SET connect_status = ? WHERE id = ?").run(
-            body.status,
-            session.id,
-          );
+          db.prepare(
+            "UPDATE arcadia_connect_sessions SET connect_status = ?, provider_credential_id = ? WHERE id = ?",
+          ).run(body.status, body.utility_credential_id, session.id);
       };
       const known = () =>
         db

@@ -1,5 +1,6 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { expect, isJs, loginAs, ready, test, USERS } from "./fixtures";
+import { submitInConnect } from "./arcadia";
+import { expect, isJs, loginAs, mailLink, mailMark, mailsTo, ready, test, USERS } from "./fixtures";
 
 /**
  * Connect as a person reaches it: by clicking from the sidebar (the accounts page, then its Connect button: the
@@ -93,5 +94,43 @@ test.describe("Connect reached by clicking", () => {
       await expect(page).toHaveURL(/\/arcadia-sim\/connect\/cu_/);
     }
     expect(violations).toEqual([]);
+  });
+
+  test("a rejected login: the step says so with JavaScript; without, Success and then an email", async ({
+    page,
+  }, info) => {
+    test.slow();
+    const mark = await mailMark(info);
+    await loginAs(page, USERS.dana);
+    await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_gapower");
+    // With JavaScript: the step stays with "The credentials used were invalid. Please reconnect." and Reconnect.
+    await submitInConnect(page, info, "bad-login-mail", { utility: "Georgia Power" });
+    // The provider's verdict arrives by webhook (UTILITY_PROVIDER_DELAY_MS later).
+    await page.goto("/accounts");
+    await expect(async () => {
+      await page.reload();
+      await expect(
+        page.getByTestId("credential-alert").filter({ hasText: "Georgia Power (bad-login-mail)" }),
+      ).toHaveCount(1, { timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    const subject = /^Reconnect your Georgia Power login$/;
+    if (isJs(info)) {
+      // Connect showed the verdict on the page: no email for it.
+      expect(await mailsTo(info, USERS.dana, mark, subject)).toEqual([]);
+      return;
+    }
+    let mails: Awaited<ReturnType<typeof mailsTo>> = [];
+    await expect(async () => {
+      mails = await mailsTo(info, USERS.dana, mark, subject);
+      expect(mails).toHaveLength(1);
+    }).toPass({ timeout: 15_000 });
+    expect(mails[0].text).toContain("The credentials used were invalid. Please reconnect.");
+    // Its link opens what it reports: the login's Reconnect Required banner.
+    await page.goto(mailLink(mails[0], "Reconnect on the accounts page"));
+    await expect(
+      page
+        .getByTestId("credential-alert")
+        .filter({ hasText: "Reconnect Required: Georgia Power (bad-login-mail)" }),
+    ).toHaveCount(1);
   });
 });
