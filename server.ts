@@ -11,7 +11,7 @@ import helmet from "helmet";
 import { bodyLimit } from "./app/server/http/body-limit.server";
 import { canonicalPaths } from "./app/server/http/canonical-path.server";
 import { privateByDefault } from "./app/server/http/cache-control.server";
-import { ConfigError, getConfig } from "./app/server/config.server";
+import { ConfigError, embeddedWebBaseUrl, getConfig } from "./app/server/config.server";
 import { errorFields, getLogger } from "./app/server/ops/logger.server";
 import { isCrossSiteRequest } from "./app/server/http/csrf";
 import { hostHeaders } from "./app/server/http/host-header.server";
@@ -64,7 +64,7 @@ if (!config.API_URL) {
         port: config.API_PORT,
         host: "127.0.0.1",
         dbFile: path.join(config.DATA_DIR, "api.sqlite"),
-        webBaseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+        webBaseUrl: embeddedWebBaseUrl(config),
         staffEmailDomain: config.STAFF_EMAIL_DOMAIN,
         clockStart: config.CLOCK_START,
       },

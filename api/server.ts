@@ -12,6 +12,7 @@ import { startDelivery, type Delivery, type DeliveryOptions } from "./mail/deliv
 import { startSimulators } from "./simulators";
 import { startNotificationScheduler } from "./mail/scheduler";
 import { applyPendingArcadiaEvents } from "./domain/arcadia-events";
+import { connectVerdictHook } from "./mail/connect-verdict";
 
 export type StartApiOptions = Partial<ApiConfig> & {
   port: number;
@@ -101,7 +102,9 @@ export async function startApi(opts: StartApiOptions): Promise<RunningApi> {
   if (!deps.config.arcadia.apiUrl)
     deps.config.arcadia.apiUrl = `http://${opts.host ?? "127.0.0.1"}:${port}/arcadia-sim`;
   // Events received but not yet applied when the last process stopped.
-  applyPendingArcadiaEvents(deps);
+  void applyPendingArcadiaEvents(deps, connectVerdictHook(deps)).catch((error: unknown) =>
+    deps.log("arcadia webhook apply failed", { err: error instanceof Error ? error.message : String(error) }),
+  );
   const delivery = deps.config.smtp ? startDelivery(deps, opts.delivery) : undefined;
   return {
     server,

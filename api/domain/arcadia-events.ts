@@ -71,13 +71,17 @@ export function upsertArcadiaCredential(
   return find()!;
 }
 
-/** Applies one stored event to its credential (rule arcadia-event-status, rule arcadia-event-order). */
-function applyEvent(deps: ApiDeps, raw: string): string {
+/**
+ * Applies one stored event to its credential (rule arcadia-event-status, rule arcadia-event-order); `first`: it
+ * is the credential's first applied event (its first verdict).
+ */
+function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boolean } {
+  const outcome = (o: string) => ({ outcome: o, first: false });
   const { db } = deps;
   const event = webhookEvent.parse(JSON.parse(raw));
   const effect = arcadiaEventEffect(event.type);
   const providerCredential = event.data.utility_credential_id;
-  if (!effect || !providerCredential) return "ignored";
+  if (!effect || !providerCredential) return outcome("ignored");
   let cred = db
     .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
     .get(providerCredential) as CredentialRow | undefined;
@@ -85,13 +89,13 @@ function applyEvent(deps: ApiDeps, raw: string): string {
   if (cred) {
     // An event that names another client than the credential's is not this credential's (rule
     // arcadia-credential-claim): nothing is applied.
-    if (event.data.client_user_id && namedClient !== cred.client_id) return "client mismatch";
+    if (event.data.client_user_id && namedClient !== cred.client_id) return outcome("client mismatch");
   } else {
     // A credential the callback has not reported (the hosted page, or the event came first): the event names its
     // user and utility, and the newest Connect session of that client for that utility keeps the location chosen.
     const utility = utilityByProvider(deps, event.data.utility_id ?? "");
-    if (namedClient === null || !utility) return "unknown credential";
-    if (!db.prepare("SELECT 1 FROM clients WHERE id = ?").get(namedClient)) return "unknown client";
+    if (namedClient === null || !utility) return outcome("unknown credential");
+    if (!db.prepare("SELECT 1 FROM clients WHERE id = ?").get(namedClient)) return outcome("unknown client");
     const chosen = db
       .prepare(
         `SELECT building_id FROM arcadia_connect_sessions WHERE client_id = ? AND utility_id = ?
@@ -106,7 +110,9 @@ function applyEvent(deps: ApiDeps, raw: string): string {
       buildingId: chosen?.building_id ?? null,
     });
   }
-  if (!isNewerEvent(event.created_at, cred.arcadia_event_at)) return "older than applied";
+  if (!isNewerEvent(event.created_at, cred.arcadia_event_at)) return outcome("older than applied");
+  // The credential's first verdict: the one a person who did not see it in Connect is told about.
+  const first = cred.arcadia_event_at === null;
   db.prepare(
     "UPDATE utility_credentials SET state = ?, arcadia_event_at = ?, username = CASE WHEN ? != '' THEN ? ELSE username END WHERE id = ?",
   ).run(
@@ -119,30 +125,58 @@ function applyEvent(deps: ApiDeps, raw: string): string {
   db.prepare(
     "UPDATE utility_accounts SET arcadia_account_status = ?, arcadia_account_status_detail = ? WHERE credential_id = ?",
   ).run(effect.accountStatus, effect.accountDetail, cred.id);
-  return "applied";
+  return { outcome: "applied", first };
 }
 
-/** Applies every received event not yet applied, oldest first (after each delivery, and at start). */
-export function applyPendingArcadiaEvents(deps: ApiDeps) {
+/**
+ * Applies every received event not yet applied, oldest first (after each delivery, and at start). `hook` (the
+ * verdict email, api/mail/connect-verdict.ts) is prepared before each event and written in its transaction.
+ */
+/** What happens around an event's application: prepared before (asynchronous), written in its transaction. */
+export type ArcadiaEventHook<P> = {
+  prepare: (rawEvent: string) => Promise<P | null>;
+  write: (prepared: P, result: { outcome: string; first: boolean }) => void;
+};
+
+export async function applyPendingArcadiaEvents<P>(deps: ApiDeps, hook?: ArcadiaEventHook<P>) {
   const { db } = deps;
   const pending = db
     .prepare(
       "SELECT id, body FROM arcadia_webhook_events WHERE applied_at IS NULL ORDER BY occurred_at, received_at",
     )
     .all() as { id: string; body: string }[];
+  let applied = 0;
   for (const row of pending) {
     let outcome: string;
+    const prepared = hook ? await hook.prepare(row.body).catch(() => null) : null;
     try {
-      outcome = db.transaction(() => applyEvent(deps, row.body))();
+      const result = db.transaction(() => {
+        // Another run may have applied it while this one rendered.
+        const still = db
+          .prepare("SELECT 1 FROM arcadia_webhook_events WHERE id = ? AND applied_at IS NULL")
+          .get(row.id);
+        if (!still) return null;
+        const r = applyEventTo(deps, row.body);
+        if (hook && prepared !== null) hook.write(prepared, r);
+        db.prepare("UPDATE arcadia_webhook_events SET applied_at = ?, outcome = ? WHERE id = ?").run(
+          nowIso(),
+          r.outcome,
+          row.id,
+        );
+        return r.outcome;
+      })();
+      if (result === null) continue;
+      outcome = result;
     } catch (error) {
       outcome = `failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 200);
+      db.prepare("UPDATE arcadia_webhook_events SET applied_at = ?, outcome = ? WHERE id = ?").run(
+        nowIso(),
+        outcome,
+        row.id,
+      );
     }
-    db.prepare("UPDATE arcadia_webhook_events SET applied_at = ?, outcome = ? WHERE id = ?").run(
-      nowIso(),
-      outcome,
-      row.id,
-    );
+    applied++;
     deps.log("arcadia webhook applied", { event: row.id, outcome });
   }
-  return pending.length;
+  return applied;
 }

@@ -126,6 +126,35 @@ export async function createConnectToken(deps: ApiDeps, subject: ConnectSubject)
   return providerPost(deps, "/auth/connect_token", subjectBody(subject), connectTokenAnswer, token);
 }
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Whether the provider's hosted page may send the person back to `redirectUrl` (rule connect-return-address):
+ * a page of the web app, at its configured address (`webBaseUrl`: PUBLIC_URL, else http://localhost:PORT). When
+ * that address is this machine's (localhost, 127.0.0.1, [::1]), any of those names on the same port and scheme
+ * is the same web app: the demo opened at http://127.0.0.1:PORT is sent back there.
+ */
+export function isWebReturnAddress(webBaseUrl: string, redirectUrl: string): boolean {
+  let web: URL;
+  let back: URL;
+  try {
+    web = new URL(webBaseUrl);
+    back = new URL(redirectUrl);
+  } catch {
+    return false;
+  }
+  if (back.username || back.password) return false;
+  const base = web.pathname.replace(/\/$/, "");
+  if (!back.pathname.startsWith(`${base}/`)) return false;
+  if (back.origin === web.origin) return true;
+  return (
+    LOOPBACK_HOSTS.has(web.hostname) &&
+    LOOPBACK_HOSTS.has(back.hostname) &&
+    back.protocol === web.protocol &&
+    back.port === web.port
+  );
+}
+
 /** A Connect URL (no-JavaScript path, `expiresInSeconds`, 30 minutes at least at the provider): the provider's hosted page, which sends the person to `redirectUrl`. */
 export async function createConnectUrl(
   deps: ApiDeps,

@@ -10,6 +10,7 @@ import {
   clientUserId,
   createConnectToken,
   createConnectUrl,
+  isWebReturnAddress,
   localCredentialId,
   nowIso,
   providerCredentialOwner,
@@ -23,6 +24,7 @@ import {
   type CredentialRow,
   upsertArcadiaCredential,
 } from "../domain/arcadia-events";
+import { connectVerdictHook } from "../mail/connect-verdict";
 
 /**
  * The utility-data provider's protocol on our side (docs/api/arcadia.md): Connect tokens and URLs for
@@ -43,6 +45,8 @@ const credentialBody = z.object({
   arcadia_provider_id: z.string().trim().min(1).max(100),
   utility_credential_id: z.string().trim().min(1).max(200),
   building_id: z.number().int().positive().nullish(),
+  /** How Connect ended on the page (its onClose status), kept with the session (rule connect-verdict-email). */
+  status: z.enum(["verified", "pending", "rejected", "timed_out"]).nullish(),
 });
 
 /** How long a Connect session of ours stays open: the provider's token life (2 hours), a hosted URL's (30 min). */
@@ -168,8 +172,9 @@ export function arcadiaRoutes(deps: ApiDeps) {
     auth,
     asyncRoute(async (req, res) => {
       const body = parse(urlBody, req.body);
-      if (!body.redirect_url.startsWith(`${deps.config.webBaseUrl}/`))
-        throw badRequest("Unknown redirect_url");
+      // A return address elsewhere than the web app is refused with a code the web tier explains.
+      if (!isWebReturnAddress(deps.config.webBaseUrl, body.redirect_url))
+        throw new HttpError(400, { message: "Unknown redirect_url", error: "unknown_redirect_url" });
       const a = authOf(res);
       const utility = utilityOf(body.arcadia_provider_id);
       const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
@@ -201,6 +206,13 @@ export function arcadiaRoutes(deps: ApiDeps) {
       const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
       const session = openConnectSession(deps, a, utility.id);
       if (!session) throw new HttpError(409, { message: "No Connect session is open for this utility" });
+      // What Connect showed the person: a verdict it showed is not emailed again when its webhook arrives.
+      const noteStatus = () => {
+        if (body.status)
+          db.prepare(
+            "UPDATE arcadia_connect_sessions SET connect_status = ?, provider_credential_id = ? WHERE id = ?",
+          ).run(body.status, body.utility_credential_id, session.id);
+      };
       const known = () =>
         db
           .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
@@ -209,12 +221,14 @@ export function arcadiaRoutes(deps: ApiDeps) {
       if (found) {
         if (found.client_id !== clientId) throw notFound();
         requireCredential(db, a, found.id);
+        noteStatus();
         res.status(201).json({ arcadia_credential_id: found.id });
         return;
       }
       const owner = await providerCredentialOwner(deps, body.utility_credential_id);
       if (owner !== clientUserId(clientId)) throw notFound();
       const cred = db.transaction(() => {
+        noteStatus();
         const again = known();
         if (again) {
           if (again.client_id !== clientId) throw notFound();
@@ -274,13 +288,11 @@ export function arcadiaWebhookRoutes(deps: ApiDeps): Router {
       }
       res.status(202).json({ received: true });
       setImmediate(() => {
-        try {
-          applyPendingArcadiaEvents(deps);
-        } catch (error) {
+        applyPendingArcadiaEvents(deps, connectVerdictHook(deps)).catch((error: unknown) =>
           deps.log("arcadia webhook apply failed", {
             err: error instanceof Error ? error.message : String(error),
-          });
-        }
+          }),
+        );
       });
     });
 }

@@ -199,6 +199,15 @@ export function apiBaseUrl(cfg: Config = getConfig()) {
   return cfg.API_URL ?? `http://127.0.0.1:${cfg.API_PORT}/api`;
 }
 
+/**
+ * The web app's own address as the embedded api knows it (links in its emails, the return address of the
+ * provider's hosted page): PUBLIC_URL, else this server's PORT on localhost (rule connect-return-address: the
+ * api takes 127.0.0.1 and [::1] on that port as the same address).
+ */
+export function embeddedWebBaseUrl(cfg: Pick<Config, "PUBLIC_URL" | "PORT">) {
+  return cfg.PUBLIC_URL ? cfg.PUBLIC_URL.replace(/\/$/, "") : `http://localhost:${cfg.PORT}`;
+}
+
 /** The support address when neither SUPPORT_EMAIL nor a PUBLIC_URL with a domain name says otherwise. */
 export const DEFAULT_SUPPORT_EMAIL = "support@energyops.test";
 

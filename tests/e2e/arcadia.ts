@@ -1,7 +1,12 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, isJs, ready } from "./fixtures";
 
-/** Opens Connect on the Enter Credentials step and submits a login there; ends on "Connection(s) Initiated". */
+/**
+ * Opens Connect on the Enter Credentials step and submits a login there. Ends on "Connection(s) Initiated",
+ * except with JavaScript for a login Connect rejects (`bad`) or times out (`timeout`): the step stays with its
+ * message and Reconnect. Without JavaScript the hosted page always comes back to Success (the verdict follows by
+ * webhook and email).
+ */
 export async function submitInConnect(
   page: Page,
   info: TestInfo,
@@ -18,10 +23,21 @@ export async function submitInConnect(
     await frame.getByLabel("Utility username").fill(username);
     await frame.getByLabel("Utility password").fill("pw-123");
     await frame.getByRole("button", { name: "Submit credentials" }).click();
-    await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
     await expect(frame.getByRole("heading", { name: "Credentials submitted" })).toBeVisible();
+    // The step waits for Connect to say how it ended (rule connect-close-outcome).
+    await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
     await page.getByRole("button", { name: "Close Connect" }).click();
     await expect(overlay).toHaveCount(0);
+    const ending = /bad/i.test(username)
+      ? "The credentials used were invalid. Please reconnect."
+      : /timeout/i.test(username)
+        ? "The connection timed out. Please try again."
+        : null;
+    if (ending) {
+      await expect(page.getByRole("alert")).toHaveText(ending);
+      await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Reconnect", exact: true })).toBeVisible();
+    } else await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
   } else {
     // The provider's hosted page, then back to our success step.
     await expect(page).toHaveURL(/\/arcadia-sim\/connect\/cu_/);

@@ -282,3 +282,104 @@ describe("the provider simulator, through the api's endpoints", () => {
     expect(new Set(accounts(stored.id).map((a) => a.s))).toEqual(new Set(["CONNECTION_SUCCESS"]));
   });
 });
+
+describe("rule connect-verdict-email", () => {
+  const utilityAt = (offset: number) =>
+    api.db
+      .prepare("SELECT id, name, arcadia_provider_id AS p FROM utilities ORDER BY id LIMIT 1 OFFSET ?")
+      .get(offset) as { id: number; name: string; p: string };
+  const verdictMails = (utility: string) =>
+    api.db
+      .prepare(
+        "SELECT subject, text FROM outbox WHERE to_email = 'dana@harborcoffee.test' AND kind = 'connect_verdict' AND subject LIKE ?",
+      )
+      .all(`%${utility}%`) as { subject: string; text: string }[];
+
+  it("a verdict the hosted page could not show is emailed to the person who connected, once", async () => {
+    const u = utilityAt(3);
+    const url = await call(api, "POST", "/arcadia/connect-url", {
+      cookie: dana,
+      body: { arcadia_provider_id: u.p, redirect_url: "http://web.test/authorize-arcadia?step=success" },
+    });
+    expect(url.status).toBe(200);
+    const res = await fetch(url.json.connect_url as string, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ utility: u.p, username: "bad-hosted", password: "x" }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(303);
+    await until(
+      () =>
+        api.db.prepare("SELECT state FROM utility_credentials WHERE username = 'bad-hosted'").get() as
+          { state: string } | undefined,
+      (c) => c.state === "reconnect",
+    );
+    const mails = verdictMails(u.name);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toBe(`Reconnect your ${u.name} login`);
+    expect(mails[0].text).toContain("The credentials used were invalid. Please reconnect.");
+    expect(mails[0].text).toContain("http://web.test/accounts");
+  });
+
+  it("a verdict Connect showed on the page is not emailed; the page's status is kept with the session", async () => {
+    const u = utilityAt(4);
+    const t = await call(api, "POST", "/arcadia/connect-token", {
+      cookie: dana,
+      body: { arcadia_provider_id: u.p },
+    });
+    expect(t.status).toBe(200);
+    const res = await fetch(`${origin()}/arcadia-sim/connect/submit`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        token: t.json.connect_token as string,
+        origin: "http://web.test",
+        utility: u.p,
+        username: "bad-shown",
+        password: "x",
+      }),
+    });
+    const html = await res.text();
+    expect(html).toContain('"status":"rejected"');
+    const ucId = /"utilityCredentialId":"(uc_[0-9a-f]+)"/.exec(html)![1];
+    // The page reports how Connect ended as it registers the credential (the webhook may come before or after).
+    const reg = await call(api, "POST", "/arcadia/credentials", {
+      cookie: dana,
+      body: { arcadia_provider_id: u.p, utility_credential_id: ucId, status: "rejected" },
+    });
+    expect(reg.status).toBe(201);
+    const session = api.db
+      .prepare(
+        "SELECT connect_status FROM arcadia_connect_sessions WHERE utility_id = ? ORDER BY created_at DESC LIMIT 1",
+      )
+      .get(u.id) as { connect_status: string };
+    expect(session.connect_status).toBe("rejected");
+    await until(
+      () =>
+        api.db.prepare("SELECT state FROM utility_credentials WHERE arcadia_credential_id = ?").get(ucId) as
+          { state: string } | undefined,
+      (c) => c.state === "reconnect",
+    );
+    const before = verdictMails(u.name).length;
+    // A verdict for a login of that session, arriving now: Connect showed it, so no email.
+    const body = JSON.stringify(
+      event("utility_credential_rejected", new Date(nowMs()).toISOString(), {
+        ...harbor,
+        utility_id: u.p,
+        utility_credential_id: "uc_shown_on_page",
+        username: "bad-shown-2",
+      }),
+    );
+    expect(await deliver(body, signed(body))).toBe(202);
+    await until(
+      () =>
+        api.db
+          .prepare("SELECT state FROM utility_credentials WHERE arcadia_credential_id = 'uc_shown_on_page'")
+          .get() as { state: string } | undefined,
+      (c) => c.state === "reconnect",
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(verdictMails(u.name)).toHaveLength(before);
+  });
+});

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { apiConfigFromEnv, ARCADIA_DEMO_WEBHOOK_SECRET } from "../../api/config";
-import { arcadiaEventEffect, isNewerEvent, signWebhook, verifyWebhook } from "../../api/lib/arcadia";
+import {
+  arcadiaEventEffect,
+  isNewerEvent,
+  isWebReturnAddress,
+  signWebhook,
+  verifyWebhook,
+} from "../../api/lib/arcadia";
 import { simulatedOutcome } from "../../api/simulators/arcadia";
 import { connectCspSources } from "../../app/lib/arcadia-connect";
 import { connectProblemMessage } from "../../app/features/accounts/components/connect-widget";
@@ -168,5 +174,29 @@ describe("rule connect-close-messages", () => {
     expect(connectProblemMessage("timed_out")).toBe("The connection timed out. Please try again.");
     expect(connectProblemMessage("error")).toBe("An error has occurred, please try again.");
     expect(connectProblemMessage("script")).toBe("An error has occurred, please try again.");
+  });
+});
+
+describe("rule connect-return-address", () => {
+  it("takes a page of the configured web address, and this machine's other names on its port", () => {
+    const web = "http://localhost:4100";
+    expect(isWebReturnAddress(web, "http://localhost:4100/authorize-arcadia?step=success")).toBe(true);
+    expect(isWebReturnAddress(web, "http://127.0.0.1:4100/authorize-arcadia?step=success")).toBe(true);
+    expect(isWebReturnAddress(web, "http://[::1]:4100/authorize-arcadia")).toBe(true);
+    // Another port, scheme or host is another server.
+    expect(isWebReturnAddress(web, "http://127.0.0.1:3000/authorize-arcadia")).toBe(false);
+    expect(isWebReturnAddress(web, "https://127.0.0.1:4100/authorize-arcadia")).toBe(false);
+    expect(isWebReturnAddress(web, "http://192.0.2.7:4100/authorize-arcadia")).toBe(false);
+    expect(isWebReturnAddress(web, "http://localhost:4100@evil.test/authorize-arcadia")).toBe(false);
+    expect(isWebReturnAddress(web, "http://user:pw@localhost:4100/authorize-arcadia")).toBe(false);
+    expect(isWebReturnAddress(web, "not a url")).toBe(false);
+  });
+
+  it("a public address is taken as configured only", () => {
+    const web = "https://app.example.com";
+    expect(isWebReturnAddress(web, "https://app.example.com/authorize-arcadia")).toBe(true);
+    expect(isWebReturnAddress(web, "https://app.example.com.evil.test/authorize-arcadia")).toBe(false);
+    expect(isWebReturnAddress(web, "http://app.example.com/authorize-arcadia")).toBe(false);
+    expect(isWebReturnAddress(web, "https://localhost/authorize-arcadia")).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ import { m077_idempotency_keys } from "./077_idempotency_keys";
 import { m081_arcadia } from "./081_arcadia";
 import { m082_arcadia_connect_sessions } from "./082_arcadia_connect_sessions";
 import { m086_usage_fold } from "./086_usage_fold";
+import { m087_arcadia_connect_status } from "./087_arcadia_connect_status";
 import { m090_grid_programs } from "./090_grid_programs";
 
 export type Migration = { id: string; sql: string };
@@ -42,5 +43,6 @@ export const migrations: Migration[] = [
   m081_arcadia,
   m082_arcadia_connect_sessions,
   m086_usage_fold,
+  m087_arcadia_connect_status,
   m090_grid_programs,
 ];

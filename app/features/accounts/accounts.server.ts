@@ -158,7 +158,13 @@ const arcadiaCredentialAnswer = z.object({ arcadiaCredentialId: z.number() });
 /** Connect's onCredentialsSubmitted: the api records the provider's credential (its accounts show Processing). */
 export function registerArcadiaCredential(
   api: ApiClient,
-  input: { arcadiaProviderId: string; utilityCredentialId: string; buildingId?: number | null },
+  input: {
+    arcadiaProviderId: string;
+    utilityCredentialId: string;
+    buildingId?: number | null;
+    /** How Connect ended (its onClose status). */
+    status?: "verified" | "pending" | "rejected" | "timed_out";
+  },
 ) {
   return api.post("/arcadia/credentials", {
     body: input,

@@ -42,6 +42,9 @@ export const CONNECT_MESSAGES = {
   providerFailed: "An error has occurred, please try again.",
   providerRejected: "The credentials used were invalid. Please reconnect.",
   providerTimedOut: "The connection timed out. Please try again.",
+  /** The api refused the address the provider's hosted page would send the person back to (rule connect-return-address). */
+  returnAddressRefused: (origin: string) =>
+    `Connect cannot send you back to ${origin}: this server is set up for another address (PUBLIC_URL). Open the app at that address and connect again.`,
 } as const;
 
 // ---- utility filter -----------------------------------------------------------------------------------

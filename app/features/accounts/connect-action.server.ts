@@ -42,6 +42,15 @@ export const connectActionSchema = z.discriminatedUnion("intent", [
       .trim()
       .min(1, "Unknown credential")
       .max(200, "Unknown credential"),
+    /**
+     * How Connect ended after the submission (its onClose status, rule connect-close-outcome): `verified` or
+     * `pending` moves to Success, `rejected` or `timed_out` keeps the step with its message. Anything else
+     * (an older page) counts as `pending`: the verdict then reaches the accounts page by webhook.
+     */
+    status: z
+      .string()
+      .optional()
+      .transform((v) => (v === "verified" || v === "rejected" || v === "timed_out" ? v : "pending")),
   }),
   // Without JavaScript: to the provider's hosted page for this utility, or for the credential to update.
   z.object({ intent: z.literal(CONNECT_INTENTS.providerUrl), ...step, building: hintId, credential: hintId }),

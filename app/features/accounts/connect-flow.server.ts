@@ -300,19 +300,29 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
         arcadiaProviderId: utility.arcadiaProviderId,
         utilityCredentialId: value.utilityCredentialId,
         buildingId: value.building,
+        status: value.status,
       });
     } catch (error) {
       if (!isApiError(error)) throw error;
       return data<ConnectActionData>({ formError: CONNECT_MESSAGES.providerFailed }, { status: 502 });
     }
     await markConnectSubmitted(api, user);
+    // Success only on `verified` or `pending`; a login Connect rejected or timed out stays on the step with
+    // its message and Reconnect (rule connect-close-outcome). The credential is recorded either way.
+    if (value.status === "rejected" || value.status === "timed_out")
+      return data<ConnectActionData>({
+        formError:
+          value.status === "rejected" ? CONNECT_MESSAGES.providerRejected : CONNECT_MESSAGES.providerTimedOut,
+        ended: value.status,
+      });
     return success({ kind: "provider", utility: utility.name, count: 0, already: 0 });
   }
 
   if (value.intent === CONNECT_INTENTS.providerUrl) {
     // Without JavaScript: the provider's hosted page (a Connect URL, 5 days), which sends the person back to
     // the success step; the receipt is stored now, as the provider's page cannot hand one back.
-    const back = `${getConfig().PUBLIC_URL ?? new URL(request.url).origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}`;
+    const origin = getConfig().PUBLIC_URL ?? new URL(request.url).origin;
+    const back = `${origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}`;
     let hosted;
     try {
       hosted = await createConnectUrl(
@@ -326,6 +336,12 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
       );
     } catch (error) {
       if (!isApiError(error)) throw error;
+      // A return address the api refuses is the server's set-up, not an outage: say which (a 400, not a 502).
+      if (error.details.code === "unknown_redirect_url")
+        return data<ConnectActionData>(
+          { formError: CONNECT_MESSAGES.returnAddressRefused(new URL(origin).host) },
+          { status: 400 },
+        );
       return data<ConnectActionData>({ formError: CONNECT_MESSAGES.providerFailed }, { status: 502 });
     }
     await markConnectSubmitted(api, user);

@@ -54,7 +54,8 @@ export type ArcadiaConnectProps = {
   /** New connection: the utility Connect opens on; update mode (a stored credential) passes none. */
   utilityId?: string;
   label: string;
-  onSubmitted: (utilityCredentialId: string) => void;
+  /** Connect closed after a submission: the provider's credential id and how Connect says it ended. */
+  onSubmitted: (utilityCredentialId: string, status: ArcadiaConnectStatus) => void;
   /** Connect closed without a submission (`no_submit`) gives null; a failure its status or error. */
   onProblem: (status: ArcadiaConnectStatus | "script") => void;
 };
@@ -105,22 +106,24 @@ function Opener({ connectToken, env, utilityId, label, onSubmitted, onProblem }:
       className="btn"
       disabled={loading || Boolean(error)}
       onClick={() => {
-        let submitted = false;
+        let submitted: string | null = null;
         void open({
           connectToken,
           env,
           ...(utilityId ? { newCredentialData: { utilityId } } : {}),
           callbacks: {
+            // The credential exists at the provider; how it ended is Connect's to say when it closes.
             onCredentialsSubmitted: ({ utilityCredentialId }) => {
-              submitted = true;
-              if (mounted.current) handlers.current.onSubmitted(String(utilityCredentialId));
+              submitted = String(utilityCredentialId);
             },
             onError: () => {
-              if (mounted.current && !submitted) handlers.current.onProblem("error");
+              if (mounted.current && submitted === null) handlers.current.onProblem("error");
             },
             onClose: ({ status }) => {
-              // After a submission the flow has moved on; the verdict reaches the accounts page by webhook.
-              if (mounted.current && !submitted && status !== "no_submit") handlers.current.onProblem(status);
+              if (!mounted.current) return;
+              // After a submission the step moves on by its verdict (rule connect-close-outcome).
+              if (submitted !== null) handlers.current.onSubmitted(submitted, status);
+              else if (status !== "no_submit") handlers.current.onProblem(status);
             },
           },
         });

@@ -64,7 +64,14 @@ export type ConnectFlowData =
       receipt: { kind: "provider" | "coned"; utility: string; count: number; already: number } | null;
     };
 
-export type ConnectActionData = { lastResult?: SubmissionResult<string[]>; formError?: string } | undefined;
+export type ConnectActionData =
+  | {
+      lastResult?: SubmissionResult<string[]>;
+      formError?: string;
+      /** How Connect ended when the step stays (rule connect-close-outcome). */
+      ended?: "rejected" | "timed_out";
+    }
+  | undefined;
 
 const ACTION = "/authorize-arcadia";
 
@@ -205,6 +212,7 @@ function CredentialsStep({
           embed={Boolean(data.embed)}
           pageHref={stepAction(data)}
           formError={actionData?.formError}
+          ended={Boolean(actionData?.ended)}
           ConnectButton={connectButton}
           utility={utility}
           correlationId={data.correlationId}
@@ -264,8 +272,11 @@ function SelectStep({ data }: { data: FlowData }) {
 function ReviewStep({ data }: { data: FlowData }) {
   const { Form: F } = useNav();
   const utility = data.utility!;
+  // On the page, the credentials step is a document of its own (rule connect-csp-pages): a client-side
+  // navigation would keep the policy of the document the flow was entered from (the onboarding checklist, a
+  // redirect), which does not allow Connect's script. In the dialog the step links to the page instead.
   return (
-    <F method="get" action={ACTION} className="stack">
+    <F method="get" action={ACTION} className="stack" reloadDocument={data.embed ? undefined : true}>
       <EmbedField data={data} />
       <input type="hidden" name="step" value="connect_arcadia" />
       <input type="hidden" name="utility" value={utility.arcadiaProviderId} />

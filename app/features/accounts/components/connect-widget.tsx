@@ -138,6 +138,8 @@ export function ProviderConnect(
     embed: boolean;
     pageHref: string;
     formError?: string;
+    /** Connect ended with a verdict that keeps the step (rejected, timed out). */
+    ended?: boolean;
     /** Connect's opener (arcadia-connect.client.tsx), given by the connect page's route only. */
     ConnectButton?: ComponentType<ArcadiaConnectProps>;
   },
@@ -149,7 +151,8 @@ export function ProviderConnect(
   const submit = useSubmit();
   const [problem, setProblem] = useState<string | null>(null);
   const [scriptFailed, setScriptFailed] = useState(false);
-  const label = update ? "Reconnect" : "Connect";
+  // After Connect said the login failed (rejected, timed out), the step offers to connect again.
+  const label = update || props.ended ? "Reconnect" : "Connect";
   const message =
     problem ?? props.formError ?? (session && "failed" in session ? CONNECT_MESSAGES.providerFailed : null);
   const canOpen = hydrated && !scriptFailed && session && "token" in session && ArcadiaConnectButton;
@@ -185,12 +188,13 @@ export function ProviderConnect(
               env={session.env}
               utilityId={update ? undefined : utility.arcadiaProviderId}
               label={label}
-              onSubmitted={(utilityCredentialId) =>
+              onSubmitted={(utilityCredentialId, status) => {
+                setProblem(null);
                 submit(
-                  { ...hidden, correlationId, intent: CONNECT_INTENTS.provider, utilityCredentialId },
+                  { ...hidden, correlationId, intent: CONNECT_INTENTS.provider, utilityCredentialId, status },
                   { method: "post", action },
-                )
-              }
+                );
+              }}
               onProblem={(status) => {
                 if (status === "script") setScriptFailed(true);
                 setProblem(connectProblemMessage(status));
