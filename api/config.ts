@@ -90,7 +90,7 @@ const schema = z.object({
    */
   ARCADIA_WEBHOOK_SECRET: z.string().trim().min(16, "must be at least 16 characters").max(500).optional(),
   /**
-   * The explicit demo switch (issue 48, finding 5): "true" or "1" lets a production api (NODE_ENV=production)
+   * The explicit demo switch: "true" or "1" lets a production api (NODE_ENV=production)
    * with the simulator accept webhooks signed with the public demo key. Off by default; never with a provider.
    */
   ARCADIA_DEMO_WEBHOOK_KEY: z.enum(["true", "false", "1", "0"]).default("false"),
@@ -104,7 +104,7 @@ const demoSwitch = (e: { ARCADIA_DEMO_WEBHOOK_KEY: string }) =>
   e.ARCADIA_DEMO_WEBHOOK_KEY === "true" || e.ARCADIA_DEMO_WEBHOOK_KEY === "1";
 
 /**
- * The key webhooks must be signed with (rule arcadia-webhook-key, issue 48 finding 5): the configured one
+ * The key webhooks must be signed with (rule arcadia-webhook-key): the configured one
  * (trimmed by the schema); without one, the public demo key outside production or with the demo switch on;
  * else (a production api with the simulator, the Docker default) a random key of this process, which the
  * built-in simulator signs with and nobody else knows, so the public demo key is refused.

@@ -40,7 +40,7 @@ const rose = (f?: FlagFigures) => f?.price?.kind === "priced";
 /**
  * The heading of one flag (rule flag-headings, docs/rules.md): a closed investigation is headed by its outcome;
  * otherwise the spec's heading by type and status, except that a rate class change whose bill shows no rise of
- * the rate is not headed "increased" (issue 49: "changed this account's rate class").
+ * the rate is not headed "increased" ("changed this account's rate class").
  */
 export function flagHeading(flag: Pick<FlagLike, "type" | "status">, figures?: FlagFigures): string {
   if (flag.status === "completed" && figures?.outcome) return outcomeHeading(figures.outcome);
@@ -130,7 +130,7 @@ export const otherAnswer = (a: FlagAnswerStatus): FlagAnswerStatus =>
 export type FlagAnswerSource = "app" | "email";
 
 /**
- * The most answers a flag takes (issue 48, finding 4): enough for a wrong tap corrected several times by a few
+ * The most answers a flag takes: enough for a wrong tap corrected several times by a few
  * colleagues, few enough that a forwarded alert cannot toggle a flag and fill its history.
  */
 export const FLAG_ANSWER_LIMIT = 10;
@@ -149,7 +149,7 @@ export const FLAG_WITHDRAW_SIGNED_IN =
  *   record may switch it to "Yes, this is expected" (a wrong tap), from the signed-in page only.
  * - `already`: that answer is on record (yours or another person's): nothing new is recorded.
  * - `signed-in`: an email link tried to withdraw its person's own investigation request: an answer link may
- *   escalate, never withdraw (a forwarded alert must not cancel an investigation, issue 48 finding 4).
+ *   escalate, never withdraw (a forwarded alert must not cancel an investigation).
  * - `limit`: the flag has had FLAG_ANSWER_LIMIT answers; nothing more is taken.
  * - `refused`: completed is final; another person's investigation request stays.
  */

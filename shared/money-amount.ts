@@ -1,8 +1,7 @@
 /**
  * A dollar amount typed by a person (rule money-amount-input, docs/rules.md), as whole cents: "$1,205.00",
  * "1205", "182.5" and " 12.05 " are amounts; a comma is only ever a thousands separator, between groups of
- * exactly three digits ("12,05", "12,0.5", "1,2345" are refused, never read as $1,205.00 or $120.50: issue 48,
- * finding 6). At most 9 whole digits and 2 decimals; no sign, no exponent. Integer arithmetic: no float
+ * exactly three digits ("12,05", "12,0.5", "1,2345" are refused, never read as $1,205.00 or $120.50). At most 9 whole digits and 2 decimals; no sign, no exponent. Integer arithmetic: no float
  * rounding. Answers null for an empty field, "invalid" for anything else that is not an amount.
  */
 export function parseDollarAmount(text: string | null | undefined): number | null | "invalid" {

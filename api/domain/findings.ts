@@ -39,7 +39,7 @@ type AccountRow = {
   last_statement_date: string | null;
 };
 
-// Its timezone: answers and outcomes are dated in the location's own day, as the emails and pages are (issue 49).
+// Its timezone: answers and outcomes are dated in the location's own day, as the emails and pages are.
 const locationJson = (b: BuildingRow) => ({
   id: b.id,
   name: b.nickname || b.name,
@@ -49,7 +49,7 @@ const locationJson = (b: BuildingRow) => ({
 
 /**
  * Which locations the answer covers: how many, and whether they are all of the client's (a person limited to
- * some locations reads "At your N locations", issue 49).
+ * some locations reads "At your N locations").
  */
 function scopeOf(db: DB, auth: Auth, buildings: BuildingRow[]) {
   const { n } = db

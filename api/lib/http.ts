@@ -132,7 +132,7 @@ export const route =
 /**
  * An asynchronous handler (it awaits something: rendering an email, the provider, a PDF). Its writes cannot share
  * one transaction with the stored answer of an Idempotency-Key, so a write sent with a key is refused with 422
- * before the handler runs (finding 3 of issue 48): a key is honoured or refused, never half-applied. The
+ * before the handler runs: a key is honoured or refused, never half-applied. The
  * handler's promise is always observed: its failure reaches the error middleware.
  */
 export const asyncRoute =
@@ -158,7 +158,7 @@ export function paged<T>(items: T[], page: number, size: number) {
 
 /**
  * A request body the body parsers could not read (their errors carry a `type`), answered as the client's fault
- * (issue 48, finding 8): over the limit 413, an encoding or charset not taken 415, malformed or cut short 400.
+ *: over the limit 413, an encoding or charset not taken 415, malformed or cut short 400.
  * Null for any other error.
  */
 export function bodyError(err: unknown): { status: number; message: string } | null {

@@ -738,7 +738,7 @@ export type ClosingOutcome = {
  * client's Bill Audit Alerts and may see the location, once per flag (the ledger's key). Not held back by the
  * alert limit: it answers a question the client asked. Rendering is asynchronous, so the emails are rendered
  * BEFORE the close from what it will write, and `write` (synchronous) writes them inside the close's own
- * transaction: an email only for a close that committed (issue 48, finding 3). Answers how many `write` wrote.
+ * transaction: an email only for a close that committed. Answers how many `write` wrote.
  */
 export async function prepareFlagOutcome(
   deps: ApiDeps,

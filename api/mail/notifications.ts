@@ -270,7 +270,7 @@ const comfortSetpoint = (d: Pick<IssueAlertData, "thermostat" | "issueSlug">) =>
         : "auto";
 
 /**
- * Which way a comfort issue's room is off (issue 49, rule comfort-alert-reading): "too cold" below the heating
+ * Which way a comfort issue's room is off (rule comfort-alert-reading): "too cold" below the heating
  * setpoint, "too warm" above the cooling one (the setpoint the issue is about); null without a reading, or
  * when the room is within its setpoints.
  */

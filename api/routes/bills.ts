@@ -295,7 +295,7 @@ export function billRoutes(deps: ApiDeps) {
       const outcome = { outcome: body.outcome, creditCents, note: body.note };
       const closedAt = clock.nowIso();
       // The emails are rendered first (asynchronous), then written in the close's own transaction: a close that
-      // rolls back sends nothing, and one that commits has its emails (issue 48, finding 3).
+      // rolls back sends nothing, and one that commits has its emails.
       const emails = await prepareFlagOutcome(deps, flag.id, {
         ...outcome,
         by: `${auth.user.first_name} ${auth.user.last_name}`.trim(),

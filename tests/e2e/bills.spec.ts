@@ -33,7 +33,7 @@ test.describe("bills and energy usage page", () => {
     await expect(page.getByRole("heading", { name: "Please verify energy supplier change" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Your utility delivery rate increased" })).toBeVisible();
     await expect(page.getByText(/within 1 business day/).first()).toBeVisible();
-    // The change this bill measured, in place of a general "typically 50-70%" (issue 49).
+    // The change this bill measured, in place of a general "typically 50-70%".
     await expect(
       page.getByText(
         /On this bill the rate per kWh rose from \$0\.\d{4} to \$0\.\d{4} per kWh \(\+\d+\.\d%\)\./,

@@ -28,7 +28,7 @@ test.describe("answers from email", () => {
     await openEmailPage(page, url.pathname + url.search);
     await expect(page.getByRole("heading", { name: "Did you expect this change?" })).toBeVisible();
     await expect(page.getByText(/^Acct # /)).toBeVisible();
-    // The price is shown where the answer is given (issue 49): the email's own first line.
+    // The price is shown where the answer is given: the email's own first line.
     const priceLine = mail.text.split("\n").find((l) => l.startsWith("At stake on this bill"))!;
     await expect(page.getByTestId("answer-price")).toHaveText(priceLine.trim());
     // The link's answer first, the other one beside it (a wrong tap in the email is switched here).
@@ -40,8 +40,8 @@ test.describe("answers from email", () => {
       /^You answered “No, please investigate” on .+, from an email alert\.$/,
     );
 
-    // Opened again, the link shows the answer on record; it never withdraws an investigation (issue 48,
-    // finding 4): the page sends her to the signed-in spending page instead of offering "Yes".
+    // Opened again, the link shows the answer on record; it never withdraws an investigation:
+    // the page sends her to the signed-in spending page instead of offering "Yes".
     await openEmailPage(page, url.pathname + url.search);
     await expect(page.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
     await expect(page.getByRole("button")).toHaveCount(0);
@@ -141,7 +141,7 @@ test.describe("answers from email", () => {
     await other.getByRole("button", { name: "No, please investigate" }).click();
     await expect(other.getByRole("heading", { name: "Help is on the way!" })).toBeVisible();
     // Dana's stale "Yes" does not withdraw Sam's request: the seed's 'Unable to process update' (seed 2 §8),
-    // then who answered and when (issue 51, point 7).
+    // then who answered and when.
     await flag.getByRole("button", { name: "Yes, this is expected" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "Unable to process update" });
     await expect(alert).toBeVisible();

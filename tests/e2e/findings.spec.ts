@@ -24,7 +24,7 @@ test("the ledger: headline, a period and a sort in the URL, and the CSV of the r
 }, info) => {
   await openLedger(page, info);
   await expect(page.getByRole("heading", { level: 1, name: "Findings" })).toBeVisible();
-  // Open and closed money apart (issue 49).
+  // Open and closed money apart.
   await expect(page.getByTestId("findings-headline")).toHaveText(
     /^\$[\d,]+\.\d{2} at stake on \d+ open findings this year; \$[\d,]+\.\d{2} found on \d+ closed findings, of which \$182\.50 recovered\.$/,
   );
@@ -97,7 +97,7 @@ test("a person limited to some locations sees only theirs", async ({ page }, inf
     ]).toContain(location);
   await expect(rows(page).filter({ hasText: "Missing bill" })).toHaveCount(0);
   expect(await page.content()).not.toContain("Midtown");
-  // Their headline and totals say they cover their five (issue 49).
+  // Their headline and totals say they cover their five.
   await expect(page.getByTestId("findings-headline")).toHaveText(
     /^At your 5 locations: \$[\d,]+\.\d{2} at stake on /,
   );

@@ -43,7 +43,7 @@ test("staff close an investigation with a credit; the client gets the outcome by
   await form
     .getByRole("textbox", { name: "Note for the client" })
     .fill("Utility refunded the delivery charge.");
-  // A comma only separates thousands: "12,05" is refused, never recorded as $1,205.00 (issue 48, finding 6).
+  // A comma only separates thousands: "12,05" is refused, never recorded as $1,205.00.
   await form.getByRole("textbox", { name: /Credit received/ }).fill("12,05");
   await form.getByRole("button", { name: "Close investigation" }).click();
   const again = page.getByTestId(`flag-${flagId}`).locator("form.flag-close");
@@ -69,7 +69,7 @@ test("staff close an investigation with a credit; the client gets the outcome by
   await expect(page.getByTestId(`flag-outcome-${flagId}`)).toContainText(
     new RegExp(`^You closed the investigation on .+ at .+: ${escapeRe(words)}\\.`),
   );
-  // The flag now reads as its outcome (issue 49), not as a confirmed change or an open request.
+  // The flag now reads as its outcome, not as a confirmed change or an open request.
   await expect(
     closed.getByRole("heading", { name: "Investigated: credit of $48.60 received" }),
   ).toBeVisible();
@@ -118,7 +118,7 @@ test("the client sees no close form; seeded closed investigations show their out
   await expect(page.locator(".flag-outcome").first()).toContainText(
     /Credit received: \$182\.50 of \$[\d,]+\.\d{2}/,
   );
-  // Headed by the outcome (issue 49): not "New supplier verified … is confirmed as the energy supplier".
+  // Headed by the outcome: not "New supplier verified … is confirmed as the energy supplier".
   await expect(page.getByRole("heading", { name: "Investigated: credit of $182.50 received" })).toBeVisible();
   await expect(page.locator(".flag").filter({ hasText: "Investigated: credit" })).not.toContainText(
     "confirmed",

@@ -4,7 +4,7 @@ import type { RunningApi } from "../../api/server";
 import { startTestApi } from "./api-harness";
 
 /**
- * A body the api cannot read is the client's fault, answered as such (issue 48, finding 8): 413 for one over
+ * A body the api cannot read is the client's fault, answered as such: 413 for one over
  * the limit, 415 for an encoding or charset it does not take, 400 for a malformed one; never 500.
  */
 let api: RunningApi;

@@ -141,7 +141,7 @@ describe("the findings ledger", () => {
     // The credit answers a finding priced from its bills: the utility gave back less than was at stake.
     const credited = ledger.rows.find((r) => r.cells.outcome.startsWith("Credit received"))!;
     expect(credited.stakeCents).toBeGreaterThanOrEqual(credited.recoveredCents);
-    // Open and closed money apart (issue 49), each the sum of this year's rows of its kind.
+    // Open and closed money apart, each the sum of this year's rows of its kind.
     const year = await page("/findings?period=this-year", cookie);
     const sum = (open: boolean) =>
       year.rows.filter((r) => r.open === open).reduce((s, r) => s + r.stakeCents, 0);
@@ -174,7 +174,7 @@ describe("the findings ledger", () => {
     );
     expect(ledger.rows.every((r) => SAM_LOCATIONS.includes(r.locationId))).toBe(true);
     expect(ledger.rows.some((r) => r.cells.kind === "Missing bill")).toBe(false);
-    // Their headline and totals say they cover their locations (issue 49).
+    // Their headline and totals say they cover their locations.
     const theirs = `At your ${SAM_LOCATIONS.length} locations`;
     expect(ledger.headline.startsWith(`${theirs}: `)).toBe(true);
     expect(ledger.allLabel).toBe(`Your ${SAM_LOCATIONS.length} locations`);

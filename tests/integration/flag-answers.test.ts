@@ -3,7 +3,7 @@ import type { RunningApi } from "../../api/server";
 import { FLAG_ANSWER_LIMIT, FLAG_ANSWER_LIMIT_REACHED } from "../../shared/bill-flags";
 import { call, loginCookie, startTestApi } from "./api-harness";
 
-/** Rule flag-answer-history on the api: a flag takes at most FLAG_ANSWER_LIMIT answers (issue 48, finding 4). */
+/** Rule flag-answer-history on the api: a flag takes at most FLAG_ANSWER_LIMIT answers. */
 let api: RunningApi;
 beforeAll(async () => {
   api = await startTestApi();

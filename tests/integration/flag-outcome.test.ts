@@ -74,7 +74,7 @@ describe("closing an investigation (rule flag-outcome)", () => {
     ).toBe(sent.length);
   });
 
-  it("a closed flag reads as its outcome in the bills CSV, on the answer page and in the email, with the stake (issue 49)", async () => {
+  it("a closed flag reads as its outcome in the bills CSV, on the answer page and in the email, with the stake", async () => {
     const open = api.db
       .prepare(
         `SELECT f.id, f.bill_statement_id AS bill FROM bill_flags f
@@ -151,7 +151,7 @@ describe("closing an investigation (rule flag-outcome)", () => {
   });
 });
 
-describe("the outcome email is written in the close's transaction (issue 48, finding 3)", () => {
+describe("the outcome email is written in the close's transaction", () => {
   it("an email that cannot be written rolls the close back; a close that commits has its email", async () => {
     // The test's own investigation: a flag of Harbor's asked about (the first test closed the seeded one).
     const open = flagOf(102, "unacknowledged");

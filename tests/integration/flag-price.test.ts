@@ -76,7 +76,7 @@ describe("priced findings (rule flag-price)", () => {
       expect(l).toMatch(/,(\d+\.\d{2},"\$0\.\d{4} → .* = \$[\d,.]+"|,"(nothing|not priced), .*")$/);
   });
 
-  it("the bills CSV carries each bill's rate: every At Stake recomputes from its rows (issue 49)", async () => {
+  it("the bills CSV carries each bill's rate: every At Stake recomputes from its rows", async () => {
     const cookie = await loginCookie(api, "dana@harborcoffee.test");
     const csv = (await call(api, "GET", "/client/1/bill-statements/export-csv", { cookie }))
       .json as unknown as string;

@@ -199,7 +199,7 @@ describe("Idempotency-Key (reference api)", () => {
   });
 
   it("an asynchronous write refuses a key with 422 before it runs: nothing closed, nothing emailed, no crash", async () => {
-    // Issue 48, finding 3: the staff close renders its email (asynchronous), so it cannot answer a key inside one
+    // the staff close renders its email (asynchronous), so it cannot answer a key inside one
     // transaction. Before, runKeyed threw after the handler had started: the close rolled back, the email was
     // written all the same, and the handler's promise was left unobserved (an unhandled rejection).
     const unhandled: unknown[] = [];

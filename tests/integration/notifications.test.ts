@@ -212,7 +212,7 @@ describe("notification jobs and the test hook", () => {
     const repeat = await call(api, "POST", "/email-answers/bill-flag", { body: { token: investigate } });
     expect(repeat.status).toBe(200);
     expect(history()).toHaveLength(1);
-    // An answer link never withdraws an investigation (issue 48, finding 4), not even its own person's: her
+    // An answer link never withdraws an investigation, not even its own person's: her
     // "Yes" link and the page's switch are refused, and the page sends her to the signed-in spending page.
     const yesView = await call(api, "GET", `/email-answers/bill-flag?token=${confirm}`);
     expect(yesView.json).toMatchObject({ state: "answered", answers_open: [] });

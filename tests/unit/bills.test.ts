@@ -48,7 +48,7 @@ describe("flag headings", () => {
       expect(flagHeading({ type: "rate_class_change", status })).toBe("Utility delivery rate class updated");
     }
   });
-  it("a closed investigation is headed and explained by its outcome (issue 49)", () => {
+  it("a closed investigation is headed and explained by its outcome", () => {
     const supplier = { type: "supplier_change", status: "completed" };
     const price = { kind: "priced" as const, cents: 7427, change: { before: 1260, after: 1421 } };
     const credit = { price, outcome: { outcome: "credit_received" as const, creditCents: 6840 } };
@@ -71,7 +71,7 @@ describe("flag headings", () => {
     // Not "New supplier verified … is confirmed as the energy supplier": that is a dismissed flag's words.
     expect(flagCopy(supplier, "Direct Energy Business", credit)).not.toContain("confirmed");
   });
-  it("a rate class change is headed by what its bill shows, with the measured change (issue 49)", () => {
+  it("a rate class change is headed by what its bill shows, with the measured change", () => {
     const flag = { type: "rate_class_change", status: "unacknowledged" };
     const noRise = {
       price: { kind: "no_rise" as const, cents: null, change: { before: 1450, after: 1421 } },
@@ -181,7 +181,7 @@ describe("visibility", () => {
     const view = flagAnswerView({ status: "dismissed", answerOnRecord: answers.at(-1), answers }, "UTC");
     expect(view).toMatchObject({ options: [], limitReached: true });
   });
-  it("a refused answer says 'Unable to process update', then who answered and when (issue 51 point 7)", () => {
+  it("a refused answer says 'Unable to process update', then who answered and when", () => {
     const flag = {
       answerView: {
         onRecord:

@@ -136,7 +136,7 @@ describe("notification email templates", () => {
     expect(emailProblems(mail, BASE)).toEqual([]);
   });
 
-  it("rate class change: headed by what its figures show, the measured change in place of 50-70% (issue 49)", async () => {
+  it("rate class change: headed by what its figures show, the measured change in place of 50-70%", async () => {
     const alert = (previousBill: { rateCents: number } | null) =>
       billFlagAlertEmail({
         ...common,
@@ -197,7 +197,7 @@ describe("notification email templates", () => {
         investigateToken: "b",
       }),
     );
-    // The rate did not rise on this bill: not headed "increased" (issue 49).
+    // The rate did not rise on this bill: not headed "increased".
     expect(mail.subject).toBe("Your utility changed this account's rate class: Slope, Acct # 77-0093-1");
     expect(mail.text).toContain(
       "On this bill the rate per kWh did not rise: it went from $0.1450 to $0.1421 per kWh (−2.0%).",
@@ -373,7 +373,7 @@ describe("what an alert says", () => {
     ).toMatch(/^We have no indoor reading from it right now\./);
   });
 
-  it("a comfort alert's first sentence says which: too warm or too cold (issue 49)", () => {
+  it("a comfort alert's first sentence says which: too warm or too cold", () => {
     const first = (over: Partial<IssueAlertData["thermostat"]>, issueSlug: string) =>
       (
         issueAlertEmail({

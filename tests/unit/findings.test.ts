@@ -163,7 +163,7 @@ describe("the findings totals and headline (rule findings-totals)", () => {
   });
 
   it("heads the page with this year's findings, whatever the period shown", () => {
-    // Open and closed money apart (issue 49): at stake on the open ones; found on the closed, of which recovered.
+    // Open and closed money apart: at stake on the open ones; found on the closed, of which recovered.
     expect(headline(all, TODAY)).toBe(
       "$54.39 at stake on 3 open findings this year; $200.12 found on 1 closed finding, of which $182.50 recovered.",
     );
@@ -171,7 +171,7 @@ describe("the findings totals and headline (rule findings-totals)", () => {
     expect(ledgerTotals([]).client).toEqual({ count: 0, open: 0, stakeCents: 0, recoveredCents: 0 });
   });
 
-  it("says a limited person's headline and totals cover their locations (issue 49)", () => {
+  it("says a limited person's headline and totals cover their locations", () => {
     const limited = buildLedger(all, q(""), TODAY, { locations: 5, all: false });
     expect(limited.headline).toBe(`At your 5 locations: ${headline(all, TODAY)}`);
     expect(limited.allLabel).toBe("Your 5 locations");
@@ -180,7 +180,7 @@ describe("the findings totals and headline (rule findings-totals)", () => {
     expect([everyone.headline, everyone.allLabel]).toEqual([headline(all, TODAY), "All locations"]);
   });
 
-  it("dates answers and outcomes in the location's timezone, as the emails do (issue 49)", () => {
+  it("dates answers and outcomes in the location's timezone, as the emails do", () => {
     // 00:16 UTC on Dec 2 is 6:16 PM CST on Dec 1 in Chicago.
     const late = {
       ...credited,

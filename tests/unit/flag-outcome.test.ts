@@ -27,7 +27,7 @@ describe("closing an investigation (rule flag-outcome)", () => {
     for (const bad of ["12.345", "abc", "1e3", "-4"]) expect(parseDollarAmount(bad)).toBe("invalid");
     expect(outcomeWords({ outcome: "credit_received", creditCents: 18250 })).toBe("Credit received: $182.50");
     expect(outcomeWords({ outcome: "billing_correct", creditCents: null })).toBe("Billing was correct");
-    // With what was at stake on the bill (issue 49): how much of it came back.
+    // With what was at stake on the bill: how much of it came back.
     expect(outcomeWords({ outcome: "credit_received", creditCents: 6840 }, 7427)).toBe(
       "Credit received: $68.40 of $74.27",
     );

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseDollarAmount } from "../../shared/money-amount";
 
-/** Rule money-amount-input (issue 48, finding 6): a comma is only ever a thousands separator. */
+/** Rule money-amount-input: a comma is only ever a thousands separator. */
 describe("parseDollarAmount", () => {
   it("reads dollars and cents, with or without thousands separators", () => {
     expect(parseDollarAmount("1,205.00")).toBe(120500);

@@ -210,7 +210,7 @@ export const FLAG_ALREADY_ANSWERED =
   "This bill issue was answered meanwhile: the answer on record is shown here.";
 
 /**
- * The lines of a refused or failed flag answer (issue 51 point 7, seed 2 §8): the seed's 'Unable to process
+ * The lines of a refused or failed flag answer (seed 2 §8): the seed's 'Unable to process
  * update' first; for an answer refused because another was recorded meanwhile (`answered`), who answered and
  * when (the answer on record as the reloaded page words it, or the outcome of a closed investigation); for one
  * that may have been applied all the same, where to see it.

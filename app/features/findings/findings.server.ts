@@ -35,7 +35,7 @@ const findingSchema = z.object({
 // Built once, at module level (api-client.server.ts).
 const findingsAnswer = z.object({
   today: z.string(),
-  /** The locations covered: how many, and whether all of the client's (issue 49). */
+  /** The locations covered: how many, and whether all of the client's. */
   scope: z.object({ locations: z.number(), all: z.boolean() }).nullish(),
   items: z.array(findingSchema),
 });

@@ -139,7 +139,7 @@ export const recoveredCents = (f: Pick<Finding, "outcome">) =>
   f.outcome?.outcome === "credit_received" ? (f.outcome.creditCents ?? 0) : 0;
 
 const NONE = "—";
-/** An instant's calendar day in the location's timezone (issue 49: the day the emails and pages say). */
+/** An instant's calendar day in the location's timezone (the day the emails and pages say). */
 const dayOf = (instant: string, timezone: string | null | undefined) =>
   localTimeParts(instant, timezone)?.[0] ?? calendarDate(instant.slice(0, 10));
 
@@ -275,7 +275,7 @@ export const scopeLabel = (scope: LedgerScope) =>
 const findingsCount = (n: number, what: string) => `${n} ${what} finding${n === 1 ? "" : "s"}`;
 
 /**
- * The owner's headline: this year's findings whatever the period shown, open and closed money apart (issue 49):
+ * The owner's headline: this year's findings whatever the period shown, open and closed money apart:
  * what is at stake on the findings still open, and what was found on the closed ones (confirmed as expected or
  * investigated), of which recovered. "$290.63 at stake on 15 open findings this year; $212.77 found on 9 closed
  * findings, of which $182.50 recovered." A limited person's starts "At your 5 locations: ".

@@ -8,7 +8,7 @@ export const PREFERENCE_TOGGLES = [
   // Not among the spec's four: the thermostat issue alerts' "Unsubscribe from Thermostat Issue Alerts" sends
   // people here to turn them on again, so they have their switch (rule editable-preferences).
   { type: "device_issue", label: "Thermostat Issue Alerts" },
-  // The notice the day before a grid event at the person's locations, with its opt-out links (issue 53).
+  // The notice the day before a grid event at the person's locations, with its opt-out links.
   { type: "grid_event", label: "Grid Event Notices" },
 ] as const;
 export type EditablePreference = (typeof PREFERENCE_TOGGLES)[number]["type"];
