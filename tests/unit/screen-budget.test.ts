@@ -39,8 +39,8 @@ const BUDGETS: Record<string, { files: number; lines: number; why: string }> = {
   },
   "_app.authorize-arcadia.tsx": {
     files: 21,
-    lines: 3200,
-    why: "the utility connect flow: accounts, their status, onboarding steps, the ConEd account list and the provider's Connect (its package's loader and the global that package needs: two .client modules, ADR 0024)",
+    lines: 3300,
+    why: "the utility connect flow: accounts, their status, onboarding steps, the ConEd account list and the provider's Connect (its package's loader and the global that package needs: two .client modules, ADR 0024); how Connect ended (verified and pending to Success, rejected and timed out stay on the step: rule connect-close-outcome)",
   },
   "_app.locations._index.tsx": {
     files: 10,
@@ -71,6 +71,16 @@ const BUDGETS: Record<string, { files: number; lines: number; why: string }> = {
     files: 14,
     lines: 2400,
     why: "the usage CSV reads the same periods and series as the page; the location's own today bounds its periods (rule location-today) and an unknown usage type goes to the index (shell's page-not-found); the pickers loaded when one opens (picker-dialogs.tsx)",
+  },
+  "_app.grid-services.tsx": {
+    files: 8,
+    lines: 1800,
+    why: "grid services: each event measured against its baseline (rules grid-cbl, grid-event-reduction, grid-event-earnings), the season's head, the period filter of the findings and the opt-out button",
+  },
+  "_app.grid-services_.csv.tsx": {
+    files: 8,
+    lines: 1400,
+    why: "the grid services CSV writes the page's rows and figures with the same period filter",
   },
   "_app.override-report.($thermostatId).tsx": {
     files: 11,
