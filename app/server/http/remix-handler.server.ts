@@ -47,6 +47,9 @@ export function createRequestHandler({
 
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
+/** The media type of a Content-Type header, lower-cased ("" when it names none, as in ";;;"). */
+const mediaType = (contentType: string | undefined) => contentType?.split(";")[0].trim().toLowerCase() ?? "";
+
 /**
  * What Remix would turn into a reported 500 for anyone who sends it, refused here with a 4xx instead:
  * - a `?_data=` request: the app uses single fetch (`.data`), and Remix reports every `?_data` request as an
@@ -65,7 +68,7 @@ export async function refusedBeforeRemix(
   if (new URL(target, "http://x").searchParams.has("_data"))
     return { status: 400, reason: "?_data requests are not served (the app uses .data requests)" };
   if (method === "GET" || method === "HEAD") return null;
-  const type = contentType?.split(";")[0].trim().toLowerCase();
+  const type = mediaType(contentType);
   if (!type) return body && body.length > 0 ? { status: 415, reason: "a body must be a form" } : null;
   if (!FORM_TYPES.has(type)) return { status: 415, reason: "a body must be a form" };
   if (type === "multipart/form-data") {
@@ -101,8 +104,9 @@ function createRemixRequest(
     if (!req.rawBody)
       throw new Error("request body not read: the body-limit middleware must run before the Remix handler");
     init.body = new Uint8Array(req.rawBody);
-    // An empty body without a type (refusedBeforeRemix let it through) reads as an empty form.
-    if (!req.get("content-type"))
+    // An empty body without a type (refusedBeforeRemix let it through) reads as an empty form; so does one
+    // whose Content-Type names no type at all (";;;"), which the form parser would otherwise throw on.
+    if (!mediaType(req.get("content-type")))
       (init.headers as Headers).set("Content-Type", "application/x-www-form-urlencoded");
   }
   res.on("finish", () => (controller = null));
