@@ -1,4 +1,5 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
+import { testToday } from "../support/clock";
 import {
   expect,
   isJs,
@@ -139,7 +140,8 @@ test.describe("main flows by keyboard alone", () => {
   });
 
   test("usage: the date picker shows another month", async ({ page }, info) => {
-    const year = new Date().getUTCFullYear() - 1;
+    // The servers' clock, not the machine's: the page offers the years up to the servers' today.
+    const year = testToday().getUTCFullYear() - 1;
     await signedIn(page, info, "/locations/101/usage/demand");
     await tabTo(page, page.getByRole("link", { name: "Select date" }));
     await page.keyboard.press("Enter");
@@ -166,7 +168,8 @@ test.describe("main flows by keyboard alone", () => {
   });
 
   test("compliance: choose a month, then a thermostat", async ({ page }, info) => {
-    const now = new Date();
+    // The servers' clock (TEST_CLOCK_START), not the machine's: the default month follows the servers' today.
+    const now = testToday();
     const prev = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
     // The default is the previous month. Chosen: this month a year ago (within the thermostat history; enabled
     // whichever year the page was rendered for).
