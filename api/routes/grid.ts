@@ -33,16 +33,17 @@ const sortItem = z.string().superRefine((value, ctx) => {
     ctx.addIssue({ code: "custom", message: "direction must be ASC or DESC" });
 });
 
-const filterQuery = z
-  .object({
-    location_search: z.string().max(100).optional(),
-    start_date: isoDate.optional(),
-    end_date: isoDate.optional(),
-  })
-  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
-    message: "must not be before start_date",
-    path: ["end_date"],
-  });
+/** The search filters the event list and the season summary share, and the order their dates must be in. */
+const filterFields = {
+  location_search: z.string().max(100).optional(),
+  start_date: isoDate.optional(),
+  end_date: isoDate.optional(),
+};
+const datesInOrder = (q: { start_date?: string; end_date?: string }) =>
+  !q.start_date || !q.end_date || q.start_date <= q.end_date;
+const datesInOrderIssue = { message: "must not be before start_date", path: ["end_date"] };
+
+const filterQuery = z.object(filterFields).refine(datesInOrder, datesInOrderIssue);
 
 /** The SQL conditions of a dispatch search: the client's events at buildings the session may see, the filters. */
 function dispatchFilter(
@@ -78,14 +79,9 @@ const dispatchQuery = z
     page: z.coerce.number().int().min(1).max(100000).default(1),
     size: z.coerce.number().int().min(1).max(100).default(15),
     sort_by: z.union([sortItem, z.array(sortItem).max(5)]).optional(),
-    location_search: z.string().max(100).optional(),
-    start_date: isoDate.optional(),
-    end_date: isoDate.optional(),
+    ...filterFields,
   })
-  .refine((q) => !q.start_date || !q.end_date || q.start_date <= q.end_date, {
-    message: "must not be before start_date",
-    path: ["end_date"],
-  });
+  .refine(datesInOrder, datesInOrderIssue);
 
 type EventRow = DispatchRow & {
   building_address: string;
