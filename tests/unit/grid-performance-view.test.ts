@@ -9,7 +9,7 @@ import {
   OPTED_OUT_NOTE,
   INTERNAL_TEST_EARNINGS,
   type DispatchPerformance,
-} from "~/features/grid-services/performance";
+} from "../../shared/grid-figures";
 import {
   dispatchCsvRows,
   gridSearch,

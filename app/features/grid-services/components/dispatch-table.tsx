@@ -15,7 +15,7 @@ import {
   type SortField,
   OPT_OUT_TEXT,
 } from "../grid-services";
-import type { LocationFiguresView } from "../performance";
+import type { LocationFiguresView } from "../../../../shared/grid-figures";
 
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: "building_address", label: "Location" },
