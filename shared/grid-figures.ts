@@ -121,6 +121,19 @@ export function locationFigures(
   };
 }
 
+/**
+ * The measured figures as label and value pairs, in the order the expanded row and the results email show them
+ * (rule grid-event-figures); `key` names each for the page's test ids.
+ */
+export function figureRows(f: LocationFiguresView): { key: string; label: string; value: string }[] {
+  return [
+    { key: "baseline", label: "Baseline", value: f.baseline },
+    { key: "actual", label: "Actual average", value: f.actual },
+    { key: "reduced", label: "Reduced", value: `${f.kwReduced} · ${f.kwhReduced}` },
+    { key: "earnings", label: "Estimated earnings", value: f.earnings },
+  ];
+}
+
 /** A thermostat's part in an event as the api answers it (camelCased). */
 export type ThermostatPartInput = {
   participatingMinutes?: number | null;
