@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { OutboxRow } from "../../api/mail/outbox-row";
-import type { RunningApi } from "../../api/server";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startApi, type RunningApi } from "../../api/server";
 import { USER } from "../../api/db/seed/ids";
 import { NO_DATA_NOTE } from "../../shared/grid-figures";
 import { call, startTestApi } from "./api-harness";
@@ -136,4 +139,44 @@ describe("the results the day after a grid event", () => {
     await run();
     expect(results(DANA)).toHaveLength(0);
   });
+});
+
+describe("the results across a restart", () => {
+  it("are sent once: the ledger in the database remembers them", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "grid-results-"));
+    const start = () =>
+      startApi({
+        port: 0,
+        dbFile: path.join(dir, "api.db"),
+        quiet: true,
+        webBaseUrl: "http://web.test",
+        notificationIntervalMs: 0,
+        testHooks: true,
+        clockStart: SEEDED_AT,
+      });
+    const sentTo = (db: RunningApi["db"]) =>
+      (
+        db.prepare("SELECT subject FROM outbox WHERE to_email = ? AND kind = 'grid_event'").all(DANA) as {
+          subject: string;
+        }[]
+      ).filter((m) => m.subject.startsWith("Grid event results"));
+    try {
+      let running = await start();
+      expect(
+        (await call(running, "POST", "/dev/notifications/run", { body: { kind: "grid_event" } })).status,
+      ).toBe(200);
+      expect(sentTo(running.db)).toHaveLength(1);
+      await running.close();
+      running = await start();
+      try {
+        const r = await call(running, "POST", "/dev/notifications/run", { body: { kind: "grid_event" } });
+        expect(r.json.sent).toBe(0);
+        expect(sentTo(running.db)).toHaveLength(1);
+      } finally {
+        await running.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
