@@ -49,7 +49,8 @@ export const NOTIFICATION_LIMITS: Record<NotificationKind, { max: number; window
   customer_comfort: { max: 5, windowMs: DAY },
   weekly_rundown: { max: 1, windowMs: 6 * DAY },
   monthly_recap: { max: 1, windowMs: 27 * DAY },
-  // One notice a day names every event of the next day at the person's locations (rule grid-notice-day).
+  // One notice a day names every event of the next day at the person's locations (rule grid-notice-day), and
+  // one results email every event of the day before (rule grid-results-day): the same switch, Grid Event Notices.
   grid_event: { max: 5, windowMs: DAY },
 };
 

@@ -48,7 +48,9 @@ import {
   flagOutcomeEmail,
   type FlagOutcomeData,
   gridNoticeEmail,
+  gridResultsEmail,
   type NoticeEvent,
+  type ResultsEvent,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
@@ -56,7 +58,9 @@ import {
   type RundownLocation,
 } from "./notifications";
 import { storeAnswerToken, storeUnsubscribeToken } from "./tokens";
-import { noticeDue, noticeKey } from "../domain/grid-notices";
+import { noticeDue, noticeKey, resultsDue, resultsKey } from "../domain/grid-notices";
+import { finaliseEndedDispatches } from "../domain/grid-dispatches";
+import { measureDispatches, performanceJson } from "../domain/grid-performance";
 
 /**
  * The notification jobs: each finds what is due as of the api's clock, for every person who wants that kind
@@ -720,6 +724,150 @@ function gridNoticeCandidates(deps: ApiDeps): Candidate[] {
   return out;
 }
 
+/** An event's figures as the web receives them (performanceJson camelCased): what shared/grid-figures.ts reads. */
+function performanceView(p: ReturnType<typeof performanceJson>): ResultsEvent["performance"] {
+  return {
+    measurement: p.measurement,
+    baselineKw: p.baseline_kw,
+    actualKw: p.actual_kw,
+    kwReduced: p.kw_reduced,
+    kwhReduced: p.kwh_reduced,
+    hours: p.hours,
+    cblMethod: p.cbl_method,
+    cblDays: p.cbl_days.map((d) => ({ date: d.date, averageKw: d.average_kw, used: d.used })),
+    eventsInMonth: p.events_in_month,
+    earnings: p.earnings && {
+      reservationCents: p.earnings.reservation_cents,
+      performanceCents: p.earnings.performance_cents,
+      totalCents: p.earnings.total_cents,
+    },
+    program: p.program && {
+      name: p.program.name,
+      utility: p.program.utility,
+      reservationCentsPerKwMonth: p.program.reservation_cents_per_kw_month,
+      performanceCentsPerKwh: p.program.performance_cents_per_kwh,
+      estimated: p.program.estimated,
+    },
+  };
+}
+
+/**
+ * Grid event results (rule grid-results-day): to each person who wants Grid Event Notices, one email with the
+ * measured figures of every event that took part at the locations they may see and whose building's local day
+ * after is today, each event once (its id in the email's ledger key; an event already reported to that person is
+ * left out of a later email). Events that ended are finalised first (rule dispatch-final-status), as a read is.
+ */
+function gridResultsCandidates(deps: ApiDeps): Candidate[] {
+  const { db } = deps;
+  const nowMs = clock.nowMs();
+  finaliseEndedDispatches(db, new Date(nowMs));
+  // Ended within the last two days (UTC instants): every zone's day after is inside that.
+  const events = db.prepare(
+    `SELECT id, building_id, status, is_internal_test, start_time, end_time, program_id FROM dispatches
+     WHERE status = 'SUCCESS' AND is_internal_test = 0 AND end_time <= ? AND end_time > ?
+       AND building_id IN (SELECT value FROM json_each(?))
+     ORDER BY start_time, id`,
+  );
+  const thermostats = db.prepare(
+    `SELECT t.device_name AS name, x.participating_minutes, x.was_overridden, x.overridden_at,
+       x.override_setpoint, x.target_setpoint, x.max_indoor_f
+     FROM dispatch_thermostats x JOIN thermostats t ON t.id = x.thermostat_id
+     WHERE x.dispatch_id = ? ORDER BY t.device_name, t.id`,
+  );
+  const reported = db.prepare(
+    "SELECT subject_key FROM notifications_sent WHERE user_id = ? AND kind = 'grid_event'",
+  );
+  const measured = new Map<number, ResultsEvent["performance"]>();
+  const out: Candidate[] = [];
+  for (const user of recipients(db, "grid_event")) {
+    const buildings = new Map(listVisibleBuildings(db, recipientAuth(user)).map((b) => [b.id, b]));
+    const before = new Set(
+      (reported.all(user.id) as { subject_key: string }[]).flatMap((r) => r.subject_key.split(",")),
+    );
+    const due = (
+      events.all(
+        new Date(nowMs).toISOString(),
+        new Date(nowMs - 2 * 86_400_000).toISOString(),
+        JSON.stringify([...buildings.keys()]),
+      ) as {
+        id: number;
+        building_id: number;
+        status: string;
+        is_internal_test: number;
+        start_time: string;
+        end_time: string;
+        program_id: number | null;
+      }[]
+    ).filter((e) => {
+      const b = buildings.get(e.building_id)!;
+      return (
+        !before.has(resultsKey(e.id)) &&
+        resultsDue(
+          {
+            status: e.status,
+            internalTest: e.is_internal_test === 1,
+            endTime: e.end_time,
+            timeZone: b.timezone,
+          },
+          nowMs,
+        )
+      );
+    });
+    if (due.length === 0) continue;
+    // Each event measured once per run, whoever it is for.
+    const unmeasured = due.filter((e) => !measured.has(e.id));
+    for (const [id, p] of measureDispatches(
+      db,
+      unmeasured.map((e) => ({ ...e, building_timezone: buildings.get(e.building_id)!.timezone })),
+    ))
+      measured.set(id, performanceView(performanceJson(p)));
+    const results: ResultsEvent[] = due.map((e) => {
+      const b = buildings.get(e.building_id)!;
+      return {
+        id: e.id,
+        location: { id: b.id, name: locationName(b), timeZone: b.timezone },
+        status: e.status,
+        internalTest: e.is_internal_test === 1,
+        startsAt: e.start_time,
+        endsAt: e.end_time,
+        performance: measured.get(e.id)!,
+        thermostats: (
+          thermostats.all(e.id) as {
+            name: string;
+            participating_minutes: number | null;
+            was_overridden: number | null;
+            overridden_at: string | null;
+            override_setpoint: number | null;
+            target_setpoint: number | null;
+            max_indoor_f: number | null;
+          }[]
+        ).map((t) => ({
+          name: t.name,
+          participatingMinutes: t.participating_minutes,
+          wasOverridden: t.was_overridden === 1,
+          overriddenAt: t.overridden_at,
+          overrideSetpoint: t.override_setpoint,
+          targetSetpoint: t.target_setpoint,
+          maxIndoorF: t.max_indoor_f,
+        })),
+      };
+    });
+    out.push({
+      user,
+      kind: "grid_event",
+      // Every event of the email, so a later run sees each as reported (and a second run writes nothing).
+      key: due.map((e) => resultsKey(e.id)).join(","),
+      build: (t) =>
+        gridResultsEmail({
+          baseUrl: deps.config.webBaseUrl,
+          unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+          events: results,
+        }),
+    });
+  }
+  return out;
+}
+
 /** What one run of the jobs covers: one kind, or every alert kind at once ("alerts", one email per person). */
 export type NotificationRun = NotificationKind | "alerts";
 
@@ -817,7 +965,9 @@ export async function runNotificationJob(
     );
     return deliverAlerts(deps, findings);
   }
-  if (kind === "grid_event") return deliver(deps, gridNoticeCandidates(deps));
+  // The notice before an event and the results after it: one preference, Grid Event Notices (rule grid-results-day).
+  if (kind === "grid_event")
+    return deliver(deps, [...gridNoticeCandidates(deps), ...gridResultsCandidates(deps)]);
   return deliver(
     deps,
     kind === "weekly_rundown" ? weeklyCandidates(deps, force) : monthlyCandidates(deps, force),

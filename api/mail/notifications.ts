@@ -18,6 +18,16 @@ import { DISMISSAL_REFUSALS, dismissalRefusal } from "../../shared/issue-dismiss
 import { attentionLine } from "../../shared/location-status";
 import { MISSING_BILL_LABEL } from "../../shared/missing-bill";
 import {
+  type DispatchPerformance,
+  figureRows,
+  locationFigures,
+  programNote,
+  seasonHeadline,
+  thermostatPart,
+  type ThermostatPartInput,
+} from "../../shared/grid-figures";
+import { seasonTotal } from "../../shared/grid-performance";
+import {
   ALERT_EMAILS_PER_DAY,
   KIND_NAMES,
   type AlertKind,
@@ -794,6 +804,102 @@ export function gridNoticeEmail(d: Common & { events: NoticeEvent[] }): EmailDoc
     subject: `Grid event tomorrow at ${where}`,
     preview: `${formatLocalSpan(first.startsAt, first.endsAt, first.location.timeZone)}: your thermostats will pre-cool, then hold. Opt out before it starts.`,
     heading: "Grid event tomorrow",
+    baseUrl: d.baseUrl,
+    unsubscribe: unsubscribe("grid_event", d.unsubscribeHref),
+    blocks,
+  };
+}
+
+/** One location's event in the results email the day after (rule grid-results-day). */
+export type ResultsEvent = {
+  id: number;
+  location: { id: number; name: string; timeZone: string };
+  status: string;
+  internalTest: boolean;
+  startsAt: string;
+  endsAt: string;
+  /** The event's figures as the Grid Services page receives them (camelCased performanceJson). */
+  performance: DispatchPerformance;
+  thermostats: (ThermostatPartInput & { name: string })[];
+};
+
+/** The Grid Services page with one event open (its row's anchor): the results email's link to that event. */
+export const gridEventPath = (e: Pick<ResultsEvent, "id" | "location" | "startsAt" | "endsAt">) =>
+  `${gridEventsPath({
+    name: e.location.name,
+    timeZone: e.location.timeZone,
+    upcomingEvents: [{ id: e.id, startsAt: e.startsAt, endsAt: e.endsAt }],
+  })}#event-${e.id}`;
+
+/**
+ * A thermostat's line in the results email, in the page's words (rule grid-thermostat-part): "Bar: Took part;
+ * highest indoor 76.3°F (at or below the 77°F setpoint)".
+ */
+export function thermostatResult(e: ResultsEvent, t: ResultsEvent["thermostats"][number]): string {
+  const time = (iso: string) => formatLocalDateTime(iso, e.location.timeZone).split(", ").pop()!;
+  const { part, highest } = thermostatPart(e.status, t, time);
+  return `${t.name}: ${part}; highest indoor ${highest}.`;
+}
+
+/**
+ * Grid event results, the day after (rule grid-results-day): per location the event's measured figures in the
+ * Grid Services page's words (shared/grid-figures.ts: baseline, actual average, kW and kWh reduced, estimated
+ * earnings and how they add up, or why there is no figure), each thermostat's part, the program's rates named as
+ * estimates, and a link that opens that event, expanded, on the page.
+ */
+export function gridResultsEmail(d: Common & { events: ResultsEvent[] }): EmailDoc {
+  const names = [...new Set(d.events.map((e) => e.location.name))];
+  const where = names.length === 1 ? names[0] : `${names.length} locations`;
+  const figures = d.events.map((e) => locationFigures(e.status, e.internalTest, e.performance));
+  const measured = figures.some((f) => f.measured);
+  const total = seasonTotal(
+    d.events.map((e) => ({ earnings: e.performance.earnings, kwhReduced: e.performance.kwhReduced })),
+  );
+  const headline = measured
+    ? seasonHeadline(
+        { earningsCents: total.totalCents, events: total.events, kwhReduced: total.kwhReduced },
+        "yesterday",
+      )
+    : null;
+  const program = programNote(d.events.find((e) => e.performance.program)?.performance.program);
+  const blocks: Block[] = [
+    {
+      type: "p",
+      text: `What yesterday's grid event measured at ${names.length === 1 ? names[0] : `${names.length} of your locations`}: the baseline (the usual load of those hours), the actual load, what was reduced and what it earned.`,
+    },
+  ];
+  if (headline) blocks.push({ type: "p", text: `${headline}.` });
+  if (program) blocks.push({ type: "p", text: program });
+  d.events.forEach((e, i) => {
+    const f = figures[i];
+    blocks.push({ type: "h2", text: e.location.name });
+    blocks.push({
+      type: "facts",
+      rows: [
+        ["Event", formatLocalSpan(e.startsAt, e.endsAt, e.location.timeZone)],
+        ...(f.note ? [] : figureRows(f).map((r): [string, string] => [r.label, r.value])),
+      ],
+    });
+    if (f.note) blocks.push({ type: "p", text: f.note });
+    if (f.earningsDetail) blocks.push({ type: "p", text: `${f.earningsDetail}.` });
+    blocks.push({
+      type: "list",
+      items: e.thermostats.length
+        ? e.thermostats.map((t) => ({ text: thermostatResult(e, t) }))
+        : [{ text: "No thermostats took part in this event." }],
+    });
+    blocks.push({
+      type: "button",
+      secondary: true,
+      link: { href: absolute(d.baseUrl, gridEventPath(e)), label: `See this event at ${e.location.name}` },
+    });
+  });
+  return {
+    subject: `Grid event results at ${where}`,
+    preview: headline
+      ? `${headline}.`
+      : `Yesterday's grid event at ${where}: ${figures[0].note ?? "its figures"}`,
+    heading: "Yesterday's grid event",
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("grid_event", d.unsubscribeHref),
     blocks,
