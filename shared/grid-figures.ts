@@ -187,7 +187,13 @@ export function seasonHeadline(
   s: { earningsCents: number; events: number; kwhReduced: number },
   period: PeriodWords,
 ) {
-  const kwh = Math.round(s.kwhReduced).toLocaleString("en-US");
+  // Whole kWh once the total is large; below 100 kWh to the hundredth, as each location's figure is written (a
+  // one-event email's total must not read "2 kWh" over a location's "1.53 kWh").
+  const digits = Math.abs(s.kwhReduced) >= 100 ? 0 : 2;
+  const kwh = s.kwhReduced.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
   return `Earned an estimated ${priceMoney(s.earningsCents)} ${period} from ${s.events} ${s.events === 1 ? "event" : "events"}; ${kwh} kWh reduced`;
 }
 

@@ -204,7 +204,7 @@ test.describe("grid services", () => {
     await ready(page, info);
     const head = page.getByTestId("grid-headline");
     await expect(head).toHaveText(
-      /^Earned an estimated \$[\d,]+\.\d{2} this season from \d+ events; [\d,]+ kWh reduced$/,
+      /^Earned an estimated \$[\d,]+\.\d{2} this season from \d+ events; [\d,]+(\.\d{2})? kWh reduced$/,
     );
     await expect(page.getByTestId("grid-program")).toHaveText(
       "Estimated at Con Edison's Commercial System Relief Program rates: $18.00 per kW-month reserved and $1.00 per kWh reduced. These are our estimates, not a statement from the utility.",

@@ -80,7 +80,9 @@ describe("the results the day after a grid event", () => {
     expect(mail.text).toMatch(/Estimated earnings: \$\d+\.\d{2}/);
     expect(mail.text).toMatch(/Reservation \$\d+\.\d{2} \(\$18\.00 per kW-month/);
     expect(mail.text).toContain("These are our estimates, not a statement from the utility.");
-    expect(mail.text).toMatch(/Earned an estimated \$\d+\.\d{2} yesterday from 1 event; \d+ kWh reduced/);
+    expect(mail.text).toMatch(
+      /Earned an estimated \$\d+\.\d{2} yesterday from 1 event; [\d,]+(\.\d{2})? kWh reduced/,
+    );
     // Each thermostat's part and its highest indoor temperature.
     const thermostats = api.db
       .prepare(

@@ -130,7 +130,7 @@ describe("the head (rule grid-season-headline)", () => {
       "Earned an estimated $2,071.46 this season from 30 events; 215 kWh reduced",
     );
     expect(seasonHeadline({ earningsCents: 0, events: 1, kwhReduced: 0 }, "this month")).toBe(
-      "Earned an estimated $0.00 this month from 1 event; 0 kWh reduced",
+      "Earned an estimated $0.00 this month from 1 event; 0.00 kWh reduced",
     );
   });
 

@@ -103,7 +103,7 @@ describe("gridResultsEmail (rule grid-results-day): the page's words, per locati
     expect(text(doc)).toContain(
       "Reservation $25.20 ($18.00 per kW-month × 4.20 kW ÷ 3 events this month) + performance $4.20 ($1.00 per kWh × 4.20 kWh).",
     );
-    expect(text(doc)).toContain("Earned an estimated $29.40 yesterday from 1 event; 4 kWh reduced.");
+    expect(text(doc)).toContain("Earned an estimated $29.40 yesterday from 1 event; 4.20 kWh reduced.");
     expect(text(doc)).toContain("These are our estimates, not a statement from the utility.");
   });
 
@@ -141,7 +141,7 @@ describe("gridResultsEmail (rule grid-results-day): the page's words, per locati
       "Harbor Coffee LoDo",
       "Harbor Coffee Brooklyn",
     ]);
-    expect(text(doc)).toContain("Earned an estimated $29.40 yesterday from 2 events; 4 kWh reduced.");
+    expect(text(doc)).toContain("Earned an estimated $29.40 yesterday from 2 events; 4.20 kWh reduced.");
     const links = doc.blocks.flatMap((b) => (b.type === "button" ? [b.link.href] : []));
     expect(links).toHaveLength(2);
   });
