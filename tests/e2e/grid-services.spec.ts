@@ -312,6 +312,11 @@ test.describe("grid services", () => {
     const card = page.getByTestId("thermostat-insight").first();
     expect(await card.evaluate((el) => getComputedStyle(el).display)).not.toBe("table-row");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The period's fields are one line high (a flex basis once made each input 16rem tall in its column).
+    for (const label of ["Period", "From", "To"]) {
+      const box = await page.getByLabel(label, { exact: true }).boundingBox();
+      expect(box?.height, label).toBeLessThan(60);
+    }
     await page.screenshot({ path: info.outputPath("grid-390.png"), fullPage: true });
   });
 });
