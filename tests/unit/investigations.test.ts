@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { businessDaysBetween, nextBusinessDay, responseDue } from "~/features/investigations/investigations";
+
+/** Rule investigation-response-due: "respond within 1 business day", weekdays only, in the location's zone. */
+
+const CHICAGO = "America/Chicago";
+const SEATTLE = "America/Los_Angeles";
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+/** Noon of a day in Chicago (18:00 UTC in winter), as an instant. */
+const noon = (iso: string) => `${iso}T18:00:00Z`;
+const at = (iso: string) => Date.parse(noon(iso));
+
+describe("business days", () => {
+  it("the next business day skips the weekend, across month and year ends", () => {
+    const next = (iso: string) => new Date(nextBusinessDay(day(iso))).toISOString().slice(0, 10);
+    expect(next("2026-11-30")).toBe("2026-12-01"); // Monday → Tuesday, into the next month
+    expect(next("2026-12-04")).toBe("2026-12-07"); // Friday → Monday
+    expect(next("2026-12-05")).toBe("2026-12-07"); // Saturday → Monday
+    expect(next("2026-12-06")).toBe("2026-12-07"); // Sunday → Monday
+    expect(next("2026-10-30")).toBe("2026-11-02"); // Friday, Oct 30 → Monday, Nov 2
+    expect(next("2026-10-31")).toBe("2026-11-02"); // Saturday, Oct 31 → Monday, Nov 2
+    expect(next("2026-12-31")).toBe("2027-01-01"); // Thursday → Friday, New Year's Day (no holidays)
+  });
+
+  it("counts the weekdays after one day up to another", () => {
+    expect(businessDaysBetween(day("2026-12-07"), day("2026-12-07"))).toBe(0);
+    expect(businessDaysBetween(day("2026-12-04"), day("2026-12-06"))).toBe(0); // Fri → Sun
+    expect(businessDaysBetween(day("2026-12-04"), day("2026-12-07"))).toBe(1); // Fri → Mon
+    expect(businessDaysBetween(day("2026-11-27"), day("2026-12-09"))).toBe(8); // across the month end
+    expect(businessDaysBetween(day("2026-12-09"), day("2026-12-07"))).toBe(0);
+  });
+});
+
+describe("responseDue", () => {
+  it("asked on a weekday: due the next one; tomorrow, today, then business days late", () => {
+    expect(responseDue(noon("2026-11-30"), CHICAGO, at("2026-11-30"))).toEqual({
+      state: "due",
+      due: "2026-12-01",
+      businessDaysLate: 0,
+      text: "Due tomorrow",
+    });
+    expect(responseDue(noon("2026-11-30"), CHICAGO, at("2026-12-01"))).toMatchObject({
+      state: "due_today",
+      text: "Due today",
+    });
+    expect(responseDue(noon("2026-11-30"), CHICAGO, at("2026-12-02"))).toEqual({
+      state: "late",
+      due: "2026-12-01",
+      businessDaysLate: 1,
+      text: "1 business day late (was due Tue, Dec 1)",
+    });
+    expect(responseDue(noon("2026-11-30"), CHICAGO, at("2026-12-07")).text).toBe(
+      "4 business days late (was due Tue, Dec 1)",
+    );
+  });
+
+  it("asked on a Friday or over the weekend: due on Monday; a weekend after the due day is late, not counted", () => {
+    for (const asked of ["2026-12-04", "2026-12-05", "2026-12-06"]) {
+      expect(responseDue(noon(asked), CHICAGO, at(asked))).toMatchObject({ due: "2026-12-07" });
+    }
+    expect(responseDue(noon("2026-12-04"), CHICAGO, at("2026-12-05")).text).toBe("Due Mon, Dec 7");
+    expect(responseDue(noon("2026-12-06"), CHICAGO, at("2026-12-06")).text).toBe("Due tomorrow");
+    // Asked Thursday, due Friday: Saturday and Sunday are late by no business day yet; Monday by one.
+    expect(responseDue(noon("2026-12-03"), CHICAGO, at("2026-12-05"))).toMatchObject({
+      state: "late",
+      businessDaysLate: 0,
+      text: "Late (was due Fri, Dec 4)",
+    });
+    expect(responseDue(noon("2026-12-03"), CHICAGO, at("2026-12-07")).text).toBe(
+      "1 business day late (was due Fri, Dec 4)",
+    );
+  });
+
+  it("across month and year ends", () => {
+    expect(responseDue(noon("2026-10-30"), CHICAGO, at("2026-10-31")).text).toBe("Due Mon, Nov 2");
+    expect(responseDue(noon("2026-10-31"), CHICAGO, at("2026-11-03")).text).toBe(
+      "1 business day late (was due Mon, Nov 2)",
+    );
+    expect(responseDue(noon("2026-12-31"), CHICAGO, at("2027-01-04")).text).toBe(
+      "1 business day late (was due Fri, Jan 1)",
+    );
+  });
+
+  it("dates the request and today in the location's time zone, not UTC", () => {
+    // 11:30 PM Monday in Chicago is already Tuesday in UTC: due Tuesday, not Wednesday.
+    const lateMonday = "2026-12-01T05:30:00Z";
+    expect(responseDue(lateMonday, CHICAGO, Date.parse(lateMonday)).due).toBe("2026-12-01");
+    expect(responseDue(lateMonday, "UTC", Date.parse(lateMonday)).due).toBe("2026-12-02");
+    // At 9 PM Tuesday in Seattle (Wednesday in UTC) it is still the due day there.
+    expect(responseDue(lateMonday, SEATTLE, Date.parse("2026-12-02T05:00:00Z")).text).toBe("Due today");
+    expect(responseDue(lateMonday, SEATTLE, Date.parse("2026-12-02T08:30:00Z")).text).toBe(
+      "1 business day late (was due Tue, Dec 1)",
+    );
+  });
+});
