@@ -127,7 +127,8 @@ export function queueCard(i: Investigation, nowMs: number) {
     found: foundText(i),
     // What the figure covers, as every place says it (rule flag-price).
     stake: `${PRICE_LABEL}: ${i.atStake.text}.`,
-    asked: `${i.asked?.by.name ?? "The client"} asked on ${formatLocalTime(i.askedAt, zone)}`,
+    // Who asked, and when in the location's time zone ("Nov 10, 2026, 3:00 AM CST"); `at` is the instant.
+    asked: { by: i.asked?.by.name ?? "The client", when: formatLocalTime(i.askedAt, zone), at: i.askedAt },
     due,
     // The bill's flag on the location's Bill History, where staff on the client's account close it.
     flagHref: `/locations/${i.building.id}/spending?${params}#flag-${i.flagId}`,

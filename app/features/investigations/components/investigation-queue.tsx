@@ -56,7 +56,9 @@ export function InvestigationQueue({ error, cards }: { error: boolean; cards: Qu
                     <dt>At stake</dt>
                     <dd>{c.stake}</dd>
                     <dt>Asked</dt>
-                    <dd>{c.asked}</dd>
+                    <dd>
+                      {c.asked.by} asked on <time dateTime={c.asked.at}>{c.asked.when}</time>
+                    </dd>
                   </dl>
                   {c.opens ? (
                     <Form method="post" action="/impersonate" className="investigation-open">
