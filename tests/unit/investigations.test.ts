@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { businessDaysBetween, nextBusinessDay, responseDue } from "~/features/investigations/investigations";
+import {
+  businessDaysBetween,
+  type Investigation,
+  nextBusinessDay,
+  queueCard,
+  responseDue,
+} from "~/features/investigations/investigations";
 
 /** Rule investigation-response-due: "respond within 1 business day", weekdays only, in the location's zone. */
 
@@ -91,5 +97,61 @@ describe("responseDue", () => {
     expect(responseDue(lateMonday, SEATTLE, Date.parse("2026-12-02T08:30:00Z")).text).toBe(
       "1 business day late (was due Tue, Dec 1)",
     );
+  });
+});
+
+describe("queueCard", () => {
+  const investigation: Investigation = {
+    flagId: 7019,
+    type: "supplier_change",
+    client: { id: 1, name: "Harbor Coffee Co.", clientType: "SMB" },
+    building: { id: 110, name: "Slope", code: "HCC-003", timezone: "America/New_York" },
+    account: { id: 1013, number: "29-5512-0034-0001-9" },
+    bill: {
+      id: 512,
+      statementDate: "2026-11-10",
+      totalCharges: 260080,
+      supplier: "Agway Energy Services",
+      previousSupplier: "Consolidated Edison (ConEd)",
+    },
+    atStake: { cents: 5410, text: "$0.1949 → $0.2007 per kWh × 9,327 kWh = $54.10" },
+    asked: { by: { name: "Dana Reyes" }, answeredAt: "2026-11-12T09:00:00.000Z" },
+    askedAt: "2026-11-12T09:00:00.000Z",
+  };
+
+  it("writes what staff read: client, location, bill, what was found, the stake, who asked when, the promise", () => {
+    const card = queueCard(investigation, Date.parse("2026-11-18T19:30:00Z"));
+    expect(card).toMatchObject({
+      flagId: 7019,
+      client: { id: 1, name: "Harbor Coffee Co." },
+      location: "Slope (HCC-003)",
+      bill: "Bill of Nov 10, 2026 · account 29-5512-0034-0001-9 · $2,600.80 total",
+      found: "Supplier changed to Agway Energy Services (was Consolidated Edison (ConEd))",
+      stake:
+        "At stake on this bill, from the rate per kWh alone: $0.1949 → $0.2007 per kWh × 9,327 kWh = $54.10.",
+      asked: { by: "Dana Reyes", when: "Nov 12, 2026, 4:00 AM EST", at: "2026-11-12T09:00:00.000Z" },
+      due: { state: "late", businessDaysLate: 3, text: "3 business days late (was due Fri, Nov 13)" },
+      opens: true,
+    });
+  });
+
+  it("opens on the bill's flag of the location's Bill History; a client without the main application does not", () => {
+    const card = queueCard(investigation, Date.parse("2026-11-12T12:00:00Z"));
+    expect(card.flagHref).toBe("/locations/110/spending?accountId=1013&billId=512#flag-7019");
+    expect(card.due.text).toBe("Due tomorrow");
+    expect(card.reason.length).toBeGreaterThanOrEqual(3);
+    const rate = queueCard(
+      {
+        ...investigation,
+        type: "rate_class_change",
+        client: { ...investigation.client, clientType: "RESI" },
+      },
+      Date.parse("2026-11-13T12:00:00Z"),
+    );
+    expect(rate).toMatchObject({
+      found: "Delivery rate class changed",
+      opens: false,
+      due: { text: "Due today" },
+    });
   });
 });
