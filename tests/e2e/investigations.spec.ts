@@ -24,7 +24,9 @@ test("staff see the open investigations oldest first and open one to close it", 
   await expect(cards).toHaveCount(2);
   const asked: number[] = [];
   for (const card of await cards.all()) {
-    await expect(card.getByRole("heading", { level: 2 })).toHaveText(/^Harbor Coffee Co\. · .+ \(HCC-\d{3}\)$/);
+    await expect(card.getByRole("heading", { level: 2 })).toHaveText(
+      /^Harbor Coffee Co\. · .+ \(HCC-\d{3}\)$/,
+    );
     await expect(card.locator(".investigation-due .pill")).toHaveText(DUE);
     await expect(card).toContainText(/Bill of \w{3} \d{1,2}, \d{4} · account /);
     await expect(card).toContainText("At stake on this bill, from the rate per kWh alone: ");
