@@ -104,7 +104,11 @@ type Candidate = {
   kind: NotificationKind;
   key: string;
   flag?: { id: number };
-  build: (tokens: { unsubscribe: string; confirm: string; investigate: string }) => EmailDoc;
+  /** `flagsInEmail`: the flags of the one email this goes in (an alert run's), so a bill's amount is said once. */
+  build: (
+    tokens: { unsubscribe: string; confirm: string; investigate: string },
+    flagsInEmail?: ReadonlySet<number>,
+  ) => EmailDoc;
 };
 
 /** One finding of an alert run: a candidate that goes into its person's one email of the run. */
@@ -207,7 +211,8 @@ async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
     );
     // The day's alert emails are used up: the findings wait (and are not forgotten) for a later run.
     if (alertEmailRoom(times, nowMs).room === 0) continue;
-    const { items, waiting } = groupAlerts(pending);
+    const items = groupAlerts(pending);
+    // This email takes the day's last place under the cap: it says so, and from when the next may come.
     const next = alertEmailRoom([...times, nowMs], nowMs);
     const zone = homeTimeZone(zones.all(user.client_id) as { id: number; timezone: string }[]);
     const kinds = ALERT_KINDS.filter((k) => items.some((f) => f.kind === k));
@@ -215,17 +220,22 @@ async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
     // One-click unsubscribe (the List-Unsubscribe header) stops every kind the email holds.
     const headerToken = kinds.length === 1 ? unsubscribeTokens.get(kinds[0])! : randomToken();
     const answers = items.map(() => ({ confirm: randomToken(), investigate: randomToken() }));
+    const flagsInEmail = new Set(items.flatMap((f) => (f.flag ? [f.flag.id] : [])));
     const doc = alertEmail({
       baseUrl: deps.config.webBaseUrl,
       items: items.map((f, i) => ({
         kind: f.kind,
         location: f.location,
-        doc: f.build({ unsubscribe: unsubscribeTokens.get(f.kind)!, ...answers[i] }),
+        doc: f.build({ unsubscribe: unsubscribeTokens.get(f.kind)!, ...answers[i] }, flagsInEmail),
       })),
-      waiting,
-      nextAt:
-        waiting && next.nextAtMs !== null && zone
-          ? formatLocalDateTime(new Date(next.nextAtMs).toISOString(), zone)
+      lastOfDay:
+        next.room === 0
+          ? {
+              nextAt:
+                next.nextAtMs !== null && zone
+                  ? formatLocalDateTime(new Date(next.nextAtMs).toISOString(), zone)
+                  : null,
+            }
           : null,
       unsubscribes: kinds.map((k) => ({ kind: k, href: unsubscribeHref(deps, unsubscribeTokens.get(k)!) })),
     });
@@ -294,6 +304,7 @@ type FlagCandidateRow = {
   rate_cents: number;
   previous_rate_cents: number | null;
   counted_with_type: string | null;
+  counted_with_id: number | null;
   supplier: string | null;
   utility_name: string;
   statement_id: number;
@@ -318,7 +329,9 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
        a.id AS account_id, a.number AS account_number, ${PREVIOUS_BILL_COLUMNS("s")},
        (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location,
        (SELECT g.type FROM bill_flags g WHERE g.bill_statement_id = s.id AND g.id < f.id
-          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_type
+          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_type,
+       (SELECT g.id FROM bill_flags g WHERE g.bill_statement_id = s.id AND g.id < f.id
+          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_id
      FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
        JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
      WHERE f.status = 'unacknowledged' AND s.building_id IN (SELECT value FROM json_each(?))
@@ -337,7 +350,7 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
         key: notificationKey({ flagId: f.flag_id }),
         flag: { id: f.flag_id },
         location: { id: b.id, name: locationName(b) },
-        build: (t) =>
+        build: (t, flagsInEmail) =>
           billFlagAlertEmail({
             baseUrl: deps.config.webBaseUrl,
             unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
@@ -355,7 +368,13 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
             },
             previousBill: f.previous_rate_cents === null ? null : { rateCents: f.previous_rate_cents },
             // One bill's dollars once (rule findings-totals): an earlier shown flag of the bill carries them.
-            countedWith: shownFlagType(f.counted_with_type, f.supplier),
+            // Said with its amount once: without it when that flag is in the same email.
+            countedWith: shownFlagType(f.counted_with_type, f.supplier)
+              ? {
+                  type: f.counted_with_type!,
+                  inThisEmail: f.counted_with_id !== null && Boolean(flagsInEmail?.has(f.counted_with_id)),
+                }
+              : null,
             flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
             billId: f.statement_id,
             account: {
