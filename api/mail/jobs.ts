@@ -31,7 +31,10 @@ import type { ApiDeps } from "../lib/http";
 import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
 import { flagFigures } from "../lib/flag-figures";
 import { missingBill } from "../../shared/missing-bill";
+import { locationName } from "../../shared/location-name";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
+import { clientFindings } from "../domain/findings";
+import { awaitingByLocation } from "../domain/awaiting-findings";
 import {
   attentionLabel,
   hasThermostatIssues,
@@ -286,7 +289,6 @@ class WrittenElsewhere extends Error {}
 const unsubscribeHref = (deps: ApiDeps, token: string) =>
   absolute(deps.config.webBaseUrl, `/unsubscribe?${new URLSearchParams({ token })}`);
 
-const locationName = (b: Pick<BuildingRow, "name" | "nickname">) => b.nickname || b.name;
 
 type FlagCandidateRow = {
   flag_id: number;
@@ -559,7 +561,25 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
       }))
       .filter((a) => a.missing !== null)
       .map((a) => ({ accountNumber: a.accountNumber, text: a.missing!.text }));
-  return digestCandidates(deps, "weekly_rundown", force, ({ buildings, period }, unsubscribe) => {
+  return digestCandidates(deps, "weekly_rundown", force, ({ user, buildings, period }, unsubscribe) => {
+    // The findings awaiting the person's answer, per location, summed as the findings page sums them.
+    const awaiting = awaitingByLocation(
+      (
+        clientFindings(db, recipientAuth(user), buildings).items as {
+          flag_id: number | null;
+          bill: { id: number } | null;
+          status: string;
+          building: { id: number };
+          at_stake: { cents: number | null } | null;
+        }[]
+      ).map((f) => ({
+        flagId: f.flag_id,
+        billId: f.bill?.id ?? null,
+        status: f.status,
+        locationId: f.building.id,
+        cents: f.at_stake?.cents ?? null,
+      })),
+    );
     // The dashboard's device summaries, read through the dashboard's own rule (shared/location-status.ts).
     const summaries = new Map(
       energyAdvisorBuildings(deps, buildings).map((a) => [
@@ -605,6 +625,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
           }[]
         ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
         missingBills: missingBills(b.id),
+        awaitingAnswer: awaiting.get(b.id) ?? null,
       };
     });
     return weeklyRundownEmail({

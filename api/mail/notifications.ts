@@ -518,7 +518,20 @@ export type RundownLocation = {
   newBills: { statementDate: string; totalChargesCents: number }[];
   /** Accounts whose next statement is overdue (rule missing-bill): the app's words, "No statement since …". */
   missingBills?: { accountNumber: string; text: string }[];
+  /** Bill findings awaiting the person's answer and what they put at stake (rule rundown-findings); null: none. */
+  awaitingAnswer?: { count: number; stakeCents: number } | null;
 };
+
+/** "3 bill findings awaiting your answer, $164.82 at stake" (rule rundown-findings), or null when none wait. */
+export function awaitingText(l: Pick<RundownLocation, "awaitingAnswer">): string | null {
+  const a = l.awaitingAnswer;
+  if (!a?.count) return null;
+  return `${plural(a.count, "bill finding")} awaiting your answer, ${priceMoney(a.stakeCents)} at stake`;
+}
+
+/** A location needs attention for its thermostats (the dashboard's rule) or for findings awaiting an answer. */
+export const needsAttention = (l: Pick<RundownLocation, "thermostats" | "awaitingAnswer">) =>
+  l.thermostats.attention || awaitingText(l) !== null;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -558,16 +571,27 @@ export function weeklyRundownEmail(
   d: Common & { from: string; to: string; locations: RundownLocation[] },
 ): EmailDoc {
   const range = formatRange(d.from, dayBefore(d.to));
-  const needing = d.locations.filter((l) => l.thermostats.attention);
-  const ordered = [...needing, ...d.locations.filter((l) => !l.thermostats.attention)];
+  const needing = d.locations.filter(needsAttention);
+  const ordered = [...needing, ...d.locations.filter((l) => !needsAttention(l))];
+  const findings = { href: absolute(d.baseUrl, ALERT_PLACES.bill.path), label: ALERT_PLACES.bill.label };
   const blocks: Block[] = [{ type: "p", text: attentionLine(needing.length, d.locations.length) }];
   if (needing.length)
     blocks.push({
       type: "list",
-      items: needing.map((l) => ({
-        text: `${l.name}: ${l.thermostats.label}.`,
-        link: { href: absolute(d.baseUrl, `/locations/${l.id}/control`), label: `${l.name} thermostats` },
-      })),
+      items: needing.flatMap((l) => [
+        ...(l.thermostats.attention
+          ? [
+              {
+                text: `${l.name}: ${l.thermostats.label}.`,
+                link: {
+                  href: absolute(d.baseUrl, `/locations/${l.id}/control`),
+                  label: `${l.name} thermostats`,
+                },
+              },
+            ]
+          : []),
+        ...(awaitingText(l) ? [{ text: `${l.name}: ${awaitingText(l)}.`, link: findings }] : []),
+      ]),
     });
   blocks.push({ type: "p", text: `Last week (${range}) at your ${plural(d.locations.length, "location")}:` });
   for (const l of ordered) {
@@ -636,6 +660,7 @@ export function weeklyRundownEmail(
               },
             ]
           : []),
+        ...(awaitingText(l) ? [{ text: `Bill findings: ${awaitingText(l)}.`, link: findings }] : []),
         ...(l.missingBills ?? []).map((m) => ({
           text: `${MISSING_BILL_LABEL}: ${m.text}, account ${m.accountNumber}.`,
           link: { href: absolute(d.baseUrl, "/findings"), label: `Findings at your locations` },
@@ -648,7 +673,7 @@ export function weeklyRundownEmail(
       ? `Your Weekly Rundown: ${range}, ${needing.length} ${needing.length === 1 ? "location needs" : "locations need"} attention`
       : `Your Weekly Rundown: ${range}`,
     preview: needing.length
-      ? `${attentionLine(needing.length, d.locations.length)} ${needing.map((l) => `${l.name}: ${l.thermostats.label}`).join("; ")}`
+      ? `${attentionLine(needing.length, d.locations.length)} ${needing.map((l) => `${l.name}: ${[l.thermostats.attention ? l.thermostats.label : null, awaitingText(l)].filter(Boolean).join(", ")}`).join("; ")}`
       : `Thermostats, consumption, demand, grid events and bills at your locations, ${range}`,
     heading: "Your Weekly Rundown",
     baseUrl: d.baseUrl,

@@ -230,7 +230,7 @@ describe("a client with nothing connected", () => {
     const rundown = mailsTo(api, DANA)
       .filter((m) => m.kind === "weekly_rundown")
       .at(-1)!;
-    const kiosk = rundown.text.slice(rundown.text.indexOf("LOOP KIOSK"));
+    const kiosk = rundown.text.slice(rundown.text.indexOf("HARBOR COFFEE LOOP"));
     expect(kiosk).toContain("Thermostats: No Devices. None is connected here yet.");
     expect(kiosk).toContain(
       "No utility account connected: bills, consumption and demand show here once one is.\n  Connect a utility account: http://web.test/authorize-arcadia",

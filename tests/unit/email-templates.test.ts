@@ -282,6 +282,38 @@ describe("notification email templates", () => {
     expect(emailProblems(rundown, BASE)).toEqual([]);
   });
 
+  it("Weekly Rundown: findings awaiting an answer, per location, with their at stake, count in need attention", async () => {
+    const location = {
+      timeZone: "America/Chicago",
+      thermostats: { label: "Operating", attention: false, count: 1 },
+      utilityAccounts: 1,
+      consumptionKwh: 2100,
+      consumptionChange: null,
+      peakKw: 12.5,
+      upcomingEvents: [],
+      newBills: [],
+    };
+    const rundown = await renderEmail(
+      weeklyRundownEmail({
+        ...common,
+        from: "2026-11-09",
+        to: "2026-11-16",
+        locations: [
+          { ...location, id: 106, name: "Wicker Park", awaitingAnswer: { count: 2, stakeCents: 5439 } },
+          { ...location, id: 107, name: "Loop", awaitingAnswer: null },
+        ],
+      }),
+    );
+    expect(rundown.text).toContain("1 of 2 locations needs attention.");
+    expect(rundown.text).toContain(
+      `- Wicker Park: 2 bill findings awaiting your answer, $54.39 at stake.\n  Findings at your locations: ${BASE}/findings`,
+    );
+    expect(rundown.text).toContain("- Bill findings: 2 bill findings awaiting your answer, $54.39 at stake.");
+    expect(rundown.text.split("awaiting your answer")).toHaveLength(3);
+    expect(rundown.subject).toBe("Your Weekly Rundown: Nov 9 – Nov 15, 2026, 1 location needs attention");
+    expect(emailProblems(rundown, BASE)).toEqual([]);
+  });
+
   it("digests: every line's link in both parts", async () => {
     const rundown = await renderEmail(
       weeklyRundownEmail({
