@@ -289,7 +289,6 @@ class WrittenElsewhere extends Error {}
 const unsubscribeHref = (deps: ApiDeps, token: string) =>
   absolute(deps.config.webBaseUrl, `/unsubscribe?${new URLSearchParams({ token })}`);
 
-
 type FlagCandidateRow = {
   flag_id: number;
   type: string;
