@@ -31,7 +31,10 @@ import type { ApiDeps } from "../lib/http";
 import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
 import { flagFigures } from "../lib/flag-figures";
 import { missingBill } from "../../shared/missing-bill";
+import { locationName } from "../../shared/location-name";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
+import { clientFindings } from "../domain/findings";
+import { awaitingByLocation } from "../domain/awaiting-findings";
 import {
   attentionLabel,
   hasThermostatIssues,
@@ -108,7 +111,11 @@ type Candidate = {
   kind: NotificationKind;
   key: string;
   flag?: { id: number };
-  build: (tokens: { unsubscribe: string; confirm: string; investigate: string }) => EmailDoc;
+  /** `flagsInEmail`: the flags of the one email this goes in (an alert run's), so a bill's amount is said once. */
+  build: (
+    tokens: { unsubscribe: string; confirm: string; investigate: string },
+    flagsInEmail?: ReadonlySet<number>,
+  ) => EmailDoc;
 };
 
 /** One finding of an alert run: a candidate that goes into its person's one email of the run. */
@@ -211,7 +218,8 @@ async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
     );
     // The day's alert emails are used up: the findings wait (and are not forgotten) for a later run.
     if (alertEmailRoom(times, nowMs).room === 0) continue;
-    const { items, waiting } = groupAlerts(pending);
+    const items = groupAlerts(pending);
+    // This email takes the day's last place under the cap: it says so, and from when the next may come.
     const next = alertEmailRoom([...times, nowMs], nowMs);
     const zone = homeTimeZone(zones.all(user.client_id) as { id: number; timezone: string }[]);
     const kinds = ALERT_KINDS.filter((k) => items.some((f) => f.kind === k));
@@ -219,17 +227,22 @@ async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
     // One-click unsubscribe (the List-Unsubscribe header) stops every kind the email holds.
     const headerToken = kinds.length === 1 ? unsubscribeTokens.get(kinds[0])! : randomToken();
     const answers = items.map(() => ({ confirm: randomToken(), investigate: randomToken() }));
+    const flagsInEmail = new Set(items.flatMap((f) => (f.flag ? [f.flag.id] : [])));
     const doc = alertEmail({
       baseUrl: deps.config.webBaseUrl,
       items: items.map((f, i) => ({
         kind: f.kind,
         location: f.location,
-        doc: f.build({ unsubscribe: unsubscribeTokens.get(f.kind)!, ...answers[i] }),
+        doc: f.build({ unsubscribe: unsubscribeTokens.get(f.kind)!, ...answers[i] }, flagsInEmail),
       })),
-      waiting,
-      nextAt:
-        waiting && next.nextAtMs !== null && zone
-          ? formatLocalDateTime(new Date(next.nextAtMs).toISOString(), zone)
+      lastOfDay:
+        next.room === 0
+          ? {
+              nextAt:
+                next.nextAtMs !== null && zone
+                  ? formatLocalDateTime(new Date(next.nextAtMs).toISOString(), zone)
+                  : null,
+            }
           : null,
       unsubscribes: kinds.map((k) => ({ kind: k, href: unsubscribeHref(deps, unsubscribeTokens.get(k)!) })),
     });
@@ -280,8 +293,6 @@ class WrittenElsewhere extends Error {}
 const unsubscribeHref = (deps: ApiDeps, token: string) =>
   absolute(deps.config.webBaseUrl, `/unsubscribe?${new URLSearchParams({ token })}`);
 
-const locationName = (b: Pick<BuildingRow, "name" | "nickname">) => b.nickname || b.name;
-
 type FlagCandidateRow = {
   flag_id: number;
   type: string;
@@ -298,6 +309,7 @@ type FlagCandidateRow = {
   rate_cents: number;
   previous_rate_cents: number | null;
   counted_with_type: string | null;
+  counted_with_id: number | null;
   supplier: string | null;
   utility_name: string;
   statement_id: number;
@@ -322,7 +334,9 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
        a.id AS account_id, a.number AS account_number, ${PREVIOUS_BILL_COLUMNS("s")},
        (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location,
        (SELECT g.type FROM bill_flags g WHERE g.bill_statement_id = s.id AND g.id < f.id
-          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_type
+          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_type,
+       (SELECT g.id FROM bill_flags g WHERE g.bill_statement_id = s.id AND g.id < f.id
+          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_id
      FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
        JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
      WHERE f.status = 'unacknowledged' AND s.building_id IN (SELECT value FROM json_each(?))
@@ -341,7 +355,7 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
         key: notificationKey({ flagId: f.flag_id }),
         flag: { id: f.flag_id },
         location: { id: b.id, name: locationName(b) },
-        build: (t) =>
+        build: (t, flagsInEmail) =>
           billFlagAlertEmail({
             baseUrl: deps.config.webBaseUrl,
             unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
@@ -359,7 +373,13 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
             },
             previousBill: f.previous_rate_cents === null ? null : { rateCents: f.previous_rate_cents },
             // One bill's dollars once (rule findings-totals): an earlier shown flag of the bill carries them.
-            countedWith: shownFlagType(f.counted_with_type, f.supplier),
+            // Said with its amount once: without it when that flag is in the same email.
+            countedWith: shownFlagType(f.counted_with_type, f.supplier)
+              ? {
+                  type: f.counted_with_type!,
+                  inThisEmail: f.counted_with_id !== null && Boolean(flagsInEmail?.has(f.counted_with_id)),
+                }
+              : null,
             flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
             billId: f.statement_id,
             account: {
@@ -544,7 +564,25 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
       }))
       .filter((a) => a.missing !== null)
       .map((a) => ({ accountNumber: a.accountNumber, text: a.missing!.text }));
-  return digestCandidates(deps, "weekly_rundown", force, ({ buildings, period }, unsubscribe) => {
+  return digestCandidates(deps, "weekly_rundown", force, ({ user, buildings, period }, unsubscribe) => {
+    // The findings awaiting the person's answer, per location, summed as the findings page sums them.
+    const awaiting = awaitingByLocation(
+      (
+        clientFindings(db, recipientAuth(user), buildings).items as {
+          flag_id: number | null;
+          bill: { id: number } | null;
+          status: string;
+          building: { id: number };
+          at_stake: { cents: number | null } | null;
+        }[]
+      ).map((f) => ({
+        flagId: f.flag_id,
+        billId: f.bill?.id ?? null,
+        status: f.status,
+        locationId: f.building.id,
+        cents: f.at_stake?.cents ?? null,
+      })),
+    );
     // The dashboard's device summaries, read through the dashboard's own rule (shared/location-status.ts).
     const summaries = new Map(
       energyAdvisorBuildings(deps, buildings).map((a) => [
@@ -590,6 +628,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
           }[]
         ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
         missingBills: missingBills(b.id),
+        awaitingAnswer: awaiting.get(b.id) ?? null,
       };
     });
     return weeklyRundownEmail({
