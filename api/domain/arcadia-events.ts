@@ -1,6 +1,14 @@
 import type { ApiDeps } from "../lib/http";
 import { utilityByProvider } from "../lib/accounts";
-import { arcadiaEventEffect, clientIdOfUser, isNewerEvent, nowIso, webhookEvent } from "../lib/arcadia";
+import {
+  arcadiaEventEffect,
+  clientIdOfUser,
+  isNewerEvent,
+  nowIso,
+  prospectIdOfUser,
+  webhookEvent,
+  type WebhookEvent,
+} from "../lib/arcadia";
 
 /**
  * The provider's events applied to our credentials and accounts (rules arcadia-event-status and
@@ -71,6 +79,43 @@ export function upsertArcadiaCredential(
   return find()!;
 }
 
+/** The verdict a provider event gives a prospect's Connect session; other types say none. */
+const PROSPECT_VERDICTS: Record<string, string> = {
+  utility_credential_verified: "verified",
+  utility_credential_rejected: "rejected",
+  utility_credential_mfa_required: "pending",
+  utility_credential_timed_out: "timed_out",
+};
+
+/**
+ * An event for a prospect's credential (the health check: no client, no credential of ours): its verdict is kept
+ * with the prospect's Connect session that made it (the session the page reported it with, else the prospect's
+ * newest session before the event with no credential yet, which a hosted Connect URL's login uses up).
+ */
+function applyProspectEvent(deps: ApiDeps, prospectId: number, event: WebhookEvent) {
+  const { db } = deps;
+  const credential = event.data.utility_credential_id!;
+  const verdict = PROSPECT_VERDICTS[event.type];
+  let session = db
+    .prepare("SELECT id FROM prospect_connect_sessions WHERE prospect_id = ? AND provider_credential_id = ?")
+    .get(prospectId, credential) as { id: string } | undefined;
+  if (!session) {
+    session = db
+      .prepare(
+        `SELECT id FROM prospect_connect_sessions WHERE prospect_id = ? AND provider_credential_id IS NULL
+           AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(prospectId, event.created_at) as { id: string } | undefined;
+    if (!session) return { outcome: "unknown prospect session", first: false };
+    db.prepare(
+      "UPDATE prospect_connect_sessions SET provider_credential_id = ?, used_at = CASE WHEN kind = 'url' THEN ? ELSE used_at END WHERE id = ?",
+    ).run(credential, nowIso(), session.id);
+  }
+  if (verdict)
+    db.prepare("UPDATE prospect_connect_sessions SET verdict = ? WHERE id = ?").run(verdict, session.id);
+  return { outcome: "prospect", first: false };
+}
+
 /**
  * Applies one stored event to its credential (rule arcadia-event-status, rule arcadia-event-order); `first`: it
  * is the credential's first applied event (its first verdict).
@@ -82,6 +127,8 @@ function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boo
   const effect = arcadiaEventEffect(event.type);
   const providerCredential = event.data.utility_credential_id;
   if (!effect || !providerCredential) return outcome("ignored");
+  const prospectId = event.data.client_user_id ? prospectIdOfUser(event.data.client_user_id) : null;
+  if (prospectId !== null) return applyProspectEvent(deps, prospectId, event);
   let cred = db
     .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
     .get(providerCredential) as CredentialRow | undefined;

@@ -30,6 +30,13 @@ export const clientIdOfUser = (userId: string) => {
   return m ? Number(m[1]) : null;
 };
 
+/** A prospect's id at the provider (the free bill health check: no client yet), one provider "user" per prospect. */
+export const prospectUserId = (prospectId: number) => `prospect-${prospectId}`;
+export const prospectIdOfUser = (userId: string) => {
+  const m = /^prospect-(\d{1,9})$/.exec(userId);
+  return m ? Number(m[1]) : null;
+};
+
 let cached: { key: string; token: string; until: number } | null = null;
 
 async function providerPost<S extends z.ZodTypeAny>(
