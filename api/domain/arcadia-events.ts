@@ -5,7 +5,7 @@ import {
   clientIdOfUser,
   isNewerEvent,
   nowIso,
-  prospectIdOfUser,
+  prospectOfUser,
   webhookEvent,
   type WebhookEvent,
 } from "../lib/arcadia";
@@ -80,7 +80,7 @@ export function upsertArcadiaCredential(
 }
 
 /** The verdict a provider event gives a prospect's Connect session; other types say none. */
-const PROSPECT_VERDICTS: Record<string, string> = {
+export const PROSPECT_VERDICTS: Record<string, string> = {
   utility_credential_verified: "verified",
   utility_credential_rejected: "rejected",
   utility_credential_mfa_required: "pending",
@@ -89,11 +89,16 @@ const PROSPECT_VERDICTS: Record<string, string> = {
 
 /**
  * An event for a prospect's credential (the health check: no client, no credential of ours): its verdict is kept
- * with the prospect's Connect session that made it (the session the page reported it with, else the prospect's
- * newest session before the event with no credential yet, which a hosted Connect URL's login uses up).
+ * with the prospect's Connect session that made it: the session the page reported it with, else (the hosted page
+ * reports nothing) the prospect's newest Connect URL session before the event with no credential yet, which the
+ * login uses up. A token session's page report picks up a verdict that came first (routes/prospect.ts).
  */
-function applyProspectEvent(deps: ApiDeps, prospectId: number, event: WebhookEvent) {
+function applyProspectEvent(deps: ApiDeps, correlationId: string, event: WebhookEvent) {
   const { db } = deps;
+  const prospect = db.prepare("SELECT id FROM prospects WHERE correlation_id = ?").get(correlationId) as
+    { id: number } | undefined;
+  if (!prospect) return { outcome: "unknown prospect", first: false };
+  const prospectId = prospect.id;
   const credential = event.data.utility_credential_id!;
   const verdict = PROSPECT_VERDICTS[event.type];
   let session = db
@@ -102,13 +107,13 @@ function applyProspectEvent(deps: ApiDeps, prospectId: number, event: WebhookEve
   if (!session) {
     session = db
       .prepare(
-        `SELECT id FROM prospect_connect_sessions WHERE prospect_id = ? AND provider_credential_id IS NULL
-           AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
+        `SELECT id FROM prospect_connect_sessions WHERE prospect_id = ? AND kind = 'url'
+           AND provider_credential_id IS NULL AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
       )
       .get(prospectId, event.created_at) as { id: string } | undefined;
     if (!session) return { outcome: "unknown prospect session", first: false };
     db.prepare(
-      "UPDATE prospect_connect_sessions SET provider_credential_id = ?, used_at = CASE WHEN kind = 'url' THEN ? ELSE used_at END WHERE id = ?",
+      "UPDATE prospect_connect_sessions SET provider_credential_id = ?, used_at = ? WHERE id = ?",
     ).run(credential, nowIso(), session.id);
   }
   if (verdict)
@@ -127,8 +132,8 @@ function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boo
   const effect = arcadiaEventEffect(event.type);
   const providerCredential = event.data.utility_credential_id;
   if (!effect || !providerCredential) return outcome("ignored");
-  const prospectId = event.data.client_user_id ? prospectIdOfUser(event.data.client_user_id) : null;
-  if (prospectId !== null) return applyProspectEvent(deps, prospectId, event);
+  const prospect = event.data.client_user_id ? prospectOfUser(event.data.client_user_id) : null;
+  if (prospect !== null) return applyProspectEvent(deps, prospect, event);
   let cred = db
     .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
     .get(providerCredential) as CredentialRow | undefined;

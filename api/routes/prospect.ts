@@ -11,6 +11,7 @@ import {
   providerCredentialOwner,
 } from "../lib/arcadia";
 import { utilityByProvider } from "../lib/accounts";
+import { PROSPECT_VERDICTS } from "../domain/arcadia-events";
 
 const createBody = z.object({
   arcadia_provider_id: z.string().trim().min(1, "Required").max(100),
@@ -117,7 +118,7 @@ export function prospectRoutes(deps: ApiDeps) {
     if (!row) throw notFound();
     const utility = utilityByProvider(deps, row.arcadia_provider_id);
     if (!utility) throw badRequest("Unknown utility provider");
-    return { id: row.id, utilityId: utility.id };
+    return { id: row.id, utilityId: utility.id, providerUser: prospectUserId(proof.correlation_id) };
   };
 
   /**
@@ -146,7 +147,7 @@ export function prospectRoutes(deps: ApiDeps) {
     asyncRoute(async (req, res) => {
       const body = parse(connectTokenBody, req.body);
       const prospect = ownProspect(req.params.id, body);
-      const answer = await createConnectToken(deps, { clientUserId: prospectUserId(prospect.id) });
+      const answer = await createConnectToken(deps, { clientUserId: prospect.providerUser });
       const expires = openSession(prospect.id, prospect.utilityId, "token");
       res.json({ connect_token: answer.connect_token, expires_at: expires, env: deps.config.arcadia.env });
     }),
@@ -162,7 +163,7 @@ export function prospectRoutes(deps: ApiDeps) {
       const prospect = ownProspect(req.params.id, body);
       const answer = await createConnectUrl(
         deps,
-        { clientUserId: prospectUserId(prospect.id) },
+        { clientUserId: prospect.providerUser },
         body.redirect_url,
         PROSPECT_CONNECT_LIFE_MS / 1000,
       );
@@ -190,14 +191,29 @@ export function prospectRoutes(deps: ApiDeps) {
           { id: string; verdict: string | null } | undefined;
       if (!open()) throw new HttpError(409, { message: "No Connect session is open for this prospect" });
       const owner = await providerCredentialOwner(deps, body.utility_credential_id);
-      if (owner !== prospectUserId(prospect.id)) throw notFound();
+      if (owner !== prospect.providerUser) throw notFound();
       const used = db.transaction(() => {
         const session = open();
         if (!session) return null;
+        // A verdict the provider sent before the page reported the credential is the session's too.
+        const early = db
+          .prepare(
+            `SELECT type FROM arcadia_webhook_events
+             WHERE json_extract(body, '$.data.utility_credential_id') = ? AND applied_at IS NOT NULL
+             ORDER BY occurred_at DESC`,
+          )
+          .all(body.utility_credential_id) as { type: string }[];
+        const verdict = early.map((e) => PROSPECT_VERDICTS[e.type]).find(Boolean) ?? session.verdict;
         db.prepare(
-          "UPDATE prospect_connect_sessions SET used_at = ?, provider_credential_id = ?, connect_status = ? WHERE id = ?",
-        ).run(clock.now().toISOString(), body.utility_credential_id, body.status ?? null, session.id);
-        return session;
+          "UPDATE prospect_connect_sessions SET used_at = ?, provider_credential_id = ?, connect_status = ?, verdict = ? WHERE id = ?",
+        ).run(
+          clock.now().toISOString(),
+          body.utility_credential_id,
+          body.status ?? null,
+          verdict,
+          session.id,
+        );
+        return { verdict };
       })();
       if (!used) throw new HttpError(409, { message: "No Connect session is open for this prospect" });
       res.status(201).json({ status: body.status ?? used.verdict ?? "pending" });

@@ -129,6 +129,28 @@ describe("a prospect's Connect session", () => {
     ).toBeUndefined();
   });
 
+  it("keeps a verdict the provider sent before the page reported the credential", async () => {
+    const p = await newProspect();
+    const proof = { email: p.email, correlation_id: p.correlation_id };
+    const t = await call(api, "POST", `/prospect-analysis/${p.id}/connect-token`, { body: proof });
+    const made = await submitInConnect(t.json.connect_token as string, "ada-timeout");
+    await until(
+      () =>
+        api.db
+          .prepare(
+            "SELECT outcome FROM arcadia_webhook_events WHERE json_extract(body, '$.data.utility_credential_id') = ?",
+          )
+          .get(made.credential) as { outcome: string | null } | undefined,
+      (e) => e.outcome !== null,
+    );
+    // A token session is not taken by an event alone: only the page's report (or the hosted page) uses it.
+    expect(sessionsOf(p.id)[0]).toMatchObject({ used_at: null, provider_credential_id: null, verdict: null });
+    const claim = { ...proof, utility_credential_id: made.credential, status: made.status };
+    const r = await call(api, "POST", `/prospect-analysis/${p.id}/credentials`, { body: claim });
+    expect(r.status).toBe(201);
+    expect(sessionsOf(p.id)[0]).toMatchObject({ connect_status: "timed_out", verdict: "timed_out" });
+  });
+
   it("refuses a credential another prospect's Connect made, and a report without a session", async () => {
     const p = await newProspect();
     const q = await newProspect();
