@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ApiDeps } from "../lib/http";
 import { utilityByProvider } from "../lib/accounts";
 import {
@@ -121,6 +122,67 @@ function applyProspectEvent(deps: ApiDeps, correlationId: string, event: Webhook
   return { outcome: "prospect", first: false };
 }
 
+const statementData = z.object({
+  statement_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  service_start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  service_end_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  consumption_kwh: z.coerce.number().nonnegative(),
+  demand_kw: z.coerce.number().nonnegative().nullish(),
+  rate_cents: z.coerce.number().nonnegative(),
+  total_charges_cents: z.coerce.number().int(),
+  total_electric_charges_cents: z.coerce.number().int(),
+  supplier: z.string().max(200).nullish(),
+});
+
+/**
+ * A credential the provider says is Connected (rule connect-what-next): its accounts keep when that first
+ * happened ("Connected on …" until the first bill); the client's Bill Monitoring step is complete (rule
+ * onboarding-matches-data); a statement the event carries becomes a bill of each account at a location, once.
+ */
+function connected(deps: ApiDeps, cred: CredentialRow, event: WebhookEvent) {
+  const { db } = deps;
+  db.prepare(
+    "UPDATE utility_accounts SET connected_at = COALESCE(connected_at, ?) WHERE credential_id = ?",
+  ).run(event.created_at, cred.id);
+  db.prepare(
+    "UPDATE onboarding_steps SET status = 'complete', updated_at = ? WHERE client_id = ? AND name = 'bill_monitoring' AND status != 'complete'",
+  ).run(nowIso(), cred.client_id);
+  if (event.type !== "utility_statement_discovered") return;
+  const st = statementData.safeParse(event.data);
+  if (!st.success) return;
+  const s = st.data;
+  const accounts = db
+    .prepare(
+      "SELECT id, building_id FROM utility_accounts WHERE credential_id = ? AND building_id IS NOT NULL",
+    )
+    .all(cred.id) as { id: number; building_id: number }[];
+  for (const a of accounts) {
+    const known = db
+      .prepare(
+        "SELECT 1 FROM bill_statements WHERE account_id = ? AND service_start_date = ? AND service_end_date = ?",
+      )
+      .get(a.id, s.service_start_date, s.service_end_date);
+    if (known) continue;
+    db.prepare(
+      `INSERT INTO bill_statements (building_id, account_id, statement_date, service_start_date, service_end_date,
+         consumption_kwh, demand_kw, rate_cents, total_charges_cents, total_electric_charges_cents, supplier)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      a.building_id,
+      a.id,
+      s.statement_date,
+      s.service_start_date,
+      s.service_end_date,
+      s.consumption_kwh,
+      s.demand_kw ?? null,
+      s.rate_cents,
+      s.total_charges_cents,
+      s.total_electric_charges_cents,
+      s.supplier ?? null,
+    );
+  }
+}
+
 /**
  * Applies one stored event to its credential (rule arcadia-event-status, rule arcadia-event-order); `first`: it
  * is the credential's first applied event (its first verdict).
@@ -177,6 +239,7 @@ function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boo
   db.prepare(
     "UPDATE utility_accounts SET arcadia_account_status = ?, arcadia_account_status_detail = ? WHERE credential_id = ?",
   ).run(effect.accountStatus, effect.accountDetail, cred.id);
+  if (effect.accountStatus === "CONNECTION_SUCCESS") connected(deps, cred, event);
   return { outcome: "applied", first };
 }
 
