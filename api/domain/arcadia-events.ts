@@ -1,6 +1,15 @@
+import { z } from "zod";
 import type { ApiDeps } from "../lib/http";
 import { utilityByProvider } from "../lib/accounts";
-import { arcadiaEventEffect, clientIdOfUser, isNewerEvent, nowIso, webhookEvent } from "../lib/arcadia";
+import {
+  arcadiaEventEffect,
+  clientIdOfUser,
+  isNewerEvent,
+  nowIso,
+  prospectOfUser,
+  webhookEvent,
+  type WebhookEvent,
+} from "../lib/arcadia";
 
 /**
  * The provider's events applied to our credentials and accounts (rules arcadia-event-status and
@@ -71,6 +80,109 @@ export function upsertArcadiaCredential(
   return find()!;
 }
 
+/** The verdict a provider event gives a prospect's Connect session; other types say none. */
+export const PROSPECT_VERDICTS: Record<string, string> = {
+  utility_credential_verified: "verified",
+  utility_credential_rejected: "rejected",
+  utility_credential_mfa_required: "pending",
+  utility_credential_timed_out: "timed_out",
+};
+
+/**
+ * An event for a prospect's credential (the health check: no client, no credential of ours): its verdict is kept
+ * with the prospect's Connect session that made it: the session the page reported it with, else (the hosted page
+ * reports nothing) the prospect's newest Connect URL session before the event with no credential yet, which the
+ * login uses up. A token session's page report picks up a verdict that came first (routes/prospect.ts).
+ */
+function applyProspectEvent(deps: ApiDeps, correlationId: string, event: WebhookEvent) {
+  const { db } = deps;
+  const prospect = db.prepare("SELECT id FROM prospects WHERE correlation_id = ?").get(correlationId) as
+    { id: number } | undefined;
+  if (!prospect) return { outcome: "unknown prospect", first: false };
+  const prospectId = prospect.id;
+  const credential = event.data.utility_credential_id!;
+  const verdict = PROSPECT_VERDICTS[event.type];
+  let session = db
+    .prepare("SELECT id FROM prospect_connect_sessions WHERE prospect_id = ? AND provider_credential_id = ?")
+    .get(prospectId, credential) as { id: string } | undefined;
+  if (!session) {
+    session = db
+      .prepare(
+        `SELECT id FROM prospect_connect_sessions WHERE prospect_id = ? AND kind = 'url'
+           AND provider_credential_id IS NULL AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(prospectId, event.created_at) as { id: string } | undefined;
+    if (!session) return { outcome: "unknown prospect session", first: false };
+    db.prepare(
+      "UPDATE prospect_connect_sessions SET provider_credential_id = ?, used_at = ? WHERE id = ?",
+    ).run(credential, nowIso(), session.id);
+  }
+  if (verdict)
+    db.prepare("UPDATE prospect_connect_sessions SET verdict = ? WHERE id = ?").run(verdict, session.id);
+  return { outcome: "prospect", first: false };
+}
+
+const statementData = z.object({
+  statement_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  service_start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  service_end_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  consumption_kwh: z.coerce.number().nonnegative(),
+  demand_kw: z.coerce.number().nonnegative().nullish(),
+  rate_cents: z.coerce.number().nonnegative(),
+  total_charges_cents: z.coerce.number().int(),
+  total_electric_charges_cents: z.coerce.number().int(),
+  supplier: z.string().max(200).nullish(),
+});
+
+/**
+ * A credential the provider says is Connected (rule connect-what-next): its accounts keep when that first
+ * happened ("Connected on …" until the first bill); the client's Bill Monitoring step is complete (rule
+ * onboarding-matches-data); a statement the event carries becomes a bill of each account at a location, once.
+ */
+function connected(deps: ApiDeps, cred: CredentialRow, event: WebhookEvent) {
+  const { db } = deps;
+  db.prepare(
+    "UPDATE utility_accounts SET connected_at = COALESCE(connected_at, ?) WHERE credential_id = ?",
+  ).run(event.created_at, cred.id);
+  db.prepare(
+    "UPDATE onboarding_steps SET status = 'complete', updated_at = ? WHERE client_id = ? AND name = 'bill_monitoring' AND status != 'complete'",
+  ).run(nowIso(), cred.client_id);
+  if (event.type !== "utility_statement_discovered") return;
+  const st = statementData.safeParse(event.data);
+  if (!st.success) return;
+  const s = st.data;
+  const accounts = db
+    .prepare(
+      "SELECT id, building_id FROM utility_accounts WHERE credential_id = ? AND building_id IS NOT NULL",
+    )
+    .all(cred.id) as { id: number; building_id: number }[];
+  for (const a of accounts) {
+    const known = db
+      .prepare(
+        "SELECT 1 FROM bill_statements WHERE account_id = ? AND service_start_date = ? AND service_end_date = ?",
+      )
+      .get(a.id, s.service_start_date, s.service_end_date);
+    if (known) continue;
+    db.prepare(
+      `INSERT INTO bill_statements (building_id, account_id, statement_date, service_start_date, service_end_date,
+         consumption_kwh, demand_kw, rate_cents, total_charges_cents, total_electric_charges_cents, supplier)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      a.building_id,
+      a.id,
+      s.statement_date,
+      s.service_start_date,
+      s.service_end_date,
+      s.consumption_kwh,
+      s.demand_kw ?? null,
+      s.rate_cents,
+      s.total_charges_cents,
+      s.total_electric_charges_cents,
+      s.supplier ?? null,
+    );
+  }
+}
+
 /**
  * Applies one stored event to its credential (rule arcadia-event-status, rule arcadia-event-order); `first`: it
  * is the credential's first applied event (its first verdict).
@@ -82,6 +194,8 @@ function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boo
   const effect = arcadiaEventEffect(event.type);
   const providerCredential = event.data.utility_credential_id;
   if (!effect || !providerCredential) return outcome("ignored");
+  const prospect = event.data.client_user_id ? prospectOfUser(event.data.client_user_id) : null;
+  if (prospect !== null) return applyProspectEvent(deps, prospect, event);
   let cred = db
     .prepare("SELECT * FROM utility_credentials WHERE arcadia_credential_id = ?")
     .get(providerCredential) as CredentialRow | undefined;
@@ -125,6 +239,7 @@ function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boo
   db.prepare(
     "UPDATE utility_accounts SET arcadia_account_status = ?, arcadia_account_status_detail = ? WHERE credential_id = ?",
   ).run(effect.accountStatus, effect.accountDetail, cred.id);
+  if (effect.accountStatus === "CONNECTION_SUCCESS") connected(deps, cred, event);
   return { outcome: "applied", first };
 }
 

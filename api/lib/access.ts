@@ -334,6 +334,12 @@ export const ACCESS_ROUTES: Record<string, RouteAccess> = {
 export const NOT_SESSION_IDS: Record<string, string> = {
   "PUT /prospect-analysis/:id":
     "a prospect's own analysis, before any account exists: found by id and the email it was made with",
+  "POST /prospect-analysis/:id/connect-token":
+    "a prospect's Connect session: found by id, the email and the correlation id only its flow holds",
+  "POST /prospect-analysis/:id/connect-url":
+    "a prospect's Connect session: found by id, the email and the correlation id only its flow holds",
+  "POST /prospect-analysis/:id/credentials":
+    "a prospect's Connect session: found by id, the email and the correlation id only its flow holds",
   "GET /dev/outbox/:id": "test hooks only (ENABLE_TEST_HOOKS or API_DEV_OUTBOX): the demo's outbox",
 };
 

@@ -14,10 +14,11 @@ type AccountRow = {
   arcadia_account_status_detail: string | null;
   building_id: number | null;
   last_statement_date: string | null;
+  connected_at: string | null;
 };
 
 export const ACCOUNT_SELECT = `SELECT a.id, a.number, a.building_id, u.name AS utility_name, u.arcadia_provider_id,
-  a.arcadia_account_status, a.arcadia_account_status_detail,
+  a.arcadia_account_status, a.arcadia_account_status_detail, a.connected_at,
   (SELECT MAX(s.statement_date) FROM bill_statements s WHERE s.account_id = a.id) AS last_statement_date
   FROM utility_accounts a JOIN utilities u ON u.id = a.utility_id`;
 
@@ -33,6 +34,8 @@ export function accountJson(a: AccountRow) {
     arcadia_account_status_detail: a.arcadia_account_status_detail,
     // The latest statement's date (null before the first): a missing bill past 45 days (rule missing-bill).
     last_statement_date: a.last_statement_date,
+    // When the provider first said the account is Connected (D): "Connected on …" before its first bill.
+    connected_at: a.connected_at,
   };
 }
 

@@ -30,6 +30,13 @@ export const clientIdOfUser = (userId: string) => {
   return m ? Number(m[1]) : null;
 };
 
+/**
+ * A prospect's id at the provider (the free bill health check: no client yet), one provider "user" per prospect:
+ * its record's correlation id, never reused (a record's number may be, after the demo's reset).
+ */
+export const prospectUserId = (correlationId: string) => `prospect-${correlationId}`;
+export const prospectOfUser = (userId: string) => /^prospect-([0-9a-f-]{36})$/.exec(userId)?.[1] ?? null;
+
 let cached: { key: string; token: string; until: number } | null = null;
 
 async function providerPost<S extends z.ZodTypeAny>(

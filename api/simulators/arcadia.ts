@@ -12,7 +12,8 @@ import type { ApiDeps } from "../lib/http";
  *
  * The username typed into Connect chooses what happens (docs/testing.md, "Utility provider simulator"):
  * containing `bad` → rejected (invalid credentials); `mfa` → MFA needed; `timeout` → timed out; `error` →
- * Connect fails (no credential, no webhook); anything else → verified, then new data.
+ * Connect fails (no credential, no webhook); anything else → verified, then the utility's first statement
+ * STATEMENT_DELAY_MS later on the api's clock (a bill row through the webhook, as the provider's would come).
  * State (tokens, URLs) lives in memory: a restart forgets unexpired tokens, as a provider outage would.
  */
 
@@ -48,11 +49,43 @@ const closeStatus: Record<SimOutcome, string> = {
 };
 
 const eventsFor: Record<Exclude<SimOutcome, "error">, string[]> = {
-  verified: ["utility_credential_verified", "utility_statement_discovered"],
+  verified: ["utility_credential_verified"],
   rejected: ["utility_credential_rejected"],
   mfa: ["utility_credential_mfa_required"],
   timed_out: ["utility_credential_timed_out"],
 };
+
+/** How long after a verification the simulator delivers the utility's first statement, on the api's clock. */
+export const STATEMENT_DELAY_MS = 5_000;
+
+/**
+ * The first statement the simulator delivers for a verified login (rule connect-what-next): last month's bill,
+ * its figures derived from the credential id (the same login, the same bill).
+ */
+export function simulatedStatement(credentialId: string, now: Date) {
+  let h = 0;
+  for (const ch of credentialId) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), 1));
+  const statement = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), Math.min(now.getUTCDate(), 3)),
+  );
+  const kwh = 1200 + (h % 1800);
+  const rateCents = 14 + (h % 60) / 10;
+  const electric = Math.round(kwh * rateCents);
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return {
+    statement_id: `st_${credentialId}_${day(start)}`,
+    statement_date: day(statement),
+    service_start_date: day(start),
+    service_end_date: day(end),
+    consumption_kwh: String(kwh),
+    demand_kw: String(8 + (h % 40)),
+    rate_cents: rateCents.toFixed(1),
+    total_charges_cents: String(electric + 1250),
+    total_electric_charges_cents: String(electric),
+  };
+}
 
 /** The simulator's own origin (this api's), from the configured provider URL that startApi set. */
 const simBase = (deps: ApiDeps) => deps.config.arcadia.apiUrl ?? "";
@@ -96,6 +129,21 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
   const connectUrls = new Map<string, ConnectGrant>();
   /** Each credential submitted through Connect, with the provider user (our client) it was made for. */
   const credentials = new Map<string, string>();
+  /** Statements to deliver once the api's clock reaches `due` (a few seconds after a verification). */
+  const statements: { due: number; data: Record<string, string> }[] = [];
+  const deliverDue = () => {
+    const now = clock.nowMs();
+    for (let i = statements.length - 1; i >= 0; i--) {
+      const s = statements[i];
+      if (s.due > now) continue;
+      statements.splice(i, 1);
+      void sendSimulatedWebhook(deps, "utility_statement_discovered", {
+        ...s.data,
+        ...simulatedStatement(s.data.utility_credential_id, clock.now()),
+      });
+    }
+  };
+  setInterval(deliverDue, 250).unref();
   r.use(express.json({ limit: "16kb" }), express.urlencoded({ extended: false, limit: "16kb" }));
   r.use((_req, res, next) => {
     res.setHeader("Cache-Control", "no-store");
@@ -217,7 +265,12 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
     const events = eventsFor[outcome];
     events.forEach((type, i) => {
       setTimeout(
-        () => void sendSimulatedWebhook(deps, type, data),
+        () => {
+          void sendSimulatedWebhook(deps, type, data);
+          // The utility's first statement follows a verification a few seconds later (on the api's clock).
+          if (type === "utility_credential_verified")
+            statements.push({ due: clock.nowMs() + STATEMENT_DELAY_MS, data });
+        },
         deps.config.utilityProviderDelayMs + i * 200,
       ).unref();
     });

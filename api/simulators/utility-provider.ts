@@ -22,8 +22,17 @@ export function settleDueConnections(deps: ApiDeps, now = clock.now()) {
   db.transaction(() => {
     for (const c of due) {
       if (c.credential_id !== null) {
-        if (c.outcome === "success")
+        if (c.outcome === "success") {
           setAccounts.run("CONNECTION_SUCCESS", "DATA_ACCESSIBLE", c.credential_id);
+          // Connected: since when (rule connect-what-next), and Bill Monitoring complete (onboarding-matches-data).
+          db.prepare(
+            "UPDATE utility_accounts SET connected_at = COALESCE(connected_at, ?) WHERE credential_id = ?",
+          ).run(now.toISOString(), c.credential_id);
+          db.prepare(
+            `UPDATE onboarding_steps SET status = 'complete', updated_at = ? WHERE name = 'bill_monitoring'
+               AND status != 'complete' AND client_id = (SELECT client_id FROM utility_credentials WHERE id = ?)`,
+          ).run(now.toISOString(), c.credential_id);
+        }
         if (c.outcome === "email_approval")
           setAccounts.run("CONNECTION_IN_PROGRESS", "EMAIL_APPROVAL", c.credential_id);
         if (c.outcome === "invalid_credentials") {

@@ -7,8 +7,11 @@
  */
 export const ARCADIA_PACKAGE_SCRIPT_URL = "https://connect-main.prod.arcadia.com/dist/v5.js";
 
-/** The pages that open Connect: only they get the provider's origins in their content security policy. */
-export const CONNECT_PAGE_PATHS: readonly string[] = ["/authorize-arcadia"];
+/**
+ * The pages that open Connect (the signed-in flow, the free bill health check): only they get the provider's
+ * origins in their content security policy.
+ */
+export const CONNECT_PAGE_PATHS: readonly string[] = ["/authorize-arcadia", "/free-bill-health-check"];
 
 /**
  * The extra sources a page's policy allows (rule connect-csp-pages): the script's origin (script-src,

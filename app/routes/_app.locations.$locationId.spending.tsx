@@ -34,7 +34,7 @@ export const action = spendingAction;
 
 export default function Spending() {
   const loaderData = useLoaderData<typeof loader>();
-  const { state, locationId, accounts, accountId, bills } = loaderData;
+  const { state, locationId, accounts, accountId, bills, waiting } = loaderData;
   const actionData = useActionData<typeof action>();
   const submit = useSubmit();
   const chart = billChart(chartBills(bills), locationId);
@@ -74,6 +74,8 @@ export default function Spending() {
       </div>
       {state === "error" ? (
         <ErrorState title="There was a problem loading your bills. Our team has been notified." />
+      ) : state === "empty" && waiting ? (
+        <EmptyState title={waiting} />
       ) : state === "empty" ? (
         <EmptyState title="We're waiting for your first bill">
           <ConnectLink className="btn">Connect Utility Accounts</ConnectLink>

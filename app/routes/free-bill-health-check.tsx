@@ -2,7 +2,8 @@ import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import accountStyles from "~/features/accounts/accounts.css";
-import { BuiltinConnectForm } from "~/features/accounts/components/connect-widget";
+import { BuiltinConnectForm, ProviderConnect } from "~/features/accounts/components/connect-widget";
+import type { ArcadiaConnectProps } from "~/features/accounts/components/arcadia-connect.client";
 import { ConedAccountFields } from "~/features/accounts/components/coned-account-list";
 import { UtilityPicker } from "~/features/accounts/components/utility-picker";
 import { ConedStep } from "~/features/prospect/components/coned-step";
@@ -14,6 +15,28 @@ import { PublicPage } from "~/ui/brand";
 import { ErrorState } from "~/ui/states";
 import { DESCRIPTIONS, description } from "~/features/public/seo";
 import { healthCheckLoader, healthCheckAction } from "~/features/prospect/prospect.server";
+import { lazy, Suspense } from "react";
+
+// The provider's Connect opens on the connect step (this page's CSP allows the provider; ADR 0024), from a chunk
+// of its own fetched after hydration; until then the button shows disabled.
+const LazyConnectButton = lazy(() =>
+  import("~/features/accounts/components/arcadia-connect.client").then((m) => ({
+    default: m.ArcadiaConnectButton,
+  })),
+);
+function ArcadiaConnectButton(props: ArcadiaConnectProps) {
+  return (
+    <Suspense
+      fallback={
+        <button type="button" className="btn" disabled>
+          {props.label}
+        </button>
+      }
+    >
+      <LazyConnectButton {...props} />
+    </Suspense>
+  );
+}
 
 export const handle = { stylesheets: [accountStyles, styles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
@@ -69,12 +92,29 @@ export default function FreeBillHealthCheck() {
         ) : d.step === "connect" && d.utility ? (
           <div className="card stack">
             <h2>Connect your {d.utility.name} account</h2>
-            <BuiltinConnectForm
-              utility={d.utility}
-              correlationId={d.correlationId}
-              hidden={{}}
-              lastResult={actionData && actionData.intent !== "start" ? actionData.lastResult : undefined}
-            />
+            {d.widget.kind === "provider" ? (
+              <ProviderConnect
+                config={d.widget}
+                utility={d.utility}
+                correlationId={d.correlationId}
+                hidden={{}}
+                session={d.connect}
+                update={false}
+                embed={false}
+                pageHref={PATH}
+                action={PATH}
+                formError={actionData?.formError}
+                ended={Boolean(actionData?.ended)}
+                ConnectButton={ArcadiaConnectButton}
+              />
+            ) : (
+              <BuiltinConnectForm
+                utility={d.utility}
+                correlationId={d.correlationId}
+                hidden={{}}
+                lastResult={actionData && actionData.intent !== "start" ? actionData.lastResult : undefined}
+              />
+            )}
             <p>
               <Link to={`${PATH}?restart`}>Start over</Link>
             </p>

@@ -11,9 +11,18 @@ export async function submitInConnect(
   page: Page,
   info: TestInfo,
   username: string,
-  opts: { button?: string; utility?: string } = {},
+  opts: {
+    button?: string;
+    utility?: string;
+    /** The flow's credentials step and success (the health check has its own). */
+    step?: string;
+    success?: string;
+    successUrl?: RegExp;
+  } = {},
 ) {
   const button = opts.button ?? "Connect";
+  const step = opts.step ?? "Enter Credentials";
+  const success = opts.success ?? "Connection(s) Initiated";
   await ready(page, info);
   await page.getByRole("button", { name: button, exact: true }).click();
   if (isJs(info)) {
@@ -25,7 +34,7 @@ export async function submitInConnect(
     await frame.getByRole("button", { name: "Submit credentials" }).click();
     await expect(frame.getByRole("heading", { name: "Credentials submitted" })).toBeVisible();
     // The step waits for Connect to say how it ended (rule connect-close-outcome).
-    await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: step })).toBeVisible();
     await page.getByRole("button", { name: "Close Connect" }).click();
     await expect(overlay).toHaveCount(0);
     const ending = /bad/i.test(username)
@@ -35,9 +44,9 @@ export async function submitInConnect(
         : null;
     if (ending) {
       await expect(page.getByRole("alert")).toHaveText(ending);
-      await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: step })).toBeVisible();
       await expect(page.getByRole("button", { name: "Reconnect", exact: true })).toBeVisible();
-    } else await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
+    } else await expect(page.getByRole("heading", { name: success })).toBeVisible();
   } else {
     // The provider's hosted page, then back to our success step.
     await expect(page).toHaveURL(/\/arcadia-sim\/connect\/cu_/);
@@ -46,7 +55,7 @@ export async function submitInConnect(
     await page.getByLabel("Utility username").fill(username);
     await page.getByLabel("Utility password").fill("pw-123");
     await page.getByRole("button", { name: "Submit credentials" }).click();
-    await expect(page).toHaveURL(/\/authorize-arcadia\?step=success/);
-    await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toBeVisible();
+    await expect(page).toHaveURL(opts.successUrl ?? /\/authorize-arcadia\?step=success/);
+    await expect(page.getByRole("heading", { name: success })).toBeVisible();
   }
 }

@@ -1,5 +1,21 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, expectJsState, expectNoSeriousA11yViolations, isJs, ready, test } from "./fixtures";
+import {
+  expect,
+  expectJsState,
+  expectNoSeriousA11yViolations,
+  isJs,
+  ready,
+  serverOf,
+  test,
+} from "./fixtures";
+import { submitInConnect } from "./arcadia";
+
+/** The health check's connect step and its success, for the provider's Connect (tests/e2e/arcadia.ts). */
+const HEALTH_CHECK = {
+  step: "Connect your Xcel Energy account",
+  success: "Request Submitted",
+  successUrl: /\/free-bill-health-check$/,
+};
 
 const unique = (tag: string) => `${tag}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
 
@@ -40,17 +56,36 @@ test.describe("free bill health check", () => {
 
     await expect(page.getByRole("heading", { name: "Connect your Xcel Energy account" })).toBeVisible();
     await expect(page.getByText("This utility requires e-bill to be enabled on the account.")).toBeVisible();
+    // The provider's Connect, as in the signed-in flow: no utility password in our own form.
+    await expect(page.getByLabel("Xcel Energy password")).toHaveCount(0);
     await ready(page, info);
-    await page.getByLabel("Xcel Energy username").fill("ada-bakery");
-    await page.getByLabel("Xcel Energy password").fill("pw-123");
-    await page.getByLabel(/multi-factor authentication/).check();
     if (isJs(info)) await expectNoSeriousA11yViolations(page);
-    await page.getByRole("button", { name: "Connect" }).click();
-    await expect(page.getByRole("heading", { name: "Request Submitted" })).toBeVisible();
+    await submitInConnect(page, info, "ada-bakery", { ...HEALTH_CHECK, utility: "Xcel Energy" });
     await expect(page.getByText(/within 2-3 minutes/)).toBeVisible();
     await page.getByRole("link", { name: "Submit another request" }).click();
     await expect(page.getByRole("heading", { name: "Free bill health check" })).toBeVisible();
     await expect(page.getByLabel("First name")).toHaveValue("");
+  });
+
+  test("a login Connect rejects or times out keeps the connect step with its message", async ({
+    page,
+  }, info) => {
+    await fillStart(page, info, "xcel", "Xcel Energy", unique("rej"));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { name: HEALTH_CHECK.step })).toBeVisible();
+    // The step's document allows the provider's Connect, and its token is never stored.
+    const doc = await page.goto("/free-bill-health-check");
+    expect(doc!.headers()["content-security-policy"]).toContain(
+      `frame-src http://127.0.0.1:${serverOf(info).api}`,
+    );
+    expect(doc!.headers()["cache-control"]).toBe("private, no-store");
+    // Without JavaScript the hosted page comes back to success; its verdict follows by webhook.
+    await submitInConnect(page, info, "ada-bad", { ...HEALTH_CHECK, utility: "Xcel Energy" });
+    if (!isJs(info)) return;
+    await expect(page.getByRole("heading", { name: "Free bill health check" })).toBeVisible();
+    await submitInConnect(page, info, "ada-timeout", { ...HEALTH_CHECK, button: "Reconnect" });
+    await submitInConnect(page, info, "ada-good", { ...HEALTH_CHECK, button: "Reconnect" });
+    await expect(page.getByText(/within 2-3 minutes/)).toBeVisible();
   });
 
   test("a ConEd-type utility collects account numbers", async ({ page }, info) => {

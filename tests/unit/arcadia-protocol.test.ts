@@ -150,16 +150,17 @@ describe("rule arcadia-simulator-usernames", () => {
 
 describe("rule connect-csp-pages", () => {
   const provider = { scriptUrl: "https://connect-main.prod.arcadia.com/dist/v5.js" };
-  it("allows the provider's origins on the connect page only", () => {
-    expect(connectCspSources("/authorize-arcadia", provider)).toEqual({
-      script: ["https://connect-main.prod.arcadia.com"],
-      frame: ["https://connect-main.prod.arcadia.com"],
-    });
+  it("allows the provider's origins on the connect pages only", () => {
+    for (const path of ["/authorize-arcadia", "/free-bill-health-check"])
+      expect(connectCspSources(path, provider)).toEqual({
+        script: ["https://connect-main.prod.arcadia.com"],
+        frame: ["https://connect-main.prod.arcadia.com"],
+      });
     expect(
       connectCspSources("/authorize-arcadia", { ...provider, frameOrigin: "https://connect.arcadia.com/x" })
         .frame,
     ).toEqual(["https://connect-main.prod.arcadia.com", "https://connect.arcadia.com"]);
-    for (const path of ["/accounts", "/", "/authorize-arcadia/x", "/settings"])
+    for (const path of ["/accounts", "/", "/authorize-arcadia/x", "/settings", "/free-bill-health-check/x"])
       expect(connectCspSources(path, provider)).toEqual({ script: [], frame: [] });
     expect(connectCspSources("/authorize-arcadia", null)).toEqual({ script: [], frame: [] });
   });

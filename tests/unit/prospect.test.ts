@@ -42,10 +42,36 @@ describe("prospect action schema", () => {
       account: ["1", "2"],
       confirmed: "on",
     });
-    const provider = parseWithZod(formOf([["intent", "provider-connected"]]), {
-      schema: prospectActionSchema(true),
+    // The provider's Connect reports its credential and how it ended; without JavaScript, the hosted page.
+    const provider = parseWithZod(
+      formOf([
+        ["intent", "provider-connected"],
+        ["utilityCredentialId", "uc_1"],
+        ["status", "rejected"],
+      ]),
+      { schema: prospectActionSchema(true) },
+    );
+    expect(provider.status === "success" && provider.value).toEqual({
+      intent: "provider-connected",
+      utilityCredentialId: "uc_1",
+      status: "rejected",
     });
-    expect(provider.status).toBe("success");
+    for (const bad of [
+      [],
+      [["utilityCredentialId", "uc_1"]],
+      [
+        ["utilityCredentialId", "uc_1"],
+        ["status", "no_submit"],
+      ],
+    ])
+      expect(
+        parseWithZod(formOf([["intent", "provider-connected"], ...(bad as [string, string][])]), {
+          schema: prospectActionSchema(true),
+        }).status,
+      ).toBe("error");
+    expect(
+      parseWithZod(formOf([["intent", "provider-url"]]), { schema: prospectActionSchema(true) }).status,
+    ).toBe("success");
   });
   it("answers an unknown or missing intent with an error on intent", () => {
     for (const intent of ["bogus", ""]) {

@@ -19,6 +19,7 @@ import { m082_arcadia_connect_sessions } from "./082_arcadia_connect_sessions";
 import { m086_usage_fold } from "./086_usage_fold";
 import { m087_arcadia_connect_status } from "./087_arcadia_connect_status";
 import { m090_grid_programs } from "./090_grid_programs";
+import { m092_prospect_connect_sessions } from "./092_prospect_connect_sessions";
 
 export type Migration = { id: string; sql: string };
 
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   m086_usage_fold,
   m087_arcadia_connect_status,
   m090_grid_programs,
+  m092_prospect_connect_sessions,
 ];

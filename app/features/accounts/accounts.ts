@@ -41,6 +41,12 @@ export const CONNECT_MESSAGES = {
     `Connect opens the utility-data provider's secure form, where you update your ${utility} login.`,
   providerFailed: "An error has occurred, please try again.",
   providerRejected: "The credentials used were invalid. Please reconnect.",
+  /**
+   * After Success, what happens next (rule connect-what-next): the spec has no words for it (docs/rules.md,
+   * deviations); these are ours.
+   */
+  whatNext:
+    "Bills usually arrive within a few days of connecting: the utility's first statement shows on the location's Bill History page, and an email follows if the connection needs your attention.",
   providerTimedOut: "The connection timed out. Please try again.",
   /** The api refused the address the provider's hosted page would send the person back to (rule connect-return-address). */
   returnAddressRefused: (origin: string) =>

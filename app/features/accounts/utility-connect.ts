@@ -8,8 +8,8 @@ import { ARCADIA_PACKAGE_SCRIPT_URL } from "~/lib/arcadia-connect";
  *   button posts to our action, which has the api create a Connect URL and sends the person to the provider's
  *   hosted page, which sends them back to the success step (docs/api/arcadia.md);
  * - `builtin`: a server-rendered username and password form posting to the route's action, which calls the
- *   reference api's `POST /utility-connections` (works without JavaScript). The prospect flow, which has no
- *   client to mint a token for, and demo mode always use it.
+ *   reference api's `POST /utility-connections` (works without JavaScript). Demo mode always uses it. The
+ *   prospect flow uses the provider's Connect too, with sessions the api mints for the prospect's record.
  */
 export type ConnectWidgetConfig = { kind: "builtin" } | { kind: "provider"; scriptUrl: string };
 

@@ -14,6 +14,7 @@ import {
   FLAG_CLOSE_FAILED,
   outcomeRecordText,
   raisedText,
+  firstStatementWait,
 } from "./bills";
 import { spendingFormSchema } from "./spending-form";
 import { FLAG_OUTCOMES, outcomeProblem } from "../../../shared/flag-outcome";
@@ -81,7 +82,14 @@ export const billStatementSchema = z.object({
 });
 export type BillStatement = z.infer<typeof billStatementSchema>;
 
-export const accountSchema = z.object({ id: z.number(), number: z.string() }).passthrough();
+export const accountSchema = z
+  .object({
+    id: z.number(),
+    number: z.string(),
+    arcadiaAccountStatus: z.string().nullish(),
+    connectedAt: z.string().nullish(),
+  })
+  .passthrough();
 export type Account = z.infer<typeof accountSchema>;
 
 const accountsAnswer = z.object({ items: z.array(accountSchema) });
@@ -179,6 +187,7 @@ export async function loadLocationBills(
     accounts: accounts.data.map((a) => ({ id: a.id, number: a.number })),
     accountId,
     bills: list,
+    waiting: list.length ? null : firstStatementWait(accounts.data, requested),
   };
 }
 
@@ -189,7 +198,7 @@ export async function spendingLoader({ request, params, context }: LoaderFunctio
   const result = await loadLocationBills(request, await getApi(request, context), locationId, accountParam);
   if (!result.ok)
     return withPrimaryStatus(
-      { state: "error" as const, locationId, accounts: [], accountId: null, bills: [] },
+      { state: "error" as const, locationId, accounts: [], accountId: null, bills: [], waiting: null },
       result,
     );
   // An alert's link names its bill (`billId`): that bill's row is marked, server-rendered.

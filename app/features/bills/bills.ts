@@ -255,3 +255,21 @@ export const raisedText = (statementDate: string) =>
   `Raised with the bill of ${formatCalendarDate(statementDate)}.`;
 
 export const FLAG_CLOSE_FAILED = "Unable to close this investigation";
+
+/**
+ * The bills page before a location's first bill (rule connect-what-next): when the account shown (the one chosen,
+ * else the latest connected) reads Connected, the day it did and that the utility's first statement is awaited;
+ * null otherwise (the spec's "We're waiting for your first bill" and its Connect Utility Accounts button).
+ */
+export function firstStatementWait(
+  accounts: { id: number; arcadiaAccountStatus?: string | null; connectedAt?: string | null }[],
+  accountId: number | null,
+): string | null {
+  const connected = accounts
+    .filter((a) => a.arcadiaAccountStatus === "CONNECTION_SUCCESS" && a.connectedAt)
+    .filter((a) => accountId === null || a.id === accountId)
+    .sort((a, b) => compareIso(b.connectedAt!, a.connectedAt!));
+  const at = connected[0]?.connectedAt;
+  if (!at) return null;
+  return `Connected on ${formatCalendarDate(at.slice(0, 10))}; waiting for the utility's first statement`;
+}

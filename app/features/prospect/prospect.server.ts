@@ -9,7 +9,9 @@ import {
   parseAccountListOp,
 } from "~/features/accounts/accounts";
 import { connectUtility, listUtilities, submitConedAccounts } from "~/features/accounts/accounts.server";
-import { CONNECT_INTENTS } from "~/features/accounts/utility-connect";
+import { CONNECT_INTENTS, type ConnectSession } from "~/features/accounts/utility-connect";
+import { getConnectWidgetConfig } from "~/features/accounts/utility-connect.server";
+import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
 import { getConfig } from "~/server/config.server";
@@ -56,6 +58,44 @@ export function updateProspect(
   p: { arcadiaProviderId: string; prospectName: string; email: string; utilityData: unknown },
 ) {
   return api.put(`/prospect-analysis/${id}`, { body: p, schema: recordSchema });
+}
+
+const connectTokenAnswer = z.object({
+  connectToken: z.string().min(1),
+  expiresAt: z.string(),
+  env: z.enum(["sandbox", "production"]),
+});
+const connectUrlAnswer = z.object({ connectUrl: z.string().url(), expiresAt: z.string() });
+
+/** What proves to the api that the flow is the prospect's own: the record's email and correlation id. */
+const proof = (state: ProspectState) => ({ email: state.email, correlationId: state.correlationId });
+
+/** A Connect token for the prospect's record (JavaScript path; rule prospect-connect-session). */
+export function createProspectConnectToken(api: ApiClient, state: ProspectState) {
+  return api.post(`/prospect-analysis/${state.id}/connect-token`, {
+    body: proof(state),
+    schema: connectTokenAnswer,
+  });
+}
+
+/** A Connect URL for the prospect's record (no-JavaScript path), back to `redirectUrl`. */
+export function createProspectConnectUrl(api: ApiClient, state: ProspectState, redirectUrl: string) {
+  return api.post(`/prospect-analysis/${state.id}/connect-url`, {
+    body: { ...proof(state), redirectUrl },
+    schema: connectUrlAnswer,
+  });
+}
+
+/** Connect's onCredentialsSubmitted on the health check: the provider's credential id and how Connect ended. */
+export function reportProspectCredential(
+  api: ApiClient,
+  state: ProspectState,
+  report: { utilityCredentialId: string; status: "verified" | "pending" | "rejected" | "timed_out" },
+) {
+  return api.post(`/prospect-analysis/${state.id}/credentials`, {
+    body: { ...proof(state), ...report },
+    schema: z.object({ status: z.string() }),
+  });
 }
 
 let limiters:
@@ -153,6 +193,14 @@ export async function prospectPage(request: Request) {
       accounts = result.accounts;
     }
   }
+  // The provider's Connect on the connect step, as in the signed-in flow (rule connect-widget-choice): a token
+  // the api mints for the prospect's record. Only this page's HTML has it.
+  const widget = getConnectWidgetConfig(false);
+  let connect: ConnectSession | null = null;
+  if (step === "connect" && widget.kind === "provider" && state && utility && !utility.isConed) {
+    const minted = await settle(createProspectConnectToken(getPublicApi(request), state));
+    connect = minted.ok ? { token: minted.data.connectToken, env: minted.data.env } : { failed: true };
+  }
   const view = {
     step,
     error: !utilities.ok,
@@ -165,9 +213,8 @@ export async function prospectPage(request: Request) {
     confirmed: p.get("confirmed") === "on",
     newAccount,
     newAccountError,
-    // A prospect is no client of ours yet: no provider user to mint a Connect token for. The
-    // built-in form's credentials go through the api's POST /utility-connections.
-    widget: { kind: "builtin" as const },
+    widget,
+    connect,
   };
   return { view, utilities };
 }
@@ -179,6 +226,8 @@ export type ProspectActionData = {
   q?: string;
   lastResult?: SubmissionResult<string[]>;
   formError?: string;
+  /** How Connect ended when the step stays (rule connect-close-outcome). */
+  ended?: "rejected" | "timed_out";
   coned?: { accounts: string[]; confirmed: boolean; errors: ConedErrors; newAccount: string };
 };
 
@@ -303,18 +352,63 @@ export async function submitConedStep(
   }
 }
 
-/** The connect step: the built-in form's credentials go upstream (the widget has sent them itself). */
+/**
+ * The connect step. The provider's Connect (JavaScript) has reported its credential and how it ended: `verified`
+ * or `pending` is the flow's success, `rejected` or `timed_out` keeps the step with its message (rule
+ * connect-close-outcome). Without JavaScript: a Connect URL, the provider's hosted page, then back to success
+ * (its verdict follows by webhook). The built-in form, when configured, sends its credentials upstream.
+ */
 export async function connectProspect(
   request: Request,
   state: ProspectState,
   value: Extract<
     ProspectAction,
-    { intent: typeof CONNECT_INTENTS.builtin | typeof CONNECT_INTENTS.provider }
+    {
+      intent:
+        typeof CONNECT_INTENTS.builtin | typeof CONNECT_INTENTS.provider | typeof CONNECT_INTENTS.providerUrl;
+    }
   >,
 ) {
   const api = getPublicApi(request);
+  const recordConnection = () =>
+    updateProspect(api, state.id, {
+      arcadiaProviderId: state.provider,
+      prospectName: state.company,
+      email: state.email,
+      utilityData: { connection_correlation_id: state.correlationId },
+    });
   try {
-    if (value.intent === CONNECT_INTENTS.builtin) {
+    if (value.intent === CONNECT_INTENTS.providerUrl) {
+      const origin = getConfig().PUBLIC_URL ?? new URL(request.url).origin;
+      let hosted;
+      try {
+        hosted = await createProspectConnectUrl(api, state, `${origin}${PROSPECT_PATH}`);
+      } catch (error) {
+        if (isApiError(error) && error.details.code === "unknown_redirect_url")
+          return data<ProspectActionData>(
+            { intent: value.intent, formError: CONNECT_MESSAGES.returnAddressRefused(new URL(origin).host) },
+            { status: 400 },
+          );
+        throw error;
+      }
+      await recordConnection();
+      return saveProspectState(request, { ...state, done: true }, hosted.connectUrl);
+    }
+    if (value.intent === CONNECT_INTENTS.provider) {
+      await reportProspectCredential(api, state, {
+        utilityCredentialId: value.utilityCredentialId,
+        status: value.status,
+      });
+      if (value.status === "rejected" || value.status === "timed_out")
+        return data<ProspectActionData>({
+          intent: value.intent,
+          formError:
+            value.status === "rejected"
+              ? CONNECT_MESSAGES.providerRejected
+              : CONNECT_MESSAGES.providerTimedOut,
+          ended: value.status,
+        });
+    } else {
       await connectUtility(api, {
         arcadiaProviderId: state.provider,
         username: value.username,
@@ -322,15 +416,15 @@ export async function connectProspect(
         correlationId: state.correlationId,
       });
     }
-    await updateProspect(api, state.id, {
-      arcadiaProviderId: state.provider,
-      prospectName: state.company,
-      email: state.email,
-      utilityData: { connection_correlation_id: state.correlationId },
-    });
+    await recordConnection();
     return saveProspectState(request, { ...state, done: true });
   } catch (error) {
     if (!isApiError(error)) throw error;
+    if (value.intent !== CONNECT_INTENTS.builtin)
+      return data<ProspectActionData>(
+        { intent: value.intent, formError: CONNECT_MESSAGES.providerFailed },
+        { status: 502 },
+      );
     return connectFailed(value.intent, error.message);
   }
 }

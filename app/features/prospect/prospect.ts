@@ -71,7 +71,8 @@ export function effectiveIntent(form: { get(name: string): unknown }) {
 /**
  * The one schema of the page's action: an intent per form. "start" is the first form; "coned-submit" carries
  * the ConEd account list (checked by conedStepErrors, whose messages go next to the list); the built-in
- * connect form needs the chosen utility's MFA rule; the provider widget posts only its intent.
+ * connect form needs the chosen utility's MFA rule; the provider's Connect posts its credential id and how it
+ * ended (JavaScript), or asks for the hosted page (no JavaScript).
  */
 export function prospectActionSchema(mfaExempt: boolean) {
   return z.discriminatedUnion("intent", [
@@ -84,7 +85,12 @@ export function prospectActionSchema(mfaExempt: boolean) {
       newAccount: z.string().optional(),
     }),
     credentialsSchema(mfaExempt).extend({ intent: z.literal(CONNECT_INTENTS.builtin) }),
-    z.object({ intent: z.literal(CONNECT_INTENTS.provider) }),
+    z.object({
+      intent: z.literal(CONNECT_INTENTS.provider),
+      utilityCredentialId: z.string().trim().min(1).max(200),
+      status: z.enum(["verified", "pending", "rejected", "timed_out"]),
+    }),
+    z.object({ intent: z.literal(CONNECT_INTENTS.providerUrl) }),
   ]);
 }
 export type ProspectAction = z.infer<ReturnType<typeof prospectActionSchema>>;

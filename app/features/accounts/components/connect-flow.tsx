@@ -445,10 +445,13 @@ function SuccessStep({ data }: { data: FlowData }) {
           </p>
         </>
       ) : (
-        <p>
-          We are connecting your {r?.utility ?? "utility"} accounts. Their status shows on the accounts page
-          and updates within a few minutes.
-        </p>
+        <>
+          <p>
+            We are connecting your {r?.utility ?? "utility"} accounts. Their status shows on the accounts page
+            and updates within a few minutes.
+          </p>
+          <p data-testid="connect-what-next">{CONNECT_MESSAGES.whatNext}</p>
+        </>
       )}
       <div className="row">
         <FlowLink to={ACTION} className="btn">
