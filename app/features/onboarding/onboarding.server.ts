@@ -8,7 +8,6 @@ import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { redirectWithToast } from "~/server/upstream/session.server";
 import { requireClientUser } from "~/server/upstream/guards.server";
 import { ApiError, isApiError, settle } from "~/server/upstream/api-error";
-import { getOnboardingSteps as getShellOnboardingSteps } from "~/features/locations/locations.server";
 
 // The PATCH answer's schema: zod 4 (faster to check, server-only); the action's schema is zod 3 (Conform).
 const STEP_STATUSES = ["not_started", "in_progress", "complete"] as const;
@@ -19,19 +18,27 @@ const stepSchema = z4.object({
 });
 type OnboardingStep = z4.infer<typeof stepSchema>;
 
-const isStep = (s: { id: unknown; name: string; status: string }): s is OnboardingStep =>
-  typeof s.id === "number" &&
-  (ONBOARDING_STEP_NAMES as readonly string[]).includes(s.name) &&
-  (STEP_STATUSES as readonly string[]).includes(s.status);
+const isStep = (s: unknown): s is OnboardingStep => {
+  const step = s as Partial<Record<keyof OnboardingStep, unknown>> | null;
+  return (
+    typeof step === "object" &&
+    step !== null &&
+    typeof step.id === "number" &&
+    (ONBOARDING_STEP_NAMES as readonly unknown[]).includes(step.name) &&
+    (STEP_STATUSES as readonly unknown[]).includes(step.status)
+  );
+};
 
 /**
- * GET /onboarding-steps/{clientId}: `{steps: [{id, name, status}]}`. The shell reads the same answer on every
- * page (locations.server.ts, a looser schema): the request reads and checks it once, and these pages then
- * require the step names and statuses they act on, or the answer is not the contract.
+ * GET /onboarding-steps/{clientId}: `{steps: [{id, name, status}]}`. The shell reads and checks the same answer
+ * on every page (locations.server.ts): the request fetches and converts it once, and these pages check its
+ * few rows by hand instead of a second schema's parse; anything else is not the contract.
  */
 export async function getOnboardingSteps(api: ApiClient, clientId: number): Promise<OnboardingStep[]> {
-  const steps = await getShellOnboardingSteps(api, clientId);
-  if (!steps.every(isStep)) throw new ApiError("The server answered in an unexpected format", "contract", 502);
+  const answer = await api.get(`/onboarding-steps/${clientId}`);
+  const steps = (answer as { steps?: unknown } | null)?.steps;
+  if (!Array.isArray(steps) || !steps.every(isStep))
+    throw new ApiError("The server answered in an unexpected format", "contract", 502);
   return steps;
 }
 
