@@ -19,5 +19,7 @@ declare module "autocannon" {
     /** Requests to send in all. */
     amount?: number;
     headers?: Record<string, string>;
+    /** Each connection sends these in turn, over and over (instead of `url`'s path and `headers`). */
+    requests?: { method?: string; path: string; headers?: Record<string, string> }[];
   }): Promise<Result>;
 }

@@ -99,7 +99,10 @@ function node(script: string, env: Record<string, string>): ChildProcess {
   });
 }
 
-export async function cpu() {
+/** Each signed-in page's ratio to its floors (median of the rounds), and the static floor's to bare Remix. */
+export type CpuGoals = { pages: { name: string; ratio: number }[]; staticVsRemix: number };
+
+export async function cpu(): Promise<CpuGoals> {
   const signedIn = BENCH_PAGES.filter((p) => p.auth);
   const privacy = BENCH_PAGES.find((p) => p.path === "/privacy-policy")!;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-cpu-"));
@@ -198,6 +201,7 @@ export async function cpu() {
       "upstream GETs",
     ];
     const pageRows: (string | number)[][] = [];
+    const ratios: CpuGoals["pages"] = [];
     for (const [i, p] of signedIn.entries()) {
       // The page and its two floors back to back, so that all three see the machine at the same speed.
       const r = await rounds(async () => {
@@ -223,6 +227,7 @@ export async function cpu() {
         };
       });
       const h = html.get(p.name)!;
+      ratios.push({ name: p.name, ratio: r.ratio });
       pageRows.push([
         p.name,
         r.web.toFixed(2),
@@ -289,6 +294,7 @@ export async function cpu() {
     ];
     console.log(table([header, ...floorRows, ...pageRows]));
     if (failures.length) console.log(`\nNot every answer was 2xx: ${failures.join("; ")}`);
+    return { pages: ratios, staticVsRemix: mid((x) => x.web / x.remix) };
   } finally {
     for (const stop of stops) await stop();
     for (const c of children) await stopChild(c);

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: round trips per page, throughput, JavaScript weight, slow-network LCP/CLS, CPU per page.
  * Prints tables a person can compare run to run. Nothing here asserts: benchmarks report.
- * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many|overload|slow3g]   (default: all; run `npm run build` first)
+ * Usage: npm run bench [-- roundtrips|throughput|weight|lcp|cpu|many|overload|slow3g|capacity|goals]   (default: all; run `npm run build` first)
+ * `goals`: the CPU goals read from the floors, in one run (cpu, many, capacity, then which goal holds).
  * BENCH_TREE=<dir>: measure the product built in another checkout (its dist/ and public/build) with this bench.
  */
 import fs from "node:fs";
@@ -262,3 +263,34 @@ if (which === "all" || which === "cpu") await cpu();
 if (which === "all" || which === "many") await (await import("./many")).many();
 if (which === "all" || which === "overload") await (await import("./overload")).overload();
 if (which === "all" || which === "slow3g") await (await import("./slow3g")).slow3g();
+if (which === "capacity") await (await import("./capacity")).capacity();
+if (which === "goals") await goals();
+
+/** The goals of docs/benchmarks.md ("The floors") read from one run, each said to hold or not. */
+async function goals() {
+  const floors = await cpu();
+  const size = await (await import("./many")).many();
+  const cap = await (await import("./capacity")).capacity();
+  const holds = (ok: boolean) => (ok ? "holds" : "does not hold");
+  const rows: (string | number)[][] = [["goal", "measured", "verdict"]];
+  for (const p of floors.pages)
+    rows.push([
+      `${p.name} ≤ 1.25 × (static floor + its data floor)`,
+      `${p.ratio.toFixed(2)}×`,
+      holds(p.ratio <= 1.25),
+    ]);
+  const big = size.find((r) => r.page === "dashboard" && r.locations >= 300);
+  if (big)
+    rows.push([
+      "300-location dashboard ≤ 2 × the 14-location one's CPU",
+      `${big.timesBase.toFixed(2)}×`,
+      holds(big.timesBase <= 2),
+    ]);
+  rows.push([
+    "pages a second per core through nginx, two instances (web processes / with nginx)",
+    `${cap.perCoreWeb.toFixed(0)} / ${cap.perCoreWebNginx.toFixed(0)}`,
+    `10,000 users at a page per 10 s: ${cap.coresWeb.toFixed(1)} / ${cap.coresWebNginx.toFixed(1)} cores`,
+  ]);
+  console.log("\n## Goals read from the floors (this run)\n");
+  console.log(table(rows));
+}

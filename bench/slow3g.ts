@@ -19,13 +19,18 @@ import { BENCH_PAGES } from "./pages";
 import { freePort, median, signIn, startServer, table } from "./server";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_SLOW3G_RUNS ?? 5));
-const SLOW_3G = { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 };
+export const SLOW_3G = {
+  offline: false,
+  latency: 2000,
+  downloadThroughput: 50_000,
+  uploadThroughput: 50_000,
+};
 
 type Run = { html: number; paint: number; hydrated: number | null; blocking: number };
 const MAX_ATTEMPTS = 10;
 
 /** nginx with TLS in front of `upstream` (host:port), HTTP/2 on or off; answers its https base URL. */
-async function nginxInFront(upstream: string, protocol: "h1" | "h2") {
+export async function nginxInFront(upstream: string | string[], protocol: "h1" | "h2") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-nginx-"));
   fs.chmodSync(dir, 0o755);
   const cert = makeCertificate(dir);
@@ -33,7 +38,7 @@ async function nginxInFront(upstream: string, protocol: "h1" | "h2") {
   const config = nginxConfig({
     listen: `127.0.0.1:${port}`,
     serverName: "localhost",
-    upstreams: [upstream],
+    upstreams: [upstream].flat(),
     certFile: cert.certFile,
     keyFile: cert.keyFile,
   });
@@ -41,6 +46,8 @@ async function nginxInFront(upstream: string, protocol: "h1" | "h2") {
   for (let i = 0; i < 100 && !(await portOpen(port)); i++) await new Promise((r) => setTimeout(r, 100));
   return {
     url: `https://localhost:${port}`,
+    /** nginx's master process (its workers are its children). */
+    pid: nginx.child.pid!,
     stop: async () => {
       await nginx.stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -368,6 +368,45 @@ test.describe("thermostat control room", () => {
     }
   });
 
+  test("what is typed before the live form's chunk arrives stays, and the live form checks it", async ({
+    page,
+  }, info) => {
+    // The live form (Conform and zod) is a chunk of its own: hold it back until the fields have been typed in.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/live-settings-form-*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await open(page, info, "/locations/104/control");
+    const card = page.getByTestId("thermostat-1012");
+    const settings = await openSettings(card);
+    const heat = settings.getByLabel("Heat setpoint (°F)");
+    await settings.getByLabel("Mode").selectOption("auto");
+    await settings.getByLabel("Cool setpoint (°F)").fill("70");
+    await heat.fill("6");
+    const save = settings.getByRole("button", { name: "Save" });
+    if (isJs(info)) {
+      release();
+      // The live form has taken over when it has checked the typed values (6°F is below every device's range).
+      await expect(save).toBeDisabled();
+    }
+    // The focus stayed in the field: typing goes on where it was.
+    await page.keyboard.type("9");
+    await expect(settings.getByLabel("Mode")).toHaveValue("auto");
+    await expect(settings.getByLabel("Cool setpoint (°F)")).toHaveValue("70");
+    await expect(heat).toHaveValue("69");
+    const message = "In auto mode the cool setpoint must be at least 3°F above the heat setpoint";
+    if (isJs(info)) {
+      await expect(settings.getByText(message)).toBeVisible();
+      await expect(save).toBeDisabled();
+    } else {
+      await save.click();
+      await expect(card.locator("details.thermo-settings").getByText(message)).toBeVisible();
+      await expect(card.getByLabel("Heat setpoint (°F)")).toHaveValue("69");
+    }
+  });
+
   test("Resolve Issue moves the issue to resolving, then resolved", async ({ page }, info) => {
     const id = pick(info, 1013, 1014);
     await open(page, info, "/locations/105/control");

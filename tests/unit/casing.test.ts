@@ -93,4 +93,19 @@ describe("casing of hostile keys", () => {
     expect(Object.keys(withProto)).toEqual(["aB", "Proto__"]);
     expect((withProto as { isAdmin?: boolean }).isAdmin).toBeUndefined();
   });
+
+  it("converts nested objects of every row by their own keys, though rows share one shape", () => {
+    const rows = JSON.parse(
+      '[{"a_b": {"c_d": 1, "e_f": [{"g_h": 2}]}}, {"a_b": {"e_f": [{"i_j": 3}, {"g_h": 4}], "c_d": 5}}, {"a_b": {"k_l": 6}}, {"a_b": [{"c_d": 7}]}]',
+    ) as unknown[];
+    expect(keysToCamel(rows)).toEqual([
+      { aB: { cD: 1, eF: [{ gH: 2 }] } },
+      { aB: { eF: [{ iJ: 3 }, { gH: 4 }], cD: 5 } },
+      { aB: { kL: 6 } },
+      { aB: [{ cD: 7 }] },
+    ]);
+    expect(keysToSnake({ items: [{ aB: { cD: 1 } }, { aB: { eF: 2 } }] })).toEqual({
+      items: [{ a_b: { c_d: 1 } }, { a_b: { e_f: 2 } }],
+    });
+  });
 });

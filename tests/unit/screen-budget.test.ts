@@ -49,8 +49,8 @@ const BUDGETS: Record<string, { files: number; lines: number; why: string }> = {
   },
   "_app.locations.$locationId.control.tsx": {
     files: 14,
-    lines: 1900,
-    why: "the control room: the thermostat rules (limits, schedules, issues; 461 lines with their unit tests), the card and its settings form (the closed form, and the live one with its schema, loaded when it opens: two files), the control-room view model (control-room.server.ts: its reads, its times, its idempotent change); the location check and heading are the locations feature's",
+    lines: 2000,
+    why: "the control room: the thermostat rules (limits, schedules, issues; 461 lines with their unit tests), the card and its settings form (the closed form, and the live one with its schema, loaded when it opens: two files; what was typed into the closed form is handed to the live one), the control-room view model (control-room.server.ts: its reads, its times, its idempotent change); the location check and heading are the locations feature's",
   },
   "_app.locations.$locationId.spending.tsx": {
     files: 15,

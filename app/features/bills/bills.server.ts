@@ -1,5 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
+// The answers' schemas are zod 4 (faster to check, server-only); the spending forms' schema stays zod 3 (Conform).
+import { z } from "zod/v4";
+import type { z as z3 } from "zod";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { settle } from "~/server/upstream/api-error";
 import {
@@ -43,7 +45,7 @@ export const billFlagSchema = z.object({
   billStatementId: z.number(),
   type: z.string(),
   status: z.string(),
-  details: z.object({ previousSupplier: z.string().nullish() }).passthrough().nullish(),
+  details: z.looseObject({ previousSupplier: z.string().nullish() }).nullish(),
   answerOnRecord: answerRecordSchema.nullish(),
   answers: z.array(answerRecordSchema).default([]),
   /** How the investigation ended (rule flag-outcome), or null. */
@@ -82,14 +84,12 @@ export const billStatementSchema = z.object({
 });
 export type BillStatement = z.infer<typeof billStatementSchema>;
 
-export const accountSchema = z
-  .object({
-    id: z.number(),
-    number: z.string(),
-    arcadiaAccountStatus: z.string().nullish(),
-    connectedAt: z.string().nullish(),
-  })
-  .passthrough();
+export const accountSchema = z.looseObject({
+  id: z.number(),
+  number: z.string(),
+  arcadiaAccountStatus: z.string().nullish(),
+  connectedAt: z.string().nullish(),
+});
 export type Account = z.infer<typeof accountSchema>;
 
 const accountsAnswer = z.object({ items: z.array(accountSchema) });
@@ -299,7 +299,7 @@ const firstError = (error: Record<string, string[] | null> | null | undefined) =
 async function closeAction(
   { request, context }: Pick<ActionFunctionArgs, "request" | "context">,
   user: Awaited<ReturnType<typeof requireSmb>>,
-  v: Extract<z.infer<typeof spendingFormSchema>, { intent: "close" }>,
+  v: Extract<z3.infer<typeof spendingFormSchema>, { intent: "close" }>,
   form: FormData,
   typed: { outcome: string; credit: string; note: string },
 ) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { z as z4 } from "zod/v4";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { formId, invalidSubmission, parseForm } from "~/server/forms.server";
 import { ONBOARDING_STEP_NAMES, STEP_TARGETS, statusAfterStart } from "./onboarding";
@@ -6,18 +7,38 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { redirectWithToast } from "~/server/upstream/session.server";
 import { requireClientUser } from "~/server/upstream/guards.server";
-import { isApiError, settle } from "~/server/upstream/api-error";
+import { ApiError, isApiError, settle } from "~/server/upstream/api-error";
 
-const stepSchema = z.object({
-  id: z.number(),
-  name: z.enum(ONBOARDING_STEP_NAMES),
-  status: z.enum(["not_started", "in_progress", "complete"]),
+// The PATCH answer's schema: zod 4 (faster to check, server-only); the action's schema is zod 3 (Conform).
+const STEP_STATUSES = ["not_started", "in_progress", "complete"] as const;
+const stepSchema = z4.object({
+  id: z4.number(),
+  name: z4.enum(ONBOARDING_STEP_NAMES),
+  status: z4.enum(STEP_STATUSES),
 });
-const stepsSchema = z.object({ steps: z.array(stepSchema) });
+type OnboardingStep = z4.infer<typeof stepSchema>;
 
-/** GET /onboarding-steps/{clientId}: `{steps: [{id, name, status}]}` (the shell reads this too). */
-export async function getOnboardingSteps(api: ApiClient, clientId: number) {
-  const { steps } = await api.get(`/onboarding-steps/${clientId}`, { schema: stepsSchema });
+const isStep = (s: unknown): s is OnboardingStep => {
+  const step = s as Partial<Record<keyof OnboardingStep, unknown>> | null;
+  return (
+    typeof step === "object" &&
+    step !== null &&
+    typeof step.id === "number" &&
+    (ONBOARDING_STEP_NAMES as readonly unknown[]).includes(step.name) &&
+    (STEP_STATUSES as readonly unknown[]).includes(step.status)
+  );
+};
+
+/**
+ * GET /onboarding-steps/{clientId}: `{steps: [{id, name, status}]}`. The shell reads and checks the same answer
+ * on every page (locations.server.ts): the request fetches and converts it once, and these pages check its
+ * few rows by hand instead of a second schema's parse; anything else is not the contract.
+ */
+export async function getOnboardingSteps(api: ApiClient, clientId: number): Promise<OnboardingStep[]> {
+  const answer = await api.get(`/onboarding-steps/${clientId}`);
+  const steps = (answer as { steps?: unknown } | null)?.steps;
+  if (!Array.isArray(steps) || !steps.every(isStep))
+    throw new ApiError("The server answered in an unexpected format", "contract", 502);
   return steps;
 }
 
@@ -25,7 +46,7 @@ export function setOnboardingStepStatus(
   api: ApiClient,
   clientId: number,
   stepId: number,
-  status: z.infer<typeof stepSchema>["status"],
+  status: OnboardingStep["status"],
 ) {
   return api.patch(`/onboarding-steps/${clientId}/${stepId}`, { body: { status }, schema: stepSchema });
 }

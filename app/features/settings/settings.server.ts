@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
+// The answers' schemas: zod 4 (faster to check, server-only); the forms' schema is zod 3 (./settings-form).
+import { z } from "zod/v4";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { isApiError, settle } from "~/server/upstream/api-error";
 import { type ActionOutcome, idempotentAction } from "~/server/idempotency.server";

@@ -28,8 +28,13 @@ function memoized(fn: (key: string) => string) {
 const toSnakeCached = memoized(toSnake);
 const toCamelCached = memoized(toCamel);
 
-/** An object's own keys and their converted names: the rows of an array share one (same keys, same order). */
-type Shape = { keys: string[]; names: string[] };
+/**
+ * One place in an answer (the answer itself, a field of an object there, the rows of an array there) and the
+ * shape last seen at it: the object's keys in order and their converted names, and the places of its fields
+ * and rows. An answer's rows share their places, so a 300-row list converts its key names once for the first
+ * row, and every later row (its nested objects too) only compares its keys with that shape.
+ */
+type Place = { keys?: string[]; names?: string[]; fields?: Place[]; rows?: Place };
 
 function sameKeys(a: string[], b: string[]) {
   if (a.length !== b.length) return false;
@@ -37,28 +42,27 @@ function sameKeys(a: string[], b: string[]) {
   return true;
 }
 
-/**
- * A copy of `value` with every object key renamed by `fn`. An array's rows usually have the same keys in the
- * same order: the names converted for one row serve the next (300-row answers spent most of this in lookups).
- */
-function convertKeys(value: unknown, fn: (key: string) => string, rows?: { last?: Shape }): unknown {
+/** A copy of `value` with every object key renamed by `fn`, names taken from the shape of its place. */
+function convertKeys(value: unknown, fn: (key: string) => string, place: Place): unknown {
   if (Array.isArray(value)) {
     const out = new Array(value.length);
-    const shared: { last?: Shape } = {};
-    for (let i = 0; i < value.length; i++) out[i] = convertKeys(value[i], fn, shared);
+    const rows = (place.rows ??= {});
+    for (let i = 0; i < value.length; i++) out[i] = convertKeys(value[i], fn, rows);
     return out;
   }
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
-    let shape = rows?.last;
-    if (!shape || !sameKeys(shape.keys, keys)) {
-      shape = { keys, names: keys.map(fn) };
-      if (rows) rows.last = shape;
+    if (!place.keys || !sameKeys(place.keys, keys)) {
+      place.keys = keys;
+      place.names = keys.map(fn);
+      place.fields = keys.map(() => ({}));
     }
+    const names = place.names!;
+    const fields = place.fields!;
     const out: Record<string, unknown> = {};
     for (let i = 0; i < keys.length; i++) {
-      const key = shape.names[i];
-      const v = convertKeys(value[keys[i]], fn);
+      const key = names[i];
+      const v = convertKeys(value[keys[i]], fn, fields[i]);
       // An own "__proto__" key (JSON.parse makes one) must stay data, never become the prototype.
       if (key === "__proto__")
         Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
@@ -69,8 +73,8 @@ function convertKeys(value: unknown, fn: (key: string) => string, rows?: { last?
   return value;
 }
 
-export const keysToSnake = <T = unknown>(value: unknown) => convertKeys(value, toSnakeCached) as T;
-export const keysToCamel = <T = unknown>(value: unknown) => convertKeys(value, toCamelCached) as T;
+export const keysToSnake = <T = unknown>(value: unknown) => convertKeys(value, toSnakeCached, {}) as T;
+export const keysToCamel = <T = unknown>(value: unknown) => convertKeys(value, toCamelCached, {}) as T;
 
 export type QueryValue = string | number | boolean | null | undefined | (string | number)[];
 

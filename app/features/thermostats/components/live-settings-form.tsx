@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { useFetcher } from "@remix-run/react";
-import { Fragment, useEffect, useRef, type FormEvent } from "react";
+import { Fragment, useEffect, useLayoutEffect, useRef, type FormEvent, type MutableRefObject } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { Alert } from "~/ui/states";
 import { SUBMISSION_ID_FIELD, SubmissionIdInput } from "~/ui/submission-id";
@@ -9,7 +9,14 @@ import { useHydrated } from "~/ui/use-hydrated";
 import { usePageToast } from "~/ui/toasts";
 import { limitsOf, saveFailureToast, type ThermostatInfo } from "../thermostats";
 import { canSave, settingsSchema } from "../settings-schema";
-import { FormButtons, formDefaults, ModeOptions, type SettingsReply } from "./settings-form";
+import {
+  FormButtons,
+  formDefaults,
+  ModeOptions,
+  restoreTyped,
+  type SettingsReply,
+  type TypedValues,
+} from "./settings-form";
 
 /**
  * The setting form once opened (or to show a reply): Conform with the device's Zod schema, validated as you
@@ -30,11 +37,14 @@ export function LiveSettingsForm({
   tab,
   serverReply,
   submissionId,
+  typed,
 }: {
   item: ThermostatInfo;
   tab: string;
   serverReply?: SettingsReply;
   submissionId: string;
+  /** What was typed into the closed form this one replaces (components/settings-form.tsx). */
+  typed?: MutableRefObject<TypedValues | null>;
 }) {
   const { thermostat, state } = item;
   const id = thermostat.id;
@@ -77,6 +87,19 @@ export function LiveSettingsForm({
   useEffect(() => {
     if (fetcher.state === "idle") inFlight.current = false;
   }, [fetcher.state]);
+  // Taking over from the closed form: what was typed there stays (before the browser paints), and Conform
+  // checks it as typing (its listeners are on the document once useForm's layout effect has run).
+  const handedOver = useRef<HTMLElement[]>([]);
+  useLayoutEffect(() => {
+    const values = typed?.current;
+    const element = document.getElementById(form.id);
+    if (!typed || !values || !(element instanceof HTMLFormElement)) return;
+    typed.current = null;
+    handedOver.current = restoreTyped(element, values);
+  }, [typed, form.id]);
+  useEffect(() => {
+    for (const el of handedOver.current.splice(0)) el.dispatchEvent(new Event("input", { bubbles: true }));
+  }, []);
   const formProps = getFormProps(form);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (inFlight.current) return event.preventDefault();

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useLayoutEffect, useRef, type MutableRefObject } from "react";
 import { Field, SelectField } from "~/ui/field";
 import { SubmissionIdInput } from "~/ui/submission-id";
 import { limitsOf, modeDisplayName, type ThermostatInfo } from "../thermostats";
@@ -48,14 +48,76 @@ export function SettingsForm(props: {
    */
   live: boolean;
 }) {
-  if (!props.live) return <ClosedSettingsForm {...props} />;
+  // What was typed into the closed form, handed to the live form when it takes over (see TypedValues).
+  const typed = useRef<TypedValues | null>(null);
+  if (!props.live) return <ClosedSettingsForm {...props} typed={typed} />;
   // Until the live form's chunk has loaded, the closed form (the same HTML) stays; on the server and when the
   // chunk is in, the live form renders at once.
   return (
-    <Suspense fallback={<ClosedSettingsForm {...props} />}>
-      <LiveSettingsForm {...props} />
+    <Suspense fallback={<ClosedSettingsForm {...props} typed={typed} />}>
+      <LiveSettingsForm {...props} typed={typed} />
     </Suspense>
   );
+}
+
+/** The fields a person types into, in both forms. */
+const TYPED_FIELDS = ["mode", "coolSetpointF", "heatSetpointF"] as const;
+
+/**
+ * The closed form's fields as they are when the live form replaces it, and which of them had the focus. The
+ * closed form is the server's HTML and works before its chunk arrives (the disclosure opens without React), so
+ * a person may have typed into it; the live form is new elements, which would start from the device's values.
+ */
+export type TypedValues = {
+  values: Partial<Record<(typeof TYPED_FIELDS)[number], string>>;
+  focused?: string;
+};
+
+type FieldElement = HTMLInputElement | HTMLSelectElement;
+const fieldOf = (form: HTMLFormElement, name: string) => {
+  const el = form.elements.namedItem(name);
+  return el instanceof HTMLInputElement || el instanceof HTMLSelectElement ? el : null;
+};
+
+function readTyped(form: HTMLFormElement): TypedValues {
+  const values: TypedValues["values"] = {};
+  for (const name of TYPED_FIELDS) {
+    const el = fieldOf(form, name);
+    if (el) values[name] = el.value;
+  }
+  const active = document.activeElement;
+  const focused =
+    (active instanceof HTMLInputElement || active instanceof HTMLSelectElement) && active.form === form
+      ? active.name
+      : undefined;
+  return { values, focused };
+}
+
+/**
+ * Puts what was typed into the live form's fields (the device's values are their defaults, so Cancel still
+ * resets to them) and the focus back where it was, caret at the end. Returns the fields whose value changed:
+ * the live form announces them as input, so Conform checks them as it checks typing.
+ */
+export function restoreTyped(form: HTMLFormElement, typed: TypedValues): FieldElement[] {
+  const changed: FieldElement[] = [];
+  for (const name of TYPED_FIELDS) {
+    const el = fieldOf(form, name);
+    const value = typed.values[name];
+    if (!el || value === undefined || el.value === value) continue;
+    el.value = value;
+    changed.push(el);
+  }
+  const focus = typed.focused ? fieldOf(form, typed.focused) : null;
+  if (focus && !form.contains(document.activeElement)) {
+    focus.focus();
+    if (focus instanceof HTMLInputElement) {
+      // Setting the value again puts the caret after it (a number field has no selection API).
+      const value = focus.value;
+      focus.value = "";
+      focus.value = value;
+    }
+  }
+  return changed;
 }
 
 /** The form's HTML before it is opened: Conform's markup for the same defaults and the schema's constraints. */
@@ -63,10 +125,12 @@ function ClosedSettingsForm({
   item,
   tab,
   submissionId,
+  typed,
 }: {
   item: ThermostatInfo;
   tab: string;
   submissionId: string;
+  typed: MutableRefObject<TypedValues | null>;
 }) {
   const { thermostat, state } = item;
   const id = thermostat.id;
@@ -75,8 +139,17 @@ function ClosedSettingsForm({
   const limits = limitsOf(item);
   const defaults = formDefaults(item);
   const setpoint = { form: formId, required: true, min: limits.minSetpointF, max: limits.maxSetpointF };
+  const formRef = useRef<HTMLFormElement>(null);
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    // Runs as the live form replaces this one, while these fields are still in the page.
+    return () => {
+      if (form?.isConnected) typed.current = readTyped(form);
+    };
+  }, [typed]);
   return (
     <fetcher.Form
+      ref={formRef}
       method="post"
       id={formId}
       noValidate
