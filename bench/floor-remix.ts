@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 
 /**
  * The bare Remix floor (`bench/floor-remix/`): a Remix v2 app with the product's compiler and future flags, one
- * route rendering the privacy page's elements, Remix's default entry files, the express adapter and no
+ * route rendering the privacy page's elements, an entry.server rendering as the product's does (Remix's
+ * default one imports `isbot`, not installed), the express adapter and no
  * middleware. Built here (a few seconds) so that it always uses the installed Remix, then started like the
  * other floors: it prints `{"port": n}`.
  */
