@@ -98,10 +98,22 @@ function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boo
     if (!db.prepare("SELECT 1 FROM clients WHERE id = ?").get(namedClient)) return outcome("unknown client");
     const chosen = db
       .prepare(
-        `SELECT building_id FROM arcadia_connect_sessions WHERE client_id = ? AND utility_id = ?
-           AND credential_id IS NULL AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
+        `SELECT id, kind, building_id, provider_credential_id FROM arcadia_connect_sessions WHERE client_id = ?
+           AND utility_id = ? AND credential_id IS NULL AND created_at <= ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
       )
-      .get(namedClient, utility.id, event.created_at) as { building_id: number | null } | undefined;
+      .get(namedClient, utility.id, event.created_at) as
+      | { id: string; kind: string; building_id: number | null; provider_credential_id: string | null }
+      | undefined;
+    // A hosted Connect URL binds one login (rule connect-url-session): the first it reports is kept with it, and
+    // another typed into the same link later (whoever holds it) is not bound to the client.
+    if (chosen?.kind === "url") {
+      if (chosen.provider_credential_id && chosen.provider_credential_id !== providerCredential)
+        return outcome("connect link already used");
+      db.prepare("UPDATE arcadia_connect_sessions SET provider_credential_id = ? WHERE id = ?").run(
+        providerCredential,
+        chosen.id,
+      );
+    }
     cred = upsertArcadiaCredential(deps, {
       clientId: namedClient,
       utilityId: utility.id,

@@ -53,6 +53,16 @@ export const connectActionSchema = z.discriminatedUnion("intent", [
       .transform((v) => (v === "verified" || v === "rejected" || v === "timed_out" ? v : "pending")),
   }),
   // Without JavaScript: to the provider's hosted page for this utility, or for the credential to update.
-  z.object({ intent: z.literal(CONNECT_INTENTS.providerUrl), ...step, building: hintId, credential: hintId }),
+  // `mfaAcknowledged`: the MFA warning ticked, required for a utility that is not exempt (rule mfa-checkbox).
+  z.object({
+    intent: z.literal(CONNECT_INTENTS.providerUrl),
+    ...step,
+    building: hintId,
+    credential: hintId,
+    mfaAcknowledged: z
+      .string()
+      .optional()
+      .transform((v) => v === "on"),
+  }),
   z.object({ intent: z.literal("coned-submit"), ...step }),
 ]);

@@ -47,7 +47,14 @@ import { connectActionSchema } from "./connect-action.server";
 import { CONNECT_INTENTS, type ConnectSession } from "./utility-connect";
 import { safeRedirect } from "~/server/safe-redirect";
 
-export type ConnectReceipt = { kind: "provider" | "coned"; utility: string; count: number; already: number };
+export type ConnectReceipt = {
+  kind: "provider" | "coned";
+  utility: string;
+  count: number;
+  already: number;
+  /** The hosted page's way back (rule connect-url-session): the id its return address carries, taken once. */
+  returnId?: string;
+};
 export const RECEIPT_KEY = "state:connect" as const;
 
 export async function readReceipt(request: Request) {
@@ -86,6 +93,8 @@ export async function loadConnectFlow(
   const credential = parseId(p.get("credential"));
   let accounts = readAccountList(p.getAll("account"));
   const confirmed = p.get("confirmed") === "on";
+  // The provider's hosted page coming back (rule connect-url-session): its return id, matched once.
+  const returnId = (p.get("return") ?? "").slice(0, 100);
 
   const opening = !requested && !providerId && !q;
   // Opening the flow is recorded by the loader (authorizeArcadiaLoader), not here: the dialog's action reuses this.
@@ -95,12 +104,15 @@ export async function loadConnectFlow(
   ]);
   if (!utilities.ok) return { kind: "error" as const, status: failureStatus(utilities.error) };
   const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
+  const returned = returnAt(returnId, receipt);
   let step: ConnectStep = resolveConnectStep(requested, {
     utility,
     accounts,
     confirmed,
-    hasReceipt: Boolean(receipt),
+    hasReceipt: Boolean(receipt) && returned !== "used",
   });
+  // A way back already taken (a reload, another browser with the link): said, and Connect offered again.
+  if (returned === "used" && utility && !utility.isConed) step = "connect_arcadia";
 
   const errors: { accounts?: string; confirmed?: string; newAccount?: string; utility?: string } = {};
   let newAccount = "";
@@ -214,7 +226,16 @@ export async function loadConnectFlow(
     widget,
     connect,
     receipt: step === "success" ? receipt : null,
+    notice: returned === "used" ? CONNECT_MESSAGES.connectLinkUsed : null,
+    /** The loader takes the receipt out of the session: the way back is taken once. */
+    takesReturn: returned === "taken",
   };
+}
+
+/** Whether a return from the hosted page is the one this session awaits ("taken"), or one already used. */
+function returnAt(returnId: string, receipt: ConnectReceipt | null): "taken" | "used" | null {
+  if (!returnId) return null;
+  return receipt?.returnId === returnId ? "taken" : "used";
 }
 
 export async function authorizeArcadiaLoader({ request, context }: LoaderFunctionArgs) {
@@ -225,6 +246,12 @@ export async function authorizeArcadiaLoader({ request, context }: LoaderFunctio
     loadConnectFlow(request, api, user),
     recordsFlowOpening(request, user) ? markFlowOpenedOnVisit(api, user) : null,
   ]);
+  if (flow.kind === "flow" && flow.takesReturn) {
+    // Like a flash message: the session cookie forgets the receipt, nothing upstream changes.
+    const session = await getSession(request);
+    session.unset(RECEIPT_KEY);
+    return data(flow, { headers: { "Set-Cookie": await commitSession(session) } });
+  }
   return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
 }
 
@@ -319,10 +346,15 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
   }
 
   if (value.intent === CONNECT_INTENTS.providerUrl) {
+    // The MFA warning before Connect opens (rule mfa-checkbox): refused without it, on the same step.
+    if (!utility.mfaExempt && !value.mfaAcknowledged)
+      return data<ConnectActionData>({ mfaError: CONNECT_MESSAGES.required }, { status: 400 });
     // Without JavaScript: the provider's hosted page (a Connect URL, 5 days), which sends the person back to
     // the success step; the receipt is stored now, as the provider's page cannot hand one back.
     const origin = getConfig().PUBLIC_URL ?? new URL(request.url).origin;
-    const back = `${origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}`;
+    // The way back carries an id this browser's session alone holds, taken once (rule connect-url-session).
+    const returnId = randomUUID();
+    const back = `${origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}&return=${returnId}`;
     let hosted;
     try {
       hosted = await createConnectUrl(
@@ -351,6 +383,7 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
       utility: utility.name,
       count: 0,
       already: 0,
+      returnId,
     } satisfies ConnectReceipt);
     return redirect(hosted.connectUrl, { headers: { "Set-Cookie": await commitSession(session) } });
   }
