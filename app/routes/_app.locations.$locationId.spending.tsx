@@ -76,7 +76,9 @@ export default function Spending() {
         <ErrorState title="There was a problem loading your bills. Our team has been notified." />
       ) : state === "empty" ? (
         <EmptyState title="We're waiting for your first bill">
-          <ConnectLink className="btn">Connect Utility Accounts</ConnectLink>
+          <ConnectLink className="btn" building={locationId}>
+            Connect Utility Accounts
+          </ConnectLink>
         </EmptyState>
       ) : (
         <>

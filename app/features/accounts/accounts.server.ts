@@ -14,6 +14,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { pageParam } from "~/ui/pager";
 import { now } from "~/server/clock.server";
+import { locationChoices } from "./choose-location.server";
 import { MISSING_BILL_LABEL, missingBill } from "../../../shared/missing-bill";
 
 const utilitySchema = z.object({
@@ -225,6 +226,9 @@ export async function accountsLoader({ request, context }: LoaderFunctionArgs) {
     settle(listAccounts(api)),
     settle(credentialsRequiringAction(api, user.clientId)),
   ]);
+  // Where an unassigned account may go (rule account-choose-location): asked only when there is one.
+  const unassignedCount = accounts.ok ? accounts.data.unassignedAccounts.length : 0;
+  const locations = unassignedCount > 0 ? await locationChoices(api, user) : [];
   const url = new URL(request.url);
   const origin = url.origin;
   const link = (c: CredentialRequiringAction) => ({
@@ -250,6 +254,7 @@ export async function accountsLoader({ request, context }: LoaderFunctionArgs) {
         accounts: b.accounts.map((a) => accountRow(a, today)),
       })),
       unassigned: paged.unassigned.map((a) => accountRow(a, today)),
+      locations,
       page: paged.page,
       pages: paged.pages,
       buildingCount: paged.buildingCount,

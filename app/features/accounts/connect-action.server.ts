@@ -25,7 +25,8 @@ const hintId = z
  */
 export const connectActionSchema = z.discriminatedUnion("intent", [
   // "Connect Utility Accounts" (connect-link.tsx): `next` is where the flow shows (checked by safeRedirect).
-  z.object({ intent: z.literal("opened"), next: z.string().max(2000).optional() }),
+  // `building`: the location the flow starts with (a location's page, rule connect-keeps-location).
+  z.object({ intent: z.literal("opened"), next: z.string().max(2000).optional(), building: hintId }),
   z.object({
     intent: z.literal(CONNECT_INTENTS.builtin),
     ...step,

@@ -227,7 +227,7 @@ export async function loadConnectFlow(
     connect,
     receipt: step === "success" ? receipt : null,
     notice: returned === "used" ? CONNECT_MESSAGES.connectLinkUsed : null,
-    /** The loader takes the receipt out of the session: the way back is taken once. */
+    /** The loader takes the way back out of the session's receipt: it is taken once. */
     takesReturn: returned === "taken",
   };
 }
@@ -247,9 +247,11 @@ export async function authorizeArcadiaLoader({ request, context }: LoaderFunctio
     recordsFlowOpening(request, user) ? markFlowOpenedOnVisit(api, user) : null,
   ]);
   if (flow.kind === "flow" && flow.takesReturn) {
-    // Like a flash message: the session cookie forgets the receipt, nothing upstream changes.
+    // Like a flash message: the session cookie forgets the way back (the receipt stays for Success), nothing
+    // upstream changes.
     const session = await getSession(request);
-    session.unset(RECEIPT_KEY);
+    const { returnId: _taken, ...receipt } = (session.get(RECEIPT_KEY) as ConnectReceipt | undefined) ?? {};
+    if (_taken) session.set(RECEIPT_KEY, receipt as ConnectReceipt);
     return data(flow, { headers: { "Set-Cookie": await commitSession(session) } });
   }
   return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
@@ -267,7 +269,7 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
     // The Connect Utility Accounts button (with and without JavaScript): bill_monitoring in progress and task
     // step 1, then the flow (this page, or the shell's dialog), whose GET then finds it marked and only reads.
     await markConnectFlowOpened(api, user);
-    return redirect(safeRedirect(value.next, "/authorize-arcadia"));
+    return redirect(safeRedirect(value.next, connectUrl({ building: value.building })));
   }
   const { correlationId, embed } = value;
   let utilities;

@@ -258,7 +258,10 @@ function SelectStep({ data }: { data: FlowData }) {
         selected={selected}
         formId="connect-select"
         searchAction={ACTION}
-        keep={data.credential ? { credential: String(data.credential) } : {}}
+        keep={{
+          ...(data.credential ? { credential: String(data.credential) } : {}),
+          ...(data.building ? { building: String(data.building) } : {}),
+        }}
         errors={data.errors.utility ? [data.errors.utility] : null}
         onSelect={setSelected}
         selectSoleMatch
@@ -267,6 +270,7 @@ function SelectStep({ data }: { data: FlowData }) {
         <EmbedField data={data} />
         <input type="hidden" name="step" value="review_accounts" />
         {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
+        {data.building ? <input type="hidden" name="building" value={data.building} /> : null}
         <SubmitButton className="btn" disabled={hydrated && !selected}>
           Continue
         </SubmitButton>
