@@ -356,7 +356,12 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
     const origin = getConfig().PUBLIC_URL ?? new URL(request.url).origin;
     // The way back carries an id this browser's session alone holds, taken once (rule connect-url-session).
     const returnId = randomUUID();
-    const back = `${origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}&return=${returnId}`;
+    const back = `${origin}${connectUrl({
+      step: "success",
+      utility: utility.arcadiaProviderId,
+      building: value.building,
+      credential: value.credential,
+    })}&return=${returnId}`;
     let hosted;
     try {
       hosted = await createConnectUrl(
