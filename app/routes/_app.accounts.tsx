@@ -1,21 +1,22 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { AccountStatusBadge, MissingBillNote } from "~/features/accounts/components/account-status-badge";
 import styles from "~/features/accounts/accounts.css";
-import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { FieldErrors } from "~/ui/field";
+import { SubmitButton } from "~/ui/pending";
 import { useEffect, type ReactNode } from "react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import type { AccountRow } from "~/features/accounts/accounts.server";
 import { Pager, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { accountsLoader } from "~/features/accounts/accounts.server";
-import { chooseLocationAction } from "~/features/accounts/choose-location.server";
-import { ChooseLocation } from "~/features/accounts/components/choose-location";
+import { chooseLocationAction, locationChoices } from "~/features/accounts/choose-location.server";
 
 export const handle = { stylesheets: [styles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
-export const loader = accountsLoader;
+export const loader = (args: LoaderFunctionArgs) => accountsLoader(args, locationChoices);
 
 export const action = chooseLocationAction;
 
@@ -172,5 +173,52 @@ function AccountsTable({
         </table>
       </div>
     </section>
+  );
+}
+
+/**
+ * "Choose location" beside an account not yet assigned to a location (rule account-choose-location): a select of
+ * the locations the person sees and a button, a plain POST form (works without JavaScript).
+ */
+function ChooseLocation({
+  account,
+  locations,
+  back,
+  error,
+}: {
+  account: { id: number; number: string };
+  locations: { id: number; label: string }[];
+  back: string;
+  error?: string | null;
+}) {
+  const id = `choose-location-${account.id}`;
+  return (
+    <Form method="post" className="row choose-location" preventScrollReset>
+      <input type="hidden" name="intent" value="choose-location" />
+      <input type="hidden" name="account" value={account.id} />
+      <input type="hidden" name="back" value={back} />
+      <label htmlFor={id} className="visually-hidden">
+        Location for account {account.number}
+      </label>
+      <select
+        id={id}
+        name="building"
+        className="select"
+        required
+        defaultValue=""
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
+        <option value="" disabled>
+          Select a location
+        </option>
+        {locations.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+      <SubmitButton className="btn btn-small">Choose location</SubmitButton>
+      <FieldErrors id={`${id}-error`} errors={error ? [error] : null} />
+    </Form>
   );
 }

@@ -14,7 +14,6 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { pageParam } from "~/ui/pager";
 import { now } from "~/server/clock.server";
-import { locationChoices } from "./choose-location.server";
 import { MISSING_BILL_LABEL, missingBill } from "../../../shared/missing-bill";
 
 const utilitySchema = z.object({
@@ -219,7 +218,13 @@ export async function markConnectSubmitted(api: ApiClient, user: SessionUser) {
     await settle(sendOnboardingTaskStep(api, user.clientId, 2));
 }
 
-export async function accountsLoader({ request, context }: LoaderFunctionArgs) {
+/** Where an account not yet assigned may go (rule account-choose-location): the accounts page passes it in. */
+type LocationChoices = (api: ApiClient, user: SessionUser) => Promise<{ id: number; label: string }[]>;
+
+export async function accountsLoader(
+  { request, context }: LoaderFunctionArgs,
+  locationChoices: LocationChoices = async () => [],
+) {
   const user = await requireClientUser(request);
   const api = await getApi(request, context);
   const [accounts, credentials] = await Promise.all([
