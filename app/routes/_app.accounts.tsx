@@ -2,9 +2,8 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { AccountStatusBadge, MissingBillNote } from "~/features/accounts/components/account-status-badge";
 import styles from "~/features/accounts/accounts.css";
-import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
-import { FieldErrors } from "~/ui/field";
-import { SubmitButton } from "~/ui/pending";
+import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { ChooseLocation } from "~/features/accounts/components/choose-location";
 import { useEffect, type ReactNode } from "react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import type { AccountRow } from "~/features/accounts/accounts.server";
@@ -173,52 +172,5 @@ function AccountsTable({
         </table>
       </div>
     </section>
-  );
-}
-
-/**
- * "Choose location" beside an account not yet assigned to a location (rule account-choose-location): a select of
- * the locations the person sees and a button, a plain POST form (works without JavaScript).
- */
-function ChooseLocation({
-  account,
-  locations,
-  back,
-  error,
-}: {
-  account: { id: number; number: string };
-  locations: { id: number; label: string }[];
-  back: string;
-  error?: string | null;
-}) {
-  const id = `choose-location-${account.id}`;
-  return (
-    <Form method="post" className="row choose-location" preventScrollReset>
-      <input type="hidden" name="intent" value="choose-location" />
-      <input type="hidden" name="account" value={account.id} />
-      <input type="hidden" name="back" value={back} />
-      <label htmlFor={id} className="visually-hidden">
-        Location for account {account.number}
-      </label>
-      <select
-        id={id}
-        name="building"
-        className="select"
-        required
-        defaultValue=""
-        aria-describedby={error ? `${id}-error` : undefined}
-      >
-        <option value="" disabled>
-          Select a location
-        </option>
-        {locations.map((l) => (
-          <option key={l.id} value={l.id}>
-            {l.label}
-          </option>
-        ))}
-      </select>
-      <SubmitButton className="btn btn-small">Choose location</SubmitButton>
-      <FieldErrors id={`${id}-error`} errors={error ? [error] : null} />
-    </Form>
   );
 }
