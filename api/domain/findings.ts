@@ -9,6 +9,7 @@ import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous
 import { BRAND } from "../lib/brand";
 import { flagPrice } from "../../shared/flag-price";
 import { missingBill } from "../../shared/missing-bill";
+import { locationName } from "../../shared/location-name";
 
 /**
  * The findings of a client (docs/api/findings.md): every bill flag users see (a supplier or rate class change;
@@ -42,7 +43,7 @@ type AccountRow = {
 // Its timezone: answers and outcomes are dated in the location's own day, as the emails and pages are.
 const locationJson = (b: BuildingRow) => ({
   id: b.id,
-  name: b.nickname || b.name,
+  name: locationName(b),
   code: b.code,
   timezone: b.timezone,
 });

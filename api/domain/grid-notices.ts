@@ -51,3 +51,21 @@ export function noticeDue(
 
 /** The exactly-once key of an event's notice, with the recipient and the kind (`grid_event`). */
 export const noticeKey = (dispatchId: number) => `notice:${dispatchId}`;
+
+/**
+ * Whether an event's results go out now (rule grid-results-day): on the local day after the day it ended, in its
+ * building's time zone, once it took part (`SUCCESS`: the grid operator's final status) and is not an internal
+ * test. Not sent late: a scheduler down all that day leaves it (the page keeps the figures); the ledger's key
+ * (`resultsKey`) sends it once.
+ */
+export function resultsDue(
+  event: { status: string; internalTest: boolean; endTime: string; timeZone: string },
+  nowMs: number,
+): boolean {
+  if (event.status !== "SUCCESS" || event.internalTest || nowMs < Date.parse(event.endTime)) return false;
+  const endDay = localDate(Date.parse(event.endTime), event.timeZone);
+  return localDate(nowMs, event.timeZone) === addLocalDays(endDay, 1);
+}
+
+/** The exactly-once key of an event's results email, with the recipient and the kind (`grid_event`). */
+export const resultsKey = (dispatchId: number) => `results:${dispatchId}`;

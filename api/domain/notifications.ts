@@ -49,7 +49,8 @@ export const NOTIFICATION_LIMITS: Record<NotificationKind, { max: number; window
   customer_comfort: { max: 5, windowMs: DAY },
   weekly_rundown: { max: 1, windowMs: 6 * DAY },
   monthly_recap: { max: 1, windowMs: 27 * DAY },
-  // One notice a day names every event of the next day at the person's locations (rule grid-notice-day).
+  // One notice a day names every event of the next day at the person's locations (rule grid-notice-day), and
+  // one results email every event of the day before (rule grid-results-day): the same switch, Grid Event Notices.
   grid_event: { max: 5, windowMs: DAY },
 };
 
@@ -61,11 +62,10 @@ export const isAlertKind = (kind: string): kind is AlertKind =>
 
 /**
  * At most this many alert emails to one person in any 24 hours, whatever their kinds: the cap counts emails,
- * not findings. What a full day holds back waits for the next email, which says so (rule alert-email-cap).
+ * not findings. It is the only thing that holds an alert back (rule alert-email-cap): one run's alerts all go
+ * in its one email; the day's last email says when the next may come, and what a full day holds back waits for it.
  */
 export const ALERT_EMAILS_PER_DAY = 3;
-/** At most this many findings in one alert email; the email says how many more wait for the next one. */
-export const ALERT_ITEMS_PER_EMAIL = 10;
 
 /**
  * How soon a still-open thermostat issue is mailed again (rule alert-resend): a comfort issue (people are too
@@ -111,13 +111,11 @@ export function alertEmailRoom(sentAtMs: number[], nowMs: number): { room: numbe
 
 /**
  * The order of one person's findings in their email: by location (by name), then by kind (comfort, device,
- * bill), then as found. Answers the findings that fit in this email and how many wait for the next.
+ * bill), then as found. Every finding of the run is in it: nothing is held back for a later email of the day.
  */
-export function groupAlerts<T extends { kind: AlertKind; location: { name: string } }>(
-  findings: T[],
-): { items: T[]; waiting: number } {
+export function groupAlerts<T extends { kind: AlertKind; location: { name: string } }>(findings: T[]): T[] {
   const order = (k: AlertKind) => ALERT_KINDS.indexOf(k);
-  const sorted = findings
+  return findings
     .map((f, i) => ({ f, i }))
     .sort(
       (a, b) =>
@@ -126,10 +124,6 @@ export function groupAlerts<T extends { kind: AlertKind; location: { name: strin
         a.i - b.i,
     )
     .map((x) => x.f);
-  return {
-    items: sorted.slice(0, ALERT_ITEMS_PER_EMAIL),
-    waiting: Math.max(0, sorted.length - ALERT_ITEMS_PER_EMAIL),
-  };
 }
 
 /** How many more emails of this kind may go to a person now, given when the earlier ones went. */

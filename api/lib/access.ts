@@ -220,10 +220,13 @@ export type RouteAccess = {
   ids: Partial<Record<IdSource, Kind>>;
   /** What the route does with them: a GET reads, anything else changes. */
   intent: Intent;
+  /** A route for staff alone (impersonating a client or not): anyone else gets 404, as for what they may not see. */
+  staffOnly?: true;
 };
 
 /**
- * Every api route that takes an id, as `METHOD path` (the path as the route declares it, under /api). A route
+ * Every api route that takes an id, and every route for staff alone (`staffOnly`), as `METHOD path` (the path
+ * as the route declares it, under /api). A route
  * with an id-like path parameter that is missing here fails the access matrix (tests/security/access-matrix).
  * Routes that take an id but are not a session's (a token's or a prospect's, or test hooks) are in
  * NOT_SESSION_IDS, with the reason.
@@ -276,6 +279,8 @@ export const ACCESS_ROUTES: Record<string, RouteAccess> = {
     intent: "change",
   },
   "GET /bill-statement/:statementId/download": { ids: { "path.statementId": "bill" }, intent: "read" },
+  // The staff's queue of open investigations across clients (rule investigation-queue): no id, staff alone.
+  "GET /investigations": { ids: {}, intent: "read", staffOnly: true },
   // Thermostats
   "GET /thermostats/:thermostatId": { ids: { "path.thermostatId": "thermostat" }, intent: "read" },
   "PATCH /thermostats/dismiss-audit-issue/:thermostatId/:issueSlug": {
@@ -406,7 +411,7 @@ function idValue(req: Request, params: Record<string, string>, source: IdSource)
 
 /**
  * Middleware in front of every api route: a request under ACCESS_ROUTES has each of its ids resolved by its
- * kind's rule before the route runs (404 / 403, nothing changed). Without a session it passes: the route's own
+ * kind's rule before the route runs (404 / 403, nothing changed); a staff-only route answers 404 to anyone else. Without a session it passes: the route's own
  * session check answers 401. An id of the wrong shape (a string where the body wants a number) is the route's
  * validation to answer; a number, or a path segment, is always resolved.
  */
@@ -422,6 +427,7 @@ export function accessGuard(
       const auth = (res.locals.auth as Auth | undefined) ?? loadAuth(deps.db, readSessionCookie(req));
       if (!auth) return next();
       res.locals.auth = auth;
+      if (found.entry.rule.staffOnly && !auth.isStaff) throw notFound();
       for (const [source, kind] of Object.entries(found.entry.rule.ids) as [IdSource, Kind][]) {
         const value = idValue(req, found.params, source);
         if (value === undefined || value === null) continue;

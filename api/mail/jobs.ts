@@ -31,7 +31,10 @@ import type { ApiDeps } from "../lib/http";
 import { PREVIOUS_BILL_COLUMNS } from "../lib/previous-bill";
 import { flagFigures } from "../lib/flag-figures";
 import { missingBill } from "../../shared/missing-bill";
+import { locationName } from "../../shared/location-name";
 import { energyAdvisorBuildings } from "../domain/energy-advisor";
+import { clientFindings } from "../domain/findings";
+import { awaitingByLocation } from "../domain/awaiting-findings";
 import {
   attentionLabel,
   hasThermostatIssues,
@@ -48,7 +51,9 @@ import {
   flagOutcomeEmail,
   type FlagOutcomeData,
   gridNoticeEmail,
+  gridResultsEmail,
   type NoticeEvent,
+  type ResultsEvent,
   issueAlertEmail,
   monthlyRecapEmail,
   weeklyRundownEmail,
@@ -56,7 +61,9 @@ import {
   type RundownLocation,
 } from "./notifications";
 import { storeAnswerToken, storeUnsubscribeToken } from "./tokens";
-import { noticeDue, noticeKey } from "../domain/grid-notices";
+import { noticeDue, noticeKey, resultsDue, resultsKey } from "../domain/grid-notices";
+import { finaliseEndedDispatches } from "../domain/grid-dispatches";
+import { measureDispatches, performanceJson } from "../domain/grid-performance";
 
 /**
  * The notification jobs: each finds what is due as of the api's clock, for every person who wants that kind
@@ -104,7 +111,11 @@ type Candidate = {
   kind: NotificationKind;
   key: string;
   flag?: { id: number };
-  build: (tokens: { unsubscribe: string; confirm: string; investigate: string }) => EmailDoc;
+  /** `flagsInEmail`: the flags of the one email this goes in (an alert run's), so a bill's amount is said once. */
+  build: (
+    tokens: { unsubscribe: string; confirm: string; investigate: string },
+    flagsInEmail?: ReadonlySet<number>,
+  ) => EmailDoc;
 };
 
 /** One finding of an alert run: a candidate that goes into its person's one email of the run. */
@@ -207,7 +218,8 @@ async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
     );
     // The day's alert emails are used up: the findings wait (and are not forgotten) for a later run.
     if (alertEmailRoom(times, nowMs).room === 0) continue;
-    const { items, waiting } = groupAlerts(pending);
+    const items = groupAlerts(pending);
+    // This email takes the day's last place under the cap: it says so, and from when the next may come.
     const next = alertEmailRoom([...times, nowMs], nowMs);
     const zone = homeTimeZone(zones.all(user.client_id) as { id: number; timezone: string }[]);
     const kinds = ALERT_KINDS.filter((k) => items.some((f) => f.kind === k));
@@ -215,17 +227,22 @@ async function deliverAlerts(deps: ApiDeps, findings: Finding[]) {
     // One-click unsubscribe (the List-Unsubscribe header) stops every kind the email holds.
     const headerToken = kinds.length === 1 ? unsubscribeTokens.get(kinds[0])! : randomToken();
     const answers = items.map(() => ({ confirm: randomToken(), investigate: randomToken() }));
+    const flagsInEmail = new Set(items.flatMap((f) => (f.flag ? [f.flag.id] : [])));
     const doc = alertEmail({
       baseUrl: deps.config.webBaseUrl,
       items: items.map((f, i) => ({
         kind: f.kind,
         location: f.location,
-        doc: f.build({ unsubscribe: unsubscribeTokens.get(f.kind)!, ...answers[i] }),
+        doc: f.build({ unsubscribe: unsubscribeTokens.get(f.kind)!, ...answers[i] }, flagsInEmail),
       })),
-      waiting,
-      nextAt:
-        waiting && next.nextAtMs !== null && zone
-          ? formatLocalDateTime(new Date(next.nextAtMs).toISOString(), zone)
+      lastOfDay:
+        next.room === 0
+          ? {
+              nextAt:
+                next.nextAtMs !== null && zone
+                  ? formatLocalDateTime(new Date(next.nextAtMs).toISOString(), zone)
+                  : null,
+            }
           : null,
       unsubscribes: kinds.map((k) => ({ kind: k, href: unsubscribeHref(deps, unsubscribeTokens.get(k)!) })),
     });
@@ -276,8 +293,6 @@ class WrittenElsewhere extends Error {}
 const unsubscribeHref = (deps: ApiDeps, token: string) =>
   absolute(deps.config.webBaseUrl, `/unsubscribe?${new URLSearchParams({ token })}`);
 
-const locationName = (b: Pick<BuildingRow, "name" | "nickname">) => b.nickname || b.name;
-
 type FlagCandidateRow = {
   flag_id: number;
   type: string;
@@ -294,6 +309,7 @@ type FlagCandidateRow = {
   rate_cents: number;
   previous_rate_cents: number | null;
   counted_with_type: string | null;
+  counted_with_id: number | null;
   supplier: string | null;
   utility_name: string;
   statement_id: number;
@@ -318,7 +334,9 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
        a.id AS account_id, a.number AS account_number, ${PREVIOUS_BILL_COLUMNS("s")},
        (SELECT count(*) FROM utility_accounts x WHERE x.building_id = s.building_id) AS accounts_at_location,
        (SELECT g.type FROM bill_flags g WHERE g.bill_statement_id = s.id AND g.id < f.id
-          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_type
+          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_type,
+       (SELECT g.id FROM bill_flags g WHERE g.bill_statement_id = s.id AND g.id < f.id
+          AND g.type IN ('supplier_change', 'rate_class_change') ORDER BY g.id LIMIT 1) AS counted_with_id
      FROM bill_flags f JOIN bill_statements s ON s.id = f.bill_statement_id
        JOIN utility_accounts a ON a.id = s.account_id JOIN utilities u ON u.id = a.utility_id
      WHERE f.status = 'unacknowledged' AND s.building_id IN (SELECT value FROM json_each(?))
@@ -337,7 +355,7 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
         key: notificationKey({ flagId: f.flag_id }),
         flag: { id: f.flag_id },
         location: { id: b.id, name: locationName(b) },
-        build: (t) =>
+        build: (t, flagsInEmail) =>
           billFlagAlertEmail({
             baseUrl: deps.config.webBaseUrl,
             unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
@@ -355,7 +373,13 @@ function billFlagCandidates(deps: ApiDeps): Finding[] {
             },
             previousBill: f.previous_rate_cents === null ? null : { rateCents: f.previous_rate_cents },
             // One bill's dollars once (rule findings-totals): an earlier shown flag of the bill carries them.
-            countedWith: shownFlagType(f.counted_with_type, f.supplier),
+            // Said with its amount once: without it when that flag is in the same email.
+            countedWith: shownFlagType(f.counted_with_type, f.supplier)
+              ? {
+                  type: f.counted_with_type!,
+                  inThisEmail: f.counted_with_id !== null && Boolean(flagsInEmail?.has(f.counted_with_id)),
+                }
+              : null,
             flag: { id: f.flag_id, type: f.type, status: f.status, previousSupplier: f.previous_supplier },
             billId: f.statement_id,
             account: {
@@ -540,7 +564,25 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
       }))
       .filter((a) => a.missing !== null)
       .map((a) => ({ accountNumber: a.accountNumber, text: a.missing!.text }));
-  return digestCandidates(deps, "weekly_rundown", force, ({ buildings, period }, unsubscribe) => {
+  return digestCandidates(deps, "weekly_rundown", force, ({ user, buildings, period }, unsubscribe) => {
+    // The findings awaiting the person's answer, per location, summed as the findings page sums them.
+    const awaiting = awaitingByLocation(
+      (
+        clientFindings(db, recipientAuth(user), buildings).items as {
+          flag_id: number | null;
+          bill: { id: number } | null;
+          status: string;
+          building: { id: number };
+          at_stake: { cents: number | null } | null;
+        }[]
+      ).map((f) => ({
+        flagId: f.flag_id,
+        billId: f.bill?.id ?? null,
+        status: f.status,
+        locationId: f.building.id,
+        cents: f.at_stake?.cents ?? null,
+      })),
+    );
     // The dashboard's device summaries, read through the dashboard's own rule (shared/location-status.ts).
     const summaries = new Map(
       energyAdvisorBuildings(deps, buildings).map((a) => [
@@ -586,6 +628,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
           }[]
         ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
         missingBills: missingBills(b.id),
+        awaitingAnswer: awaiting.get(b.id) ?? null,
       };
     });
     return weeklyRundownEmail({
@@ -720,6 +763,150 @@ function gridNoticeCandidates(deps: ApiDeps): Candidate[] {
   return out;
 }
 
+/** An event's figures as the web receives them (performanceJson camelCased): what shared/grid-figures.ts reads. */
+function performanceView(p: ReturnType<typeof performanceJson>): ResultsEvent["performance"] {
+  return {
+    measurement: p.measurement,
+    baselineKw: p.baseline_kw,
+    actualKw: p.actual_kw,
+    kwReduced: p.kw_reduced,
+    kwhReduced: p.kwh_reduced,
+    hours: p.hours,
+    cblMethod: p.cbl_method,
+    cblDays: p.cbl_days.map((d) => ({ date: d.date, averageKw: d.average_kw, used: d.used })),
+    eventsInMonth: p.events_in_month,
+    earnings: p.earnings && {
+      reservationCents: p.earnings.reservation_cents,
+      performanceCents: p.earnings.performance_cents,
+      totalCents: p.earnings.total_cents,
+    },
+    program: p.program && {
+      name: p.program.name,
+      utility: p.program.utility,
+      reservationCentsPerKwMonth: p.program.reservation_cents_per_kw_month,
+      performanceCentsPerKwh: p.program.performance_cents_per_kwh,
+      estimated: p.program.estimated,
+    },
+  };
+}
+
+/**
+ * Grid event results (rule grid-results-day): to each person who wants Grid Event Notices, one email with the
+ * measured figures of every event that took part at the locations they may see and whose building's local day
+ * after is today, each event once (its id in the email's ledger key; an event already reported to that person is
+ * left out of a later email). Events that ended are finalised first (rule dispatch-final-status), as a read is.
+ */
+function gridResultsCandidates(deps: ApiDeps): Candidate[] {
+  const { db } = deps;
+  const nowMs = clock.nowMs();
+  finaliseEndedDispatches(db, new Date(nowMs));
+  // Ended within the last two days (UTC instants): every zone's day after is inside that.
+  const events = db.prepare(
+    `SELECT id, building_id, status, is_internal_test, start_time, end_time, program_id FROM dispatches
+     WHERE status = 'SUCCESS' AND is_internal_test = 0 AND end_time <= ? AND end_time > ?
+       AND building_id IN (SELECT value FROM json_each(?))
+     ORDER BY start_time, id`,
+  );
+  const thermostats = db.prepare(
+    `SELECT t.device_name AS name, x.participating_minutes, x.was_overridden, x.overridden_at,
+       x.override_setpoint, x.target_setpoint, x.max_indoor_f
+     FROM dispatch_thermostats x JOIN thermostats t ON t.id = x.thermostat_id
+     WHERE x.dispatch_id = ? ORDER BY t.device_name, t.id`,
+  );
+  const reported = db.prepare(
+    "SELECT subject_key FROM notifications_sent WHERE user_id = ? AND kind = 'grid_event'",
+  );
+  const measured = new Map<number, ResultsEvent["performance"]>();
+  const out: Candidate[] = [];
+  for (const user of recipients(db, "grid_event")) {
+    const buildings = new Map(listVisibleBuildings(db, recipientAuth(user)).map((b) => [b.id, b]));
+    const before = new Set(
+      (reported.all(user.id) as { subject_key: string }[]).flatMap((r) => r.subject_key.split(",")),
+    );
+    const due = (
+      events.all(
+        new Date(nowMs).toISOString(),
+        new Date(nowMs - 2 * 86_400_000).toISOString(),
+        JSON.stringify([...buildings.keys()]),
+      ) as {
+        id: number;
+        building_id: number;
+        status: string;
+        is_internal_test: number;
+        start_time: string;
+        end_time: string;
+        program_id: number | null;
+      }[]
+    ).filter((e) => {
+      const b = buildings.get(e.building_id)!;
+      return (
+        !before.has(resultsKey(e.id)) &&
+        resultsDue(
+          {
+            status: e.status,
+            internalTest: e.is_internal_test === 1,
+            endTime: e.end_time,
+            timeZone: b.timezone,
+          },
+          nowMs,
+        )
+      );
+    });
+    if (due.length === 0) continue;
+    // Each event measured once per run, whoever it is for.
+    const unmeasured = due.filter((e) => !measured.has(e.id));
+    for (const [id, p] of measureDispatches(
+      db,
+      unmeasured.map((e) => ({ ...e, building_timezone: buildings.get(e.building_id)!.timezone })),
+    ))
+      measured.set(id, performanceView(performanceJson(p)));
+    const results: ResultsEvent[] = due.map((e) => {
+      const b = buildings.get(e.building_id)!;
+      return {
+        id: e.id,
+        location: { id: b.id, name: locationName(b), timeZone: b.timezone },
+        status: e.status,
+        internalTest: e.is_internal_test === 1,
+        startsAt: e.start_time,
+        endsAt: e.end_time,
+        performance: measured.get(e.id)!,
+        thermostats: (
+          thermostats.all(e.id) as {
+            name: string;
+            participating_minutes: number | null;
+            was_overridden: number | null;
+            overridden_at: string | null;
+            override_setpoint: number | null;
+            target_setpoint: number | null;
+            max_indoor_f: number | null;
+          }[]
+        ).map((t) => ({
+          name: t.name,
+          participatingMinutes: t.participating_minutes,
+          wasOverridden: t.was_overridden === 1,
+          overriddenAt: t.overridden_at,
+          overrideSetpoint: t.override_setpoint,
+          targetSetpoint: t.target_setpoint,
+          maxIndoorF: t.max_indoor_f,
+        })),
+      };
+    });
+    out.push({
+      user,
+      kind: "grid_event",
+      // Every event of the email, so a later run sees each as reported (and a second run writes nothing).
+      key: due.map((e) => resultsKey(e.id)).join(","),
+      build: (t) =>
+        gridResultsEmail({
+          baseUrl: deps.config.webBaseUrl,
+          unsubscribeHref: unsubscribeHref(deps, t.unsubscribe),
+          events: results,
+        }),
+    });
+  }
+  return out;
+}
+
 /** What one run of the jobs covers: one kind, or every alert kind at once ("alerts", one email per person). */
 export type NotificationRun = NotificationKind | "alerts";
 
@@ -817,7 +1004,9 @@ export async function runNotificationJob(
     );
     return deliverAlerts(deps, findings);
   }
-  if (kind === "grid_event") return deliver(deps, gridNoticeCandidates(deps));
+  // The notice before an event and the results after it: one preference, Grid Event Notices (rule grid-results-day).
+  if (kind === "grid_event")
+    return deliver(deps, [...gridNoticeCandidates(deps), ...gridResultsCandidates(deps)]);
   return deliver(
     deps,
     kind === "weekly_rundown" ? weeklyCandidates(deps, force) : monthlyCandidates(deps, force),

@@ -18,6 +18,16 @@ import { DISMISSAL_REFUSALS, dismissalRefusal } from "../../shared/issue-dismiss
 import { attentionLine } from "../../shared/location-status";
 import { MISSING_BILL_LABEL } from "../../shared/missing-bill";
 import {
+  type DispatchPerformance,
+  figureRows,
+  locationFigures,
+  programNote,
+  seasonHeadline,
+  thermostatPart,
+  type ThermostatPartInput,
+} from "../../shared/grid-figures";
+import { seasonTotal } from "../../shared/grid-performance";
+import {
   ALERT_EMAILS_PER_DAY,
   KIND_NAMES,
   type AlertKind,
@@ -47,10 +57,10 @@ export type BillAlertData = Common & {
   /** The previous bill of the same account (rule flag-price), null when this is its first. */
   previousBill: { rateCents: number } | null;
   /**
-   * The type of an earlier flag users see on the same bill, whose finding carries the bill's amount (rule
-   * findings-totals): this one says it is counted with that one instead of repeating the amount.
+   * An earlier flag users see on the same bill, whose finding carries the bill's amount (rule findings-totals):
+   * this one says it is counted with that one, and gives the amount only when that one is not in the same email.
    */
-  countedWith?: string | null;
+  countedWith?: { type: string; inThisEmail: boolean } | null;
   flag: { id: number; type: string; status: string; previousSupplier: string | null };
   /** The bill's statement id and its utility account; `accountsAtLocation` says whether to name it in the subject. */
   billId: number;
@@ -124,6 +134,11 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
               label: `${d.location.name} bills, ${account}`,
             },
           },
+          // Bill findings are not on the dashboard: the findings page lists them all (rule alert-grouping).
+          {
+            text: ALERT_PLACES.bill.text,
+            link: { href: absolute(d.baseUrl, ALERT_PLACES.bill.path), label: ALERT_PLACES.bill.label },
+          },
         ],
       },
     ],
@@ -137,12 +152,18 @@ const FLAG_KIND_NAMES: Record<string, string> = {
 
 /**
  * The alert's price line (rule flag-price); a second flag of a bill says it is counted with the first (rule
- * findings-totals): "At stake on this bill, …: counted with the supplier change of this bill ($54.39)."
+ * findings-totals), in the findings page's words ("Counted with the supplier change"), so an email says a
+ * bill's amount once: "…: counted with the supplier change of this bill in this email, not added to it.", or,
+ * when that flag is not in the email, "…: counted with the supplier change of this bill ($54.39), not added to it."
  */
-export function alertPriceLine(price: FlagPrice, countedWith?: string | null) {
+export function alertPriceLine(
+  price: FlagPrice,
+  countedWith?: { type: string; inThisEmail: boolean } | null,
+) {
   if (!countedWith || price.cents === null) return priceLine(price);
-  const kind = FLAG_KIND_NAMES[countedWith] ?? "other bill issue";
-  return `${PRICE_LABEL}: counted with the ${kind} of this bill (${priceMoney(price.cents)}), not added to it.`;
+  const kind = FLAG_KIND_NAMES[countedWith.type] ?? "other bill issue";
+  const where = countedWith.inThisEmail ? "in this email" : `(${priceMoney(price.cents)})`;
+  return `${PRICE_LABEL}: counted with the ${kind} of this bill ${where}, not added to it.`;
 }
 
 export type FlagOutcomeData = Common & {
@@ -408,32 +429,56 @@ const ALERT_KIND_TITLES: Record<AlertKind, string> = {
 
 export type AlertEmailItem = { kind: AlertKind; location: { id: number; name: string }; doc: EmailDoc };
 
+/** Where what an alert is about can be seen at any time: bill findings are not on the dashboard. */
+export const ALERT_PLACES: Record<"bill" | "thermostat", { text: string; path: string; label: string }> = {
+  bill: {
+    text: "Bill findings, with what is at stake and your answers:",
+    path: "/findings",
+    label: "Findings at your locations",
+  },
+  thermostat: {
+    text: "Thermostat issues, on each location's row:",
+    path: "/locations",
+    label: "Your dashboard",
+  },
+};
+
+/**
+ * The note of the day's last alert email (rule alert-email-cap): the cap is the only thing that holds alerts
+ * back, so it says that what is found from now waits, until when, and where everything open is meanwhile.
+ */
+export function capNote(baseUrl: string, nextAt: string | null): Block[] {
+  const until = nextAt
+    ? `anything we find before ${nextAt} waits, and comes in one email then`
+    : "anything we find next waits until a day after the first of them, and comes in one email then";
+  return [
+    {
+      type: "p",
+      text: `This is the last of the ${ALERT_EMAILS_PER_DAY} alert emails we send you at most in 24 hours: ${until}. Meanwhile, everything open is here:`,
+    },
+    {
+      type: "list",
+      items: [ALERT_PLACES.bill, ALERT_PLACES.thermostat].map((p) => ({
+        text: p.text,
+        link: { href: absolute(baseUrl, p.path), label: p.label },
+      })),
+    },
+  ];
+}
+
 /**
  * One email for everything one run found for one person (rule alert-grouping): by location, then by kind, each
- * alert with its own heading, figures and answer links. One alert alone reads as it always did. `waiting`
- * findings did not fit (or the day's emails are used up): the email says how many, and from when the next can
- * come (`nextAt`, already written in the person's zone), so nobody wonders where they went.
+ * alert with its own heading, figures and answer links. One alert alone reads as it always did. Nothing of the
+ * run is left out; when this email is the day's last under the cap (`lastOfDay`), it says so and from when the
+ * next may come (`nextAt`, already written in the person's zone).
  */
 export function alertEmail(d: {
   baseUrl: string;
   items: AlertEmailItem[];
-  waiting: number;
-  nextAt: string | null;
+  lastOfDay: { nextAt: string | null } | null;
   unsubscribes: { kind: AlertKind; href: string }[];
 }): EmailDoc {
-  const more: Block[] = d.waiting
-    ? [
-        {
-          type: "p",
-          text: `${plural(d.waiting, "more alert")} ${d.waiting === 1 ? "is" : "are"} waiting: ${d.nextAt ? `we send at most ${ALERT_EMAILS_PER_DAY} alert emails a day, so they come in your next one, from ${d.nextAt}` : "they come in your next alert email"}. Your dashboard shows them all now.`,
-        },
-        {
-          type: "button",
-          secondary: true,
-          link: { href: absolute(d.baseUrl, "/locations"), label: "Open your dashboard" },
-        },
-      ]
-    : [];
+  const more: Block[] = d.lastOfDay ? capNote(d.baseUrl, d.lastOfDay.nextAt) : [];
   const unsubscribes = d.unsubscribes.map((u) => unsubscribe(u.kind, u.href));
   if (d.items.length === 1) {
     const only = d.items[0].doc;
@@ -446,7 +491,6 @@ export function alertEmail(d: {
       type: "p",
       text: `${plural(d.items.length, "alert")} at ${locations.length === 1 ? locations[0] : `${plural(locations.length, "location")}`}, by location. Each has its own links.`,
     },
-    ...more,
   ];
   let at: number | null = null;
   for (const item of d.items) {
@@ -457,6 +501,7 @@ export function alertEmail(d: {
     blocks.push({ type: "h3", text: `${ALERT_KIND_TITLES[item.kind]}: ${item.doc.heading}` });
     blocks.push(...item.doc.blocks);
   }
+  blocks.push(...more);
   return {
     subject: `${first.subject}, and ${plural(d.items.length - 1, "more alert")}`,
     preview: `${plural(d.items.length, "alert")} at ${locations.join(", ")}`,
@@ -483,7 +528,20 @@ export type RundownLocation = {
   newBills: { statementDate: string; totalChargesCents: number }[];
   /** Accounts whose next statement is overdue (rule missing-bill): the app's words, "No statement since …". */
   missingBills?: { accountNumber: string; text: string }[];
+  /** Bill findings awaiting the person's answer and what they put at stake (rule rundown-findings); null: none. */
+  awaitingAnswer?: { count: number; stakeCents: number } | null;
 };
+
+/** "3 bill findings awaiting your answer, $164.82 at stake" (rule rundown-findings), or null when none wait. */
+export function awaitingText(l: Pick<RundownLocation, "awaitingAnswer">): string | null {
+  const a = l.awaitingAnswer;
+  if (!a?.count) return null;
+  return `${plural(a.count, "bill finding")} awaiting your answer, ${priceMoney(a.stakeCents)} at stake`;
+}
+
+/** A location needs attention for its thermostats (the dashboard's rule) or for findings awaiting an answer. */
+export const needsAttention = (l: Pick<RundownLocation, "thermostats" | "awaitingAnswer">) =>
+  l.thermostats.attention || awaitingText(l) !== null;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -523,16 +581,27 @@ export function weeklyRundownEmail(
   d: Common & { from: string; to: string; locations: RundownLocation[] },
 ): EmailDoc {
   const range = formatRange(d.from, dayBefore(d.to));
-  const needing = d.locations.filter((l) => l.thermostats.attention);
-  const ordered = [...needing, ...d.locations.filter((l) => !l.thermostats.attention)];
+  const needing = d.locations.filter(needsAttention);
+  const ordered = [...needing, ...d.locations.filter((l) => !needsAttention(l))];
+  const findings = { href: absolute(d.baseUrl, ALERT_PLACES.bill.path), label: ALERT_PLACES.bill.label };
   const blocks: Block[] = [{ type: "p", text: attentionLine(needing.length, d.locations.length) }];
   if (needing.length)
     blocks.push({
       type: "list",
-      items: needing.map((l) => ({
-        text: `${l.name}: ${l.thermostats.label}.`,
-        link: { href: absolute(d.baseUrl, `/locations/${l.id}/control`), label: `${l.name} thermostats` },
-      })),
+      items: needing.flatMap((l) => [
+        ...(l.thermostats.attention
+          ? [
+              {
+                text: `${l.name}: ${l.thermostats.label}.`,
+                link: {
+                  href: absolute(d.baseUrl, `/locations/${l.id}/control`),
+                  label: `${l.name} thermostats`,
+                },
+              },
+            ]
+          : []),
+        ...(awaitingText(l) ? [{ text: `${l.name}: ${awaitingText(l)}.`, link: findings }] : []),
+      ]),
     });
   blocks.push({ type: "p", text: `Last week (${range}) at your ${plural(d.locations.length, "location")}:` });
   for (const l of ordered) {
@@ -601,6 +670,7 @@ export function weeklyRundownEmail(
               },
             ]
           : []),
+        ...(awaitingText(l) ? [{ text: `Bill findings: ${awaitingText(l)}.`, link: findings }] : []),
         ...(l.missingBills ?? []).map((m) => ({
           text: `${MISSING_BILL_LABEL}: ${m.text}, account ${m.accountNumber}.`,
           link: { href: absolute(d.baseUrl, "/findings"), label: `Findings at your locations` },
@@ -613,7 +683,7 @@ export function weeklyRundownEmail(
       ? `Your Weekly Rundown: ${range}, ${needing.length} ${needing.length === 1 ? "location needs" : "locations need"} attention`
       : `Your Weekly Rundown: ${range}`,
     preview: needing.length
-      ? `${attentionLine(needing.length, d.locations.length)} ${needing.map((l) => `${l.name}: ${l.thermostats.label}`).join("; ")}`
+      ? `${attentionLine(needing.length, d.locations.length)} ${needing.map((l) => `${l.name}: ${[l.thermostats.attention ? l.thermostats.label : null, awaitingText(l)].filter(Boolean).join(", ")}`).join("; ")}`
       : `Thermostats, consumption, demand, grid events and bills at your locations, ${range}`,
     heading: "Your Weekly Rundown",
     baseUrl: d.baseUrl,
@@ -794,6 +864,102 @@ export function gridNoticeEmail(d: Common & { events: NoticeEvent[] }): EmailDoc
     subject: `Grid event tomorrow at ${where}`,
     preview: `${formatLocalSpan(first.startsAt, first.endsAt, first.location.timeZone)}: your thermostats will pre-cool, then hold. Opt out before it starts.`,
     heading: "Grid event tomorrow",
+    baseUrl: d.baseUrl,
+    unsubscribe: unsubscribe("grid_event", d.unsubscribeHref),
+    blocks,
+  };
+}
+
+/** One location's event in the results email the day after (rule grid-results-day). */
+export type ResultsEvent = {
+  id: number;
+  location: { id: number; name: string; timeZone: string };
+  status: string;
+  internalTest: boolean;
+  startsAt: string;
+  endsAt: string;
+  /** The event's figures as the Grid Services page receives them (camelCased performanceJson). */
+  performance: DispatchPerformance;
+  thermostats: (ThermostatPartInput & { name: string })[];
+};
+
+/** The Grid Services page with one event open (its row's anchor): the results email's link to that event. */
+export const gridEventPath = (e: Pick<ResultsEvent, "id" | "location" | "startsAt" | "endsAt">) =>
+  `${gridEventsPath({
+    name: e.location.name,
+    timeZone: e.location.timeZone,
+    upcomingEvents: [{ id: e.id, startsAt: e.startsAt, endsAt: e.endsAt }],
+  })}#event-${e.id}`;
+
+/**
+ * A thermostat's line in the results email, in the page's words (rule grid-thermostat-part): "Bar: Took part;
+ * highest indoor 76.3°F (at or below the 77°F setpoint)".
+ */
+export function thermostatResult(e: ResultsEvent, t: ResultsEvent["thermostats"][number]): string {
+  const time = (iso: string) => formatLocalDateTime(iso, e.location.timeZone).split(", ").pop()!;
+  const { part, highest } = thermostatPart(e.status, t, time);
+  return `${t.name}: ${part}; highest indoor ${highest}.`;
+}
+
+/**
+ * Grid event results, the day after (rule grid-results-day): per location the event's measured figures in the
+ * Grid Services page's words (shared/grid-figures.ts: baseline, actual average, kW and kWh reduced, estimated
+ * earnings and how they add up, or why there is no figure), each thermostat's part, the program's rates named as
+ * estimates, and a link that opens that event, expanded, on the page.
+ */
+export function gridResultsEmail(d: Common & { events: ResultsEvent[] }): EmailDoc {
+  const names = [...new Set(d.events.map((e) => e.location.name))];
+  const where = names.length === 1 ? names[0] : `${names.length} locations`;
+  const figures = d.events.map((e) => locationFigures(e.status, e.internalTest, e.performance));
+  const measured = figures.some((f) => f.measured);
+  const total = seasonTotal(
+    d.events.map((e) => ({ earnings: e.performance.earnings, kwhReduced: e.performance.kwhReduced })),
+  );
+  const headline = measured
+    ? seasonHeadline(
+        { earningsCents: total.totalCents, events: total.events, kwhReduced: total.kwhReduced },
+        "yesterday",
+      )
+    : null;
+  const program = programNote(d.events.find((e) => e.performance.program)?.performance.program);
+  const blocks: Block[] = [
+    {
+      type: "p",
+      text: `What yesterday's grid event measured at ${names.length === 1 ? names[0] : `${names.length} of your locations`}: the baseline (the usual load of those hours), the actual load, what was reduced and what it earned.`,
+    },
+  ];
+  if (headline) blocks.push({ type: "p", text: `${headline}.` });
+  if (program) blocks.push({ type: "p", text: program });
+  d.events.forEach((e, i) => {
+    const f = figures[i];
+    blocks.push({ type: "h2", text: e.location.name });
+    blocks.push({
+      type: "facts",
+      rows: [
+        ["Event", formatLocalSpan(e.startsAt, e.endsAt, e.location.timeZone)],
+        ...(f.note ? [] : figureRows(f).map((r): [string, string] => [r.label, r.value])),
+      ],
+    });
+    if (f.note) blocks.push({ type: "p", text: f.note });
+    if (f.earningsDetail) blocks.push({ type: "p", text: `${f.earningsDetail}.` });
+    blocks.push({
+      type: "list",
+      items: e.thermostats.length
+        ? e.thermostats.map((t) => ({ text: thermostatResult(e, t) }))
+        : [{ text: "No thermostats took part in this event." }],
+    });
+    blocks.push({
+      type: "button",
+      secondary: true,
+      link: { href: absolute(d.baseUrl, gridEventPath(e)), label: `See this event at ${e.location.name}` },
+    });
+  });
+  return {
+    subject: `Grid event results at ${where}`,
+    preview: headline
+      ? `${headline}.`
+      : `Yesterday's grid event at ${where}: ${figures[0].note ?? "its figures"}`,
+    heading: "Yesterday's grid event",
     baseUrl: d.baseUrl,
     unsubscribe: unsubscribe("grid_event", d.unsubscribeHref),
     blocks,

@@ -9,6 +9,7 @@ import {
   type FlagAnswerStatus,
 } from "../../shared/bill-flags";
 import { priceLine } from "../../shared/flag-price";
+import { locationName } from "../../shared/location-name";
 import { flagFigures } from "../lib/flag-figures";
 import { KIND_NAMES, NOTIFICATION_KINDS, type NotificationKind } from "../domain/notifications";
 import * as clock from "../lib/clock";
@@ -100,7 +101,7 @@ export function emailAnswerRoutes(deps: ApiDeps) {
         statement_date: f.statement_date,
         total_charges: f.total_charges_cents,
         account_number: f.account_number,
-        location: { id: f.building_id, name: f.nickname || f.name, timezone: f.timezone },
+        location: { id: f.building_id, name: locationName(f), timezone: f.timezone },
       },
       on_record: onRecord ? answerView(onRecord, userId) : null,
       // An answer link escalates, never withdraws (rule flag-answer-history): the options of the "email" source.

@@ -11,6 +11,7 @@ import { rotateSession, userJson } from "../lib/sessions";
 // same the web uses, so a download shows what the pages show (shared/, ADR 0020).
 import { demoAccountNumber, demoAddressLine, demoName, demoUtilityName } from "../../shared/demo-stand-ins";
 import { toCsv, type CsvCell } from "../../shared/csv";
+import { locationName } from "../../shared/location-name";
 import { flagFigures } from "../lib/flag-figures";
 import { flagPrice } from "../../shared/flag-price";
 import { PREVIOUS_BILL_COLUMNS, type PreviousBillColumns } from "../lib/previous-bill";
@@ -32,8 +33,9 @@ export const CSV_HEADER = [
   "Service Start",
   "Service End",
   "Consumption (kWh)",
-  // This bill's rate as rule flag-price takes it (to $0.0001): with the account's previous row, At Stake recomputes.
-  "Rate ($/kWh)",
+  // This bill's energy charge per kWh as rule flag-price takes it (to $0.0001): with the account's previous row,
+  // At Stake recomputes; the header says which rate, as the bills carry several charges.
+  "Energy Charge Rate ($/kWh) used for At Stake",
   "Demand (kW)",
   "Total Charges ($)",
   "Electric Charges ($)",
@@ -126,7 +128,7 @@ function exportCsv(deps: ApiDeps, auth: Auth) {
       const shown = demoBuilding(
         {
           id: b.id,
-          name: b.name,
+          name: locationName(b),
           address: [b.address_line1, b.address_line2, `${b.city}, ${b.state} ${b.zipcode}`]
             .filter(Boolean)
             .join(", "),

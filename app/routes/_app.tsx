@@ -81,6 +81,7 @@ export default function AppShell() {
           </nav>
           <ul className="nav nav-foot">
             <li>{sectionLink("/settings", "Manage account")}</li>
+            {user.isStaff ? <li>{sectionLink("/investigations", "Investigations")}</li> : null}
             {user.isStaff ? <li>{sectionLink("/impersonate", "Impersonate")}</li> : null}
             <li>
               <a href={helpUrl} rel="noreferrer" target="_blank">

@@ -79,12 +79,30 @@ test.describe("email and app agree", () => {
       expect(await chip(name)).toBe(label);
       expect(mail.text).toContain(`- Harbor Coffee ${name}: ${label}.`);
     }
-    expect(mail.text).toContain("LOOP KIOSK\n\n- Thermostats: No Devices.");
+    expect(mail.text).toContain("HARBOR COFFEE LOOP\n\n- Thermostats: No Devices.");
     expect(mail.text).not.toContain("No open thermostat issues");
-    // Those needing attention come first: Capitol Hill's section before Roastery's (Operating).
-    expect(mail.text.indexOf("HARBOR COFFEE CAPITOL HILL")).toBeLessThan(mail.text.indexOf("ROASTERY"));
-    // The dashboard's "thermostat issues" card counts the same locations.
-    await expect(page.getByTestId("summary-issues").locator(".summary-count")).toHaveText(attention![1]);
+    // Those needing attention come first: Capitol Hill's section before Mission's (Operating).
+    expect(mail.text.indexOf("HARBOR COFFEE CAPITOL HILL")).toBeLessThan(
+      mail.text.indexOf("HARBOR COFFEE MISSION"),
+    );
+    // Need attention: a location's thermostats (the dashboard's words) or its bill findings awaiting an answer.
+    const list = mail.text.slice(mail.text.indexOf(attention![0]), mail.text.indexOf("Last week ("));
+    const lines = [...list.matchAll(/^- (.+?): (.+)\.$/gm)].map((m) => ({ name: m[1], text: m[2] }));
+    const awaiting = new Map(
+      lines.flatMap((l) => {
+        const m = /^(\d+) bill findings? awaiting your answer, (\$[\d,]+\.\d{2}) at stake$/.exec(l.text);
+        return m ? [[l.name, `${m[1]}, ${m[2]}`] as const] : [];
+      }),
+    );
+    const thermostats = lines.filter(
+      (l) => !awaiting.has(l.name) || !l.text.includes("awaiting your answer"),
+    );
+    expect(awaiting.size).toBeGreaterThan(0);
+    expect(new Set(lines.map((l) => l.name)).size).toBe(Number(attention![1]));
+    // The dashboard's "thermostat issues" card counts the locations listed for their thermostats.
+    await expect(page.getByTestId("summary-issues").locator(".summary-count")).toHaveText(
+      String(thermostats.length),
+    );
 
     // Consumption and demand open the reported week, with the email's figures.
     const section = mail.text.slice(mail.text.indexOf("HARBOR COFFEE CAPITOL HILL"));
@@ -116,18 +134,56 @@ test.describe("email and app agree", () => {
     await expect(rows.first()).toContainText(event![2].replace(/^0/, ""));
     await expect(page.getByTestId("dispatch-details")).toBeVisible();
 
+    // The findings page's "Awaiting your answer" rows: per location, as many, and their at stake summed.
+    await page.goto("/findings");
+    const waiting = page.getByTestId("finding-row").filter({ hasText: "Awaiting your answer" });
+    await expect(waiting.first()).toBeVisible();
+    const ledger = new Map<string, { count: number; cents: number }>();
+    for (const row of await waiting.all()) {
+      const name = (await row.locator("td.col-location").innerText()).trim();
+      const stake = (await row.locator("td.col-stake").innerText()).trim();
+      const t = ledger.get(name) ?? { count: 0, cents: 0 };
+      ledger.set(name, {
+        count: t.count + 1,
+        cents: t.cents + (/^\$/.test(stake) ? Math.round(Number(stake.replace(/[$,]/g, "")) * 100) : 0),
+      });
+    }
+    const dollars = (cents: number) =>
+      `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    expect(Object.fromEntries(awaiting)).toEqual(
+      Object.fromEntries([...ledger].map(([name, t]) => [name, `${t.count}, ${dollars(t.cents)}`])),
+    );
+    // Each location's own section says the same, linked to the findings.
+    const [name, figures] = [...awaiting][0];
+    const [count, stake] = figures.split(", ");
+    expect(mail.text.slice(mail.text.indexOf(name.toUpperCase()))).toContain(
+      `- Bill findings: ${count} bill finding${count === "1" ? "" : "s"} awaiting your answer, ${stake} at stake.\n  Findings at your locations: `,
+    );
+
     await shootMail(page, info, mail, "weekly-rundown");
   });
 
-  test("one email per person per alert run, grouped, each alert with its own answers; more waiting is said", async ({
+  test("one email per person per alert run, all of it, grouped, each alert with its own answers", async ({
     page,
   }, info) => {
     const since = await mailMark(info);
     expect(await runJob(info, "alerts")).toBeGreaterThan(0);
     const mail = await waitForMail(info, USERS.dana, since);
     expect(await mailsTo(info, USERS.dana, since)).toHaveLength(1);
-    expect(mail.subject).toMatch(/, and 9 more alerts$/);
-    expect(mail.text).toMatch(/5 more alerts are waiting: they come in your next alert email\./);
+    // Every alert of the run in this one email: none is left for a "next email".
+    const more = Number(/, and (\d+) more alerts$/.exec(mail.subject)![1]);
+    expect(mail.text.match(/^(Comfort alert|Thermostat issue|Bill Audit Alert): /gm)).toHaveLength(more + 1);
+    expect(more + 1).toBeGreaterThan(10);
+    expect(mail.text).not.toMatch(/waiting|next alert email|shows them all/);
+    // Bill alerts point to the findings page (the dashboard does not show them).
+    expect(mail.links.some((l) => new URL(l).pathname === "/findings")).toBe(true);
+    // Two flags of one bill: its amount once, the second counted with the first, in the findings page's words.
+    expect(mail.text).toContain(
+      "At stake on this bill, from the rate per kWh alone: counted with the supplier change of this bill in this email, not added to it.",
+    );
+    const amounts = [...mail.text.matchAll(/per kWh × [\d,]+ kWh = (\$[\d,]+\.\d{2})\./g)].map((m) => m[1]);
+    expect(amounts.length).toBeGreaterThan(0);
+    expect(new Set(amounts).size).toBe(amounts.length);
     // The second flag's own "No, please investigate" answers that flag.
     const investigate = mail.links.filter((l) => l.includes("/fix-my-bill/action_requested?token="));
     expect(investigate.length).toBeGreaterThan(1);

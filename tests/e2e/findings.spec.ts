@@ -86,12 +86,12 @@ test("a chosen range: a wrong one keeps what was typed and says why", async ({ a
 test("a person limited to some locations sees only theirs", async ({ page }, info) => {
   await signInWithCode(page, info, USERS.sam, "/findings");
   await expect(rows(page).first()).toBeVisible();
-  // Sam's five: Pike Place (Flagship), Capitol Hill, Mission (Roastery), Wicker Park, Chelsea.
+  // Sam's five, each by the name its pages use (not a nickname: "Flagship", "Roastery"; rule location-name).
   for (const location of await cell(page, "location").allTextContents())
     expect([
-      "Flagship",
+      "Harbor Coffee Pike Place",
       "Harbor Coffee Capitol Hill",
-      "Roastery",
+      "Harbor Coffee Mission",
       "Harbor Coffee Wicker Park",
       "Harbor Coffee Chelsea",
     ]).toContain(location);

@@ -10,7 +10,7 @@ import {
 } from "./fixtures";
 
 const CSV_HEADER =
-  "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Rate ($/kWh),Demand (kW),Total Charges ($),Electric Charges ($),Supplier,Bill Issues,At Stake ($),At Stake";
+  "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Energy Charge Rate ($/kWh) used for At Stake,Demand (kW),Total Charges ($),Electric Charges ($),Supplier,Bill Issues,At Stake ($),At Stake";
 
 test.describe("locations dashboard", () => {
   test("Last Bill shows the bill's total under its date", async ({ page }, info) => {

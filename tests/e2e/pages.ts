@@ -23,6 +23,7 @@ export const ALL_PAGES: { path: string; user: keyof typeof USERS | null }[] = [
   { path: "/settings", user: "dana" },
   { path: "/settings?tab=team", user: "dana" },
   { path: "/impersonate", user: "morgan" },
+  { path: "/investigations", user: "morgan" },
   { path: "/locations/201/control", user: "alex" },
   { path: "/locations/201/spending", user: "alex" },
   { path: "/free-bill-health-check", user: null },

@@ -160,6 +160,7 @@ const PAGES: { name: string; path: string; user: User; table?: string; needed?: 
     },
   },
   { name: "impersonate (staff)", path: "/impersonate", user: "morgan" },
+  { name: "investigations (staff)", path: "/investigations", user: "morgan" },
 ];
 
 /**

@@ -86,7 +86,7 @@ describe("priced findings (rule flag-price)", () => {
       "Account #",
       "Statement Date",
       "Consumption (kWh)",
-      "Rate ($/kWh)",
+      "Energy Charge Rate ($/kWh) used for At Stake",
       "At Stake ($)",
     ].map(col);
     expect(rate).toBeGreaterThan(-1);
@@ -105,5 +105,22 @@ describe("priced findings (rule flag-price)", () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(5);
+  });
+
+  it("names each location once, as the pages do: the bills CSV and the findings say the same name", async () => {
+    const cookie = await loginCookie(api, "dana@harborcoffee.test");
+    const csv = (await call(api, "GET", "/client/1/bill-statements/export-csv", { cookie }))
+      .json as unknown as string;
+    const [header, ...rows] = parseCsv(csv.trim());
+    const inCsv = new Set(rows.map((r) => r[header.indexOf("Location")]));
+    const findings = (await call(api, "GET", "/client/1/findings", { cookie })).json.items as {
+      building: { id: number; name: string };
+    }[];
+    const inFindings = new Map(findings.map((f) => [f.building.id, f.building.name]));
+    // 101 has a nickname ("Flagship"): its name is the one the location's pages head it with.
+    expect(inFindings.get(101)).toBe("Harbor Coffee Pike Place");
+    expect(inCsv.has("Harbor Coffee Pike Place")).toBe(true);
+    expect(inCsv.has("Flagship")).toBe(false);
+    for (const name of inFindings.values()) expect(inCsv.has(name), name).toBe(true);
   });
 });

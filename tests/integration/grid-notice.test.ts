@@ -46,7 +46,7 @@ describe("the notice the day before a grid event", () => {
     const [mail, ...more] = mails(DANA);
     expect(more).toHaveLength(0);
     const { name } = api.db
-      .prepare("SELECT coalesce(nullif(nickname, ''), name) AS name FROM buildings WHERE id = ?")
+      .prepare("SELECT name FROM buildings WHERE id = ?")
       .get(TOMORROW_EVENT_BUILDING) as { name: string };
     expect(mail.subject).toBe(`Grid event tomorrow at ${name}`);
     // The thermostats and what they will do, at the building's local times.

@@ -165,7 +165,7 @@ describe("CSV export and vendor alert", () => {
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename=/);
     const lines = res.text.trim().split("\r\n");
     expect(lines[0]).toBe(
-      "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Rate ($/kWh),Demand (kW),Total Charges ($),Electric Charges ($),Supplier,Bill Issues,At Stake ($),At Stake",
+      "Location,Address,Account #,Utility,Statement Date,Service Start,Service End,Consumption (kWh),Energy Charge Rate ($/kWh) used for At Stake,Demand (kW),Total Charges ($),Electric Charges ($),Supplier,Bill Issues,At Stake ($),At Stake",
     );
     expect(lines).toHaveLength(1 + 27);
     expect(lines[1]).toContain(

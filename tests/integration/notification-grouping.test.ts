@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboxRow } from "../../api/mail/outbox-row";
 import type { RunningApi } from "../../api/server";
 import { TEST_CLOCK_START } from "../support/clock";
+import { flagPrice, priceMoney } from "../../shared/flag-price";
 import { call, startTestApi } from "./api-harness";
 
 const DANA = "dana@harborcoffee.test";
@@ -52,7 +53,7 @@ describe("one alert email per person per run", () => {
   });
   afterAll(() => api.close());
 
-  it("groups what the run found by location, then kind, each alert with its own links; says what waits", async () => {
+  it("groups everything the run found in one email, by location, then kind, each alert with its own links", async () => {
     // Two alert emails already went today: this run's is the last of the day.
     pastEmails(api, 5, 3);
     expect(await run(api, "alerts")).toBeGreaterThan(0);
@@ -60,7 +61,16 @@ describe("one alert email per person per run", () => {
     expect(mine).toHaveLength(1);
     const [m] = mine;
     expect(m.kind).toBe("alerts");
-    expect(m.subject).toMatch(/, and 9 more alerts$/);
+    // Every alert the run found, in this one email: none is left for a "next email".
+    const found = (
+      api.db
+        .prepare(
+          "SELECT count(*) AS n FROM notifications_sent WHERE user_id = ? AND subject_key NOT LIKE 'flag:earlier-%'",
+        )
+        .get(danaId(api)) as { n: number }
+    ).n;
+    expect(found).toBeGreaterThan(10);
+    expect(m.subject).toBe(`${m.subject.split(", and ")[0]}, and ${found - 1} more alerts`);
     // By location (their names in order), and within a location by kind: comfort, device, then bills.
     const sections = [...m.text.matchAll(/^([A-Z][A-Z0-9 '.-]+)$/gm)].map((x) => x[1]);
     expect(sections.length).toBeGreaterThan(1);
@@ -73,11 +83,31 @@ describe("one alert email per person per run", () => {
     expect(yes.length).toBeGreaterThan(1);
     expect(no).toHaveLength(yes.length);
     expect(new Set([...yes, ...no]).size).toBe(yes.length * 2);
-    // Ten alerts in the email; the rest wait, and the email says how many and from when.
-    expect(m.text.match(/^(Comfort alert|Thermostat issue|Bill Audit Alert): /gm)).toHaveLength(10);
-    expect(m.text).toMatch(
-      /\d+ more alerts? (is|are) waiting: we send at most 3 alert emails a day, so they come in your next one, from [A-Z][a-z]{2} \d+, 2026, [\d:]+ [AP]M [A-Z]+\./,
+    expect(m.text.match(/^(Comfort alert|Thermostat issue|Bill Audit Alert): /gm)).toHaveLength(found);
+    expect(m.text).not.toMatch(/waiting|next alert email|shows them all/);
+    // Two flags of one bill (101's latest, supplier and rate class change) carry the same money: the email
+    // says the amount once, and that the second is counted with the first.
+    const [bill, previous] = api.db
+      .prepare(
+        "SELECT rate_cents, consumption_kwh FROM bill_statements WHERE account_id = 1001 ORDER BY statement_date DESC LIMIT 2",
+      )
+      .all() as { rate_cents: number; consumption_kwh: number }[];
+    const price = flagPrice(
+      { rateCents: bill.rate_cents, kwh: bill.consumption_kwh },
+      { rateCents: previous.rate_cents },
     );
+    expect(price.cents).toBeGreaterThan(0);
+    expect(m.text.split(`= ${priceMoney(price.cents!)}.`)).toHaveLength(2);
+    expect(m.text).toContain(
+      "At stake on this bill, from the rate per kWh alone: counted with the supplier change of this bill in this email, not added to it.",
+    );
+    // The day's last email under the cap says so, and from when the next may come; bill findings are on the
+    // findings page (the dashboard does not show them), thermostat issues on the dashboard.
+    expect(m.text).toMatch(
+      /This is the last of the 3 alert emails we send you at most in 24 hours: anything we find before [A-Z][a-z]{2} \d+, 2026, [\d:]+ [AP]M [A-Z]+ waits, and comes in one email then\./,
+    );
+    expect(m.text).toContain("Findings at your locations: http://web.test/findings\n");
+    expect(m.text).toContain("Your dashboard: http://web.test/locations\n");
     // Unsubscribe: one link per kind in the footer; the one-click header stops every kind the email holds.
     for (const what of ["Customer Comfort Alerts", "Thermostat Issue Alerts", "Bill Audit Alerts"])
       expect(m.text).toContain(`Unsubscribe from ${what}: http://web.test/unsubscribe?token=`);
@@ -88,14 +118,27 @@ describe("one alert email per person per run", () => {
   });
 
   it("caps emails, not findings: a full day holds the rest back; the next day they come in one email", async () => {
-    expect(await run(api, "alerts")).toBe(0);
-    expect(mailsTo(api, DANA)).toHaveLength(1);
-    age(api, 25);
-    expect(await run(api, "alerts")).toBeGreaterThan(0);
-    const mine = mailsTo(api, DANA);
-    expect(mine).toHaveLength(2);
-    expect(mine[1].text).not.toContain("waiting");
-    expect(await run(api, "alerts")).toBe(0);
+    const other = await start();
+    try {
+      // Three alert emails already went today: this run sends nothing, and forgets nothing.
+      pastEmails(other, 5, 3, 1);
+      await run(other, "alerts");
+      expect(mailsTo(other, DANA)).toHaveLength(0);
+      age(other, 25);
+      await run(other, "alerts");
+      const mine = mailsTo(other, DANA);
+      expect(mine).toHaveLength(1);
+      const [m] = mine;
+      expect(m.text.match(/^(Comfort alert|Thermostat issue|Bill Audit Alert): /gm)!.length).toBeGreaterThan(
+        10,
+      );
+      // The first email of a new day: no note about the cap.
+      expect(m.text).not.toContain("alert emails we send you");
+      await run(other, "alerts");
+      expect(mailsTo(other, DANA)).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 });
 
@@ -187,7 +230,7 @@ describe("a client with nothing connected", () => {
     const rundown = mailsTo(api, DANA)
       .filter((m) => m.kind === "weekly_rundown")
       .at(-1)!;
-    const kiosk = rundown.text.slice(rundown.text.indexOf("LOOP KIOSK"));
+    const kiosk = rundown.text.slice(rundown.text.indexOf("HARBOR COFFEE LOOP"));
     expect(kiosk).toContain("Thermostats: No Devices. None is connected here yet.");
     expect(kiosk).toContain(
       "No utility account connected: bills, consumption and demand show here once one is.\n  Connect a utility account: http://web.test/authorize-arcadia",

@@ -142,7 +142,7 @@ describe("notification jobs and the test hook", () => {
       .run(dana.id);
     await run(api, "monthly_recap");
     const [recap] = mails(api, DANA, "monthly_recap");
-    // The location's section: from its bills link (its name may be a nickname) to its grid events line.
+    // The location's section: from its bills link (its name, rule location-name) to its grid events line.
     const section = recap.text.slice(recap.text.indexOf(`/locations/${b.id}/spending`));
     expect(Number(/Grid events taken part in: (\d+)/.exec(section)?.[1])).toBe(expected);
   });

@@ -279,6 +279,7 @@ const REQUESTS: Record<string, (ids: Ids, owner: Record<string, Owner>) => Built
     body: { outcome: "billing_correct", note: "Checked with the utility." },
   }),
   "GET /bill-statement/:statementId/download": (i) => ({ path: `/bill-statement/${i.statementId}/download` }),
+  "GET /investigations": () => ({ path: "/investigations" }),
   "GET /thermostats/:thermostatId": (i) => ({ path: `/thermostats/${i.thermostatId}` }),
   "PATCH /thermostats/dismiss-audit-issue/:thermostatId/:issueSlug": (i) => ({
     path: `/thermostats/dismiss-audit-issue/${i.thermostatId}/nodata`,
@@ -375,13 +376,18 @@ function combinations(ids: [string, Kind][]): Record<string, Owner>[] {
   );
 }
 
-/** What the rule table says a role gets: the first id it may not see (404) or not act on (403), else allowed. */
+/**
+ * What the rule table says a role gets: a staff-only route 404 to anyone else; then the first id it may not see
+ * (404) or not act on (403), else allowed.
+ */
 function expected(
   role: Role,
   ids: [string, Kind][],
   owners: Record<string, Owner>,
-  intent: "read" | "change",
+  rule: { intent: "read" | "change"; staffOnly?: true },
 ) {
+  if (rule.staffOnly && role !== "staff") return 404;
+  const intent = rule.intent;
   for (const [name, kind] of ids) {
     if (!sees(role, kind, owners[name])) return 404;
     if (!may(role, kind, intent)) return 403;
@@ -423,7 +429,7 @@ describe("the access matrix", () => {
           role,
           ids,
           owners,
-          want: expected(role, ids, owners, rule.intent),
+          want: expected(role, ids, owners, rule),
         })),
       );
     });

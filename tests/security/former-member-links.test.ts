@@ -45,13 +45,9 @@ function samAlerts() {
   });
 }
 
-const locationName = (id: number) => {
-  const b = s.api.db.prepare("SELECT name, nickname FROM buildings WHERE id = ?").get(id) as {
-    name: string;
-    nickname: string | null;
-  };
-  return b.nickname || b.name;
-};
+// The one name a location has in pages and emails (rule location-name), never its nickname in its place.
+const locationName = (id: number) =>
+  (s.api.db.prepare("SELECT name FROM buildings WHERE id = ?").get(id) as { name: string }).name;
 const flagStatus = (id: number) =>
   (s.api.db.prepare("SELECT status FROM bill_flags WHERE id = ?").get(id) as { status: string }).status;
 const answersOf = (id: number) =>

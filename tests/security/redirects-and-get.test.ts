@@ -4,7 +4,7 @@ import { GET_ROUTES } from "../support/routes";
 
 /**
  * "Redirects, caching and GET safety": against the built production server:
- * - open redirects through the login `next` and the staff demo-mode `redirectTo`, with the payloads that the
+ * - open redirects through the login `next` and the staff demo-mode and impersonation `redirectTo`, with the payloads that the
  *   old check let through after normalisation (`/.//x`, `/%2e//x`, `/a/..//x`, `/..//x`) and their cousins;
  * - the dismissal email link: its GET changes nothing, only its (same-site) POST dismisses.
  */
@@ -100,6 +100,29 @@ describe("open redirects", () => {
     expect(ok.headers.get("location")).toBe("/locations/101");
     await post({ intent: "demo-off", redirectTo: "/" });
     await post({ intent: "stop" });
+  });
+
+  it("the impersonation start's redirectTo (the investigation queue's) never leaves the site", async () => {
+    let cookie = await webLogin(stack.url, MORGAN);
+    const start = async (redirectTo: string) => {
+      const res = await fetch(`${stack.url}/impersonate`, {
+        method: "POST",
+        headers: { cookie },
+        body: new URLSearchParams({ intent: "start", clientId: "1", reason: "security test", redirectTo }),
+        redirect: "manual",
+      });
+      const next = res.headers.getSetCookie().find((c) => c.includes("session="));
+      if (next) cookie = next.split(";")[0];
+      return res;
+    };
+    for (const payload of PAYLOADS) {
+      const res = await start(payload);
+      expect(res.status, payload).toBe(302);
+      expect(res.headers.get("location"), payload).toBe("/locations");
+    }
+    // A bill's flag on its location's Bill History is kept, with its fragment.
+    const ok = await start("/locations/105/spending?accountId=1006&billId=9#flag-7");
+    expect(ok.headers.get("location")).toBe("/locations/105/spending?accountId=1006&billId=9#flag-7");
   });
 });
 

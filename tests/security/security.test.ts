@@ -322,6 +322,8 @@ describe("one client cannot reach another client's objects by id", () => {
   it("staff-only pages and the Team tab refuse everyone else", async () => {
     const dana = await webLogin(stack.url, DANA);
     expect((await getPage(stack.url, "/impersonate", dana)).status).toBe(403);
+    // The investigation queue does not exist for anyone but staff (rule investigation-queue).
+    expect((await getPage(stack.url, "/investigations", dana)).status).toBe(404);
     const imp = await fetch(`${stack.url}/impersonate`, {
       method: "POST",
       headers: { cookie: dana },

@@ -85,6 +85,13 @@ export const PAGES: PageCase[] = [
     errorText: "Unable to fetch clients.",
   },
   {
+    name: "investigations (staff)",
+    path: "/investigations",
+    user: "morgan@energyops.test",
+    call: /^\/investigations$/,
+    errorText: "Unable to fetch investigations.",
+  },
+  {
     name: "thermostat dismissal link",
     path: "/dismiss-thermostat-issue?thermostatId=1030&issueSlug=permanent_hold",
     user: DANA,

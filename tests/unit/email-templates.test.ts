@@ -165,21 +165,30 @@ describe("notification email templates", () => {
   });
 
   it("a second flag of a bill says its amount is counted with the first (rule findings-totals)", () => {
-    const doc = billFlagAlertEmail({
+    const second: Parameters<typeof billFlagAlertEmail>[0] = {
       ...common,
       location: { id: 1, name: "A", address: "x" },
       bill,
       previousBill: { rateCents: 12.6 },
-      countedWith: "supplier_change",
+      countedWith: { type: "supplier_change", inThisEmail: false },
       flag: { id: 2, type: "rate_class_change", status: "unacknowledged", previousSupplier: null },
       billId: 2,
       account: { id: 3, number: "X-1", accountsAtLocation: 1 },
       confirmToken: "a",
       investigateToken: "b",
-    });
-    expect(doc.blocks[0]).toEqual({
+    };
+    expect(billFlagAlertEmail(second).blocks[0]).toEqual({
       type: "p",
       text: "At stake on this bill, from the rate per kWh alone: counted with the supplier change of this bill ($295.31), not added to it.",
+    });
+    // With that flag in the same email, the amount is said once, there.
+    const both = billFlagAlertEmail({
+      ...second,
+      countedWith: { type: "supplier_change", inThisEmail: true },
+    });
+    expect(both.blocks[0]).toEqual({
+      type: "p",
+      text: "At stake on this bill, from the rate per kWh alone: counted with the supplier change of this bill in this email, not added to it.",
     });
   });
 
@@ -270,6 +279,38 @@ describe("notification email templates", () => {
       "Missing bill: No statement since Sep 19, 2026 (60 days), account 08812-44190.",
     );
     expect(rundown.links).toContain(`${BASE}/findings`);
+    expect(emailProblems(rundown, BASE)).toEqual([]);
+  });
+
+  it("Weekly Rundown: findings awaiting an answer, per location, with their at stake, count in need attention", async () => {
+    const location = {
+      timeZone: "America/Chicago",
+      thermostats: { label: "Operating", attention: false, count: 1 },
+      utilityAccounts: 1,
+      consumptionKwh: 2100,
+      consumptionChange: null,
+      peakKw: 12.5,
+      upcomingEvents: [],
+      newBills: [],
+    };
+    const rundown = await renderEmail(
+      weeklyRundownEmail({
+        ...common,
+        from: "2026-11-09",
+        to: "2026-11-16",
+        locations: [
+          { ...location, id: 106, name: "Wicker Park", awaitingAnswer: { count: 2, stakeCents: 5439 } },
+          { ...location, id: 107, name: "Loop", awaitingAnswer: null },
+        ],
+      }),
+    );
+    expect(rundown.text).toContain("1 of 2 locations needs attention.");
+    expect(rundown.text).toContain(
+      `- Wicker Park: 2 bill findings awaiting your answer, $54.39 at stake.\n  Findings at your locations: ${BASE}/findings`,
+    );
+    expect(rundown.text).toContain("- Bill findings: 2 bill findings awaiting your answer, $54.39 at stake.");
+    expect(rundown.text.split("awaiting your answer")).toHaveLength(3);
+    expect(rundown.subject).toBe("Your Weekly Rundown: Nov 9 – Nov 15, 2026, 1 location needs attention");
     expect(emailProblems(rundown, BASE)).toEqual([]);
   });
 
@@ -416,7 +457,7 @@ describe("what an alert says", () => {
     expect(mail.text).toContain("change it on the thermostat or in the Airzone app");
   });
 
-  it("one email for several alerts, by location then kind, each with its own links; what waits is said", async () => {
+  it("one email for several alerts, by location then kind, each with its own links; the day's last says so", async () => {
     const bill = (id: number, name: string, token: string) =>
       billFlagAlertEmail({
         ...common,
@@ -446,8 +487,7 @@ describe("what an alert says", () => {
           { kind: "bill_flag", location: { id: 1, name: "Alpha" }, doc: bill(1, "Alpha", "a") },
           { kind: "bill_flag", location: { id: 2, name: "Beta" }, doc: bill(2, "Beta", "b") },
         ],
-        waiting: 2,
-        nextAt: "Nov 19, 2026, 7:05 AM PST",
+        lastOfDay: { nextAt: "Nov 19, 2026, 7:05 AM PST" },
         unsubscribes: [{ kind: "bill_flag", href: `${BASE}/unsubscribe?token=u` }],
       }),
     );
@@ -455,9 +495,27 @@ describe("what an alert says", () => {
     expect(mail.text.indexOf("ALPHA")).toBeLessThan(mail.text.indexOf("BETA"));
     for (const t of ["a-yes", "a-no", "b-yes", "b-no"])
       expect(mail.links.some((l) => l.endsWith(`token=${t}`))).toBe(true);
+    // The day's last email under the cap says so in true words, and where what is open is meanwhile: bill
+    // findings on the findings page (not the dashboard), thermostat issues on the dashboard.
     expect(mail.text).toContain(
-      "2 more alerts are waiting: we send at most 3 alert emails a day, so they come in your next one, from Nov 19, 2026, 7:05 AM PST.",
+      "This is the last of the 3 alert emails we send you at most in 24 hours: anything we find before Nov 19, 2026, 7:05 AM PST waits, and comes in one email then.",
     );
+    expect(mail.text).not.toMatch(/more alerts? (is|are) waiting|next alert email/);
+    expect(mail.text).toContain(
+      `Bill findings, with what is at stake and your answers:\n  Findings at your locations: ${BASE}/findings`,
+    );
+    expect(mail.links).toContain(`${BASE}/findings`);
+    expect(mail.links).toContain(`${BASE}/locations`);
+    // Not the day's last: no such note.
+    const first = await renderEmail(
+      alertEmail({
+        baseUrl: BASE,
+        items: [{ kind: "bill_flag", location: { id: 1, name: "Alpha" }, doc: bill(1, "Alpha", "a") }],
+        lastOfDay: null,
+        unsubscribes: [{ kind: "bill_flag", href: `${BASE}/unsubscribe?token=u` }],
+      }),
+    );
+    expect(first.text).not.toContain("alert emails we send you");
     expect(emailProblems(mail, BASE)).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  figureRows,
   locationFigures,
   programNote,
   seasonHeadline,
@@ -9,7 +10,7 @@ import {
   OPTED_OUT_NOTE,
   INTERNAL_TEST_EARNINGS,
   type DispatchPerformance,
-} from "~/features/grid-services/performance";
+} from "../../shared/grid-figures";
 import {
   dispatchCsvRows,
   gridSearch,
@@ -63,6 +64,15 @@ describe("an event's figures at its location (rule grid-event-figures)", () => {
     expect(f.days).toEqual([
       { date: "Jul 14, 2026", averageKw: "20.00 kW", used: true },
       { date: "Jul 10, 2026", averageKw: "18.00 kW", used: false },
+    ]);
+  });
+
+  it("names the figures in the order the expanded row and the results email show them", () => {
+    expect(figureRows(locationFigures("SUCCESS", false, measured))).toEqual([
+      { key: "baseline", label: "Baseline", value: "22.20 kW" },
+      { key: "actual", label: "Actual average", value: "18.00 kW" },
+      { key: "reduced", label: "Reduced", value: "4.20 kW · 4.20 kWh" },
+      { key: "earnings", label: "Estimated earnings", value: "$29.40" },
     ]);
   });
 
@@ -120,7 +130,7 @@ describe("the head (rule grid-season-headline)", () => {
       "Earned an estimated $2,071.46 this season from 30 events; 215 kWh reduced",
     );
     expect(seasonHeadline({ earningsCents: 0, events: 1, kwhReduced: 0 }, "this month")).toBe(
-      "Earned an estimated $0.00 this month from 1 event; 0 kWh reduced",
+      "Earned an estimated $0.00 this month from 1 event; 0.00 kWh reduced",
     );
   });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  ALERT_ITEMS_PER_EMAIL,
   alertEmailRoom,
   billFlagAlertable,
   groupAlerts,
@@ -177,9 +176,9 @@ describe("alert runs: grouping, the daily cap in emails, re-sends", () => {
     expect(alertEmailRoom([now - 25 * HOUR, now - 3 * HOUR, now - HOUR], now).room).toBe(1);
   });
 
-  it("orders by location, then kind (comfort, device, bill), then as found; ten an email, the rest wait", () => {
+  it("orders by location, then kind (comfort, device, bill), then as found; all of the run in one email", () => {
     const f = (name: string, kind: AlertKind, n: number) => ({ location: { name }, kind, n });
-    const { items, waiting } = groupAlerts([
+    const items = groupAlerts([
       f("B", "bill_flag", 1),
       f("A", "bill_flag", 2),
       f("B", "customer_comfort", 3),
@@ -187,9 +186,7 @@ describe("alert runs: grouping, the daily cap in emails, re-sends", () => {
       f("A", "bill_flag", 5),
     ]);
     expect(items.map((i) => i.n)).toEqual([4, 2, 5, 3, 1]);
-    expect(waiting).toBe(0);
-    const many = groupAlerts(Array.from({ length: 13 }, (_, i) => f("A", "bill_flag", i)));
-    expect(many.items).toHaveLength(ALERT_ITEMS_PER_EMAIL);
-    expect(many.waiting).toBe(3);
+    // Fifteen findings: fifteen in the email, none left for a "next email".
+    expect(groupAlerts(Array.from({ length: 15 }, (_, i) => f("A", "bill_flag", i)))).toHaveLength(15);
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { redirect, data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { listAllBuildings } from "~/features/locations/locations.server";
 import { locationLabel, sortLocations } from "~/features/locations/locations";
+import { locationName } from "../../../shared/location-name";
 import { settle, isApiError } from "~/server/upstream/api-error";
 import { failureStatus, getApi } from "~/server/upstream/upstream.server";
 import type { ApiClient } from "~/server/upstream/api-client.server";
@@ -168,7 +169,7 @@ export async function loadConnectFlow(
     if (acc.ok) {
       existing = acc.data.items.flatMap((b) =>
         b.accounts.map((a) => ({
-          building: b.nickname ?? b.name,
+          building: locationName(b),
           number: a.number,
           status: a.arcadiaAccountStatus,
           detail: a.arcadiaAccountStatusDetail,

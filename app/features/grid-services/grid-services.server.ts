@@ -23,7 +23,7 @@ import {
   stateRange,
   type DateRange,
 } from "./grid-services";
-import { locationFigures, programNote, seasonHeadline, thermostatPart } from "./performance";
+import { locationFigures, programNote, seasonHeadline, thermostatPart } from "../../../shared/grid-figures";
 import { failureStatus, getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { parseForm } from "~/server/forms.server";

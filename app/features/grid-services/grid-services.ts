@@ -1,7 +1,7 @@
 import { parseId } from "~/lib/ids";
 import { isRealDate, periodBounds, RANGE_ERRORS } from "~/features/findings/findings";
 import { calendarDate } from "../../../shared/missing-bill";
-import type { LocationFiguresView } from "./performance";
+import type { LocationFiguresView } from "../../../shared/grid-figures";
 
 /** Grid services rules (docs/rules.md, Grid services): status labels, default sort and range, URL state. */
 

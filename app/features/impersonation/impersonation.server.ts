@@ -107,7 +107,8 @@ export const impersonationSchema = z.object({
  * off (also posted by the shell's banner, with the page to go back to).
  */
 export const impersonateActionSchema = z.discriminatedUnion("intent", [
-  impersonationSchema.extend({ intent: z.literal("start") }),
+  // `redirectTo`: where to land once impersonating (the investigation queue's bill flag), for an SMB client.
+  impersonationSchema.extend({ intent: z.literal("start"), redirectTo: z.string().optional() }),
   z.object({ intent: z.literal("stop") }),
   z.object({ intent: z.literal("demo-on"), redirectTo: z.string().optional() }),
   z.object({ intent: z.literal("demo-off"), redirectTo: z.string().optional() }),
@@ -132,15 +133,15 @@ export async function impersonateView(api: ApiClient, user: SessionUser, url: UR
 }
 
 /**
- * Start impersonating: a new session cookie and the client's home (only SMB clients have the main
- * application; for the others staff stay on /impersonate, with the banner). A refusal is the form's reply:
+ * Start impersonating: a new session cookie and the client's home, or the page the form names (only SMB clients
+ * have the main application; for the others staff stay on /impersonate, with the banner). A refusal is the form's reply:
  * an unknown client on the client list, a refused reason on the reason, anything else above the form.
  */
 export async function startImpersonating(
   request: Request,
   api: ApiClient,
   submission: Submission<z.infer<typeof impersonateActionSchema>>,
-  value: { clientId: number; reason: string },
+  value: { clientId: number; reason: string; redirectTo?: string },
 ) {
   try {
     const answer = await startImpersonation(api, value.clientId, value.reason);
@@ -149,7 +150,9 @@ export async function startImpersonating(
       kind: "success",
       message: `You are now impersonating ${user.client?.name ?? "the client"}`,
     });
-    return redirect(user.client?.clientType === "SMB" ? "/locations" : "/impersonate", {
+    const home =
+      user.client?.clientType === "SMB" ? safeRedirect(value.redirectTo, "/locations") : "/impersonate";
+    return redirect(home, {
       headers: { "Set-Cookie": cookie },
     });
   } catch (error) {

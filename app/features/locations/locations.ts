@@ -6,6 +6,7 @@ import { formatMoney } from "~/features/bills/bills";
 import type { Chip } from "../../../shared/location-status";
 // The age the dashboard warns on is the missing-bill rule's (rule old-bill-45-days): one rule, in shared/.
 import { isBillOld } from "../../../shared/missing-bill";
+import { locationName } from "../../../shared/location-name";
 
 /** "1912 Pike Pl, Seattle, WA 98101" */
 export function formatAddress(a: Building["address"]) {
@@ -30,9 +31,9 @@ export function codeNumber(code: string | null | undefined) {
   return start < end ? Number(s.slice(start, end)) : Number.POSITIVE_INFINITY;
 }
 
-/** The label a user sees for a location: staff see its code; everyone else its name. */
+/** The label a user sees for a location: staff see its code; everyone else its name (rule location-name). */
 export function locationLabel(b: Building, isStaff: boolean) {
-  return isStaff && b.code ? b.code : b.name;
+  return isStaff && b.code ? b.code : locationName(b);
 }
 
 /** Numeric-aware, case-blind text order ("7 A St" < "88 A St" < "301 A St" < "1100 A St"). Server-side only. */

@@ -6,6 +6,7 @@ import { parseForm } from "~/server/forms.server";
 import { z } from "zod";
 import type { DismissalParams } from "./dismissal";
 import { issueLabel } from "../../../shared/status-labels";
+import { locationName } from "../../../shared/location-name";
 import { isIssueSlug } from "../../../shared/issue-slugs";
 import {
   dismissalRefusal,
@@ -76,7 +77,7 @@ function target(
   return {
     thermostatName: thermostat.deviceName,
     locationId: building.id,
-    locationName: building.nickname || building.name,
+    locationName: locationName(building),
     issueLabel: issueLabel(issueSlug),
     refusal: dismissalRefusal(
       thermostat,

@@ -15,7 +15,7 @@ import {
   type SortField,
   OPT_OUT_TEXT,
 } from "../grid-services";
-import type { LocationFiguresView } from "../performance";
+import { figureRows, type LocationFiguresView } from "../../../../shared/grid-figures";
 
 const COLUMNS: { field: SortField | null; label: string }[] = [
   { field: "building_address", label: "Location" },
@@ -85,7 +85,7 @@ export function DispatchTable({
             const detailsId = `dispatch-${d.id}-details`;
             return (
               <Fragment key={d.id}>
-                <tr data-testid="dispatch-row" className={open ? "row-open" : undefined}>
+                <tr id={`event-${d.id}`} data-testid="dispatch-row" className={open ? "row-open" : undefined}>
                   <td className="col-expander">
                     <Link
                       to={gridHref(toggleOpen(state, d.id))}
@@ -264,22 +264,12 @@ function LocationFigures({ address, figures: f }: { address: string; figures: Lo
         </p>
       ) : (
         <dl className="grid-times">
-          <div>
-            <dt>Baseline</dt>
-            <dd data-testid="figure-baseline">{f.baseline}</dd>
-          </div>
-          <div>
-            <dt>Actual average</dt>
-            <dd data-testid="figure-actual">{f.actual}</dd>
-          </div>
-          <div>
-            <dt>Reduced</dt>
-            <dd data-testid="figure-reduced">{`${f.kwReduced} · ${f.kwhReduced}`}</dd>
-          </div>
-          <div>
-            <dt>Estimated earnings</dt>
-            <dd data-testid="figure-earnings">{f.earnings}</dd>
-          </div>
+          {figureRows(f).map((r) => (
+            <div key={r.key}>
+              <dt>{r.label}</dt>
+              <dd data-testid={`figure-${r.key}`}>{r.value}</dd>
+            </div>
+          ))}
         </dl>
       )}
       {f.earningsDetail ? <p className="muted grid-figures-detail">{f.earningsDetail}</p> : null}

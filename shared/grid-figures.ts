@@ -1,12 +1,13 @@
-import { priceMoney } from "../../../shared/flag-price";
-import { calendarDate } from "../../../shared/missing-bill";
-import { WEEKDAY_CBL, WEEKEND_CBL } from "../../../shared/grid-performance";
+import { priceMoney } from "./flag-price";
+import { calendarDate } from "./missing-bill";
+import { WEEKDAY_CBL, WEEKEND_CBL } from "./grid-performance";
 
 /**
- * What the Grid Services page, its CSV and its head say of what events measured and earned (rules
- * grid-event-figures, grid-thermostat-part, grid-season-headline; docs/rules.md). The figures come from the
- * api (api/domain/grid-performance.ts, the pure rules in shared/grid-performance.ts); this module writes them
- * in words on the server (money through Intl there), so the page hydrates from strings.
+ * What the Grid Services page, its CSV and its head, and the results email the day after an event
+ * (api/mail/notifications.ts#gridResultsEmail) say of what events measured and earned (rules grid-event-figures,
+ * grid-thermostat-part, grid-season-headline, grid-results-day; docs/rules.md): one set of words for both. The
+ * figures come from the api (api/domain/grid-performance.ts, the pure rules in shared/grid-performance.ts); this
+ * module writes them in words on the server (money through Intl there), so the page hydrates from strings.
  */
 
 /** An event's figures as the api answers them (camelCased). */
@@ -120,6 +121,19 @@ export function locationFigures(
   };
 }
 
+/**
+ * The measured figures as label and value pairs, in the order the expanded row and the results email show them
+ * (rule grid-event-figures); `key` names each for the page's test ids.
+ */
+export function figureRows(f: LocationFiguresView): { key: string; label: string; value: string }[] {
+  return [
+    { key: "baseline", label: "Baseline", value: f.baseline },
+    { key: "actual", label: "Actual average", value: f.actual },
+    { key: "reduced", label: "Reduced", value: `${f.kwReduced} · ${f.kwhReduced}` },
+    { key: "earnings", label: "Estimated earnings", value: f.earnings },
+  ];
+}
+
 /** A thermostat's part in an event as the api answers it (camelCased). */
 export type ThermostatPartInput = {
   participatingMinutes?: number | null;
@@ -173,7 +187,13 @@ export function seasonHeadline(
   s: { earningsCents: number; events: number; kwhReduced: number },
   period: PeriodWords,
 ) {
-  const kwh = Math.round(s.kwhReduced).toLocaleString("en-US");
+  // Whole kWh once the total is large; below 100 kWh to the hundredth, as each location's figure is written (a
+  // one-event email's total must not read "2 kWh" over a location's "1.53 kWh").
+  const digits = Math.abs(s.kwhReduced) >= 100 ? 0 : 2;
+  const kwh = s.kwhReduced.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
   return `Earned an estimated ${priceMoney(s.earningsCents)} ${period} from ${s.events} ${s.events === 1 ? "event" : "events"}; ${kwh} kWh reduced`;
 }
 
