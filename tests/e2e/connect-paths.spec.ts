@@ -203,10 +203,18 @@ test.describe("Connect reached by clicking", () => {
       added = (await unassignedNumbers(page)).filter((n) => !before.includes(n));
       expect(added).toHaveLength(1);
     }).toPass({ timeout: 30_000 });
+    // On a 390 px phone the form fits its row: the page does not scroll sideways, the controls are on screen.
+    await page.setViewportSize({ width: 390, height: 800 });
     await ready(page, info);
-    const row = page
-      .getByRole("region", { name: "Not yet assigned to a location" })
-      .getByRole("row", { name: new RegExp(added[0]) });
+    const section = page.getByRole("region", { name: "Not yet assigned to a location" });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const row = section.getByRole("row", { name: new RegExp(added[0]) });
+    const right = async (l: Locator) => (await l.boundingBox())!.x + (await l.boundingBox())!.width;
+    for (const control of [
+      row.getByLabel(`Location for account ${added[0]}`),
+      row.getByRole("button", { name: "Choose location" }),
+    ])
+      expect(await right(control)).toBeLessThanOrEqual(await right(section));
     await row.getByLabel(`Location for account ${added[0]}`).selectOption({ label: "Harbor Coffee Ballard" });
     await row.getByRole("button", { name: "Choose location" }).click();
     await expect(page.getByText(`Account ${added[0]} is now at Harbor Coffee Ballard.`)).toBeVisible();
