@@ -210,12 +210,36 @@ function applyEventTo(deps: ApiDeps, raw: string): { outcome: string; first: boo
     const utility = utilityByProvider(deps, event.data.utility_id ?? "");
     if (namedClient === null || !utility) return outcome("unknown credential");
     if (!db.prepare("SELECT 1 FROM clients WHERE id = ?").get(namedClient)) return outcome("unknown client");
-    const chosen = db
+    type SessionRow = {
+      id: string;
+      kind: string;
+      building_id: number | null;
+      provider_credential_id: string | null;
+      expires_at: string;
+    };
+    const sessions = db
       .prepare(
-        `SELECT building_id FROM arcadia_connect_sessions WHERE client_id = ? AND utility_id = ?
-           AND credential_id IS NULL AND created_at <= ? ORDER BY created_at DESC LIMIT 1`,
+        `SELECT id, kind, building_id, provider_credential_id, expires_at FROM arcadia_connect_sessions
+           WHERE client_id = ? AND utility_id = ? AND credential_id IS NULL AND created_at <= ?
+           ORDER BY created_at DESC, rowid DESC`,
       )
-      .get(namedClient, utility.id, event.created_at) as { building_id: number | null } | undefined;
+      .all(namedClient, utility.id, event.created_at) as SessionRow[];
+    // The session this login came from (rule connect-url-session): the one that already reported it, else an
+    // open hosted Connect URL not yet used (a URL binds one login, kept with it), else the newest. When the newest
+    // is a hosted URL already used for another login, this is a second login typed into that link: not bound.
+    const unusedUrl = sessions.find(
+      (x) => x.kind === "url" && x.provider_credential_id === null && x.expires_at >= event.created_at,
+    );
+    const chosen =
+      sessions.find((x) => x.provider_credential_id === providerCredential) ?? unusedUrl ?? sessions[0];
+    if (chosen && chosen.kind === "url") {
+      if (chosen.provider_credential_id && chosen.provider_credential_id !== providerCredential)
+        return outcome("connect link already used");
+      db.prepare("UPDATE arcadia_connect_sessions SET provider_credential_id = ? WHERE id = ?").run(
+        providerCredential,
+        chosen.id,
+      );
+    }
     cred = upsertArcadiaCredential(deps, {
       clientId: namedClient,
       utilityId: utility.id,

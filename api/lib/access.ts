@@ -321,6 +321,10 @@ export const ACCESS_ROUTES: Record<string, RouteAccess> = {
     intent: "change",
   },
   "POST /arcadia/credentials": { ids: { "body.building_id": "location" }, intent: "change" },
+  "PUT /accounts/:accountId/building": {
+    ids: { "path.accountId": "account", "body.building_id": "location" },
+    intent: "change",
+  },
   // The team and the person's own settings
   "GET /users/:clientId": { ids: { "path.clientId": "team" }, intent: "read" },
   "PUT /user_building_access": {

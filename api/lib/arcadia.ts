@@ -162,18 +162,30 @@ export function isWebReturnAddress(webBaseUrl: string, redirectUrl: string): boo
   );
 }
 
-/** A Connect URL (no-JavaScript path, `expiresInSeconds`, 30 minutes at least at the provider): the provider's hosted page, which sends the person to `redirectUrl`. */
+/**
+ * A Connect URL (no-JavaScript path, `expiresInSeconds`, 30 minutes at least at the provider): the provider's
+ * hosted page, which sends the person to `redirectUrl`. It names the client the accounts are connected for and
+ * opens on the utility chosen in our flow (rule connect-url-session).
+ */
 export async function createConnectUrl(
   deps: ApiDeps,
   subject: ConnectSubject,
   redirectUrl: string,
   expiresInSeconds: number,
+  /** What the hosted page shows, from the session we minted (never the browser's): whose accounts, which utility. */
+  shown: { clientName: string; utilityId: string },
 ) {
   const token = await accessToken(deps);
   return providerPost(
     deps,
     "/auth/connect_url",
-    { ...subjectBody(subject), redirect_url: redirectUrl, expires_in: expiresInSeconds },
+    {
+      ...subjectBody(subject),
+      redirect_url: redirectUrl,
+      expires_in: expiresInSeconds,
+      client_name: shown.clientName,
+      utility_id: shown.utilityId,
+    },
     connectUrlAnswer,
     token,
   );

@@ -4,12 +4,13 @@ import { z } from "zod";
 import { type Auth, getAuth, loadAuth, readSessionCookie, sessionRouter, ownClientRoute } from "../lib/auth";
 import { buildingJson, listVisibleBuildings, requireBuilding } from "../lib/buildings";
 import {
+  requireAccount,
   requireCredential,
   seesAllLocations,
   VISIBLE_CREDENTIALS_SQL,
   visibleCredentialParams,
 } from "../lib/access";
-import { type ApiDeps, badRequest, notFound, parse, route } from "../lib/http";
+import { type ApiDeps, badRequest, HttpError, notFound, parse, route } from "../lib/http";
 import { ACCOUNT_SELECT, accountJson, type UtilityRow, utilityByProvider } from "../lib/accounts";
 
 type AccountRow = Parameters<typeof accountJson>[0];
@@ -119,6 +120,27 @@ export function accountsRoutes(deps: ApiDeps) {
           ? rows.filter((row) => row.building_id === null).map(accountJson)
           : [],
       });
+    }),
+  );
+
+  // "Choose location" for an account not yet assigned to one (rule account-choose-location): the account is the
+  // admins' and staff's alone while unassigned, the location one the person may see (access guard); an account
+  // already at a location stays there (409).
+  r.put(
+    "/accounts/:accountId/building",
+    auth,
+    route((req, res) => {
+      const a = getAuth(res);
+      const body = parse(z.object({ building_id: z.number().int().positive() }), req.body);
+      const account = requireAccount(db, a, String(req.params.accountId));
+      const building = requireBuilding(db, a, body.building_id);
+      const moved = db
+        .prepare("UPDATE utility_accounts SET building_id = ? WHERE id = ? AND building_id IS NULL")
+        .run(building.id, account.id);
+      if (moved.changes === 0)
+        throw new HttpError(409, { message: "This account is already assigned to a location" });
+      const row = db.prepare(`${ACCOUNT_SELECT} WHERE a.id = ?`).get(account.id) as AccountRow;
+      res.json(accountJson(row));
     }),
   );
 

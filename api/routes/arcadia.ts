@@ -179,7 +179,11 @@ export function arcadiaRoutes(deps: ApiDeps) {
       const utility = utilityOf(body.arcadia_provider_id);
       const building = body.building_id ? requireBuilding(db, a, body.building_id) : null;
       const subject = subjectFor(deps, a, utility.id, body.credential_id);
-      const answer = await createConnectUrl(deps, subject, body.redirect_url, CONNECT_URL_LIFE_MS / 1000);
+      const client = db.prepare("SELECT name FROM clients WHERE id = ?").get(a.clientId) as { name: string };
+      const answer = await createConnectUrl(deps, subject, body.redirect_url, CONNECT_URL_LIFE_MS / 1000, {
+        clientName: client.name,
+        utilityId: utility.arcadia_provider_id,
+      });
       recordConnectSession(deps, a, {
         kind: "url",
         utilityId: utility.id,

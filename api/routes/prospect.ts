@@ -111,14 +111,20 @@ export function prospectRoutes(deps: ApiDeps) {
   const ownProspect = (id: string, proof: { email: string; correlation_id: string }) => {
     const row = db
       .prepare(
-        "SELECT id, arcadia_provider_id FROM prospects WHERE id = ? AND email = ? AND correlation_id = ?",
+        "SELECT id, arcadia_provider_id, prospect_name FROM prospects WHERE id = ? AND email = ? AND correlation_id = ?",
       )
       .get(Number(id), proof.email, proof.correlation_id) as
-      { id: number; arcadia_provider_id: string } | undefined;
+      { id: number; arcadia_provider_id: string; prospect_name: string } | undefined;
     if (!row) throw notFound();
     const utility = utilityByProvider(deps, row.arcadia_provider_id);
     if (!utility) throw badRequest("Unknown utility provider");
-    return { id: row.id, utilityId: utility.id, providerUser: prospectUserId(proof.correlation_id) };
+    return {
+      id: row.id,
+      utilityId: utility.id,
+      providerId: row.arcadia_provider_id,
+      name: row.prospect_name,
+      providerUser: prospectUserId(proof.correlation_id),
+    };
   };
 
   /**
@@ -166,6 +172,8 @@ export function prospectRoutes(deps: ApiDeps) {
         { clientUserId: prospect.providerUser },
         body.redirect_url,
         PROSPECT_CONNECT_LIFE_MS / 1000,
+        // The hosted page names the business the health check is for, and opens on its utility.
+        { clientName: prospect.name, utilityId: prospect.providerId },
       );
       const expires = openSession(prospect.id, prospect.utilityId, "url");
       res.json({ connect_url: answer.connect_url, expires_at: expires });

@@ -18,7 +18,8 @@ import type { ApiDeps } from "../lib/http";
  */
 
 type Subject = { client_user_id?: string; utility_credential_id?: string };
-type ConnectGrant = Subject & { expires: number; redirect?: string };
+/** A Connect token's or URL's grant; a URL's also what its page shows: the client's name and the utility chosen. */
+type ConnectGrant = Subject & { expires: number; redirect?: string; clientName?: string; utility?: string };
 
 const HOUR = 3_600_000;
 /** The shortest life of a hosted Connect URL the simulator allows. */
@@ -202,7 +203,14 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
       typeof body.expires_in === "number" && Number.isFinite(body.expires_in) ? body.expires_in : 0;
     const life = asked > 0 ? Math.min(Math.max(asked * 1000, MIN_URL_LIFE_MS), 5 * 24 * HOUR) : 5 * 24 * HOUR;
     const expires = clock.nowMs() + life;
-    connectUrls.set(id, { ...subject, expires, redirect: body.redirect_url });
+    const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim().slice(0, 200) : undefined);
+    connectUrls.set(id, {
+      ...subject,
+      expires,
+      redirect: body.redirect_url,
+      clientName: text(body.client_name),
+      utility: text(body.utility_id),
+    });
     res.json({ connect_url: `${simBase(deps)}/connect/${id}`, expires_at: new Date(expires).toISOString() });
   });
 
@@ -231,6 +239,8 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
     utility: string;
     update: boolean;
     cancel: string;
+    /** Whose accounts these are (a hosted Connect URL's client). */
+    clientName?: string;
   }) => {
     const options = utilities()
       .map(
@@ -241,7 +251,10 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
     const hidden = Object.entries(opts.hidden)
       .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
       .join("");
-    return `<h1>${opts.update ? "Update your utility login" : "Connect your utility account"}</h1>
+    const forWhom = opts.clientName
+      ? `<p data-testid="arc-client">Connecting utility accounts for ${escapeHtml(opts.clientName)}.</p>`
+      : "";
+    return `<h1>${opts.update ? "Update your utility login" : "Connect your utility account"}</h1>${forWhom}
 <form method="post" action="${escapeHtml(opts.action)}">${hidden}
 <label for="arc-utility">Utility</label><select id="arc-utility" name="utility">${options}</select>
 <label for="arc-username">Utility username</label><input id="arc-username" name="username" autocomplete="off" required>
@@ -367,7 +380,9 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
         form({
           action: `${simBase(deps)}/connect/${req.params.id}`,
           hidden: {},
-          utility: String(req.query.utility ?? ""),
+          // The utility and the client the URL was minted for (the api's session), not the address's query.
+          utility: grant.utility ?? "",
+          clientName: grant.clientName,
           update: Boolean(grant.utility_credential_id),
           cancel: back,
         }),

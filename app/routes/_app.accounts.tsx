@@ -1,19 +1,23 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { ConnectLink } from "~/features/accounts/components/connect-link";
 import { AccountStatusBadge, MissingBillNote } from "~/features/accounts/components/account-status-badge";
 import styles from "~/features/accounts/accounts.css";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
+import { ChooseLocation } from "~/features/accounts/components/choose-location";
+import { useEffect, type ReactNode } from "react";
 import { CONNECT_MESSAGES } from "~/features/accounts/accounts";
 import type { AccountRow } from "~/features/accounts/accounts.server";
 import { Pager, withPage } from "~/ui/pager";
 import { EmptyState, ErrorState } from "~/ui/states";
 import { accountsLoader } from "~/features/accounts/accounts.server";
+import { chooseLocationAction, locationChoices } from "~/features/accounts/choose-location.server";
 
 export const handle = { stylesheets: [styles] };
 export const links: LinksFunction = () => handle.stylesheets.map((href) => ({ rel: "stylesheet", href }));
 
-export const loader = accountsLoader;
+export const loader = (args: LoaderFunctionArgs) => accountsLoader(args, locationChoices);
+
+export const action = chooseLocationAction;
 
 export default function Accounts() {
   const {
@@ -28,7 +32,10 @@ export default function Accounts() {
     accountCount,
     pending,
     search,
+    locations,
   } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const refused = actionData && "chooseLocationError" in actionData ? actionData.chooseLocationError : null;
   const revalidator = useRevalidator();
   useEffect(() => {
     if (!pending) return;
@@ -71,7 +78,18 @@ export default function Accounts() {
             <AccountsTable key={b.id} title={b.name} accounts={b.accounts} />
           ))}
           {unassigned.length > 0 ? (
-            <AccountsTable title="Not yet assigned to a location" accounts={unassigned} />
+            <AccountsTable
+              title="Not yet assigned to a location"
+              accounts={unassigned}
+              choose={(a) => (
+                <ChooseLocation
+                  account={a}
+                  locations={locations}
+                  back={`/accounts${search}`}
+                  error={refused?.account === a.id ? refused.message : null}
+                />
+              )}
+            />
           ) : null}
           {pages > 1 ? (
             <Pager
@@ -115,7 +133,16 @@ function CredentialAlert({
   );
 }
 
-function AccountsTable({ title, accounts }: { title: string; accounts: AccountRow[] }) {
+function AccountsTable({
+  title,
+  accounts,
+  choose,
+}: {
+  title: string;
+  accounts: AccountRow[];
+  /** Unassigned accounts: the "Choose location" form of a row. */
+  choose?: (a: AccountRow) => ReactNode;
+}) {
   return (
     <section className="card account-building" aria-label={title}>
       <h2>{title}</h2>
@@ -126,6 +153,7 @@ function AccountsTable({ title, accounts }: { title: string; accounts: AccountRo
               <th scope="col">Account #</th>
               <th scope="col">Utility</th>
               <th scope="col">Bill Monitoring</th>
+              {choose ? <th scope="col">Location</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -137,6 +165,7 @@ function AccountsTable({ title, accounts }: { title: string; accounts: AccountRo
                   <AccountStatusBadge status={a.arcadiaAccountStatus} detail={a.arcadiaAccountStatusDetail} />
                   {a.missingBill ? <MissingBillNote {...a.missingBill} /> : null}
                 </td>
+                {choose ? <td>{choose(a)}</td> : null}
               </tr>
             ))}
           </tbody>

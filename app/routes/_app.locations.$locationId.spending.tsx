@@ -78,7 +78,9 @@ export default function Spending() {
         <EmptyState title={waiting} />
       ) : state === "empty" ? (
         <EmptyState title="We're waiting for your first bill">
-          <ConnectLink className="btn">Connect Utility Accounts</ConnectLink>
+          <ConnectLink className="btn" building={locationId}>
+            Connect Utility Accounts
+          </ConnectLink>
         </EmptyState>
       ) : (
         <>

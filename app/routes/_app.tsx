@@ -1,5 +1,6 @@
 import type { LinksFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { parseId } from "~/lib/ids";
 import { connectCloseHref } from "~/features/accounts/components/connect-link";
 import accountsStyles from "~/features/accounts/accounts.css";
 import styles from "~/features/shell/shell.css";
@@ -35,7 +36,10 @@ export default function AppShell() {
     useLoaderData<typeof loader>();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
-  const connectOpen = new URLSearchParams(location.search).get("connect") === "1";
+  const connectQuery = new URLSearchParams(location.search);
+  const connectOpen = connectQuery.get("connect") === "1";
+  // The location the dialog was opened for (a location's page): new accounts go there unless changed.
+  const connectAt = parseId(connectQuery.get("connect_at"));
   // Once opened, the dialog stays mounted (closed), as it was before it loaded lazily: its state and focus return.
   const [connectLoaded, setConnectLoaded] = useState(connectOpen);
   if (connectOpen && !connectLoaded) setConnectLoaded(true);
@@ -120,6 +124,7 @@ export default function AppShell() {
           <Suspense fallback={connectOpen ? <ConnectLoading /> : null}>
             <ConnectDialog
               open={connectOpen}
+              building={connectAt}
               closeHref={connectCloseHref(location.pathname, location.search)}
             />
           </Suspense>

@@ -1,6 +1,16 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, isJs, ready } from "./fixtures";
 
+/** The MFA warning of the credentials step (rule mfa-checkbox): shown for a utility that is not exempt. */
+export const MFA_ACK =
+  "I understand that if my utility login uses multi-factor authentication (MFA), I may need to approve a code or refresh the connection later.";
+
+/** Ticks the MFA warning when the step shows it (a utility that is not exempt). */
+export async function acknowledgeMfa(page: Page) {
+  const box = page.getByRole("checkbox", { name: MFA_ACK });
+  if (await box.count()) await box.check();
+}
+
 /**
  * Opens Connect on the Enter Credentials step and submits a login there. Ends on "Connection(s) Initiated",
  * except with JavaScript for a login Connect rejects (`bad`) or times out (`timeout`): the step stays with its
@@ -24,6 +34,7 @@ export async function submitInConnect(
   const step = opts.step ?? "Enter Credentials";
   const success = opts.success ?? "Connection(s) Initiated";
   await ready(page, info);
+  await acknowledgeMfa(page);
   await page.getByRole("button", { name: button, exact: true }).click();
   if (isJs(info)) {
     const overlay = page.getByRole("dialog", { name: "Arcadia Connect" });
@@ -50,8 +61,12 @@ export async function submitInConnect(
   } else {
     // The provider's hosted page, then back to our success step.
     await expect(page).toHaveURL(/\/arcadia-sim\/connect\/cu_/);
-    // A Connect URL carries no utility: the person picks theirs on the hosted page.
-    if (opts.utility) await page.getByLabel("Utility", { exact: true }).selectOption({ label: opts.utility });
+    // The hosted page names the client and opens on the utility chosen in our flow (rule connect-url-session).
+    await expect(page.getByTestId("arc-client")).toHaveText(/^Connecting utility accounts for .+\.$/);
+    if (opts.utility)
+      await expect(page.getByLabel("Utility", { exact: true }).locator("option:checked")).toHaveText(
+        opts.utility,
+      );
     await page.getByLabel("Utility username").fill(username);
     await page.getByLabel("Utility password").fill("pw-123");
     await page.getByRole("button", { name: "Submit credentials" }).click();

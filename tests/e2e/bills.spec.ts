@@ -235,18 +235,24 @@ test.describe("bills and energy usage page", () => {
     // A button that posts the opening (Bill Monitoring in progress), then shows the flow (rule connect-open-is-a-post).
     const connect = page.getByRole("button", { name: "Connect Utility Accounts" });
     await connect.click();
+    // The flow starts with this location chosen for the new accounts (rule connect-keeps-location).
+    const flow = isJs(info)
+      ? page.getByRole("dialog", { name: "Connect Utility Accounts" })
+      : page.locator("main");
     if (isJs(info)) {
       // With JavaScript the connect flow opens in the shell's dialog, over this page.
-      await expect(page).toHaveURL(/\/locations\/201\/spending\?connect=1$/);
-      const dialog = page.getByRole("dialog", { name: "Connect Utility Accounts" });
-      await expect(dialog).toBeVisible();
-      await expect(dialog.getByText("Select Utility").first()).toBeVisible();
-      await dialog.getByRole("link", { name: "Close" }).click();
+      await expect(page).toHaveURL(/\/locations\/201\/spending\?connect=1&connect_at=201$/);
+      await expect(flow).toBeVisible();
+    } else await expect(page).toHaveURL(/\/authorize-arcadia\?building=201$/);
+    await expect(flow.getByText("Select Utility").first()).toBeVisible();
+    await flow.getByLabel("Utility", { exact: true }).selectOption({ label: "Georgia Power" });
+    await flow.getByRole("button", { name: "Continue" }).click();
+    await expect(flow.getByRole("heading", { name: "Review accounts" })).toBeVisible();
+    await expect(flow.getByLabel("Location for new accounts (optional)")).toHaveValue("201");
+    if (isJs(info)) {
+      await flow.getByRole("link", { name: "Close" }).click();
       await expect(page.getByRole("dialog")).toHaveCount(0);
-    } else {
-      await expect(page).toHaveURL(/\/authorize-arcadia$/);
-      await page.goto("/locations/201/spending");
-    }
+    } else await page.goto("/locations/201/spending");
     await a11y();
     // another client's location is not found
     await page.goto("/locations/101/spending");

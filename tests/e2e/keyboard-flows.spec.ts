@@ -236,6 +236,9 @@ test.describe("main flows by keyboard alone", () => {
 
     await expect(page.getByRole("heading", { name: "Enter Credentials", level: 1 })).toBeVisible();
     await ready(page, info);
+    // National Grid is not exempt from the MFA warning: ticked from the keyboard first (rule mfa-checkbox).
+    await tabTo(page, page.getByRole("checkbox", { name: /multi-factor authentication/ }));
+    await page.keyboard.press("Space");
     // The provider's Connect: its button is reached and pressed from the keyboard.
     await tabTo(page, page.getByRole("button", { name: "Connect", exact: true }));
     await page.keyboard.press("Enter");

@@ -15,6 +15,7 @@ const PORT = 4789;
 let api: RunningApi;
 const ctx = { cspNonce: "" };
 let connectAction: typeof import("~/routes/_app.authorize-arcadia").action;
+let connectLoader: typeof import("~/routes/_app.authorize-arcadia").loader;
 let cookie = "";
 
 const post = (origin: string, fields: Record<string, string>) =>
@@ -29,6 +30,7 @@ const connect = (origin: string) =>
       intent: "provider-url",
       utility: "prov_duke",
       correlationId: randomUUID(),
+      mfaAcknowledged: "on",
     }),
     params: {},
     context: ctx,
@@ -52,7 +54,7 @@ beforeAll(async () => {
     webBaseUrl: embeddedWebBaseUrl(parseConfig(process.env)),
   });
   process.env.API_URL = api.url;
-  connectAction = (await import("~/routes/_app.authorize-arcadia")).action;
+  ({ action: connectAction, loader: connectLoader } = await import("~/routes/_app.authorize-arcadia"));
   cookie = await webSessionCookie(DANA_SESSION_USER, await apiSessionOf(api.url, DANA_SESSION_USER.email));
 }, 240_000);
 
@@ -77,7 +79,11 @@ describe("the hosted Connect page's return address", () => {
       expect(hosted).toMatch(/\/arcadia-sim\/connect\/cu_/);
       // The hosted page's Cancel link is the return address the api accepted.
       const page = await (await fetch(hosted)).text();
-      expect(page).toContain(`href="${origin}/authorize-arcadia?step=success&amp;utility=prov_duke"`);
+      expect(page).toMatch(
+        new RegExp(
+          `href="${origin.replace(/[[\].]/g, "\\$&")}/authorize-arcadia\\?step=success&amp;utility=prov_duke&amp;return=[0-9a-f-]{36}"`,
+        ),
+      );
     });
   }
 
@@ -93,4 +99,66 @@ describe("the hosted Connect page's return address", () => {
       );
     });
   }
+
+  it("takes its way back once: Success the first time, then the step says the link was used", async () => {
+    const origin = `http://127.0.0.1:${PORT}`;
+    const res = (await connect(origin)) as Response;
+    const withReceipt = res.headers.get("Set-Cookie")!.split(";")[0];
+    const submitted = await fetch(res.headers.get("Location")!, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ utility: "prov_duke", username: "once-login", password: "x" }),
+      redirect: "manual",
+    });
+    const back = submitted.headers.get("location")!;
+    expect(back).toMatch(/\/authorize-arcadia\?step=success&utility=prov_duke&return=/);
+    const load = async (url: string, cookieHeader: string) => {
+      const answer = (await connectLoader({
+        request: new Request(url, { headers: { cookie: cookieHeader } }),
+        params: {},
+        context: ctx,
+      })) as unknown as { data: { step: string; notice: string | null }; init: ResponseInit | null };
+      return { ...answer.data, setCookie: new Headers(answer.init?.headers).get("Set-Cookie") };
+    };
+    const first = await load(back, withReceipt);
+    expect(first.step).toBe("success");
+    expect(first.notice).toBeNull();
+    // The same way back again, with what the first answer left in the browser: refused, said, Connect offered.
+    const after = first.setCookie!.split(";")[0];
+    const again = await load(back, after);
+    expect(again.step).toBe("connect_arcadia");
+    expect(again.notice).toBe(
+      "This Connect link has already been used. What it connected shows on the accounts page; to connect another login, use Connect again.",
+    );
+    // Another browser holding the link (no receipt of its own): the same.
+    expect((await load(back, cookie)).notice).toBe(again.notice);
+  });
+
+  it("asks for the MFA acknowledgement of a utility that is not exempt before the hosted page opens", async () => {
+    const ask = (utility: string, extra: Record<string, string> = {}) =>
+      connectAction({
+        request: new Request(
+          `http://127.0.0.1:${PORT}/authorize-arcadia?step=connect_arcadia&utility=${utility}&building=105`,
+          {
+            method: "POST",
+            headers: { cookie },
+            body: new URLSearchParams({
+              intent: "provider-url",
+              utility,
+              building: "105",
+              correlationId: randomUUID(),
+              ...extra,
+            }),
+          },
+        ),
+        params: {},
+        context: ctx,
+      });
+    const refused = (await ask("prov_pse")) as unknown as { data: { mfaError?: string }; init: ResponseInit };
+    expect(refused.init.status).toBe(400);
+    expect(refused.data.mfaError).toBe("Required");
+    expect(((await ask("prov_pse", { mfaAcknowledged: "on" })) as Response).status).toBe(302);
+    // Seattle City Light is exempt: no acknowledgement asked.
+    expect(((await ask("prov_scl")) as Response).status).toBe(302);
+  });
 });

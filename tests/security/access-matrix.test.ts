@@ -338,6 +338,11 @@ const REQUESTS: Record<string, (ids: Ids, owner: Record<string, Owner>) => Built
     },
   }),
   "GET /users/:clientId": (i) => ({ path: `/users/${i.clientId}` }),
+  // The matrix's accounts are at a location: an allowed request is answered 409 and moves nothing.
+  "PUT /accounts/:accountId/building": (i) => ({
+    path: `/accounts/${i.accountId}/building`,
+    body: { building_id: i.building_id },
+  }),
   "PUT /user_building_access": (i) => ({
     path: "/user_building_access",
     body: { user_id: i.user_id, building_id: i.building_id, has_access: true },

@@ -218,13 +218,22 @@ export async function markConnectSubmitted(api: ApiClient, user: SessionUser) {
     await settle(sendOnboardingTaskStep(api, user.clientId, 2));
 }
 
-export async function accountsLoader({ request, context }: LoaderFunctionArgs) {
+/** Where an account not yet assigned may go (rule account-choose-location): the accounts page passes it in. */
+type LocationChoices = (api: ApiClient, user: SessionUser) => Promise<{ id: number; label: string }[]>;
+
+export async function accountsLoader(
+  { request, context }: LoaderFunctionArgs,
+  locationChoices: LocationChoices = async () => [],
+) {
   const user = await requireClientUser(request);
   const api = await getApi(request, context);
   const [accounts, credentials] = await Promise.all([
     settle(listAccounts(api)),
     settle(credentialsRequiringAction(api, user.clientId)),
   ]);
+  // Where an unassigned account may go (rule account-choose-location): asked only when there is one.
+  const unassignedCount = accounts.ok ? accounts.data.unassignedAccounts.length : 0;
+  const locations = unassignedCount > 0 ? await locationChoices(api, user) : [];
   const url = new URL(request.url);
   const origin = url.origin;
   const link = (c: CredentialRequiringAction) => ({
@@ -250,6 +259,7 @@ export async function accountsLoader({ request, context }: LoaderFunctionArgs) {
         accounts: b.accounts.map((a) => accountRow(a, today)),
       })),
       unassigned: paged.unassigned.map((a) => accountRow(a, today)),
+      locations,
       page: paged.page,
       pages: paged.pages,
       buildingCount: paged.buildingCount,

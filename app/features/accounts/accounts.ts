@@ -48,6 +48,9 @@ export const CONNECT_MESSAGES = {
   whatNext:
     "Bills usually arrive within a few days of connecting: the utility's first statement shows on the location's Bill History page, and an email follows if the connection needs your attention.",
   providerTimedOut: "The connection timed out. Please try again.",
+  /** The hosted page's way back, taken a second time (rule connect-url-session): our words. */
+  connectLinkUsed:
+    "This Connect link has already been used. What it connected shows on the accounts page; to connect another login, use Connect again.",
   /** The api refused the address the provider's hosted page would send the person back to (rule connect-return-address). */
   returnAddressRefused: (origin: string) =>
     `Connect cannot send you back to ${origin}: this server is set up for another address (PUBLIC_URL). Open the app at that address and connect again.`,

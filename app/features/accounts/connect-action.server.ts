@@ -25,7 +25,8 @@ const hintId = z
  */
 export const connectActionSchema = z.discriminatedUnion("intent", [
   // "Connect Utility Accounts" (connect-link.tsx): `next` is where the flow shows (checked by safeRedirect).
-  z.object({ intent: z.literal("opened"), next: z.string().max(2000).optional() }),
+  // `building`: the location the flow starts with (a location's page, rule connect-keeps-location).
+  z.object({ intent: z.literal("opened"), next: z.string().max(2000).optional(), building: hintId }),
   z.object({
     intent: z.literal(CONNECT_INTENTS.builtin),
     ...step,
@@ -53,6 +54,16 @@ export const connectActionSchema = z.discriminatedUnion("intent", [
       .transform((v) => (v === "verified" || v === "rejected" || v === "timed_out" ? v : "pending")),
   }),
   // Without JavaScript: to the provider's hosted page for this utility, or for the credential to update.
-  z.object({ intent: z.literal(CONNECT_INTENTS.providerUrl), ...step, building: hintId, credential: hintId }),
+  // `mfaAcknowledged`: the MFA warning ticked, required for a utility that is not exempt (rule mfa-checkbox).
+  z.object({
+    intent: z.literal(CONNECT_INTENTS.providerUrl),
+    ...step,
+    building: hintId,
+    credential: hintId,
+    mfaAcknowledged: z
+      .string()
+      .optional()
+      .transform((v) => v === "on"),
+  }),
   z.object({ intent: z.literal("coned-submit"), ...step }),
 ]);

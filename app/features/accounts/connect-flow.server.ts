@@ -48,7 +48,14 @@ import { connectActionSchema } from "./connect-action.server";
 import { CONNECT_INTENTS, type ConnectSession } from "./utility-connect";
 import { safeRedirect } from "~/server/safe-redirect";
 
-export type ConnectReceipt = { kind: "provider" | "coned"; utility: string; count: number; already: number };
+export type ConnectReceipt = {
+  kind: "provider" | "coned";
+  utility: string;
+  count: number;
+  already: number;
+  /** The hosted page's way back (rule connect-url-session): the id its return address carries, taken once. */
+  returnId?: string;
+};
 export const RECEIPT_KEY = "state:connect" as const;
 
 export async function readReceipt(request: Request) {
@@ -87,6 +94,8 @@ export async function loadConnectFlow(
   const credential = parseId(p.get("credential"));
   let accounts = readAccountList(p.getAll("account"));
   const confirmed = p.get("confirmed") === "on";
+  // The provider's hosted page coming back (rule connect-url-session): its return id, matched once.
+  const returnId = (p.get("return") ?? "").slice(0, 100);
 
   const opening = !requested && !providerId && !q;
   // Opening the flow is recorded by the loader (authorizeArcadiaLoader), not here: the dialog's action reuses this.
@@ -96,12 +105,15 @@ export async function loadConnectFlow(
   ]);
   if (!utilities.ok) return { kind: "error" as const, status: failureStatus(utilities.error) };
   const utility = utilities.data.find((u) => u.arcadiaProviderId === providerId) ?? null;
+  const returned = returnAt(returnId, receipt);
   let step: ConnectStep = resolveConnectStep(requested, {
     utility,
     accounts,
     confirmed,
-    hasReceipt: Boolean(receipt),
+    hasReceipt: Boolean(receipt) && returned !== "used",
   });
+  // A way back already taken (a reload, another browser with the link): said, and Connect offered again.
+  if (returned === "used" && utility && !utility.isConed) step = "connect_arcadia";
 
   const errors: { accounts?: string; confirmed?: string; newAccount?: string; utility?: string } = {};
   let newAccount = "";
@@ -215,7 +227,16 @@ export async function loadConnectFlow(
     widget,
     connect,
     receipt: step === "success" ? receipt : null,
+    notice: returned === "used" ? CONNECT_MESSAGES.connectLinkUsed : null,
+    /** The loader takes the way back out of the session's receipt: it is taken once. */
+    takesReturn: returned === "taken",
   };
+}
+
+/** Whether a return from the hosted page is the one this session awaits ("taken"), or one already used. */
+function returnAt(returnId: string, receipt: ConnectReceipt | null): "taken" | "used" | null {
+  if (!returnId) return null;
+  return receipt?.returnId === returnId ? "taken" : "used";
 }
 
 export async function authorizeArcadiaLoader({ request, context }: LoaderFunctionArgs) {
@@ -226,6 +247,14 @@ export async function authorizeArcadiaLoader({ request, context }: LoaderFunctio
     loadConnectFlow(request, api, user),
     recordsFlowOpening(request, user) ? markFlowOpenedOnVisit(api, user) : null,
   ]);
+  if (flow.kind === "flow" && flow.takesReturn) {
+    // Like a flash message: the session cookie forgets the way back (the receipt stays for Success), nothing
+    // upstream changes.
+    const session = await getSession(request);
+    const { returnId: _taken, ...receipt } = (session.get(RECEIPT_KEY) as ConnectReceipt | undefined) ?? {};
+    if (_taken) session.set(RECEIPT_KEY, receipt as ConnectReceipt);
+    return data(flow, { headers: { "Set-Cookie": await commitSession(session) } });
+  }
   return data(flow, { status: flow.kind === "error" ? flow.status : 200 });
 }
 
@@ -241,7 +270,7 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
     // The Connect Utility Accounts button (with and without JavaScript): bill_monitoring in progress and task
     // step 1, then the flow (this page, or the shell's dialog), whose GET then finds it marked and only reads.
     await markConnectFlowOpened(api, user);
-    return redirect(safeRedirect(value.next, "/authorize-arcadia"));
+    return redirect(safeRedirect(value.next, connectUrl({ building: value.building })));
   }
   const { correlationId, embed } = value;
   let utilities;
@@ -320,10 +349,20 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
   }
 
   if (value.intent === CONNECT_INTENTS.providerUrl) {
+    // The MFA warning before Connect opens (rule mfa-checkbox): refused without it, on the same step.
+    if (!utility.mfaExempt && !value.mfaAcknowledged)
+      return data<ConnectActionData>({ mfaError: CONNECT_MESSAGES.required }, { status: 400 });
     // Without JavaScript: the provider's hosted page (a Connect URL, 5 days), which sends the person back to
     // the success step; the receipt is stored now, as the provider's page cannot hand one back.
     const origin = getConfig().PUBLIC_URL ?? new URL(request.url).origin;
-    const back = `${origin}${connectUrl({ step: "success", utility: utility.arcadiaProviderId })}`;
+    // The way back carries an id this browser's session alone holds, taken once (rule connect-url-session).
+    const returnId = randomUUID();
+    const back = `${origin}${connectUrl({
+      step: "success",
+      utility: utility.arcadiaProviderId,
+      building: value.building,
+      credential: value.credential,
+    })}&return=${returnId}`;
     let hosted;
     try {
       hosted = await createConnectUrl(
@@ -352,6 +391,7 @@ export async function authorizeArcadiaAction({ request, context }: ActionFunctio
       utility: utility.name,
       count: 0,
       already: 0,
+      returnId,
     } satisfies ConnectReceipt);
     return redirect(hosted.connectUrl, { headers: { "Set-Cookie": await commitSession(session) } });
   }

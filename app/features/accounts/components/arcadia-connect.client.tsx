@@ -54,6 +54,8 @@ export type ArcadiaConnectProps = {
   /** New connection: the utility Connect opens on; update mode (a stored credential) passes none. */
   utilityId?: string;
   label: string;
+  /** Connect may not open yet (the MFA acknowledgement is not ticked). */
+  disabled?: boolean;
   /** Connect closed after a submission: the provider's credential id and how Connect says it ended. */
   onSubmitted: (utilityCredentialId: string, status: ArcadiaConnectStatus) => void;
   /** Connect closed without a submission (`no_submit`) gives null; a failure its status or error. */
@@ -85,7 +87,15 @@ export function ArcadiaConnectButton(props: ArcadiaConnectProps) {
   return <Opener {...props} />;
 }
 
-function Opener({ connectToken, env, utilityId, label, onSubmitted, onProblem }: ArcadiaConnectProps) {
+function Opener({
+  connectToken,
+  env,
+  utilityId,
+  label,
+  disabled,
+  onSubmitted,
+  onProblem,
+}: ArcadiaConnectProps) {
   const [{ loading, error }, open] = useConnect();
   // The latest callbacks (Connect keeps the ones it was opened with); none after this step has gone.
   const handlers = useRef({ onSubmitted, onProblem });
@@ -104,7 +114,7 @@ function Opener({ connectToken, env, utilityId, label, onSubmitted, onProblem }:
     <button
       type="button"
       className="btn"
-      disabled={loading || Boolean(error)}
+      disabled={disabled || loading || Boolean(error)}
       onClick={() => {
         let submitted: string | null = null;
         void open({

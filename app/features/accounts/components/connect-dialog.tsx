@@ -16,7 +16,16 @@ const embedUrl = (href: string) => `${href}${href.includes("?") ? "&" : "?"}embe
  * /authorize-arcadia page). Every step is fetched from that route with `embed=1`, so the flow stays in the
  * dialog; the page and the dialog share the same loader, action and components.
  */
-export function ConnectDialog({ open, closeHref }: { open: boolean; closeHref: string }) {
+export function ConnectDialog({
+  open,
+  closeHref,
+  building = null,
+}: {
+  open: boolean;
+  closeHref: string;
+  /** The location the dialog was opened for (rule connect-keeps-location): the flow starts with it chosen. */
+  building?: number | null;
+}) {
   const fetcher = useFetcher<ConnectFlowData | ConnectActionData>({ key: "connect-utility-dialog" });
   const [flow, setFlow] = useState<ConnectFlowData | null>(null);
   const [actionData, setActionData] = useState<ConnectActionData>(undefined);
@@ -24,8 +33,9 @@ export function ConnectDialog({ open, closeHref }: { open: boolean; closeHref: s
   loadRef.current = fetcher.load;
 
   useEffect(() => {
-    if (open) loadRef.current(embedUrl("/authorize-arcadia"));
-  }, [open]);
+    if (open)
+      loadRef.current(embedUrl(building ? `/authorize-arcadia?building=${building}` : "/authorize-arcadia"));
+  }, [open, building]);
 
   useEffect(() => {
     const d = fetcher.data;

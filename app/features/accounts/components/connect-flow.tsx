@@ -62,6 +62,8 @@ export type ConnectFlowData =
       /** The provider's Connect session for this step (JavaScript path); only on the connect page. */
       connect: ConnectSession | null;
       receipt: { kind: "provider" | "coned"; utility: string; count: number; already: number } | null;
+      /** What the flow says above its step (a Connect link's way back already taken). */
+      notice?: string | null;
     };
 
 export type ConnectActionData =
@@ -70,6 +72,8 @@ export type ConnectActionData =
       formError?: string;
       /** How Connect ended when the step stays (rule connect-close-outcome). */
       ended?: "rejected" | "timed_out";
+      /** The hosted page was asked for without the MFA acknowledgement (rule mfa-checkbox). */
+      mfaError?: string;
     }
   | undefined;
 
@@ -148,6 +152,7 @@ function ConnectFlowBody({
           </li>
         ))}
       </ol>
+      {data.notice ? <Alert tone="warning">{data.notice}</Alert> : null}
       <div className="card stack">
         {data.step === "select_utility" ? <SelectStep data={data} /> : null}
         {data.step === "review_accounts" ? <ReviewStep data={data} /> : null}
@@ -213,6 +218,7 @@ function CredentialsStep({
           pageHref={stepAction(data)}
           formError={actionData?.formError}
           ended={Boolean(actionData?.ended)}
+          mfaError={actionData?.mfaError}
           ConnectButton={connectButton}
           utility={utility}
           correlationId={data.correlationId}
@@ -252,7 +258,10 @@ function SelectStep({ data }: { data: FlowData }) {
         selected={selected}
         formId="connect-select"
         searchAction={ACTION}
-        keep={data.credential ? { credential: String(data.credential) } : {}}
+        keep={{
+          ...(data.credential ? { credential: String(data.credential) } : {}),
+          ...(data.building ? { building: String(data.building) } : {}),
+        }}
         errors={data.errors.utility ? [data.errors.utility] : null}
         onSelect={setSelected}
         selectSoleMatch
@@ -261,6 +270,7 @@ function SelectStep({ data }: { data: FlowData }) {
         <EmbedField data={data} />
         <input type="hidden" name="step" value="review_accounts" />
         {data.credential ? <input type="hidden" name="credential" value={data.credential} /> : null}
+        {data.building ? <input type="hidden" name="building" value={data.building} /> : null}
         <SubmitButton className="btn" disabled={hydrated && !selected}>
           Continue
         </SubmitButton>

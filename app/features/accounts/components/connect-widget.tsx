@@ -140,6 +140,8 @@ export function ProviderConnect(
     formError?: string;
     /** Connect ended with a verdict that keeps the step (rejected, timed out). */
     ended?: boolean;
+    /** The server refused the step without the MFA acknowledgement (rule mfa-checkbox). */
+    mfaError?: string;
     /** Connect's opener (arcadia-connect.client.tsx), given by the connect page's route only. */
     ConnectButton?: ComponentType<ArcadiaConnectProps>;
   },
@@ -151,6 +153,10 @@ export function ProviderConnect(
   const submit = useSubmit();
   const [problem, setProblem] = useState<string | null>(null);
   const [scriptFailed, setScriptFailed] = useState(false);
+  // Connect opens only once a utility that is not exempt has its MFA warning acknowledged (rule mfa-checkbox).
+  const needsAck = !utility.mfaExempt && !embed;
+  const [acknowledged, setAcknowledged] = useState(false);
+  const blocked = needsAck && !acknowledged;
   // After Connect said the login failed (rejected, timed out), the step offers to connect again.
   const label = update || props.ended ? "Reconnect" : "Connect";
   const message =
@@ -181,6 +187,26 @@ export function ProviderConnect(
           {Object.entries(hidden).map(([k, v]) => (
             <input key={k} type="hidden" name={k} value={v} />
           ))}
+          {needsAck ? (
+            <div className="field">
+              <label className="checkbox" htmlFor="connect-mfa">
+                <input
+                  type="checkbox"
+                  name="mfaAcknowledged"
+                  value="on"
+                  id="connect-mfa"
+                  required
+                  onChange={(e) => setAcknowledged(e.currentTarget.checked)}
+                  aria-invalid={props.mfaError && !acknowledged ? true : undefined}
+                  aria-describedby={props.mfaError && !acknowledged ? "connect-mfa-error" : undefined}
+                />
+                <span>{CONNECT_MESSAGES.mfaCheckbox}</span>
+              </label>
+              {!acknowledged ? (
+                <FieldErrors id="connect-mfa-error" errors={props.mfaError ? [props.mfaError] : null} />
+              ) : null}
+            </div>
+          ) : null}
           {canOpen && ArcadiaConnectButton ? (
             <ArcadiaConnectButton
               scriptUrl={config.scriptUrl}
@@ -188,6 +214,7 @@ export function ProviderConnect(
               env={session.env}
               utilityId={update ? undefined : utility.arcadiaProviderId}
               label={label}
+              disabled={blocked}
               onSubmitted={(utilityCredentialId, status) => {
                 setProblem(null);
                 submit(
@@ -201,7 +228,12 @@ export function ProviderConnect(
               }}
             />
           ) : (
-            <SubmitButton name="intent" value={CONNECT_INTENTS.providerUrl} className="btn">
+            <SubmitButton
+              name="intent"
+              value={CONNECT_INTENTS.providerUrl}
+              className="btn"
+              disabled={hydrated && blocked}
+            >
               {label}
             </SubmitButton>
           )}
