@@ -56,7 +56,7 @@ import {
   type RundownLocation,
 } from "./notifications";
 import { storeAnswerToken, storeUnsubscribeToken } from "./tokens";
-import { noticeDue, noticeKey } from "../domain/grid-notices";
+import { localDate, noticeDue, noticeKey } from "../domain/grid-notices";
 
 /**
  * The notification jobs: each finds what is due as of the api's clock, for every person who wants that kind
@@ -532,11 +532,15 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
        (SELECT MAX(s.statement_date) FROM bill_statements s WHERE s.account_id = a.id) AS last
      FROM utility_accounts a WHERE a.building_id = ? ORDER BY a.id`,
   );
-  const missingBills = (buildingId: number) =>
-    (lastStatements.all(buildingId) as { number: string; detail: string | null; last: string | null }[])
+  // Counted in the location's own days (rule location-today), as its dashboard and the findings count them.
+  const missingBills = (building: BuildingRow) =>
+    (lastStatements.all(building.id) as { number: string; detail: string | null; last: string | null }[])
       .map((a) => ({
         accountNumber: a.number,
-        missing: missingBill({ lastStatementDate: a.last, statusDetail: a.detail }, clock.now()),
+        missing: missingBill(
+          { lastStatementDate: a.last, statusDetail: a.detail },
+          localDate(clock.nowMs(), building.timezone),
+        ),
       }))
       .filter((a) => a.missing !== null)
       .map((a) => ({ accountNumber: a.accountNumber, text: a.missing!.text }));
@@ -585,7 +589,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
             total_charges_cents: number;
           }[]
         ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
-        missingBills: missingBills(b.id),
+        missingBills: missingBills(b),
       };
     });
     return weeklyRundownEmail({

@@ -44,8 +44,8 @@ const BUDGETS: Record<string, { files: number; lines: number; why: string }> = {
   },
   "_app.locations._index.tsx": {
     files: 10,
-    lines: 1500,
-    why: "the dashboard: one view model over locations, bills and account status, its table, summary cards and vendor alert; the locations module's time-zone helpers (rule location-today)",
+    lines: 1600,
+    why: "the dashboard: one view model over locations, bills and account status, its table, summary cards and vendor alert; the locations module's time-zone helpers (rule location-today); an account's old bill on its row and what to do about it in the expanded account (rule old-bill-45-days)",
   },
   "_app.locations.$locationId.control.tsx": {
     files: 14,
