@@ -1,4 +1,4 @@
-import { expect, loginAs, ready, test, USERS } from "./fixtures";
+import { expect, expectNoSeriousA11yViolations, loginAs, ready, test, USERS } from "./fixtures";
 
 /**
  * An account that stopped billing warns on the dashboard (rule old-bill-45-days): Midtown's (113) account
@@ -58,6 +58,7 @@ test("Midtown's row and expanded account warn of the account with no recent bill
   // The row's own link is gone once the guidance is open.
   await expect(row.getByRole("link", { name: "What to do" })).toHaveCount(0);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoSeriousA11yViolations(page);
   await row.scrollIntoViewIfNeeded();
   await page.screenshot({ path: info.outputPath("old-bill-390.png") });
 
