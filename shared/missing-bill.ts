@@ -4,22 +4,31 @@
  * arrived 45 days after its last one's statement date is a "Missing bill" finding (the accounts page, the
  * findings ledger and the Weekly Rundown), until a statement arrives. One age, one rule, for the web and the api.
  * Pure, imports nothing, builds no Intl formatter (it may run while a page hydrates).
+ *
+ * Days are the location's own calendar days (rule location-today): every caller passes `today` as the date in the
+ * location's time zone (`YYYY-MM-DD`), never an instant. At 7 PM on Nov 30 in Seattle (03:00 UTC on Dec 1) a bill
+ * of Oct 16 is 45 days old there, not 46: it turns old at local midnight, as the building's people count.
  */
 
 /** A bill is old, and an account's next statement missing, past this many whole days (spec part 1, section 9). */
 export const OLD_BILL_DAYS = 45;
 
 const DAY_MS = 86_400_000;
-const startOfUtcDay = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+const dayOf = (iso: string) => Date.parse(`${iso.slice(0, 10)}T00:00:00Z`);
 
-/** Whole days from a `YYYY-MM-DD` date to today (UTC calendar days). */
-export function daysSince(date: string, today: Date) {
-  const d = Date.parse(`${date}T00:00:00Z`);
-  return Math.round((startOfUtcDay(today) - d) / DAY_MS);
+/**
+ * Whole calendar days from a `YYYY-MM-DD` date to `today`, the location's own date (`YYYY-MM-DD`, in its time
+ * zone: `zonedDate` in the web, `localDate` in the api).
+ */
+export function daysSince(date: string, today: string) {
+  return Math.round((dayOf(today) - dayOf(date)) / DAY_MS);
 }
 
-/** A bill is old when it is more than 45 days old; exactly 45 days is not (rule old-bill-45-days). */
-export const isBillOld = (date: string | null | undefined, today: Date) =>
+/**
+ * A bill is old when it is more than 45 days old; exactly 45 days is not (rule old-bill-45-days). `today` is the
+ * location's date (`YYYY-MM-DD`).
+ */
+export const isBillOld = (date: string | null | undefined, today: string) =>
   Boolean(date) && daysSince(date!, today) > OLD_BILL_DAYS;
 
 /** The finding's kind, as every place names it. */
@@ -48,12 +57,13 @@ export type MissingBill = {
 
 /**
  * An account's missing bill (rule missing-bill), or null: its last statement is more than 45 days old and the
- * utility has not closed the account with a final bill. An account with no statement at all has nothing yet to
+ * utility has not closed the account with a final bill, counted in the location's days. An account with no statement at all has nothing yet to
  * miss (it is still connecting, or has no data: its connection status says so).
  */
 export function missingBill(
   account: { lastStatementDate: string | null | undefined; statusDetail?: string | null },
-  today: Date,
+  /** The location's date (`YYYY-MM-DD`, in its time zone). */
+  today: string,
 ): MissingBill | null {
   const last = account.lastStatementDate;
   if (!last || !/^\d{4}-\d{2}-\d{2}$/.test(last) || account.statusDetail === FINAL_BILL_DETAIL) return null;

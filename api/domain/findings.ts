@@ -10,6 +10,7 @@ import { BRAND } from "../lib/brand";
 import { flagPrice } from "../../shared/flag-price";
 import { missingBill } from "../../shared/missing-bill";
 import { locationName } from "../../shared/location-name";
+import { localDate } from "./grid-notices";
 
 /**
  * The findings of a client (docs/api/findings.md): every bill flag users see (a supplier or rate class change;
@@ -62,11 +63,12 @@ function scopeOf(db: DB, auth: Auth, buildings: BuildingRow[]) {
 }
 
 export function clientFindings(db: DB, auth: Auth, buildings: BuildingRow[]) {
-  const today = clock.now();
+  const now = clock.now();
+  const today = now.toISOString().slice(0, 10);
   const byId = new Map(buildings.map((b) => [b.id, b]));
   const ids = buildings.map((b) => b.id);
   const scope = scopeOf(db, auth, buildings);
-  if (!ids.length) return { today: today.toISOString().slice(0, 10), scope, items: [] };
+  if (!ids.length) return { today, scope, items: [] };
   const flags = (
     db
       .prepare(
@@ -119,9 +121,10 @@ export function clientFindings(db: DB, auth: Auth, buildings: BuildingRow[]) {
     )
     .all(...ids) as AccountRow[];
   for (const a of accounts) {
+    // Counted in the location's own days (rule location-today), as its dashboard and accounts page count them.
     const missing = missingBill(
       { lastStatementDate: a.last_statement_date, statusDetail: a.arcadia_account_status_detail },
-      today,
+      localDate(now.getTime(), byId.get(a.building_id)!.timezone),
     );
     if (!missing) continue;
     items.push({
@@ -139,5 +142,5 @@ export function clientFindings(db: DB, auth: Auth, buildings: BuildingRow[]) {
       missing: { last_statement_date: missing.lastStatementDate, days: missing.days, text: missing.text },
     });
   }
-  return { today: today.toISOString().slice(0, 10), scope, items };
+  return { today, scope, items };
 }

@@ -61,7 +61,7 @@ import {
   type RundownLocation,
 } from "./notifications";
 import { storeAnswerToken, storeUnsubscribeToken } from "./tokens";
-import { noticeDue, noticeKey, resultsDue, resultsKey } from "../domain/grid-notices";
+import { localDate, noticeDue, noticeKey, resultsDue, resultsKey } from "../domain/grid-notices";
 import { finaliseEndedDispatches } from "../domain/grid-dispatches";
 import { measureDispatches, performanceJson } from "../domain/grid-performance";
 
@@ -556,11 +556,15 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
        (SELECT MAX(s.statement_date) FROM bill_statements s WHERE s.account_id = a.id) AS last
      FROM utility_accounts a WHERE a.building_id = ? ORDER BY a.id`,
   );
-  const missingBills = (buildingId: number) =>
-    (lastStatements.all(buildingId) as { number: string; detail: string | null; last: string | null }[])
+  // Counted in the location's own days (rule location-today), as its dashboard and the findings count them.
+  const missingBills = (building: BuildingRow) =>
+    (lastStatements.all(building.id) as { number: string; detail: string | null; last: string | null }[])
       .map((a) => ({
         accountNumber: a.number,
-        missing: missingBill({ lastStatementDate: a.last, statusDetail: a.detail }, clock.now()),
+        missing: missingBill(
+          { lastStatementDate: a.last, statusDetail: a.detail },
+          localDate(clock.nowMs(), building.timezone),
+        ),
       }))
       .filter((a) => a.missing !== null)
       .map((a) => ({ accountNumber: a.accountNumber, text: a.missing!.text }));
@@ -627,7 +631,7 @@ function weeklyCandidates(deps: ApiDeps, force: boolean): Candidate[] {
             total_charges_cents: number;
           }[]
         ).map((x) => ({ statementDate: x.statement_date, totalChargesCents: x.total_charges_cents })),
-        missingBills: missingBills(b.id),
+        missingBills: missingBills(b),
         awaitingAnswer: awaiting.get(b.id) ?? null,
       };
     });

@@ -124,12 +124,13 @@ export function billFlagAlertEmail(d: BillAlertData): EmailDoc {
         items: [
           {
             // That account's bills with this bill marked and its flag in view (the spending page's accountId
-            // and billId, server-rendered; the fragment is the flag's anchor).
+            // and billId, server-rendered; the fragment is the flag's anchor, and `flag` keeps it through a
+            // sign-in: the web's signInLanding).
             text: "This bill and the other bills of this account:",
             link: {
               href: absolute(
                 d.baseUrl,
-                `/locations/${d.location.id}/spending?${new URLSearchParams({ accountId: String(d.account.id), billId: String(d.billId) })}#flag-${d.flag.id}`,
+                `/locations/${d.location.id}/spending?${new URLSearchParams({ accountId: String(d.account.id), billId: String(d.billId), flag: String(d.flag.id) })}#flag-${d.flag.id}`,
               ),
               label: `${d.location.name} bills, ${account}`,
             },
@@ -243,7 +244,7 @@ export function flagOutcomeEmail(d: FlagOutcomeData): EmailDoc {
             link: {
               href: absolute(
                 d.baseUrl,
-                `/locations/${d.location.id}/spending?${new URLSearchParams({ accountId: String(d.account.id), billId: String(d.bill.id) })}#flag-${d.flag.id}`,
+                `/locations/${d.location.id}/spending?${new URLSearchParams({ accountId: String(d.account.id), billId: String(d.bill.id), flag: String(d.flag.id) })}#flag-${d.flag.id}`,
               ),
               label: `${d.location.name} bills, ${account}`,
             },

@@ -81,6 +81,7 @@ export default function Locations() {
           page={page}
           pages={pages}
           matched={matched}
+          supportEmail={supportEmail}
         />
       )}
     </div>

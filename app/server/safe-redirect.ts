@@ -60,6 +60,21 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   return result;
 }
 
+/**
+ * Where signing in lands (rule sign-in-keeps-flag, docs/rules.md): the safe `next`, and, when it names a bill
+ * flag in its query (`flag=<id>`, as the alert emails' and the answer page's bills links do) and carries no
+ * fragment, that flag's anchor `#flag-<id>`. A browser never sends a URL's fragment, so the `#flag-…` of the
+ * email's link is lost through the sign-in, with or without JavaScript; the query keeps the flag, and a
+ * redirect's Location may carry a fragment. Only digits go into the fragment, after `safeRedirect` has checked
+ * the path and query: the answer stays a same-origin path.
+ */
+export function signInLanding(next: string | null | undefined, fallback = "/"): string {
+  const safe = safeRedirect(next, fallback);
+  if (safe.includes("#")) return safe;
+  const flag = new URL(safe, BASE).searchParams.get("flag");
+  return flag && /^\d{1,12}$/.test(flag) ? `${safe}#flag-${flag}` : safe;
+}
+
 /** `/login?next=<path and query>` for the given request URL. */
 export function loginRedirectUrl(requestUrl: string) {
   const url = new URL(requestUrl);

@@ -1,5 +1,7 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, loginAs, ready, test, USERS } from "./fixtures";
+import { expect, loginAs, MONTHS, moveClocks, ready, test, USERS } from "./fixtures";
+
+const MONTHS_SHORT = MONTHS.map((m) => m.slice(0, 3));
 
 /**
  * A location's "today" is its time zone's date (rule location-today). Both server clocks stand at
@@ -71,5 +73,30 @@ test.describe("the US month-end evening (Nov 30, 7 PM in Seattle = Dec 1, 03:00 
     // Yesterday there is the default day.
     await page.goto("/locations/101/usage/consumption?period=day");
     await expect(page).toHaveURL(/period=day&start=2026-11-29$/);
+  });
+});
+
+test.describe("a bill's age on the dashboard counts the location's days (rules old-bill-45-days, location-today)", () => {
+  test("Pike Place's last bill turns old at midnight in Seattle, not at midnight UTC", async ({
+    page,
+  }, info) => {
+    // The data seeded at this file's clock: Pike Place's (101, Seattle) last bill is a few days old.
+    await open(page, info, "/locations");
+    const row = page.getByTestId("location-row-101");
+    const shown = (await row.locator("td.last-bill > span").first().innerText()).split("\n")[0];
+    const m = /^([A-Z][a-z]{2}) (\d{1,2}), (\d{4})/.exec(shown);
+    expect(m, shown).not.toBeNull();
+    const last = Date.UTC(Number(m![3]), MONTHS_SHORT.indexOf(m![1]), Number(m![2]));
+    const DAY = 86_400_000;
+    // 7 PM on the 45th day after it in Seattle (PST, UTC-8): already the 46th day in UTC.
+    const evening = new Date(last + 46 * DAY + 3 * 3_600_000).toISOString();
+    await moveClocks(info, evening);
+    await open(page, info, "/locations");
+    await expect(row.locator("td.last-bill")).toContainText(shown);
+    await expect(row.getByRole("button", { name: "Warning: old bill" })).toHaveCount(0);
+    // 1 AM on the 46th day in Seattle: old.
+    await moveClocks(info, new Date(last + 46 * DAY + 9 * 3_600_000).toISOString());
+    await open(page, info, "/locations");
+    await expect(row.getByRole("button", { name: "Warning: old bill" })).toBeVisible();
   });
 });

@@ -1,11 +1,12 @@
 import type { Page } from "@playwright/test";
-import { expect, ready, test } from "./fixtures";
+import { expect, MONTHS, ready, test } from "./fixtures";
+import { testToday } from "../support/clock";
 
 /**
  * Print: every page a user would print shows its content only (no sidebar, toasts or buttons), its title and
  * period, tables as tables with their header at any paper width (Letter and A5 text widths), and the bars and
  * chart colours as on screen. The compliance report for the demo client fits a few sheets; the findings ledger
- * takes one sheet per 40 rows, then its totals.
+ * says whose findings and which period above its rows, in 8–9 pt, with its totals on the same sheet.
  */
 const PRINTED: { path: string; period?: RegExp }[] = [
   { path: "/locations" },
@@ -92,7 +93,7 @@ for (const { path, period } of PRINTED) {
       for (const t of seen.tables) {
         expect(t.table, `${width}px: a table`).toBe("table");
         expect(t.head, `${width}px: its header`).toBe("table-header-group");
-        // At least a line of the smallest print text (the findings ledger's 6 pt, 8 CSS px).
+        // At least a line of the smallest print text (8 CSS px).
         expect(t.headHeight, `${width}px: its header shows`).toBeGreaterThanOrEqual(8);
         for (const row of t.rows) expect(row, `${width}px: its rows`).toBe("table-row");
         expect(t.split, `${width}px: a row may split across sheets`).toBe(false);
@@ -120,28 +121,43 @@ test("print: the compliance report and a thermostat's view fit a few sheets", as
   }
 });
 
-test("print: the findings ledger takes one sheet per 40 rows, then its totals", async ({
+test("print: the findings ledger says whose findings and which period, in 8–9 pt, its totals on the same sheet", async ({
   asDana: page,
 }, info) => {
-  await page.goto("/findings?period=year");
+  // This month at Harbor Coffee's home location (Seattle): the servers' today is the same date there.
+  const today = testToday();
+  const year = today.getUTCFullYear();
+  const month = MONTHS[today.getUTCMonth()].slice(0, 3);
+  const lastDay = new Date(Date.UTC(year, today.getUTCMonth() + 1, 0)).getUTCDate();
+  await page.goto("/findings?period=this-month");
   await ready(page, info);
-  const rows = await page.getByTestId("finding-row").count();
-  expect(rows, "the demo's findings this year").toBeGreaterThan(10);
-  // As the browser's print dialog does: the sheet the page asks for (Letter, landscape).
+  const title = page.getByTestId("findings-print-title");
+  // The screen has its heading and the period form; the title is the paper's.
+  await expect(title).toBeHidden();
+  await page.emulateMedia({ media: "print" });
+  await expect(title).toBeVisible();
+  await expect(title).toHaveText(`Harbor Coffee Co. · Findings, ${month} 1 – ${month} ${lastDay}, ${year}`);
+  const rows = page.getByTestId("finding-row");
+  expect(await rows.count(), "this month's findings").toBeGreaterThan(0);
+  // Above the rows.
+  const titleBox = (await title.boundingBox())!;
+  const firstRow = (await rows.first().boundingBox())!;
+  expect(titleBox.y + titleBox.height).toBeLessThanOrEqual(firstRow.y);
+  // Rows in 8–9 pt (10.67–12 CSS px), the totals no smaller.
+  const sizes = await page.evaluate(() =>
+    [...document.querySelectorAll("[data-testid=finding-row] td, [data-testid=findings-totals] td")].map(
+      (td) => parseFloat(getComputedStyle(td).fontSize),
+    ),
+  );
+  for (const px of sizes) {
+    expect(px).toBeGreaterThanOrEqual(10.6);
+    expect(px).toBeLessThanOrEqual(12);
+  }
+  // As the browser's print dialog does (the page's Letter landscape): the rows and the totals fit one sheet.
   const print = () => page.pdf({ preferCSSPageSize: true });
-  expect(sheetsOf(await print()), `${rows} rows and the totals`).toBe(Math.ceil(rows / 40) + 1);
-  // 40 rows of the demo's longest content fill each sheet: the ledger is made 80 rows long, each a copy of the
-  // row with the most text, in the page's two groups of 40.
-  await page.evaluate(() => {
-    const table = document.querySelector("[data-testid=findings-table]")!;
-    const rowsNow = [...table.querySelectorAll("tbody tr")] as HTMLElement[];
-    const longest = rowsNow.reduce((a, b) => (b.innerText.length > a.innerText.length ? b : a));
-    for (const body of table.querySelectorAll("tbody")) body.remove();
-    for (let sheet = 0; sheet < 2; sheet++) {
-      const body = document.createElement("tbody");
-      for (let i = 0; i < 40; i++) body.append(longest.cloneNode(true));
-      table.append(body);
-    }
-  });
-  expect(sheetsOf(await print()), "80 of the longest rows and the totals").toBe(3);
+  expect(sheetsOf(await print()), "this month's rows and the totals").toBe(1);
+  // The year names itself once.
+  await page.goto("/findings?period=this-year");
+  await ready(page, info);
+  await expect(title).toHaveText(`Harbor Coffee Co. · Findings, Jan 1 – Dec 31, ${year}`);
 });

@@ -200,4 +200,42 @@ describe("the findings ledger", () => {
     );
     expect(mail.text.match(/Missing bill:/g)).toHaveLength(1);
   });
+
+  it("the api counts a missing bill in the location's days: Midtown's recent account at its 45th evening", async () => {
+    const moveClock = (at: string | null) =>
+      fetch(`${api.url}/dev/clock`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ at }),
+      });
+    const missingAt = async (at: string) => {
+      expect((await moveClock(at)).status).toBe(200);
+      const session = await apiSessionOf(api.url, DANA_SESSION_USER.email);
+      const res = await fetch(`${api.url}/client/1/findings`, {
+        headers: { cookie: `api_session=${session}` },
+      });
+      const body = (await res.json()) as { items: { kind: string; account_number: string }[] };
+      return body.items.filter((i) => i.kind === "missing_bill").map((i) => i.account_number);
+    };
+    // Midtown (113, Atlanta: America/New_York) account 08812-44191's latest statement, a few days old.
+    const { last } = api.db
+      .prepare(
+        "SELECT MAX(s.statement_date) AS last FROM bill_statements s JOIN utility_accounts a ON a.id = s.account_id WHERE a.number = ?",
+      )
+      .get("08812-44191") as { last: string };
+    const DAY = 86_400_000;
+    const lastMs = Date.parse(`${last}T00:00:00Z`);
+    try {
+      // 10 PM on the 45th day after it in Atlanta (EST, UTC-5): already the 46th day in UTC. Not yet missing.
+      expect(await missingAt(new Date(lastMs + 46 * DAY + 3 * 3_600_000).toISOString())).not.toContain(
+        "08812-44191",
+      );
+      // 1 AM on the 46th day in Atlanta: missing.
+      expect(await missingAt(new Date(lastMs + 46 * DAY + 6 * 3_600_000).toISOString())).toContain(
+        "08812-44191",
+      );
+    } finally {
+      await moveClock(null);
+    }
+  });
 });

@@ -211,7 +211,8 @@ describe("notification email templates", () => {
     expect(mail.text).toContain(
       "On this bill the rate per kWh did not rise: it went from $0.1450 to $0.1421 per kWh (−2.0%).",
     );
-    expect(mail.links).toContain(`${BASE}/locations/109/spending?accountId=1012&billId=612#flag-88`);
+    // The flag in the query too: signed out, sign-in keeps it where the fragment is lost (rule sign-in-keeps-flag).
+    expect(mail.links).toContain(`${BASE}/locations/109/spending?accountId=1012&billId=612&flag=88#flag-88`);
     expect(mail.text).toContain("Slope bills, Acct # 77-0093-1");
     expect(mail.text).toContain(
       "At stake on this bill, from the rate per kWh alone: nothing, the rate did not rise ($0.1450 → $0.1421 per kWh).",

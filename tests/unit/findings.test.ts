@@ -8,6 +8,7 @@ import {
   ledgerTotals,
   parsePeriod,
   parseSort,
+  printTitle,
   RANGE_ERRORS,
 } from "~/features/findings/findings";
 import { nextSort } from "~/features/findings/ledger-view";
@@ -121,6 +122,21 @@ describe("the findings period (rule findings-period)", () => {
       fromInput: "2026-03-01",
       toInput: "",
     });
+  });
+});
+
+describe("the findings printout (rule findings-print)", () => {
+  it("titles the sheet with the client and the period, the year once when the period is within one", () => {
+    expect(printTitle("Harbor Coffee Co.", parsePeriod(q("period=this-month"), TODAY))).toBe(
+      "Harbor Coffee Co. · Findings, Nov 1 – Nov 30, 2026",
+    );
+    expect(
+      printTitle("Harbor Coffee Co.", parsePeriod(q("period=range&from=2025-12-15&to=2026-01-14"), TODAY)),
+    ).toBe("Harbor Coffee Co. · Findings, Dec 15, 2025 – Jan 14, 2026");
+    expect(printTitle(null, parsePeriod(q(""), TODAY))).toBe("Findings, Jan 1 – Dec 31, 2026");
+    expect(printTitle("  ", parsePeriod(q("period=last-month"), TODAY))).toBe(
+      "Findings, Oct 1 – Oct 31, 2026",
+    );
   });
 });
 

@@ -76,7 +76,7 @@ const view = (query: string, isStaff = false) =>
     advisor: ADVISOR,
     state: parseTableState(new URLSearchParams(query)),
     isStaff,
-    today: TODAY,
+    nowMs: TODAY.getTime(),
   });
 
 /** `n` buildings "Store 1".."Store n" at street numbers 1..n, every one offline (in the issues card). */
@@ -95,7 +95,7 @@ function manyView(n: number, query: string) {
     })),
     state: parseTableState(new URLSearchParams(query)),
     isStaff: false,
-    today: TODAY,
+    nowMs: TODAY.getTime(),
   });
 }
 
@@ -199,6 +199,70 @@ describe("dashboardView (the locations dashboard's view model)", () => {
     ]);
     expect(v.rows.find((r) => r.id === 2)!.accounts).toBeUndefined();
     expect(view("expanded=3").rows.find((r) => r.id === 3)!.accounts).toEqual([]);
+  });
+});
+
+describe("old bills on the dashboard, in each location's own days (rules old-bill-45-days, location-today)", () => {
+  /** 7 PM on Nov 30 in Seattle: 03:00 UTC on Dec 1. */
+  const MONTH_END_EVENING = Date.parse("2026-12-01T03:00:00Z");
+  const seattle = { ...building(1, "Pike", "1912 Pike Pl", "HCC-003"), timezone: "America/Los_Angeles" };
+  const account = (id: number, last: string | null, detail = "DATA_ACCESSIBLE") => ({
+    id,
+    number: `A-${id}`,
+    utilityDisplayName: "Seattle City Light",
+    arcadiaAccountStatus: detail === "DATA_ACCESSIBLE" ? "CONNECTION_SUCCESS" : "INACTIVE",
+    arcadiaAccountStatusDetail: detail,
+    lastStatementDate: last,
+  });
+  const at = (nowMs: number, accounts: ReturnType<typeof account>[], lastBillDate: string, query = "") =>
+    dashboardView({
+      buildings: [seattle],
+      advisor: [
+        {
+          building: seattle,
+          accounts,
+          deviceSummary: devices("OPERATING", 1),
+          peakDemandRatio: null,
+          lastBillDate,
+        },
+      ],
+      state: parseTableState(new URLSearchParams(query)),
+      isStaff: false,
+      nowMs,
+    }).rows[0];
+
+  it("turns a bill old at the location's midnight, not UTC's, on a US month-end evening", () => {
+    // Oct 16 → Nov 30 (Seattle's date) is 45 days: not old, though it is Dec 1 in UTC.
+    const evening = at(MONTH_END_EVENING, [account(11, "2026-10-16")], "2026-10-16");
+    expect(evening.lastBill).toEqual({ date: "Oct 16, 2026" });
+    expect(evening.staleBills).toBeUndefined();
+    // At 1 AM on Dec 1 in Seattle it is 46 days.
+    const night = at(MONTH_END_EVENING + 6 * 3_600_000, [account(11, "2026-10-16")], "2026-10-16");
+    expect(night.lastBill).toEqual({ date: "Oct 16, 2026", old: true });
+    expect(night.staleBills).toEqual([{ id: 11, number: "A-11", date: "Oct 16, 2026" }]);
+  });
+
+  it("warns on the row and the expanded account when any account's latest statement is over 45 days old", () => {
+    const now = Date.parse("2026-11-18T19:30:00Z");
+    const accounts = [
+      account(17, "2026-09-19", "NO_BILLS_DISCOVERED_AFTER_MOST_RECENT_NEXT_EXPECTED_POST_DATE"),
+      account(18, "2026-11-10"),
+      // Closed with a final bill: no next statement is expected.
+      account(19, "2026-08-01", "NO_BILLS_DISCOVERED_AFTER_FINAL_BILL_NOTICE"),
+      account(20, null),
+    ];
+    const row = at(now, accounts, "2026-11-10");
+    // The location's Last Bill is the other account's recent one: not old itself.
+    expect(row.lastBill).toEqual({ date: "Nov 10, 2026" });
+    expect(row.staleBills).toEqual([{ id: 17, number: "A-17", date: "Sep 19, 2026" }]);
+    expect(row.accounts).toBeUndefined();
+    const open = at(now, accounts, "2026-11-10", "expanded=1");
+    expect(open.accounts!.map((a) => [a.number, a.staleSince])).toEqual([
+      ["A-17", "Sep 19, 2026"],
+      ["A-18", undefined],
+      ["A-19", undefined],
+      ["A-20", undefined],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loginRedirectUrl, safeRedirect } from "~/server/safe-redirect";
+import { loginRedirectUrl, safeRedirect, signInLanding } from "~/server/safe-redirect";
 
 describe("safeRedirect", () => {
   it.each([
@@ -101,5 +101,40 @@ describe("safeRedirect", () => {
     expect(loginRedirectUrl("http://h/locations/101/control.data")).toBe(
       "/login?next=%2Flocations%2F101%2Fcontrol",
     );
+  });
+});
+
+describe("signInLanding (rule sign-in-keeps-flag)", () => {
+  it("lands on the flag the query names: its anchor, which the browser never sent", () => {
+    expect(signInLanding("/locations/101/spending?accountId=1001&billId=9&flag=7001")).toBe(
+      "/locations/101/spending?accountId=1001&billId=9&flag=7001#flag-7001",
+    );
+    expect(signInLanding("/locations/101/spending?flag=7001")).toBe(
+      "/locations/101/spending?flag=7001#flag-7001",
+    );
+    // Nothing to add: no flag, a fragment already, or a flag that is not an id.
+    expect(signInLanding("/locations/101/spending?billId=9")).toBe("/locations/101/spending?billId=9");
+    expect(signInLanding("/locations/101/spending?flag=7001#flag-7002")).toBe(
+      "/locations/101/spending?flag=7001#flag-7002",
+    );
+    for (const flag of ["", "x", "7001x", "1e3", "-1", "1234567890123", "%3Cscript%3E", "7001%22onload"])
+      expect(signInLanding(`/locations/101/spending?flag=${flag}`), flag).toBe(
+        safeRedirect(`/locations/101/spending?flag=${flag}`),
+      );
+  });
+
+  it("stays a safe redirect: another host or a bad path is the fallback, without a fragment", () => {
+    for (const next of [
+      "//evil.test/locations/1/spending?flag=1",
+      "https://evil.test/?flag=1",
+      "/\\evil.test?flag=1",
+      "/%2f%2fevil.test?flag=1",
+      "javascript:alert(1)//?flag=1",
+      null,
+      undefined,
+      "",
+    ])
+      expect(signInLanding(next), String(next)).toBe("/");
+    expect(signInLanding("//evil.test?flag=1", "/locations")).toBe("/locations");
   });
 });

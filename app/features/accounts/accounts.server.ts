@@ -14,6 +14,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { pageParam } from "~/ui/pager";
 import { now } from "~/server/clock.server";
+import { zonedDate } from "~/lib/zoned";
 import { MISSING_BILL_LABEL, missingBill } from "../../../shared/missing-bill";
 
 const utilitySchema = z.object({
@@ -40,8 +41,11 @@ export type UtilityAccount = z.infer<typeof accountSchema>;
 
 export type AccountRow = ReturnType<typeof accountRow>;
 
-/** An account row of the page: its missing bill's words when its next statement is overdue (rule missing-bill). */
-const accountRow = (a: UtilityAccount, today: Date) => {
+/**
+ * An account row of the page: its missing bill's words when its next statement is overdue (rule missing-bill),
+ * counted from `today`, its location's date (`YYYY-MM-DD`, rule location-today).
+ */
+const accountRow = (a: UtilityAccount, today: string) => {
   const missing = missingBill(
     { lastStatementDate: a.lastStatementDate, statusDetail: a.arcadiaAccountStatusDetail },
     today,
@@ -55,6 +59,8 @@ const buildingWithAccounts = z.object({
   id: z.number(),
   name: z.string(),
   nickname: z.string().nullable(),
+  /** Its time zone: an account's bill age counts the location's days (rule location-today). */
+  timezone: z.string().nullish(),
   accounts: z.array(accountSchema),
 });
 
@@ -243,7 +249,11 @@ export async function accountsLoader(
     href: reconnectHref(c.url, origin),
   });
   // 75 buildings a page; the empty state and the "still processing" note count every account (rule accounts-page-paged).
-  const today = now();
+  // Each location's own date (rule location-today); accounts not yet at a location, the first location's.
+  const nowMs = now().getTime();
+  const home = accounts.ok ? [...accounts.data.items].sort((x, y) => x.id - y.id)[0] : undefined;
+  const dateIn = (timeZone: string | null | undefined) =>
+    zonedDate(nowMs, timeZone).toISOString().slice(0, 10);
   const paged = accountsPage(
     accounts.ok ? accounts.data.items : [],
     accounts.ok ? accounts.data.unassignedAccounts : [],
@@ -256,9 +266,9 @@ export async function accountsLoader(
         id: b.id,
         // A nickname equal to the name (demo mode makes both "Demo Location {id}") is not repeated.
         name: b.nickname && b.nickname !== b.name ? `${b.name} (${b.nickname})` : b.name,
-        accounts: b.accounts.map((a) => accountRow(a, today)),
+        accounts: b.accounts.map((a) => accountRow(a, dateIn(b.timezone))),
       })),
-      unassigned: paged.unassigned.map((a) => accountRow(a, today)),
+      unassigned: paged.unassigned.map((a) => accountRow(a, dateIn(home?.timezone))),
       locations,
       page: paged.page,
       pages: paged.pages,

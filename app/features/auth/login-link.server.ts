@@ -2,7 +2,7 @@ import { data, redirect, type AppLoadContext, type LoaderFunctionArgs } from "@r
 import { isApiError } from "~/server/upstream/api-error";
 import { parseForm } from "~/server/forms.server";
 import { retryAfterText } from "~/server/ops/rate-limit.server";
-import { safeRedirect } from "~/server/safe-redirect";
+import { safeRedirect, signInLanding } from "~/server/safe-redirect";
 import { getSession, getSessionUser } from "~/server/upstream/session.server";
 import { getPublicApi } from "~/server/upstream/upstream.server";
 import { linkPageActionSchema, linkSignInSchema } from "./auth";
@@ -136,7 +136,7 @@ export async function tokenLoginLoader({ request }: LoaderFunctionArgs) {
     const session = await getSession(request);
     const mark = session.get("signInLink");
     if (session.get("user") && mark && mark === linkMark(token.slice(0, 200)))
-      throw redirect(next, { headers: noStore });
+      throw redirect(signInLanding(next), { headers: noStore });
   }
   return data({ token: token.slice(0, 200), next, failed: token.length === 0 }, { headers: noStore });
 }

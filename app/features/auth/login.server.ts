@@ -3,7 +3,7 @@ import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import type { ApiClient } from "~/server/upstream/api-client.server";
 import { ApiError, isApiError } from "~/server/upstream/api-error";
 import { getConfig } from "~/server/config.server";
-import { safeRedirect } from "~/server/safe-redirect";
+import { safeRedirect, signInLanding } from "~/server/safe-redirect";
 import { parseForm } from "~/server/forms.server";
 import { beginSignInAttempt, loginOptionsLimiter, retryAfterText } from "~/server/ops/rate-limit.server";
 import { getSessionUser, secureSessionCookie } from "~/server/upstream/session.server";
@@ -117,7 +117,7 @@ export async function loginPage(request: Request, context: LoginContext) {
   // An empty `?email=` (a link or a bookmark that carries the parameter with no value) is nothing typed yet, as
   // no `?email=` at all: the blank email step, with no validation error before anything is typed.
   const rawEmail = url.searchParams.get("email")?.trim() ? url.searchParams.get("email") : null;
-  if (user && rawEmail === null) throw redirect(next);
+  if (user && rawEmail === null) throw redirect(signInLanding(next));
   if (rawEmail === null) return emailStep(url, next, "", null);
   const parsed = parseEmail(rawEmail);
   if (!parsed.success) return emailStep(url, next, rawEmail.slice(0, 254), AUTH_MESSAGES.invalidEmail);

@@ -8,7 +8,7 @@ import type { ApiClient } from "~/server/upstream/api-client.server";
 import { ApiError } from "~/server/upstream/api-error";
 import { isStaffEmail } from "~/server/config.server";
 import { parseForm } from "~/server/forms.server";
-import { safeRedirect } from "~/server/safe-redirect";
+import { signInLanding } from "~/server/safe-redirect";
 import { commitSession, newSession, type SessionUser } from "~/server/upstream/session.server";
 import { getPublicApi, revokeUpstreamSession } from "~/server/upstream/upstream.server";
 
@@ -118,7 +118,8 @@ export async function completeLogin(
   session.set("user", result.user);
   session.set("apiSession", result.apiSession);
   if (signInLink) session.set("signInLink", signInLink);
-  return redirect(safeRedirect(next ?? result.next ?? "/"), {
+  // With the flag an email's bills link names in view (its fragment never reached the server).
+  return redirect(signInLanding(next ?? result.next ?? "/"), {
     headers: { "Set-Cookie": await commitSession(session) },
   });
 }

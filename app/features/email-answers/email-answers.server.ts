@@ -152,7 +152,8 @@ function target(v: BillAnswerView): AnswerTarget {
       : v.flag.status === "action_requested" && v.onRecord?.by.you
         ? {
             text: FLAG_WITHDRAW_SIGNED_IN,
-            href: `/locations/${v.bill.location.id}/spending#${flagAnchor(v.flag.id)}`,
+            // The flag in the query too: signed out, the fragment is lost through sign-in (signInLanding).
+            href: `/locations/${v.bill.location.id}/spending?flag=${v.flag.id}#${flagAnchor(v.flag.id)}`,
           }
         : null,
   };

@@ -6,7 +6,7 @@ import { getApi, withPrimaryStatus } from "~/server/upstream/upstream.server";
 import { requireSmb } from "~/server/upstream/guards.server";
 import { clientToday } from "~/features/locations/locations.server";
 import { FLAG_OUTCOMES } from "../../../shared/flag-outcome";
-import { buildLedger, type Finding } from "./findings";
+import { buildLedger, type Finding, printTitle } from "./findings";
 
 const person = z.object({ name: z.string() });
 const findingSchema = z.object({
@@ -59,12 +59,15 @@ export async function loadLedger({ request, context }: Pick<LoaderFunctionArgs, 
     today.toISOString().slice(0, 10),
     scope,
   );
-  return { answer, ledger };
+  return { answer, ledger, clientName: user.client?.name ?? null };
 }
 
 /** /findings: the ledger, its totals and headline; an upstream failure keeps the page with its error state. */
 export async function findingsLoader(args: LoaderFunctionArgs) {
-  const { answer, ledger } = await loadLedger(args);
+  const { answer, ledger, clientName } = await loadLedger(args);
   const search = new URL(args.request.url).search;
-  return withPrimaryStatus({ error: !answer.ok, search, ...ledger }, answer);
+  return withPrimaryStatus(
+    { error: !answer.ok, search, ...ledger, printTitle: printTitle(clientName, ledger.period) },
+    answer,
+  );
 }

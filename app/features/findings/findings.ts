@@ -109,6 +109,18 @@ export function parsePeriod(params: URLSearchParams, today: string): Period {
   };
 }
 
+/**
+ * The printed sheet's title (rule findings-print): whose findings and which period, as a partner or an accountant
+ * reads a sheet handed to them: "Harbor Coffee Co. · Findings, Nov 1 – Nov 30, 2026". A period within one year
+ * names the year once. No client name (none on record): "Findings, …".
+ */
+export function printTitle(clientName: string | null | undefined, period: Pick<Period, "from" | "to">) {
+  const sameYear = period.from.slice(0, 4) === period.to.slice(0, 4);
+  const from = sameYear ? calendarDate(period.from).replace(/, \d{4}$/, "") : calendarDate(period.from);
+  const title = `Findings, ${from} – ${calendarDate(period.to)}`;
+  return clientName?.trim() ? `${clientName.trim()} · ${title}` : title;
+}
+
 export const inPeriod = (f: Pick<Finding, "foundOn">, p: Pick<Period, "from" | "to">) =>
   f.foundOn >= p.from && f.foundOn <= p.to;
 

@@ -12,6 +12,9 @@ import {
   sortCookieValue,
   withRememberedSort,
 } from "./locations";
+import { zonedDate } from "~/lib/zoned";
+import { formatCalendarDate } from "~/lib/dates";
+import { missingBill } from "../../../shared/missing-bill";
 import {
   hasThermostatIssues,
   NO_DEVICES_SUMMARY,
@@ -66,6 +69,36 @@ export function dashboardTableState(request: Request) {
   return { state, setCookie };
 }
 
+/** An account whose latest statement is more than 45 days old: its number and that statement's date. */
+export type StaleBill = { id: number; number: string; date: string };
+
+/**
+ * The accounts of a location whose latest statement is more than 45 days old (rule old-bill-45-days; an account
+ * the utility closed with a final bill expects none, rule missing-bill), counted in the location's days
+ * (`today`, `YYYY-MM-DD`). The dashboard warns on the row even when another account's recent bill is its Last
+ * Bill: a location's newest bill says nothing of an account that stopped billing.
+ */
+export function staleBills(
+  accounts: {
+    id: number;
+    number: string;
+    lastStatementDate?: string | null;
+    arcadiaAccountStatusDetail?: string | null;
+  }[],
+  today: string,
+): StaleBill[] {
+  const out: StaleBill[] = [];
+  for (const a of accounts) {
+    const missing = missingBill(
+      { lastStatementDate: a.lastStatementDate, statusDetail: a.arcadiaAccountStatusDetail },
+      today,
+    );
+    if (missing)
+      out.push({ id: a.id, number: a.number, date: formatCalendarDate(missing.lastStatementDate) });
+  }
+  return out;
+}
+
 /** A summary card counts every location it is about and links the first ten (the table lists them all). */
 export const SUMMARY_LINKS = 10;
 
@@ -80,20 +113,22 @@ export function vendorAlertMessage(
 /**
  * The summary cards and the table: every building joined with its energy-advisor entry (devices, last bill,
  * demand ratio, accounts). The cards list locations in the Location column's order; the table follows the
- * URL's search and sort, and lists the accounts of the expanded row only.
+ * URL's search and sort, and lists the accounts of the expanded row only. Bills' ages count each location's own
+ * days at `nowMs` (rule location-today): its time zone's date, not the UTC one.
  */
 export function dashboardView({
   buildings,
   advisor,
   state,
   isStaff,
-  today,
+  nowMs,
 }: {
   buildings: Building[];
   advisor: EnergyAdvisorBuilding[];
   state: TableState;
   isStaff: boolean;
-  today: Date;
+  /** The instant of the view: each location's "today" is its time zone's date then. */
+  nowMs: number;
 }) {
   const byId = new Map(advisor.map((a) => [a.building.id, a]));
   const all = buildings.map((b) => {
@@ -130,6 +165,8 @@ export function dashboardView({
     // Keys left out rather than null (nickname, old, accounts): 75 rows of them are 2 KiB of hydration data.
     rows: paged.rows.map((r) => {
       const nickname = r.building.nickname && !isStaff ? r.building.nickname : null;
+      const today = zonedDate(nowMs, r.building.timezone).toISOString().slice(0, 10);
+      const stale = staleBills(r.accounts, today);
       const row: {
         id: number;
         label: string;
@@ -137,11 +174,15 @@ export function dashboardView({
         address: string;
         chip: { label: string; tone: Chip["tone"] };
         lastBill: LastBillView | null;
+        /** Accounts whose latest statement is more than 45 days old (rule old-bill-45-days). */
+        staleBills?: StaleBill[];
         accounts?: {
           id: number;
           number: string;
           utility: string | null;
           status: ReturnType<typeof connectionStatus>;
+          /** The latest statement's date when it is more than 45 days old. */
+          staleSince?: string;
         }[];
       } = {
         id: r.building.id,
@@ -152,13 +193,19 @@ export function dashboardView({
         lastBill: lastBillView(r.lastBillDate, r.lastBillTotalCents, today),
       };
       if (nickname) row.nickname = nickname;
+      if (stale.length) row.staleBills = stale;
       if (state.expanded === r.building.id)
-        row.accounts = r.accounts.map((acc) => ({
-          id: acc.id,
-          number: acc.number,
-          utility: acc.utilityDisplayName ?? null,
-          status: connectionStatus(acc.arcadiaAccountStatus, acc.arcadiaAccountStatusDetail),
-        }));
+        row.accounts = r.accounts.map((acc) => {
+          const account: NonNullable<typeof row.accounts>[number] = {
+            id: acc.id,
+            number: acc.number,
+            utility: acc.utilityDisplayName ?? null,
+            status: connectionStatus(acc.arcadiaAccountStatus, acc.arcadiaAccountStatusDetail),
+          };
+          const since = stale.find((s) => s.id === acc.id)?.date;
+          if (since) account.staleSince = since;
+          return account;
+        });
       return row;
     }),
   };
@@ -217,7 +264,7 @@ export async function dashboardLoader({ request, context }: LoaderFunctionArgs) 
     advisor: advisor.data,
     state,
     isStaff: user.isStaff,
-    today: now(),
+    nowMs: now().getTime(),
   });
   return data({ ...base, error: false as const, ...view }, { headers });
 }

@@ -63,6 +63,8 @@ const accountSchema = z.object({
   utilityDisplayName: z.string().nullish(),
   arcadiaAccountStatus: z.string().nullish(),
   arcadiaAccountStatusDetail: z.string().nullish(),
+  /** The latest statement's date, null before the first: the dashboard's stale-bill warning (rule old-bill-45-days). */
+  lastStatementDate: z.string().nullish(),
 });
 export type LocationAccount = z.infer<typeof accountSchema>;
 

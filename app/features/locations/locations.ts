@@ -100,10 +100,11 @@ export const OLD_BILL_MESSAGE = "This bill is more than 45 days old.";
 /** The Last Bill cell: the bill's date, its total when the data has one, and whether it is old. */
 export type LastBillView = { date: string; amount?: string; old?: true };
 
+/** The Last Bill cell; `today` is the location's date (`YYYY-MM-DD`, its time zone's: rule location-today). */
 export function lastBillView(
   date: string | null | undefined,
   totalCents: number | null | undefined,
-  today: Date,
+  today: string,
 ): LastBillView | null {
   if (!date) return null;
   const view: LastBillView = { date: formatCalendarDate(date) };

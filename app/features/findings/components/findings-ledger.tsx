@@ -19,9 +19,6 @@ import {
 type Totals = { count: number; open: number; stake: string; recovered: string };
 type LocationTotals = Totals & { id: number; name: string };
 
-/** Printed, the ledger takes one sheet per 40 rows (findings.css breaks the page between these groups). */
-export const ROWS_PER_SHEET = 40;
-
 export function FindingsLedger(props: {
   error: boolean;
   search: string;
@@ -32,14 +29,18 @@ export function FindingsLedger(props: {
   totals: { locations: LocationTotals[]; client: Totals };
   /** The totals' last row: "All locations", or "Your 5 locations" for a person limited to some. */
   allLabel: string;
+  /** The printed sheet's title: "Harbor Coffee Co. · Findings, Nov 1 – Nov 30, 2026" (`printTitle`). */
+  printTitle: string;
 }) {
-  const { error, search, headline, period, sort, rows, totals, allLabel } = props;
+  const { error, search, headline, period, sort, rows, totals, allLabel, printTitle } = props;
   const params = new URLSearchParams(search);
-  const sheets: LedgerRow[][] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_SHEET) sheets.push(rows.slice(i, i + ROWS_PER_SHEET));
   return (
     <div className="stack findings-page">
       <h1>Findings</h1>
+      {/* Paper only (findings.css): whose findings and which period, above the rows. */}
+      <p className="findings-print-title" data-testid="findings-print-title">
+        {printTitle}
+      </p>
       {error ? null : (
         <p className="findings-headline" data-testid="findings-headline">
           {headline}
@@ -82,19 +83,17 @@ export function FindingsLedger(props: {
                     )}
                   </tr>
                 </thead>
-                {sheets.map((sheet, i) => (
-                  <tbody key={i} className="findings-sheet">
-                    {sheet.map((r) => (
-                      <tr key={r.key} data-testid="finding-row" className={r.open ? "is-open" : undefined}>
-                        {COLUMNS.map((c) => (
-                          <td key={c.key} data-label={c.label} className={`col-${c.key}`}>
-                            {c.key === "bill" ? <Link to={r.href}>{r.cells.bill}</Link> : r.cells[c.key]}
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                ))}
+                <tbody>
+                  {rows.map((r) => (
+                    <tr key={r.key} data-testid="finding-row" className={r.open ? "is-open" : undefined}>
+                      {COLUMNS.map((c) => (
+                        <td key={c.key} data-label={c.label} className={`col-${c.key}`}>
+                          {c.key === "bill" ? <Link to={r.href}>{r.cells.bill}</Link> : r.cells[c.key]}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
               </table>
             </div>
           )}

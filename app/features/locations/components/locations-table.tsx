@@ -1,4 +1,4 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { withQuery, type QueryChanges } from "~/lib/query";
 import { Pill } from "~/ui/pill";
 import { Tooltip } from "~/ui/tooltip";
@@ -32,6 +32,7 @@ export function LocationsTable({
   page,
   pages,
   matched,
+  supportEmail,
 }: {
   rows: DashboardRow[];
   state: TableState;
@@ -40,6 +41,8 @@ export function LocationsTable({
   page: number;
   pages: number;
   matched: number;
+  /** Where to tell us an account was closed (the old-bill guidance). */
+  supportEmail: string;
 }) {
   const href = useHref();
   return (
@@ -151,11 +154,29 @@ export function LocationsTable({
                       ) : (
                         <span className="muted">No bills</span>
                       )}
+                      {r.staleBills?.map((b) => (
+                        <div key={b.id} className="stale-bill" data-testid="stale-bill">
+                          <span className="warn-icon" aria-hidden="true">
+                            !
+                          </span>{" "}
+                          Account {b.number}, last bill {b.date}: {OLD_BILL_MESSAGE}{" "}
+                          {open ? null : (
+                            <RowLink to={href({ expanded: String(r.id) })} preventScrollReset>
+                              What to do
+                            </RowLink>
+                          )}
+                        </div>
+                      ))}
                     </td>
                     <td>{rowMenu(r.id, r.label)}</td>
                   </tr>,
                   r.accounts !== undefined ? (
-                    <AccountsRow key={`${r.id}-accounts`} row={r} accounts={r.accounts} />
+                    <AccountsRow
+                      key={`${r.id}-accounts`}
+                      row={r}
+                      accounts={r.accounts}
+                      supportEmail={supportEmail}
+                    />
                   ) : null,
                 ];
               })}
@@ -192,13 +213,18 @@ function rowMenu(id: number, label: string) {
   );
 }
 
-/** The expanded row: the location's utility accounts and their Bill Monitoring status. */
+/**
+ * The expanded row: the location's utility accounts and their Bill Monitoring status; under an account whose
+ * latest statement is more than 45 days old, who acts and how (rule old-bill-45-days).
+ */
 function AccountsRow({
   row,
   accounts,
+  supportEmail,
 }: {
   row: DashboardRow;
   accounts: NonNullable<DashboardRow["accounts"]>;
+  supportEmail: string;
 }) {
   return (
     <tr className="accounts-row" data-testid={`accounts-${row.id}`}>
@@ -216,7 +242,7 @@ function AccountsRow({
               </tr>
             </thead>
             <tbody>
-              {accounts.map((a) => (
+              {accounts.map((a) => [
                 <tr key={a.id}>
                   <td>
                     {a.number}
@@ -231,12 +257,61 @@ function AccountsRow({
                       <Pill tone={a.status.badge}>{a.status.label}</Pill>
                     )}
                   </td>
-                </tr>
-              ))}
+                </tr>,
+                // Under the account, across both columns: the words stay readable on a phone.
+                a.staleSince ? (
+                  <tr key={`${a.id}-stale`} className="stale-bill-row">
+                    <td colSpan={2}>
+                      <StaleBillHelp
+                        account={a.number}
+                        since={a.staleSince}
+                        utility={a.utility}
+                        supportEmail={supportEmail}
+                      />
+                    </td>
+                  </tr>
+                ) : null,
+              ])}
             </tbody>
           </table>
         )}
       </td>
     </tr>
+  );
+}
+
+/**
+ * What to do about an account whose latest statement is more than 45 days old (rule old-bill-45-days): the
+ * account holder checks with the utility that the account is open and e-billing is on, then reconnects it on
+ * the accounts page (its Reconnect or Connect flow); or, if it was closed, tells support.
+ */
+function StaleBillHelp({
+  account,
+  since,
+  utility,
+  supportEmail,
+}: {
+  account: string;
+  since: string;
+  utility: string | null;
+  supportEmail: string;
+}) {
+  const subject = encodeURIComponent(`Account ${account} was closed`);
+  return (
+    <div className="stale-bill-help" data-testid="stale-bill-help" role="note">
+      <p>
+        <span className="warn-icon" aria-hidden="true">
+          !
+        </span>{" "}
+        <strong>
+          Account {account}, last bill {since}: {OLD_BILL_MESSAGE}
+        </strong>
+      </p>
+      <p>
+        What you can do: check with {utility ?? "the utility"} that the account is open and e-billing is on,
+        then reconnect it on <Link to="/accounts">Connect Utility Accounts</Link>. If the account was closed,{" "}
+        <a href={`mailto:${supportEmail}?subject=${subject}`}>tell us at {supportEmail}</a>.
+      </p>
+    </div>
   );
 }
