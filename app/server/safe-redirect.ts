@@ -63,7 +63,7 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 /**
  * Where signing in lands (rule sign-in-keeps-flag, docs/rules.md): the safe `next`, and, when it names a bill
  * flag in its query (`flag=<id>`, as the alert emails' and the answer page's bills links do) and carries no
- * fragment, that flag's anchor `#flag-<id>`. A browser never sends a URL's fragment, so the `#flag-…` of the
+ * fragment, that flag's anchor `#flag-<id>` (a grid event opened on Grid Services, `open=<id>`: `#event-<id>`). A browser never sends a URL's fragment, so the `#flag-…` of the
  * email's link is lost through the sign-in, with or without JavaScript; the query keeps the flag, and a
  * redirect's Location may carry a fragment. Only digits go into the fragment, after `safeRedirect` has checked
  * the path and query: the answer stays a same-origin path.
@@ -71,9 +71,23 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 export function signInLanding(next: string | null | undefined, fallback = "/"): string {
   const safe = safeRedirect(next, fallback);
   if (safe.includes("#")) return safe;
-  const flag = new URL(safe, BASE).searchParams.get("flag");
-  return flag && /^\d{1,12}$/.test(flag) ? `${safe}#flag-${flag}` : safe;
+  const url = new URL(safe, BASE);
+  for (const { path, param, anchor } of LANDING_ANCHORS) {
+    if (path && url.pathname !== path) continue;
+    const id = url.searchParams.get(param);
+    if (id && /^\d{1,12}$/.test(id)) return `${safe}#${anchor}${id}`;
+  }
+  return safe;
 }
+
+/**
+ * The query parameters that name the row a link opens, and that row's anchor: a bill flag on any page
+ * (`flag`), and a grid event opened on Grid Services (`open`, as the results email links it).
+ */
+const LANDING_ANCHORS: { path?: string; param: string; anchor: string }[] = [
+  { param: "flag", anchor: "flag-" },
+  { path: "/grid-services", param: "open", anchor: "event-" },
+];
 
 /** `/login?next=<path and query>` for the given request URL. */
 export function loginRedirectUrl(requestUrl: string) {

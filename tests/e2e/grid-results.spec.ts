@@ -59,11 +59,13 @@ test.describe("grid event results", () => {
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Log in", exact: true }).click();
-    await expect(page).toHaveURL(new RegExp(`/grid-services\\?.*open=${eventId}`));
+    // Sign-in keeps the row's anchor the browser never sent (rule sign-in-keeps-flag): the event is in view.
+    await expect(page).toHaveURL(new RegExp(`/grid-services\\?.*open=${eventId}#event-${eventId}$`));
     await ready(page, info);
     const row = page.locator(`#event-${eventId}`);
     await expect(row).toHaveAttribute("data-testid", "dispatch-row");
     await expect(row.getByText("Participated")).toBeVisible();
+    await expect(row).toBeInViewport();
     const details = page.getByTestId("dispatch-details");
     await expect(details).toHaveCount(1);
     // The page and the email say the same figures.

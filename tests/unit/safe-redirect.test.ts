@@ -105,6 +105,15 @@ describe("safeRedirect", () => {
 });
 
 describe("signInLanding (rule sign-in-keeps-flag)", () => {
+  it("lands on the grid event the results email opens: its row's anchor", () => {
+    expect(signInLanding("/grid-services?q=LoDo&from=2026-11-01&to=2026-11-30&open=61")).toBe(
+      "/grid-services?q=LoDo&from=2026-11-01&to=2026-11-30&open=61#event-61",
+    );
+    // Only on Grid Services, and only an id.
+    expect(signInLanding("/findings?open=61")).toBe("/findings?open=61");
+    expect(signInLanding("/grid-services?open=61x")).toBe("/grid-services?open=61x");
+  });
+
   it("lands on the flag the query names: its anchor, which the browser never sent", () => {
     expect(signInLanding("/locations/101/spending?accountId=1001&billId=9&flag=7001")).toBe(
       "/locations/101/spending?accountId=1001&billId=9&flag=7001#flag-7001",
