@@ -10,7 +10,7 @@ import { BRAND } from "../lib/brand";
 import { flagPrice } from "../../shared/flag-price";
 import { missingBill } from "../../shared/missing-bill";
 import { locationName } from "../../shared/location-name";
-import { localDate } from "./grid-notices";
+import { localDate } from "../lib/wall-clock";
 
 /**
  * The findings of a client (docs/api/findings.md): every bill flag users see (a supplier or rate class change;

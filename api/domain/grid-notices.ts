@@ -1,4 +1,4 @@
-import { TZDate } from "@date-fns/tz";
+import { localDate } from "../lib/wall-clock";
 
 /**
  * The grid event notices' rules (docs/rules.md, rules grid-opt-out and grid-notice-day): whether a location may
@@ -21,12 +21,6 @@ export function optOutDecision(event: { status: string; startTime: string }, now
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
-
-/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
-export function localDate(instantMs: number, timeZone: string): string {
-  const t = new TZDate(instantMs, timeZone);
-  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
-}
 
 /** The local date `days` after a YYYY-MM-DD (calendar arithmetic, no time zone involved). */
 export function addLocalDays(isoDate: string, days: number): string {

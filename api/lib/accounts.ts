@@ -1,3 +1,4 @@
+import { localDate } from "./wall-clock";
 import type { ApiDeps } from "./http";
 
 /**
@@ -15,10 +16,12 @@ type AccountRow = {
   building_id: number | null;
   last_statement_date: string | null;
   connected_at: string | null;
+  building_timezone: string | null;
 };
 
 export const ACCOUNT_SELECT = `SELECT a.id, a.number, a.building_id, u.name AS utility_name, u.arcadia_provider_id,
   a.arcadia_account_status, a.arcadia_account_status_detail, a.connected_at,
+  (SELECT b.timezone FROM buildings b WHERE b.id = a.building_id) AS building_timezone,
   (SELECT MAX(s.statement_date) FROM bill_statements s WHERE s.account_id = a.id) AS last_statement_date
   FROM utility_accounts a JOIN utilities u ON u.id = a.utility_id`;
 
@@ -36,6 +39,11 @@ export function accountJson(a: AccountRow) {
     last_statement_date: a.last_statement_date,
     // When the provider first said the account is Connected (D): "Connected on …" before its first bill.
     connected_at: a.connected_at,
+    // That day in the account's location (rule location-today): what "Connected on …" says.
+    connected_on:
+      a.connected_at && a.building_timezone
+        ? localDate(Date.parse(a.connected_at), a.building_timezone)
+        : (a.connected_at?.slice(0, 10) ?? null),
   };
 }
 

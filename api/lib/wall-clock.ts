@@ -1,3 +1,5 @@
+import { TZDate } from "@date-fns/tz";
+
 /**
  * Local wall-clock times of a building (epoch seconds as if UTC, usage_intervals' `ts`) and the instants they
  * name, across changes of clocks. Most wall-clock times name one instant; on the day the clocks go
@@ -134,3 +136,11 @@ export function wallClockSeconds(ms: number, timeZone: string | null | undefined
   const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
   return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) / 1000;
 }
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+export function localDate(instantMs: number, timeZone: string): string {
+  const t = new TZDate(instantMs, timeZone);
+  return `${t.getFullYear()}-${padTwo(t.getMonth() + 1)}-${padTwo(t.getDate())}`;
+}
+
+const padTwo = (n: number) => String(n).padStart(2, "0");

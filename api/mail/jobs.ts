@@ -61,7 +61,8 @@ import {
   type RundownLocation,
 } from "./notifications";
 import { storeAnswerToken, storeUnsubscribeToken } from "./tokens";
-import { localDate, noticeDue, noticeKey, resultsDue, resultsKey } from "../domain/grid-notices";
+import { noticeDue, noticeKey, resultsDue, resultsKey } from "../domain/grid-notices";
+import { localDate } from "../lib/wall-clock";
 import { finaliseEndedDispatches } from "../domain/grid-dispatches";
 import { measureDispatches, performanceJson } from "../domain/grid-performance";
 

@@ -70,9 +70,23 @@ describe("after a verified Connect", () => {
     expect(billMonitoring()).toBe("complete");
     const listed = await call(api, "GET", `/building/${MAPLE_BUILDING}/accounts`, { cookie: alex });
     const mine = (
-      listed.json.items as { id: number; connected_at: string | null; last_statement_date: null }[]
+      listed.json.items as {
+        id: number;
+        connected_at: string | null;
+        connected_on: string | null;
+        last_statement_date: null;
+      }[]
     ).find((a) => a.id === account.id)!;
     expect(mine.connected_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // The day as the location counts it (rule location-today), which "Connected on …" says.
+    const zone = (
+      api.db.prepare("SELECT timezone FROM buildings WHERE id = ?").get(MAPLE_BUILDING) as {
+        timezone: string;
+      }
+    ).timezone;
+    expect(mine.connected_on).toBe(
+      new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date(mine.connected_at!)),
+    );
     expect(mine.last_statement_date).toBeNull();
 
     // Not before its time on the api's clock; then once.

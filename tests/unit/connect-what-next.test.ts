@@ -7,6 +7,11 @@ describe("rule connect-what-next", () => {
     arcadiaAccountStatus: "CONNECTION_SUCCESS",
     connectedAt: "2026-11-18T19:31:02.000Z",
   };
+  it("says the day it connected in the location's calendar, not UTC's", () => {
+    // 9:30 PM on Nov 17 in Seattle is Nov 18 in UTC: the api's connected_on is the location's day.
+    const evening = { ...connected, connectedAt: "2026-11-18T05:30:00.000Z", connectedOn: "2026-11-17" };
+    expect(firstStatementWait([evening], null)).toMatch(/^Connected on Nov 17, 2026;/);
+  });
   it("before the first bill, a Connected account says since when and that the first statement is awaited", () => {
     expect(firstStatementWait([connected], null)).toBe(
       "Connected on Nov 18, 2026; waiting for the utility's first statement",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addLocalDays, localDate, noticeDue, optOutDecision } from "../../api/domain/grid-notices";
+import { addLocalDays, noticeDue, optOutDecision } from "../../api/domain/grid-notices";
+import { localDate } from "../../api/lib/wall-clock";
 import { OPT_OUT_STARTED_MESSAGE } from "../../shared/grid-opt-out";
 import { canOptOut } from "~/features/grid-services/grid-services";
 

@@ -89,6 +89,7 @@ export const accountSchema = z.looseObject({
   number: z.string(),
   arcadiaAccountStatus: z.string().nullish(),
   connectedAt: z.string().nullish(),
+  connectedOn: z.string().nullish(),
 });
 export type Account = z.infer<typeof accountSchema>;
 

@@ -262,14 +262,21 @@ export const FLAG_CLOSE_FAILED = "Unable to close this investigation";
  * null otherwise (the spec's "We're waiting for your first bill" and its Connect Utility Accounts button).
  */
 export function firstStatementWait(
-  accounts: { id: number; arcadiaAccountStatus?: string | null; connectedAt?: string | null }[],
+  accounts: {
+    id: number;
+    arcadiaAccountStatus?: string | null;
+    connectedAt?: string | null;
+    /** The day it was, in the account's location (the api's `connected_on`). */
+    connectedOn?: string | null;
+  }[],
   accountId: number | null,
 ): string | null {
   const connected = accounts
     .filter((a) => a.arcadiaAccountStatus === "CONNECTION_SUCCESS" && a.connectedAt)
     .filter((a) => accountId === null || a.id === accountId)
     .sort((a, b) => compareIso(b.connectedAt!, a.connectedAt!));
-  const at = connected[0]?.connectedAt;
-  if (!at) return null;
-  return `Connected on ${formatCalendarDate(at.slice(0, 10))}; waiting for the utility's first statement`;
+  const first = connected[0];
+  if (!first) return null;
+  const day = first.connectedOn ?? first.connectedAt!.slice(0, 10);
+  return `Connected on ${formatCalendarDate(day)}; waiting for the utility's first statement`;
 }
