@@ -86,6 +86,8 @@ export function createProspectConnectUrl(api: ApiClient, state: ProspectState, r
   });
 }
 
+const credentialReportAnswer = z.object({ status: z.string() });
+
 /** Connect's onCredentialsSubmitted on the health check: the provider's credential id and how Connect ended. */
 export function reportProspectCredential(
   api: ApiClient,
@@ -94,7 +96,7 @@ export function reportProspectCredential(
 ) {
   return api.post(`/prospect-analysis/${state.id}/credentials`, {
     body: { ...proof(state), ...report },
-    schema: z.object({ status: z.string() }),
+    schema: credentialReportAnswer,
   });
 }
 
