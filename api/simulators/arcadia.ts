@@ -371,8 +371,9 @@ export function arcadiaSimulator(deps: ApiDeps): Router {
       res.status(404).type("html").send(page("Connect", "<h1>This Connect link has expired.</h1>"));
       return;
     }
+    // Cancel goes back saying so (`connect_status=cancelled`): the client's page must not read it as a login.
     const back = grant.redirect
-      ? `<a class="btn secondary" href="${escapeHtml(grant.redirect)}">Cancel</a>`
+      ? `<a class="btn secondary" href="${escapeHtml(withCancelled(grant.redirect))}">Cancel</a>`
       : "";
     res.type("html").send(
       page(
@@ -485,4 +486,11 @@ function connectScript(base: string) {
   window._ArcConnect = { validate: validate, create: create };
 })();
 `;
+}
+
+/** The client's redirect URL with `connect_status=cancelled` added: how the hosted page's Cancel ends. */
+function withCancelled(redirect: string) {
+  const url = new URL(redirect);
+  url.searchParams.set("connect_status", "cancelled");
+  return url.toString();
 }

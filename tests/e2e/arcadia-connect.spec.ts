@@ -88,6 +88,21 @@ test.describe("the provider's Connect", () => {
     await expect(page.getByRole("button", { name: "Connect", exact: true })).toBeEnabled();
   });
 
+  test("the hosted page's Cancel goes back to the step, not to Success", async ({ page }, info) => {
+    test.skip(isJs(info), "with JavaScript Connect closes over the page (the test above)");
+    await loginAs(page, USERS.dana);
+    await page.goto("/authorize-arcadia?step=connect_arcadia&utility=prov_gapower");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await expect(page).toHaveURL(/\/arcadia-sim\/connect\/cu_/);
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByRole("heading", { name: "Enter Credentials" })).toBeVisible();
+    await expect(
+      page.getByText("Connect was closed before a login was submitted: nothing was connected."),
+    ).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Connection(s) Initiated" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Connect", exact: true })).toBeEnabled();
+  });
+
   for (const [banner, link, username] of [
     ["Reconnect Required", "RECONNECT", "harbor.chicago"],
     ["MFA Refresh Required", "REFRESH MFA", "harbor.boston"],

@@ -48,6 +48,8 @@ export const CONNECT_MESSAGES = {
   whatNext:
     "Bills usually arrive within a few days of connecting: the utility's first statement shows on the location's Bill History page, and an email follows if the connection needs your attention.",
   providerTimedOut: "The connection timed out. Please try again.",
+  /** The hosted page closed with its Cancel (no JavaScript): our words, as the rest of Connect's. */
+  providerCancelled: "Connect was closed before a login was submitted: nothing was connected.",
   /** The hosted page's way back, taken a second time (rule connect-url-session): our words. */
   connectLinkUsed:
     "This Connect link has already been used. What it connected shows on the accounts page; to connect another login, use Connect again.",

@@ -112,8 +112,11 @@ export async function loadConnectFlow(
     confirmed,
     hasReceipt: Boolean(receipt) && returned !== "used",
   });
+  // The hosted page's Cancel (its way back says `connect_status=cancelled`): nothing was submitted, so not
+  // Success (rule connect-close-outcome); the credentials step again, saying so.
+  const cancelled = returned === "taken" && p.get("connect_status") === "cancelled";
   // A way back already taken (a reload, another browser with the link): said, and Connect offered again.
-  if (returned === "used" && utility && !utility.isConed) step = "connect_arcadia";
+  if ((returned === "used" || cancelled) && utility && !utility.isConed) step = "connect_arcadia";
 
   const errors: { accounts?: string; confirmed?: string; newAccount?: string; utility?: string } = {};
   let newAccount = "";
@@ -227,7 +230,12 @@ export async function loadConnectFlow(
     widget,
     connect,
     receipt: step === "success" ? receipt : null,
-    notice: returned === "used" ? CONNECT_MESSAGES.connectLinkUsed : null,
+    notice:
+      returned === "used"
+        ? CONNECT_MESSAGES.connectLinkUsed
+        : cancelled
+          ? CONNECT_MESSAGES.providerCancelled
+          : null,
     /** The loader takes the way back out of the session's receipt: it is taken once. */
     takesReturn: returned === "taken",
   };
