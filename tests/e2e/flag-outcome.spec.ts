@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, isJs, loginAs, mailMark, ready, test, USERS, waitForMail } from "./fixtures";
+import { expect, isJs, loginAs, mailMark, ready, shootMail, test, USERS, waitForMail } from "./fixtures";
 
 /**
  * Rule flag-outcome: staff, impersonating the client, close an investigation (action requested) with an
@@ -79,6 +79,7 @@ test("staff close an investigation with a credit; the client gets the outcome by
 
   // One email to Dana (she gets Bill Audit Alerts) with the outcome and the note.
   const mail = await waitForMail(info, USERS.dana, since, /^Investigation closed: /);
+  await shootMail(page, info, mail, "investigation-closed");
   expect(mail.subject).toMatch(/^Investigation closed: Credit received: \$48\.60 at /);
   expect(mail.text).toContain(`Outcome: ${words}`);
   expect(mail.text).toContain("Investigated: credit of $48.60 received");
