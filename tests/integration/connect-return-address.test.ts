@@ -77,11 +77,11 @@ describe("the hosted Connect page's return address", () => {
       expect(res.status).toBe(302);
       const hosted = res.headers.get("Location")!;
       expect(hosted).toMatch(/\/arcadia-sim\/connect\/cu_/);
-      // The hosted page's Cancel link is the return address the api accepted.
+      // The hosted page's Cancel link is the return address the api accepted, saying it was a cancel.
       const page = await (await fetch(hosted)).text();
       expect(page).toMatch(
         new RegExp(
-          `href="${origin.replace(/[[\].]/g, "\\$&")}/authorize-arcadia\\?step=success&amp;utility=prov_duke&amp;return=[0-9a-f-]{36}"`,
+          `href="${origin.replace(/[[\].]/g, "\\$&")}/authorize-arcadia\\?step=success&amp;utility=prov_duke&amp;return=[0-9a-f-]{36}&amp;connect_status=cancelled"`,
         ),
       );
     });
