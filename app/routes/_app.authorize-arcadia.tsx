@@ -9,6 +9,8 @@ import { lazy, Suspense } from "react";
 // The provider's Connect opens from this page only (its CSP allows the provider; ADR 0024), from a chunk of its
 // own, fetched when the button can open it (after hydration, on the provider's step); until then the button
 // shows disabled, as it does while Connect's script loads.
+// Kept in each of the two pages rather than in one shared module: a module both import becomes a chunk of its
+// own, one more script file on the health check, over its budget (tests/ops/js-budget.test.ts; measured).
 const LazyConnectButton = lazy(() =>
   import("~/features/accounts/components/arcadia-connect.client").then((m) => ({
     default: m.ArcadiaConnectButton,
