@@ -52,7 +52,6 @@ async function measure(url: string, headers: Record<string, string>, pids: numbe
   return {
     perPage: after.map((a, i) => (a - before[i]) / answered),
     bad: result.errors + result.non2xx + short,
-    rps: result.requests.average,
   };
 }
 
@@ -184,7 +183,7 @@ export async function cpu(): Promise<CpuGoals> {
       const staticM = await measure(staticUrl, {}, [web.pid, api.pid!], staticBytes);
       bad(privacy.name, bareM, remixM, staticM);
       staticVsBare.push({ bare: bareM.perPage[0], remix: remixM.perPage[0], web: staticM.perPage[0] });
-      return { bareRps: bareM.rps, remixRps: remixM.rps, api: staticM.perPage[1], rps: staticM.rps };
+      return { api: staticM.perPage[1] };
     });
     const kib = (s: string) => (Buffer.byteLength(s) / 1024).toFixed(1);
     const gzKib = (s: string) => (zlib.gzipSync(s).length / 1024).toFixed(1);
@@ -195,7 +194,6 @@ export async function cpu(): Promise<CpuGoals> {
       "static floor ms/page",
       "data floor ms/page",
       "api CPU ms/page",
-      "pages/s",
       "HTML KiB",
       "HTML KiB gz",
       "upstream GETs",
@@ -222,7 +220,6 @@ export async function cpu(): Promise<CpuGoals> {
           static: staticM.perPage[0],
           floor: floor.perPage[0],
           api: page.perPage[1],
-          rps: page.rps,
           ratio: page.perPage[0] / (staticM.perPage[0] + floor.perPage[0]),
         };
       });
@@ -235,7 +232,6 @@ export async function cpu(): Promise<CpuGoals> {
         r.static.toFixed(2),
         r.floor.toFixed(2),
         r.api.toFixed(2),
-        r.rps.toFixed(0),
         kib(h),
         gzKib(h),
         floorCalls[i + 1].length,
@@ -260,8 +256,6 @@ export async function cpu(): Promise<CpuGoals> {
         "—",
         "—",
         "—",
-        staticR.bareRps.toFixed(0),
-        "—",
         "—",
         0,
       ],
@@ -273,8 +267,6 @@ export async function cpu(): Promise<CpuGoals> {
         "—",
         "—",
         "—",
-        staticR.remixRps.toFixed(0),
-        "—",
         "—",
         0,
       ],
@@ -284,9 +276,7 @@ export async function cpu(): Promise<CpuGoals> {
         `${mid((x) => x.web / x.remix).toFixed(2)}× bare Remix, ${mid((x) => x.web / x.bare).toFixed(2)}× bare (${staticVsBare.length} rounds)`,
         "—",
         "—",
-        "—",
         staticR.api.toFixed(2),
-        staticR.rps.toFixed(0),
         kib(privacyHtml),
         gzKib(privacyHtml),
         0,

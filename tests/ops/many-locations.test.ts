@@ -12,20 +12,14 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 /**
- * The `styles` cookie a first visit gets: the budgets are a returning visitor's pages, whose stylesheets are
- * cached (a first visit also carries them inline, a few KiB gzipped, so that it paints with the document).
+ * A returning visitor's page (`s.returning`: the session and the `styles` cookie): the budgets are those pages,
+ * whose stylesheets are cached (a first visit also carries them inline, a few KiB gzipped, so that it paints with
+ * the document).
  */
-let styles = "";
 const page = async (path: string) => {
-  const headers = { cookie: [s.cookie, styles].filter(Boolean).join("; "), "accept-encoding": "identity" };
-  if (!styles) {
-    const first = await fetch(`${s.url}${path}`, { headers });
-    await first.text();
-    styles = /(?:^|,\s*)(styles=[^;,]+)/.exec(first.headers.get("set-cookie") ?? "")?.[1] ?? "";
-    expect(styles).not.toBe("");
-    headers.cookie = [s.cookie, styles].join("; ");
-  }
-  const res = await fetch(`${s.url}${path}`, { headers });
+  const res = await fetch(`${s.url}${path}`, {
+    headers: { cookie: s.returning, "accept-encoding": "identity" },
+  });
   expect(res.status).toBe(200);
   return res.text();
 };
