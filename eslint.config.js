@@ -264,6 +264,28 @@ export default tseslint.config(
   },
   ...LAYERS,
   {
+    // A Playwright worker's event loop must keep running: while a synchronous child process blocks it, the
+    // servers close the worker's idle keep-alive connections and the next request on one fails with "other
+    // side closed" (provoked: a 6 s execFileSync between two POST /dev/reset fails the second, the same wait
+    // through execFile does not). Await the asynchronous forms instead.
+    files: ["tests/e2e/**/*.{ts,tsx,js,mjs}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "node:child_process",
+              importNames: ["execFileSync", "execSync", "spawnSync"],
+              message:
+                "A synchronous child process blocks the worker while the servers close its idle connections: await execFile (node:util promisify) instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // No barrels (ADR 0020): a module exports what it defines, so every import names the defining file.
     files: ["app/**/*.{ts,tsx,js,mjs}", "api/**/*.{ts,tsx,js,mjs}", "shared/**/*.{ts,tsx,js,mjs}"],
     rules: {

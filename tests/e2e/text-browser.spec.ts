@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
 import { expect, loginAs, serverOf, test, USERS } from "./fixtures";
 
@@ -7,8 +8,13 @@ import { expect, loginAs, serverOf, test, USERS } from "./fixtures";
  * apart by layout stay apart as text. The shell's sections are one entry a line, tab counts and tooltips do not
  * run into their labels, buttons and pager links do not run into the text beside them.
  */
-test.beforeAll(() => {
-  execFileSync("bash", ["scripts/ensure-w3m.sh"], { stdio: "inherit", timeout: 170_000 });
+const run = promisify(execFile);
+
+// Asynchronously (the linter holds e2e to it): an install blocking the worker for longer than the servers' 5 s
+// keep-alive left this worker's next request on a connection the api had closed ("other side closed").
+test.beforeAll(async () => {
+  const { stdout } = await run("bash", ["scripts/ensure-w3m.sh"], { timeout: 170_000 });
+  if (stdout) process.stdout.write(stdout);
 });
 
 /** The page as w3m renders it, signed in with the page's session cookie. */
@@ -16,14 +22,12 @@ async function w3m(page: Page, path: string) {
   const cookies = await page.context().cookies();
   const header = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
   const url = new URL(path, `http://127.0.0.1:${serverOf(test.info()).web}`).toString();
-  return execFileSync(
+  const { stdout } = await run(
     "w3m",
     ["-dump", "-cols", "200", "-o", "accept_cookie=0", "-header", `Cookie: ${header}`, url],
-    {
-      encoding: "utf8",
-      timeout: 30_000,
-    },
+    { encoding: "utf8", timeout: 30_000 },
   );
+  return stdout;
 }
 
 test("w3m: the shell, tabs, tooltips, lists and pagers read as separate pieces", async ({ page }) => {
