@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startManyStack } from "../../bench/many";
+import { freePort } from "../../bench/server";
 
 /**
  * A 300-location client (API_EXTRA_LOCATIONS=286, the api in its own process, the built web server in front):
  * the locations dashboard pages its table on the server. Run `npm run build` first.
  */
 let s: Awaited<ReturnType<typeof startManyStack>>;
+let metricsPort: number;
 beforeAll(async () => {
-  s = await startManyStack(286);
+  metricsPort = await freePort();
+  s = await startManyStack(286, { METRICS_PORT: String(metricsPort) });
 }, 120_000);
 afterAll(() => s?.stop());
 
@@ -147,5 +150,32 @@ describe("the compliance report of a 300-location client", () => {
     const locations = [...found.matchAll(/data-testid="thermostat-row"><td data-label="Location">([^<]+)</g)];
     expect(locations.length).toBeGreaterThan(0);
     expect(new Set(locations.map((m) => m[1]))).toEqual(new Set([name]));
+  });
+});
+
+/** How many GET /buildings the web server has made so far (its metrics: one count per upstream call). */
+async function buildingsCalls() {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const series = 'upstream_request_duration_seconds_count{endpoint="/buildings",method="GET",status="200"}';
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+describe("the shell of a 300-location client (rule location-selector-light)", () => {
+  it("reads the first page of buildings off a location's pages, and every page on a location's", async () => {
+    const callsFor = async (path: string) => {
+      const before = await buildingsCalls();
+      await page(path);
+      return (await buildingsCalls()) - before;
+    };
+    // The selector needs the count and no location: one call of the four a full list takes.
+    for (const path of ["/accounts", "/grid-services", "/settings"]) expect(await callsFor(path)).toBe(1);
+    // The dashboard lists every location, and the shell shares its first page.
+    expect(await callsFor("/locations")).toBe(4);
+    // A location's page looks the location up among all of them.
+    expect(await callsFor("/locations/104/control")).toBe(4);
+    const html = await page("/accounts");
+    expect(html).toContain("See all locations");
+    expect(html).toContain('placeholder="Search 300 locations"');
   });
 });

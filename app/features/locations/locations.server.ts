@@ -39,12 +39,12 @@ export const BUILDINGS_PAGE_SIZE = 75;
 /** A client with more than 100 pages (7,500 locations) is not a small or medium business: stop there. */
 const MAX_PAGES = 100;
 
+const firstBuildingsPage = (api: ApiClient) =>
+  api.get("/buildings", { query: { size: BUILDINGS_PAGE_SIZE, page: 1 }, schema: pageSchema });
+
 /** Every building of the client: the first page, then the remaining pages of 75 together. */
 export async function listAllBuildings(api: ApiClient): Promise<Building[]> {
-  const first = await api.get("/buildings", {
-    query: { size: BUILDINGS_PAGE_SIZE, page: 1 },
-    schema: pageSchema,
-  });
+  const first = await firstBuildingsPage(api);
   const pages = Math.min(MAX_PAGES, Math.ceil(first.total / BUILDINGS_PAGE_SIZE));
   if (pages <= 1) return first.items;
   const rest = await Promise.all(
@@ -54,6 +54,11 @@ export async function listAllBuildings(api: ApiClient): Promise<Building[]> {
   );
   return [first.items, ...rest.map((p) => p.items)].flat();
 }
+
+/** Every building (`all`), or the first page and how many there are: what the shell's selector needs off a
+ * location's pages (rule location-selector-light), so a large client's other pages fetch one page, not all. */
+export const buildingsAndTotal = (api: ApiClient, all: boolean) =>
+  all ? listAllBuildings(api).then((items) => ({ items, total: items.length })) : firstBuildingsPage(api);
 
 /* ---------- the dashboard's calls ---------- */
 

@@ -10,9 +10,9 @@ import {
 import { getApi } from "~/server/upstream/upstream.server";
 import { getConfig } from "~/server/config.server";
 import {
+  buildingsAndTotal,
   getOnboardingSteps,
   getUsageAvailable,
-  listAllBuildings,
 } from "~/features/locations/locations.server";
 import { requireUser } from "~/server/upstream/guards.server";
 import { settle } from "~/server/upstream/api-error";
@@ -26,11 +26,11 @@ export async function appShellLoader({ request, params, context }: LoaderFunctio
   const api = await getApi(request, context);
   const wanted = parseId(params.locationId);
   const [buildings, steps, usage] = await Promise.all([
-    settle(listAllBuildings(api)),
+    settle(buildingsAndTotal(api, wanted !== null)),
     user.clientId ? settle(getOnboardingSteps(api, user.clientId)) : null,
     wanted ? settle(getUsageAvailable(api, wanted)) : null,
   ]);
-  const list = buildings.ok ? sortLocations(buildings.data, user.isStaff) : [];
+  const list = buildings.ok ? sortLocations(buildings.data.items, user.isStaff) : [];
   const current = list.find((b) => b.id === wanted) ?? null;
   return {
     demoModeActive: user.isDemoMode,
@@ -48,6 +48,8 @@ export async function appShellLoader({ request, params, context }: LoaderFunctio
       list.map((b) => ({ id: b.id, label: locationLabel(b, user.isStaff) })),
       current?.id ?? null,
     ),
+    // Off a location's pages the list is the first page of a large client's: count them all.
+    ...(buildings.ok && { locationCount: buildings.data.total }),
     current: current ? { id: current.id, label: locationLabel(current, user.isStaff) } : null,
     nav:
       user.clientId === null
