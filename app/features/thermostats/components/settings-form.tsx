@@ -142,6 +142,9 @@ function ClosedSettingsForm({
   const formRef = useRef<HTMLFormElement>(null);
   useLayoutEffect(() => {
     const form = formRef.current;
+    // This form may be the fallback that replaced the closed form while the live form's chunk loads: what was
+    // typed there shows here, and is what its clean-up hands on (not the device's values it starts from).
+    if (form && typed.current) restoreTyped(form, typed.current);
     // Runs as the live form replaces this one, while these fields are still in the page.
     return () => {
       if (form?.isConnected) typed.current = readTyped(form);
