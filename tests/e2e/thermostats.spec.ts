@@ -21,6 +21,17 @@ async function openSettings(card: Locator) {
   return details;
 }
 
+/** Holds back the live settings form's chunk (Conform and zod) until the returned function is called. */
+async function holdLiveFormChunk(page: Page) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/live-settings-form-*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 test.describe("thermostat control room", () => {
   test.beforeEach(async ({ page }) => {
     await loginAs(page, USERS.dana);
@@ -372,12 +383,7 @@ test.describe("thermostat control room", () => {
     page,
   }, info) => {
     // The live form (Conform and zod) is a chunk of its own: hold it back until the fields have been typed in.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/live-settings-form-*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdLiveFormChunk(page);
     await open(page, info, "/locations/104/control");
     const card = page.getByTestId("thermostat-1012");
     const settings = await openSettings(card);
@@ -411,12 +417,7 @@ test.describe("thermostat control room", () => {
     page,
   }, info) => {
     test.skip(!isJs(info), "the hand-over between the closed and the live form needs JavaScript");
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/live-settings-form-*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdLiveFormChunk(page);
     await open(page, info, "/locations/104/control");
     const card = page.getByTestId("thermostat-1012");
     const settings = card.locator("details.thermo-settings");
